@@ -1,0 +1,55 @@
+"""The ``cavesim`` command line (also ``python -m sim``): DESIGN §6.
+
+Each command lives in its own module under ``sim.cli`` and exposes ``register(subparsers)``;
+the handler it sets returns an exit code. Bad input of any kind is a :class:`DataError`:
+printed on stderr as ``cavesim: error: ...``, exit code 2, no traceback. Window commands import
+``sim.render`` lazily, so nothing else ever imports pygame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from sim import __version__
+from sim.errors import DataError
+
+# Command modules, in the order `cavesim --help` lists them.
+COMMANDS = (
+    "demo",
+    "classify",
+    "validate",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cavesim",
+        description="Tactical simulator for D&D 3.5 fights in natural caves.",
+    )
+    parser.add_argument("--version", action="version", version=f"cavesim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"sim.cli.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.handler(args) or 0)
+    except DataError as exc:
+        for line in str(exc).splitlines():
+            print(f"cavesim: error: {line}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cavesim: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

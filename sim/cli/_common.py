@@ -1,0 +1,64 @@
+"""Argument helpers shared by the command modules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from sim.errors import UsageError
+from sim.loaders import Limits, load_map
+from sim.rules.bodies import Body, body_for
+from sim.rules.sizes import Size
+
+
+def add_map_limit(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-map-size", metavar="COLSxROWS", default=None,
+                   help="refuse maps larger than this (default 4096x4096)")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    text = getattr(args, "max_map_size", None)
+    return Limits.parse(text) if text else Limits()
+
+
+def load_map_arg(args: argparse.Namespace, attr: str = "map"):
+    return load_map(Path(getattr(args, attr)), limits=limits_from(args))
+
+
+def add_body_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    g = p.add_argument_group("creature body")
+    g.add_argument("--size", metavar="SIZE", help="fine, diminutive, tiny, small, medium, large, huge, gargantuan, colossal")
+    g.add_argument("--form", choices=("tall", "long"), default=None, help="body form (default tall)")
+    g.add_argument("--height", type=float, metavar="FT", help="override the body height (feet)")
+    g.add_argument("--swarm", action="store_true", help="a swarm of components of --size (Fine..Tiny)")
+
+
+def parse_size(text: str) -> Size:
+    try:
+        return Size.parse(text)
+    except KeyError as exc:
+        raise UsageError(f"--size: {exc.args[0]}") from None
+
+
+def body_from(args: argparse.Namespace) -> tuple[str, Body]:
+    """The body selected by --size/--creature (+ overrides); returns (label, body)."""
+    if not getattr(args, "size", None):
+        raise UsageError("give --size SIZE (e.g. --size medium)")
+    size = parse_size(args.size)
+    if args.height is not None and not (args.height > 0):
+        raise UsageError(f"--height must be > 0 feet, got {args.height}")
+    if getattr(args, "swarm", False):
+        from sim.rules.bodies import swarm_body
+
+        if size > Size.TINY:
+            raise UsageError(f"--swarm needs a component size of fine, diminutive or tiny, not {size.key}")
+        return f"{size.key} swarm", swarm_body(size)
+    return size.key, body_for(size, form=args.form or "tall", height=args.height)
+
+
+def print_json(obj: Any) -> None:
+    json.dump(obj, sys.stdout, indent=None, separators=(",", ":"))
+    sys.stdout.write("\n")

@@ -1,0 +1,411 @@
+"""The only module that reads user files: maps (and, later, encounters and custom stat blocks).
+
+Everything read here is validated at the boundary (STYLE habit 8). Every problem becomes one
+line that names the file, the line or key, and the fix; all problems of a file are collected
+before a :class:`~sim.errors.DataError` is raised, so ``cavesim validate`` can list them all.
+Nothing in a file is ever executed: TOML is parsed with ``tomllib`` and ``.npz`` layers are
+loaded with ``allow_pickle=False``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.errors import DataError
+from sim.grid import CaveGrid, Terrain
+
+DEFAULT_MAX_SIZE = (4096, 4096)  # (cols, rows)
+UNITS = ("ft", "m")
+WALL_WORDS = ("wall", "rock")
+_MAP_KEYS = {"name", "units", "description", "grid", "layers"}
+_LEGEND_KEYS = {"width", "height", "difficult"}
+_TOP_KEYS = {"map", "legend", "point", "encounter", "combatant", "schema_version", "crawl", "settings"}
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_cols: int = DEFAULT_MAX_SIZE[0]
+    max_rows: int = DEFAULT_MAX_SIZE[1]
+
+    @classmethod
+    def parse(cls, text: str) -> "Limits":
+        m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
+        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+            raise DataError(f"--max-map-size {text!r}: write it as COLSxROWS, e.g. 4096x4096")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+
+def to_feet(value: float, units: str) -> float:
+    """A length in the map's units, in feet. 1.5 m = 5 ft exactly (DESIGN §4).
+
+    >>> to_feet(0.6, "m"), to_feet(1.5, "m"), to_feet(7, "ft")
+    (2.0, 5.0, 7.0)
+    """
+    if units == "ft":
+        return float(value)
+    return float(Fraction(str(value)) * 10 / 3)
+
+
+def read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    """Parse a TOML file; every failure is a DataError naming the file (and line)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file; check the path") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory, not a TOML file") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path}: not valid TOML: {exc}; fix the syntax there") from None
+
+
+class _Lines:
+    """Finds the line numbers of keys and tables in the raw text, for messages."""
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+
+    def table(self, name: str) -> int | None:
+        pat = re.compile(r"^\s*\[\[?\s*" + re.escape(name) + r"\s*\]\]?\s*(#.*)?$")
+        for i, line in enumerate(self.lines, 1):
+            if pat.match(line):
+                return i
+        return None
+
+    def key(self, key: str, *, after: int | None = None) -> int | None:
+        quoted = re.escape(key)
+        pat = re.compile(r"^\s*(" + quoted + r"|\"" + quoted + r"\"|'" + quoted + r"')\s*=")
+        for i, line in enumerate(self.lines, 1):
+            if after is not None and i <= after:
+                continue
+            if pat.match(line):
+                return i
+        return None
+
+    def grid_first_row(self) -> int | None:
+        """Line number of the first grid row (the line after ``grid = \"\"\"``)."""
+        start = self.key("grid", after=self.table("map"))
+        if start is None:
+            return None
+        line = self.lines[start - 1]
+        m = re.search(r'("""|\'\'\')(.*)$', line)
+        if m and m.group(2).strip() == "":
+            return start + 1
+        return start
+
+
+def _where(path: Path, line: int | None, key: str) -> str:
+    return f"{path}:{line}: {key}" if line else f"{path}: {key}"
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _length(value: Any, what: str, units: str) -> tuple[float | None, str | None]:
+    """Validate a width/height value; returns (feet, problem)."""
+    v = _number(value)
+    if v is None:
+        return None, f"{what} must be a number of {units}, got {value!r}"
+    if math.isnan(v) or math.isinf(v):
+        return None, f"{what} must be a finite number of {units}, got {value!r}"
+    if v <= 0:
+        return None, f"{what} must be > 0 (use \"wall\" for solid rock), got {value!r}"
+    return to_feet(v, units), None
+
+
+def load_map(path: str | Path, *, limits: Limits = Limits()) -> CaveGrid:
+    """Load a map file (DESIGN §5). An encounter file whose ``[encounter] map`` names another
+    file loads that map. Raises :class:`DataError` listing every problem found."""
+    path = Path(path)
+    data, text = read_toml(path)
+    if "map" not in data and isinstance(data.get("encounter"), dict) and "map" in data["encounter"]:
+        ref = data["encounter"]["map"]
+        if not isinstance(ref, str):
+            raise DataError(f"{path}: [encounter] map must be a file path string, got {ref!r}")
+        return load_map(path.parent / ref, limits=limits)
+    return parse_map(data, text, path, limits=limits)
+
+
+def parse_map(data: dict[str, Any], text: str, path: Path, *, limits: Limits = Limits()) -> CaveGrid:
+    lines = _Lines(text)
+    problems: list[str] = []
+
+    def bad(line: int | None, key: str, msg: str) -> None:
+        problems.append(f"{_where(path, line, key)}: {msg}")
+
+    for key in data:
+        if key not in _TOP_KEYS:
+            bad(lines.table(key) or lines.key(key), key,
+                f"unknown table or key; a map file has {', '.join('[' + k + ']' for k in ('map', 'legend', 'point'))}")
+
+    m = data.get("map")
+    if not isinstance(m, dict):
+        raise DataError(f"{path}: missing [map] table; add [map] with name, units and grid (see README, map format)")
+    map_line = lines.table("map")
+    for key in m:
+        if key not in _MAP_KEYS:
+            bad(lines.key(key, after=map_line), f"[map] {key}", f"unknown key; allowed: {', '.join(sorted(_MAP_KEYS))}")
+
+    name = m.get("name", path.stem)
+    if not isinstance(name, str):
+        bad(lines.key("name", after=map_line), "[map] name", f"must be a string, got {name!r}")
+        name = path.stem
+    description = m.get("description", "")
+    if not isinstance(description, str):
+        bad(lines.key("description", after=map_line), "[map] description", "must be a string")
+        description = ""
+    units = m.get("units", "ft")
+    if units not in UNITS:
+        bad(lines.key("units", after=map_line), "[map] units", f"unknown units {units!r}; use \"ft\" or \"m\"")
+        units = "ft"
+
+    has_grid = "grid" in m
+    has_layers = "layers" in m
+    grid_arrays = None
+    glyph_idx = None
+    legend: dict[str, Terrain] = {}
+    if has_grid and has_layers:
+        bad(lines.key("layers", after=map_line), "[map] layers", "give either grid (with [legend]) or layers, not both")
+    elif not has_grid and not has_layers:
+        bad(map_line, "[map]", "no grid: add grid = \"\"\"...\"\"\" with a [legend], or layers = \"file.npz\"")
+    elif has_layers:
+        grid_arrays = _load_layers(path, m["layers"], units, lines.key("layers", after=map_line), limits, bad)
+    else:
+        legend, grid_arrays, glyph_idx = _parse_ascii(path, data, m, units, lines, limits, bad)
+
+    points = _parse_points(data.get("point", []), lines, grid_arrays, bad)
+
+    if problems:
+        raise DataError.collect(problems)
+    assert grid_arrays is not None
+    w, h, d, rock = grid_arrays
+    return CaveGrid.from_arrays(
+        w, h, difficult=d, rock=rock, name=name, points=points, description=description,
+        source=str(path), units=units, glyphs=glyph_idx, legend=legend,
+    )
+
+
+def _parse_ascii(path, data, m, units, lines, limits, bad):
+    grid_text = m["grid"]
+    grid_line = lines.grid_first_row()
+    if not isinstance(grid_text, str):
+        bad(lines.key("grid"), "[map] grid", "must be a multi-line string of glyphs (grid = \"\"\"...\"\"\")")
+        return {}, None, None
+    rows = [r.rstrip("\r") for r in grid_text.split("\n")]
+    while rows and rows[-1].strip() == "":
+        rows.pop()
+    while rows and rows[0].strip() == "":
+        rows.pop(0)
+        grid_line = grid_line + 1 if grid_line else None
+    if not rows:
+        bad(grid_line, "[map] grid", "is empty; draw the cave one row per line")
+        return {}, None, None
+
+    legend_raw = data.get("legend")
+    legend_line = lines.table("legend")
+    legend: dict[str, Terrain] = {}
+    if not isinstance(legend_raw, dict) or not legend_raw:
+        bad(legend_line, "[legend]", "missing legend; add [legend] mapping each glyph to \"wall\" or "
+            "{ width = FT, height = FT }")
+        legend_raw = {}
+    for glyph, spec in legend_raw.items():
+        key = f"[legend] {glyph!r}"
+        gl = lines.key(glyph, after=legend_line)
+        if len(glyph) != 1:
+            bad(gl, key, "a glyph must be exactly one character")
+            continue
+        if isinstance(spec, str):
+            if spec.lower() in WALL_WORDS:
+                legend[glyph] = Terrain(0.0, 0.0, rock=True)
+            else:
+                bad(gl, key, f"unknown terrain {spec!r}; use \"wall\" or {{ width = FT, height = FT }}")
+            continue
+        if not isinstance(spec, dict):
+            bad(gl, key, f"must be \"wall\" or {{ width = FT, height = FT, difficult = false }}, got {spec!r}")
+            continue
+        ok = True
+        for k in spec:
+            if k not in _LEGEND_KEYS:
+                bad(gl, f"{key}.{k}", f"unknown key; allowed: {', '.join(sorted(_LEGEND_KEYS))}")
+                ok = False
+        vals = {}
+        for k in ("width", "height"):
+            if k not in spec:
+                bad(gl, key, f"missing {k} (in {units})")
+                ok = False
+                continue
+            ft, err = _length(spec[k], f"{k}", units)
+            if err:
+                bad(gl, f"{key}.{k}", err)
+                ok = False
+            vals[k] = ft
+        diff = spec.get("difficult", False)
+        if not isinstance(diff, bool):
+            bad(gl, f"{key}.difficult", f"must be true or false, got {diff!r}")
+            ok = False
+        if ok:
+            legend[glyph] = Terrain(vals["width"], vals["height"], difficult=diff)
+
+    ncols = len(rows[0])
+    nrows = len(rows)
+    if ncols > limits.max_cols or nrows > limits.max_rows:
+        bad(grid_line, "[map] grid", f"is {ncols}x{nrows} squares, over the limit of "
+            f"{limits.max_cols}x{limits.max_rows}; split the map or raise the limit with --max-map-size")
+        return legend, None, None
+    ragged = False
+    unknown: dict[str, tuple[int, int, int | None]] = {}
+    for i, row in enumerate(rows):
+        line = grid_line + i if grid_line else None
+        if len(row) != ncols:
+            bad(line, f"[map] grid row {i}", f"has {len(row)} squares but the first row has {ncols}; "
+                "every row must be the same length")
+            ragged = True
+        for j, ch in enumerate(row):
+            if ch not in legend and ch not in legend_raw and ch not in unknown:
+                unknown[ch] = (j, i, line)
+    for ch, (x, y, line) in unknown.items():
+        bad(line, f"[map] grid ({x}, {y})", f"unknown glyph {ch!r}; add it to [legend] or use one of "
+            f"{''.join(sorted(legend_raw)) or '(none)'}")
+    if ragged or unknown or len(legend) != len(legend_raw):
+        return legend, None, None
+
+    glyphs = list(legend)
+    index = {g: k for k, g in enumerate(glyphs)}
+    idx = np.array([[index[ch] for ch in row] for row in rows], dtype=np.uint8)
+    width = np.array([legend[g].width for g in glyphs])[idx]
+    height = np.array([legend[g].height for g in glyphs])[idx]
+    diff = np.array([legend[g].difficult for g in glyphs])[idx]
+    rock = np.array([legend[g].rock for g in glyphs])[idx]
+    return legend, (width, height, diff, rock), idx
+
+
+def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Limits, bad):
+    if not isinstance(ref, str):
+        bad(line, "[map] layers", f"must be the path of a .npz file, got {ref!r}")
+        return None
+    npz = path.parent / ref
+    try:
+        with np.load(npz, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except FileNotFoundError:
+        bad(line, "[map] layers", f"file {npz} not found; generate it or fix the path (relative to the map file)")
+        return None
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
+        bad(line, "[map] layers", f"{npz} is not a readable .npz of numeric arrays ({exc}); "
+            "save it with numpy.savez(width_ft=..., height_ft=...)")
+        return None
+    out = []
+    for key in ("width_ft", "height_ft"):
+        if key not in arrays:
+            bad(line, f"[map] layers {key}", f"{npz} has no array {key!r} (it has {sorted(arrays)}); "
+                "layers need width_ft and height_ft")
+            return None
+    shape = arrays["width_ft"].shape
+    for key in ("width_ft", "height_ft", "difficult"):
+        if key not in arrays:
+            continue
+        a = arrays[key]
+        if a.ndim != 2 or a.shape != shape:
+            bad(line, f"[map] layers {key}", f"must be a 2-D array of shape {shape}, got {a.shape}")
+            return None
+        if key != "difficult" and not np.issubdtype(a.dtype, np.number):
+            bad(line, f"[map] layers {key}", f"must be numeric, got dtype {a.dtype}")
+            return None
+    rows, cols = shape
+    if cols > limits.max_cols or rows > limits.max_rows:
+        bad(line, "[map] layers", f"{npz} is {cols}x{rows} squares, over the limit of "
+            f"{limits.max_cols}x{limits.max_rows}; raise it with --max-map-size")
+        return None
+    if rows == 0 or cols == 0:
+        bad(line, "[map] layers", f"{npz} holds an empty grid")
+        return None
+    conv = []
+    for key in ("width_ft", "height_ft"):
+        a = arrays[key].astype(np.float64)
+        bad_mask = ~np.isfinite(a)
+        if bad_mask.any():
+            r, c = np.argwhere(bad_mask)[0]
+            bad(line, f"[map] layers {key}", f"{int(bad_mask.sum())} squares are NaN or infinite, first at "
+                f"({int(c)}, {int(r)}); use 0 for rock")
+            return None
+        neg = a < 0
+        if neg.any():
+            r, c = np.argwhere(neg)[0]
+            bad(line, f"[map] layers {key}", f"{int(neg.sum())} squares are negative, first at ({int(c)}, {int(r)}) "
+                f"= {a[r, c]}; use 0 for rock")
+            return None
+        if units == "m":
+            a = a * 10.0 / 3.0
+        conv.append(a)
+    w, h = conv
+    rock = (w <= 0) | (h <= 0)
+    d = arrays.get("difficult")
+    d = np.zeros(shape, dtype=bool) if d is None else d.astype(bool)
+    out = (w, h, d, rock)
+    return out
+
+
+def _parse_points(raw: Any, lines: _Lines, grid_arrays, bad) -> dict[str, tuple[int, int]]:
+    points: dict[str, tuple[int, int]] = {}
+    if not isinstance(raw, list):
+        bad(lines.table("point"), "[[point]]", "points are written as [[point]] tables with name and at = [x, y]")
+        return points
+    for k, p in enumerate(raw):
+        key = f"[[point]] #{k + 1}"
+        line = None
+        if not isinstance(p, dict):
+            bad(line, key, "must be a table with name and at")
+            continue
+        name = p.get("name")
+        if isinstance(name, str):
+            line = lines.key("name", after=None) and _find_point_line(lines, name)
+            key = f"[[point]] {name!r}"
+        else:
+            bad(line, key, f"needs a name string, got {name!r}")
+            continue
+        at = p.get("at")
+        if (not isinstance(at, list) or len(at) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
+            bad(line, f"{key}.at", f"must be [x, y] with whole numbers, got {at!r}")
+            continue
+        if name in points:
+            bad(line, key, "duplicate point name; names must be unique")
+            continue
+        if grid_arrays is not None:
+            w, h, d, rock = grid_arrays
+            x, y = at
+            if not (0 <= y < rock.shape[0] and 0 <= x < rock.shape[1]):
+                bad(line, f"{key}.at", f"({x}, {y}) is off the map ({rock.shape[1]}x{rock.shape[0]})")
+                continue
+            if rock[y, x]:
+                bad(line, f"{key}.at", f"({x}, {y}) is solid rock; put the point on a floor square")
+                continue
+        points[name] = (int(at[0]), int(at[1]))
+    return points
+
+
+def _find_point_line(lines: _Lines, name: str) -> int | None:
+    pat = re.compile(r"^\s*name\s*=\s*[\"']" + re.escape(name) + r"[\"']")
+    for i, line in enumerate(lines.lines, 1):
+        if pat.match(line):
+            return i
+    return None

@@ -1,0 +1,1 @@
+"""Rules as data plus the procedures that read it: sizes, bodies, categories, weapons, dice."""
