@@ -19,6 +19,7 @@ from sim.errors import DataError
 COMMANDS = (
     "demo",
     "classify",
+    "move",
     "generate",
     "validate",
 )

@@ -1,0 +1,186 @@
+"""Benchmarks for the hot paths, each reported as a ratio to a reference measured in the same
+run (these machines are shared and noisy, so absolute times drift; ratios do not).
+
+    python -m benchmarks                 # all
+    python -m benchmarks classify path   # some
+    python -m benchmarks --json out.json
+
+Needs the bench extra for the tcod reference: pip install -e '.[bench]'.
+Measurements interleave the subject and its reference and report medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Callable
+
+import numpy as np
+
+
+def _median_times(fns: list[Callable[[], object]], repeat: int) -> list[float]:
+    """Interleave the callables ``repeat`` times; the median wall time of each (seconds)."""
+    times: list[list[float]] = [[] for _ in fns]
+    for fn in fns:  # warm up (JIT compilation, caches)
+        fn()
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            t = time.perf_counter()
+            fn()
+            times[i].append(time.perf_counter() - t)
+    return [statistics.median(t) for t in times]
+
+
+def _cave(n: int, seed: int = 1):
+    from sim.generate import generate_cave
+
+    return generate_cave(seed, n, n)
+
+
+def bench_classify(repeat: int) -> dict:
+    """Issue 2: classify a generated 1024x1024 cave for all nine sizes vs copying its two input
+    arrays. Target: at most 10x the copy."""
+    from sim.classify import classify_all_sizes
+
+    grid = _cave(1024)
+    w, h = grid.width_ft, grid.height_ft
+    t_cls, t_copy = _median_times([lambda: classify_all_sizes(grid), lambda: (w.copy(), h.copy())], repeat)
+    return {"name": "classify 1024x1024, 9 sizes", "seconds": t_cls, "reference": "copy of the two input arrays",
+            "reference_seconds": t_copy, "ratio": t_cls / t_copy, "target": "<= 10"}
+
+
+def _tcod_cost(field) -> np.ndarray:
+    """The same squares as an integer cost grid for tcod: 2 per square x the walking multiplier;
+    a crawl square a whole move action (2 x speed in squares), an Escape Artist square its
+    guaranteed tries' worth; 0 where the creature cannot go. tcod sees the same connectivity."""
+    from sim.movement.field import AWKWARD, CRAWL, TIGHT, WALK
+
+    sp = field.mover.speed_squares
+    awk = field.mover.tries(15).guaranteed or 0
+    tight = field.mover.tries(30).guaranteed or 0
+    cost = np.zeros(field.shape, dtype=np.int32)
+    cost[field.mode == WALK] = 2 * field.mult[field.mode == WALK]
+    cost[field.mode == CRAWL] = 2 * sp
+    cost[field.mode == AWKWARD] = 2 * sp * awk
+    cost[field.mode == TIGHT] = 4 * sp * tight
+    return cost
+
+
+def bench_distance(repeat: int) -> dict:
+    """Issue 3: exact-rule distance map on a generated 1024x1024 cave (Medium) vs
+    tcod.path.dijkstra2d (approximate 1.5-diagonal model) on the same cost grid. Target <= 0.5."""
+    import tcod
+
+    from sim.movement import Mover, distance_map, move_field
+    from sim.rules.bodies import body_for
+
+    grid = _cave(1024)
+    field = move_field(grid, Mover(body_for("medium")))
+    ys, xs = np.nonzero(field.mode == 1)
+    i = len(ys) // 2
+    start = (int(xs[i]), int(ys[i]))
+    cost = _tcod_cost(field)
+
+    def ours():
+        return distance_map(field, start)
+
+    def ref():
+        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        dist[start[1], start[0]] = 0
+        tcod.path.dijkstra2d(dist, cost, 2, 3, out=dist)
+        return dist
+
+    t_ours, t_ref = _median_times([ours, ref], repeat)
+    reached = int(ours().reachable().sum())
+    assert reached == int((ref() < np.iinfo(np.int32).max).sum()), "both must cover the same squares"
+    return {"name": "distance map 1024x1024 (Medium, exact 5-10-5, action packing)", "seconds": t_ours,
+            "reference": "tcod.path.dijkstra2d, 2/3 costs, same cost grid", "reference_seconds": t_ref,
+            "ratio": t_ours / t_ref, "target": "<= 0.5", "squares_reached": reached}
+
+
+def bench_reach(repeat: int) -> dict:
+    """Issue 3: reach (double move, speed 30) on a 256x256 cave: median per query (target
+    <= 100 us) and vs tcod dijkstra2d on the cropped window (target <= 0.5)."""
+    import tcod
+
+    from sim.movement import Mover, move_field, reach
+    from sim.rules.bodies import body_for
+
+    grid = _cave(256, seed=2)
+    field = move_field(grid, Mover(body_for("medium"), speed_ft=30))
+    rng = np.random.default_rng(0)
+    ys, xs = np.nonzero(field.mode == 1)
+    picks = rng.choice(len(ys), 50, replace=False)
+    starts = [(int(xs[i]), int(ys[i])) for i in picks]
+    cost = _tcod_cost(field)
+    rad = 2 * field.mover.speed_squares + 3
+
+    def ours():
+        for s in starts:
+            reach(field, s)
+
+    def ref():
+        for x, y in starts:
+            r0, c0 = max(0, y - rad), max(0, x - rad)
+            win = cost[r0:y + rad + 1, c0:x + rad + 1]
+            dist = tcod.path.maxarray(win.shape, dtype=np.int32)
+            dist[y - r0, x - c0] = 0
+            tcod.path.dijkstra2d(dist, win, 2, 3, out=dist)
+            _ = np.nonzero(dist <= 24)  # double move budget, as squares x2
+
+    t_ours, t_ref = _median_times([ours, ref], repeat)
+    per = t_ours / len(starts)
+    return {"name": "reach 256x256, speed 30, double move (per query)", "seconds": per,
+            "microseconds": per * 1e6, "target_us": "<= 100",
+            "reference": "tcod.path.dijkstra2d on the cropped window (per query)",
+            "reference_seconds": t_ref / len(starts), "ratio": t_ours / t_ref, "target": "<= 0.5"}
+
+
+def bench_path(repeat: int) -> dict:
+    """Issue 3: a path query across a 256x256 cave. Target <= 2 ms."""
+    from sim.movement import Mover, find_path, move_field
+    from sim.rules.bodies import body_for
+
+    grid = _cave(256, seed=2)
+    field = move_field(grid, Mover(body_for("medium")))
+    a, b = grid.points["entrance"], grid.points["far_end"]
+    (t,) = _median_times([lambda: find_path(field, a, b)], repeat)
+    p = find_path(field, a, b)
+    return {"name": "path across 256x256 (entrance to far end)", "seconds": t, "milliseconds": t * 1e3,
+            "target_ms": "<= 2", "path_squares": len(p.squares), "rounds": p.rounds}
+
+
+BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("names", nargs="*", choices=[[], *BENCHES], default=[], metavar="NAME",
+                    help=f"which benchmarks ({', '.join(BENCHES)}); default all")
+    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = ap.parse_args(argv)
+    names = args.names or list(BENCHES)
+    results = []
+    for name in names:
+        r = BENCHES[name](args.repeat)
+        results.append(r)
+        line = f"{r['name']}: {r['seconds'] * 1e3:.3f} ms"
+        if "ratio" in r:
+            line += f"; {r['ratio']:.2f}x {r['reference']} ({r['reference_seconds'] * 1e3:.3f} ms), target {r['target']}"
+        for k in ("microseconds", "milliseconds"):
+            if k in r:
+                line += f"; {r[k]:.1f} {k[:2] if k == 'milliseconds' else 'us'}"
+        print(line, flush=True)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

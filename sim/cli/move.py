@@ -1,0 +1,141 @@
+"""``cavesim path`` and ``cavesim reach``: movement queries from the command line (RULES §6)."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
+from sim.coords import parse_xy
+from sim.errors import UsageError
+from sim.movement import Mover, find_path, move_field, reach
+from sim.rules.categories import Category
+
+
+def _mover_args(p: argparse.ArgumentParser) -> None:
+    add_body_args(p)
+    g = p.add_argument_group("movement")
+    g.add_argument("--speed", type=int, metavar="FT", help="speed in feet (default 30; 20 for Small)")
+    g.add_argument("--escape-artist", type=int, default=0, metavar="MOD",
+                   help="Escape Artist modifier, armor check penalty included (default 0)")
+    g.add_argument("--in-combat", action="store_true",
+                   help="threatened: no take 10 / take 20 on Escape Artist (rolls only)")
+    g.add_argument("--fly", action="store_true", help="flying: ignores difficult terrain")
+    g.add_argument("--json", action="store_true", help="machine-readable output")
+    add_map_limit(p)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("path", help="best path between two squares, step by step with categories and costs",
+                       description="The fastest path for a creature, with each step's category and cost.")
+    p.add_argument("map", help="map or encounter file (TOML)")
+    p.add_argument("--from", dest="start", required=True, metavar="X,Y")
+    p.add_argument("--to", dest="goal", required=True, metavar="X,Y")
+    _mover_args(p)
+    p.set_defaults(handler=run_path)
+
+    r = sub.add_parser("reach", help="squares reachable this turn with a move action / a double move",
+                       description="Every square a creature can reach this turn, by the budget rules.")
+    r.add_argument("map", help="map or encounter file (TOML)")
+    r.add_argument("--from", dest="start", required=True, metavar="X,Y")
+    _mover_args(r)
+    r.set_defaults(handler=run_reach)
+
+
+def _setup(args):
+    grid = load_map_arg(args)
+    label, body = body_from(args)
+    default_speed = 20 if body.size.key in ("small",) else 30
+    speed = args.speed if args.speed is not None else default_speed
+    if speed < 0 or speed % 5:
+        raise UsageError(f"--speed must be a non-negative multiple of 5 ft, got {speed}")
+    mover = Mover(body, speed_ft=speed, escape_artist=args.escape_artist, flying=args.fly)
+    if args.in_combat:
+        mover = mover.in_combat()
+    field = move_field(grid, mover)
+    return grid, label, field
+
+
+def _square(field, text: str, what: str):
+    pos = parse_xy(text, what=f"--{what}")
+    x, y = pos
+    rows, cols = field.shape
+    if not (0 <= x < cols and 0 <= y < rows):
+        raise UsageError(f"--{what} {x},{y} is off the map ({cols}x{rows} squares; x 0..{cols - 1}, y 0..{rows - 1})")
+    if field.grid.rock[y, x]:
+        raise UsageError(f"--{what} {x},{y} is solid rock; choose a floor square")
+    if not field.can_stand(pos):
+        cat = Category(field.category[y, x])
+        raise UsageError(f"--{what} {x},{y}: this creature cannot stand there ({cat.label}); "
+                         "choose a square it fits in")
+    return pos
+
+
+def _letters(field) -> np.ndarray:
+    letters = np.array([c.letter for c in Category])
+    out = letters[field.category].astype("<U1")
+    out[field.grid.rock] = "#"
+    return out
+
+
+def run_path(args: argparse.Namespace) -> int:
+    grid, label, field = _setup(args)
+    a = _square(field, args.start, "from")
+    b = _square(field, args.goal, "to")
+    path = find_path(field, a, b)
+    if args.json:
+        print_json(path.to_json())
+        return 0
+    mover = field.mover
+    print(f"{grid.name}: path for a {label} creature, speed {mover.speed_ft} ft, Escape Artist "
+          f"{mover.escape_artist:+d}{' (in combat: rolls only)' if not mover.take10 else ''}")
+    if not path.reachable:
+        print(f"  no way from {a} to {b} for this creature")
+        return 0
+    chars = _letters(field)
+    for x, y in path.squares:
+        chars[y, x] = "*"
+    chars[a[1], a[0]] = "S"
+    chars[b[1], b[0]] = "G"
+    print()
+    for row in chars:
+        print("  " + "".join(row))
+    print()
+    print(f"  {'step':>4}  {'square':<9} {'category':<16} {'kind':<14} {'feet':>4}  move action")
+    for i, s in enumerate(path.steps, 1):
+        extra = ""
+        if s.dc:
+            extra = f"  (DC {s.dc}, {s.tries:g} tries, p={s.probability:.2f} a roll)"
+        print(f"  {i:>4}  {str(s.at):<9} {Category[s.category].label:<16} {s.kind:<14} {s.feet:>4}  "
+              f"{s.move_action:g}{extra}")
+    g = "no guarantee (rolls only)" if path.move_actions is None else \
+        f"{path.move_actions:g} move actions = {path.rounds} rounds"
+    e = "impossible" if path.expected_move_actions is None else \
+        f"{path.expected_move_actions:.2f} move actions = {path.expected_rounds:.2f} rounds"
+    print(f"\n  {path.feet} ft of movement; guaranteed: {g}; expected: {e}")
+    return 0
+
+
+def run_reach(args: argparse.Namespace) -> int:
+    grid, label, field = _setup(args)
+    a = _square(field, args.start, "from")
+    r = reach(field, a)
+    if args.json:
+        print_json(r.to_json())
+        return 0
+    chars = _letters(field)
+    for x, y, _ in r.double:
+        chars[y, x] = "2"
+    for x, y, _ in r.single:
+        chars[y, x] = "1"
+    chars[a[1], a[0]] = "@"
+    print(f"{grid.name}: reach of a {label} creature from {a}, speed {r.speed} ft "
+          f"(1 = one move action, 2 = double move)")
+    print()
+    for row in chars:
+        print("  " + "".join(row))
+    print(f"\n  {len(r.single)} squares with a move action, {len(r.double)} with a double move")
+    for x, y, dc, p in r.checks:
+        print(f"  ({x}, {y}) needs Escape Artist DC {dc}: {p:.0%} a try")
+    return 0

@@ -1,0 +1,152 @@
+"""A slow, plain-Python reference for the movement engine, written from the rules text.
+
+Time is a pair (move actions started, squares of movement used in the current move action),
+compared lexicographically: the earlier the better. From a state (square, standing or prone,
+diagonal parity) a creature can:
+
+* walk into an adjacent walkable square (standing): an orthogonal step costs m squares (m = 1,
+  2 or 4 for Clear / Narrow or Low / Narrow and Low, doubled on difficult terrain); a diagonal
+  costs 1 or 2 alternately when m = 1 (the parity counts every diagonal of the turn's move), and
+  1.5 m otherwise without advancing the parity (RULES §6.2-6.3). If the step does not fit in
+  what is left of the current move action, it starts the next one (a new turn every two actions
+  resets the parity). A step dearer than the whole speed needs the full-round minimum move: a
+  whole turn, started at a turn boundary.
+* crawl (from any posture, as dropping prone is free): one square for a whole move action (as
+  many as the square's multiplier: half speed slows crawling too), and lie prone; the only way
+  into a crawl square.
+* stand up (prone, on a walkable square): a whole move action.
+* Escape Artist into an awkward square: ``awk`` move actions (a move action per try);
+  into a tight squeeze: a full-round action per try, so 2 actions per try, starting at a turn
+  boundary. Lies prone there if the square is low.
+* never diagonally past a corner square.
+"""
+
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+
+WALK, CRAWL, AWKWARD, TIGHT, BLOCKED = "walk", "crawl", "awkward", "tight", "blocked"
+MODES = {0: BLOCKED, 1: WALK, 2: CRAWL, 3: AWKWARD, 4: TIGHT}
+
+
+def _new_action(actions: Fraction) -> tuple[Fraction, bool]:
+    """Index of the move action after ``actions`` started ones, and whether it opens a turn."""
+    opens_turn = actions.denominator == 1 and actions.numerator % 2 == 0
+    return actions + 1, opens_turn
+
+
+def _turn_start(actions: Fraction) -> Fraction:
+    """The first boundary at or after ``actions`` where a new turn begins."""
+    whole = actions.numerator // actions.denominator
+    if actions.denominator == 1 and whole % 2 == 0:
+        return actions
+    return Fraction(whole // 2 * 2 + 2)
+
+
+def moves(field, square, standing, parity, label, *, awk, tight, speed):
+    """Every (square, standing, parity, label) reachable in one step (the rules above)."""
+    r, c = square
+    actions, used = label
+    rows, cols = field.mode.shape
+    if not standing and MODES[int(field.mode[r, c])] == WALK:
+        yield (r, c), True, 0, (actions + 1, speed)  # stand up
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == dc == 0:
+                continue
+            nr, nc = r + dr, c + dc
+            if not (0 <= nr < rows and 0 <= nc < cols):
+                continue
+            diag = dr != 0 and dc != 0
+            if diag and (field.corner[nr, c] or field.corner[r, nc]):
+                continue
+            mode = MODES[int(field.mode[nr, nc])]
+            if mode == BLOCKED:
+                continue
+            low = bool(field.prone[nr, nc])
+            if mode in (WALK, CRAWL):  # drop prone (a free action) and crawl, from any posture
+                yield (nr, nc), False, 0, (actions + int(field.mult[nr, nc]), speed)
+            if mode == WALK and standing:
+                m = int(field.mult[nr, nc])
+
+                def cost_at(p):
+                    if not diag:
+                        return m, p
+                    if m == 1:
+                        return 1 + p, 1 - p
+                    return 3 * m // 2, p
+
+                cost, np_ = cost_at(parity)
+                if used + cost <= speed:
+                    yield (nr, nc), True, np_, (actions, used + cost)
+                    continue
+                nxt, opens = _new_action(actions)
+                if opens:
+                    cost, np_ = cost_at(0)
+                if cost <= speed:
+                    yield (nr, nc), True, np_, (nxt, cost)
+                else:
+                    start = _turn_start(actions)
+                    yield (nr, nc), True, (1 if diag and m == 1 else 0), (start + 2, speed)
+            elif mode == AWKWARD:
+                if awk is not None:
+                    yield (nr, nc), not low, 0, (actions + awk, speed)
+            elif mode == TIGHT:
+                if tight is not None:
+                    yield (nr, nc), not low, 0, (_turn_start(actions) + 2 * tight, speed)
+
+
+def reference_labels(field, start, *, awk, tight, start_prone=None, max_actions=None):
+    """Best label of every square ``(x, y)`` reachable from ``start``: plain Dijkstra over
+    (square, standing, parity) with lexicographic labels and no pruning."""
+    speed = field.mover.speed_squares
+    r0, c0 = start[1], start[0]
+    standing = not (field.prone[r0, c0] if start_prone is None else start_prone)
+    first = ((r0, c0), standing, 0)
+    best = {first: (Fraction(0), speed)}
+    heap = [((Fraction(0), speed), 0, first)]
+    tick = 0
+    while heap:
+        label, _, state = heapq.heappop(heap)
+        if best.get(state) != label:
+            continue
+        square, st, par = state
+        for nsq, nst, npar, nlabel in moves(field, square, st, par, label, awk=awk, tight=tight, speed=speed):
+            if max_actions is not None and nlabel[0] > max_actions:
+                continue
+            key = (nsq, nst, npar)
+            if key not in best or nlabel < best[key]:
+                best[key] = nlabel
+                tick += 1
+                heapq.heappush(heap, (nlabel, tick, key))
+    out: dict[tuple[int, int], tuple[Fraction, int]] = {}
+    for (sq, _, _), label in best.items():
+        xy = (sq[1], sq[0])
+        if xy not in out or label < out[xy]:
+            out[xy] = label
+    return out
+
+
+def exhaustive_labels(field, start, *, awk, tight, depth):
+    """Best label per square over EVERY move sequence of up to ``depth`` steps (no Dijkstra,
+    no dominance): checks that the label order really is the order of 'sooner'."""
+    speed = field.mover.speed_squares
+    r0, c0 = start[1], start[0]
+    standing = not field.prone[r0, c0]
+    out: dict[tuple[int, int], tuple[Fraction, int]] = {}
+    frontier = [(((r0, c0), standing, 0), (Fraction(0), speed))]
+    for _ in range(depth + 1):
+        nxt = []
+        seen: dict = {}
+        for (sq, st, par), label in frontier:
+            xy = (sq[1], sq[0])
+            if xy not in out or label < out[xy]:
+                out[xy] = label
+            for nsq, nst, npar, nlabel in moves(field, sq, st, par, label, awk=awk, tight=tight, speed=speed):
+                k = (nsq, nst, npar, nlabel)
+                if k not in seen:
+                    seen[k] = True
+                    nxt.append(((nsq, nst, npar), nlabel))
+        frontier = nxt
+    return out
