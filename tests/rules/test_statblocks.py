@@ -1,0 +1,652 @@
+"""Stat blocks: derived values vs the printed SRD numbers, PC templates, book values, bad input."""
+
+import dataclasses
+import textwrap
+
+import pytest
+
+from sim.errors import DataError
+from sim.rules.bodies import swarm_body
+from sim.rules.dice import Dice
+from sim.rules.sizes import Size
+from sim.rules.statblocks import (
+    BOOK_FIELDS, attacks_with, bonus_spells, creature_body, list_templates, load_template, swarm_damage,
+    with_loadout, without_armor,
+)
+from sim.rules.weapons import armor, weapon as weapon_named
+
+# -- monsters: the SRD stat blocks ------------------------------------------------------------------
+# name: (hit dice, hp, init, speed, AC, touch, flat-footed, BAB, grapple, Fort, Ref, Will)
+SRD = {
+    "goblin": ("1d8+1", 5, 1, 30, 15, 12, 14, 1, -3, 3, 1, -1),
+    "kobold": ("1d8", 4, 1, 30, 15, 12, 14, 1, -4, 2, 1, -1),
+    "orc": ("1d8+1", 5, 0, 30, 13, 10, 13, 1, 4, 3, 0, -2),
+    "hobgoblin": ("1d8+2", 6, 1, 30, 15, 11, 14, 1, 2, 4, 1, -1),
+    "bugbear": ("3d8+3", 16, 1, 30, 17, 11, 16, 2, 4, 2, 4, 1),
+    "troglodyte": ("2d8+4", 13, -1, 30, 15, 9, 15, 1, 1, 5, -1, 0),
+    "dire-rat": ("1d8+1", 5, 3, 40, 15, 14, 12, 0, -4, 3, 5, 3),
+    "grick": ("2d8", 9, 2, 30, 16, 12, 14, 1, 3, 0, 2, 5),
+    "ogre": ("4d8+11", 29, -1, 30, 16, 8, 16, 3, 12, 6, 0, 1),
+    "troll": ("6d8+36", 63, 2, 30, 16, 11, 14, 4, 14, 11, 4, 3),
+    # swarms (RULES §4.9; "consistent" values where §7 decides: bat touch/ff, rat hp)
+    "bat-swarm": ("3d8", 13, 2, 5, 16, 16, 14, 2, None, 3, 7, 3),
+    "centipede-swarm": ("9d8-9", 31, 4, 20, 18, 18, 14, 6, None, 5, 7, 3),
+    "hellwasp-swarm": ("12d10+27", 93, 10, 5, 20, 20, 14, 12, None, 10, 14, 7),
+    "locust-swarm": ("6d8-6", 21, 4, 10, 18, 18, 14, 4, None, 4, 6, 2),
+    "rat-swarm": ("4d8", 18, 2, 15, 14, 14, 12, 3, None, 4, 6, 2),
+    "spider-swarm": ("2d8", 9, 3, 20, 17, 17, 14, 1, None, 3, 3, 0),
+}
+
+# name: [(attack, bonus, damage)] -- the SRD "Attack" line (one attack each)
+SRD_ATTACKS = {
+    "goblin": [("morningstar", 2, "1d6"), ("javelin", 3, "1d4")],
+    "kobold": [("spear", 1, "1d6-1"), ("sling", 3, "1d3-1")],      # SRD prints 1d3: see test below
+    "orc": [("falchion", 4, "2d4+4"), ("javelin", 1, "1d6+3")],
+    "hobgoblin": [("longsword", 2, "1d8+1"), ("javelin", 2, "1d6+1")],
+    "bugbear": [("morningstar", 5, "1d8+2"), ("javelin", 3, "1d6+2")],
+    "troglodyte": [("club", 1, "1d6"), ("claw", 1, "1d4"), ("javelin", 1, "1d6")],
+    "dire-rat": [("bite", 4, "1d4")],
+    "grick": [("tentacle", 3, "1d4+2")],
+    "ogre": [("greatclub", 8, "2d8+7"), ("javelin", 1, "1d8+5")],
+    "troll": [("claw", 9, "1d6+6")],
+}
+
+# where the rules (RULES §7, or the SRD's own rules) decide against the printed value
+DECIDED = {
+    "bat-swarm": {"touch", "flat_footed", "weapon_damage"},     # §7.15
+    "rat-swarm": {"hp"},                                        # §7.16
+    "hellwasp-swarm": {"rider_dc"},                             # §7.17
+    "kobold": {"attack:sling"},                                 # SRD sling rule (Str applies)
+}
+
+MONSTERS = list(SRD)
+
+
+def test_shipped_templates():
+    assert set(list_templates("monster")) == set(MONSTERS)
+    pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
+                                         ("elf", "wizard"), ("human", "cleric")] for l in range(1, 6)}
+    assert set(list_templates("pc")) == pcs
+    assert len(list_templates()) == 41
+
+
+@pytest.mark.parametrize("name", MONSTERS)
+def test_monster_derived_equals_srd(name):
+    b = load_template(name)
+    hd, hp, init, speed, ac, touch, ff, bab, grapple, fort, ref, will = SRD[name]
+    assert b.hit_dice_text == hd
+    assert b.hp == hp
+    assert b.initiative == init
+    assert b.speed.land == speed
+    assert (b.ac, b.touch_ac, b.flat_footed_ac) == (ac, touch, ff)
+    assert (b.bab, b.grapple) == (bab, grapple)
+    assert (b.saves.fort, b.saves.ref, b.saves.will) == (fort, ref, will)
+
+
+@pytest.mark.parametrize("name", list(SRD_ATTACKS))
+def test_monster_attacks(name):
+    b = load_template(name)
+    for attack, bonus, damage in SRD_ATTACKS[name]:
+        a = b.attack(attack)
+        assert (a.bonus, str(a.damage)) == (bonus, damage), attack
+
+
+@pytest.mark.parametrize("name", MONSTERS)
+def test_only_documented_disagreements_with_the_print(name):
+    """Every printed value (in the file's [printed]) is derived, except the documented decisions."""
+    b = load_template(name)
+    assert {d.field for d in b.disagreements} == DECIDED.get(name, set())
+    assert all(d.decided_by for d in b.disagreements)
+
+
+def test_kobold_sling_strength():
+    """SRD Equipment: the Str modifier applies to sling damage; the SRD kobold omits its -1."""
+    b = load_template("kobold")
+    (d,) = b.disagreements
+    assert (d.field, d.derived, d.printed) == ("attack:sling", (3, "1d3-1"), (3, "1d3"))
+    assert "Sling" in d.decided_by
+
+
+def test_full_attacks():
+    trog = load_template("troglodyte")
+    routines = [[(a.name, a.count, a.bonus, str(a.damage)) for a in r] for r in trog.full_attacks]
+    assert routines == [
+        [("club", 1, 1, "1d6"), ("claw", 1, -1, "1d4"), ("bite", 1, -1, "1d4")],   # claw secondary with a club
+        [("claw", 2, 1, "1d4"), ("bite", 1, -1, "1d4")],                           # Multiattack: -2
+        [("javelin", 1, 1, "1d6")],
+    ]
+    grick = load_template("grick")
+    assert [(a.name, a.count, a.bonus, str(a.damage)) for a in grick.full_attacks[0]] == [
+        ("tentacle", 4, 3, "1d4+2"), ("bite", 1, -2, "1d3+1")]                   # -5, half Str
+    troll = load_template("troll")
+    assert [(a.name, a.count, a.bonus, str(a.damage)) for a in troll.full_attacks[0]] == [
+        ("claw", 2, 9, "1d6+6"), ("bite", 1, 4, "1d6+3")]
+    ogre = load_template("ogre")
+    assert [[a.name for a in r] for r in ogre.full_attacks] == [["greatclub"], ["javelin"]]
+
+
+def test_attack_breakdown_and_indexes():
+    ogre = load_template("ogre")
+    club = ogre.attack("greatclub")
+    assert dict(club.bonus_parts) == {"base attack": 3, "str": 5, "size": -1, "weapon focus": 1}
+    assert dict(club.damage_parts) == {"str": 7}            # 1.5 x Str 5, two-handed
+    assert club.effective_index == 3 and club.reach_ft == 10
+    assert ogre.attack("javelin").range_ft == 30 and ogre.attack("javelin").mode == "ranged"
+    goblin = load_template("goblin")
+    assert goblin.attack("morningstar").weapon.size is Size.SMALL
+    assert goblin.attack("morningstar").damage_types == ("bludgeoning", "piercing")
+    kobold = load_template("kobold")
+    assert kobold.attack("spear").effective_index == 2      # Small spear, two-handed, stab shift
+    assert kobold.attack("spear").crit_multiplier == 3
+    assert kobold.attack("spear (thrown)").effective_index == 3
+    rat = load_template("dire-rat")
+    assert rat.attack("bite").effective_index == 1 and rat.attack("bite").riders == ("filth-fever",)
+    assert dict(rat.attack("bite").bonus_parts)["dex (weapon finesse)"] == 3
+
+
+def test_monster_specials():
+    troll = load_template("troll")
+    assert (troll.defenses.regeneration, troll.defenses.regeneration_bypassed_by) == (5, ("fire", "acid"))
+    assert (troll.senses.darkvision_ft, troll.senses.low_light, troll.senses.scent) == (90, True, True)
+    assert troll.reach_ft == 10 and troll.body.height == 9.0 and troll.body.space == 10
+    trog = load_template("troglodyte")
+    (stench,) = trog.auras
+    assert (stench.key, stench.dc, stench.radius_ft, stench.effect, stench.duration_rounds) == (
+        "stench", 13, 30, "sickened", 10)
+    grick = load_template("grick")
+    assert (grick.defenses.damage_reduction, grick.defenses.dr_bypass) == (10, "magic")
+    assert grick.speed.climb == 20 and grick.body.form == "long"
+    rat = load_template("dire-rat")
+    (fever,) = rat.riders
+    assert (fever.kind, fever.dc, fever.incubation, fever.damage) == ("disease", 11, "1d3 days", ("1d3 dex", "1d3 con"))
+    assert load_template("kobold").senses.light_sensitivity and load_template("orc").senses.light_sensitivity
+    ogre = load_template("ogre")
+    assert (ogre.base_land_speed, ogre.speed.land) == (40, 30)   # hide armor (RULES §6.1)
+    assert ogre.armor.key == "hide" and ogre.escape_artist == -1 - 3
+
+
+# -- swarms (RULES §4.9) ----------------------------------------------------------------------------
+
+# name: (component, flying, count, damage, weapon rule (decided), distraction DC)
+SWARMS = {
+    "bat-swarm": ("diminutive", True, 5000, "1d6", "immune", 11),
+    "centipede-swarm": ("diminutive", False, 1500, "2d6", "immune", 13),
+    "hellwasp-swarm": ("diminutive", True, 5000, "3d6", "immune", 18),
+    "locust-swarm": ("diminutive", True, 5000, "2d6", "immune", 12),
+    "rat-swarm": ("tiny", False, 300, "1d6", "half_slashing_piercing", 12),
+    "spider-swarm": ("diminutive", False, 1500, "1d6", "immune", 11),
+}
+
+
+@pytest.mark.parametrize("name", list(SWARMS))
+def test_swarm_facts(name):
+    b = load_template(name)
+    comp, flying, count, dmg, rule, dc = SWARMS[name]
+    s = b.swarm
+    assert (s.component.key, s.flying, s.count, str(s.damage), s.weapon_damage, s.distraction_dc) == (
+        comp, flying, count, dmg, rule, dc)
+    assert str(s.damage) == str(swarm_damage(b.hit_dice))
+    # distraction DC = 10 + HD/2 + Con modifier (RULES §4.4)
+    assert s.distraction_dc == 10 + b.hit_dice // 2 + b.abilities.mod("con")
+    assert b.body == swarm_body(comp) and b.body.space == 10.0 and b.reach_ft == 0
+    assert b.grapple is None
+    (atk,) = b.attacks
+    assert (atk.kind, atk.bonus, str(atk.damage), atk.reach_ft) == ("swarm", None, dmg, 0)
+
+
+def test_swarm_riders():
+    assert [(r.key, r.kind, r.dc, r.initial) for r in load_template("centipede-swarm").riders] == [
+        ("centipede-poison", "poison", 13, "1d4 dex")]
+    assert [(r.key, r.dc, r.initial) for r in load_template("spider-swarm").riders] == [
+        ("spider-poison", 11, "1d3 str")]
+    assert [(r.key, r.dc, r.incubation) for r in load_template("rat-swarm").riders] == [
+        ("filth-fever", 12, "1d3 days")]
+    (w,) = load_template("bat-swarm").riders
+    assert (w.kind, w.bleed, w.dc) == ("wounding", 1, None)
+    hw = load_template("hellwasp-swarm")
+    assert [(r.kind, r.dc, r.initial) for r in hw.riders] == [("poison", 20, "1d6 dex")]   # §7.17
+    assert hw.swarm.aligned == ("evil", "magic") and hw.swarm.hive_mind
+    assert hw.speed.fly == 40 and hw.speed.maneuverability == "good"                    # §7.18
+    assert (hw.defenses.damage_reduction, dict(hw.defenses.resist)) == (10, {"fire": 10})
+    assert load_template("locust-swarm").speed.maneuverability == "poor"
+    assert load_template("bat-swarm").senses.blindsense_ft == 20
+    assert load_template("spider-swarm").senses.tremorsense_ft == 30
+    assert load_template("centipede-swarm").abilities.int is None
+
+
+def test_book_values_all_and_per_field():
+    """RULES §7.15-17: decided values by default, printed ones as book values."""
+    rat, rat_book = load_template("rat-swarm"), load_template("rat-swarm", book_values=True)
+    assert (rat.hp, rat_book.hp) == (18, 13)
+    assert rat_book.book_values == {"hp"} | (set(BOOK_FIELDS) & {k for k, _ in rat.printed.values})
+    bat_book = load_template("bat-swarm", book_values=True)
+    assert (bat_book.ac, bat_book.touch_ac, bat_book.flat_footed_ac) == (16, 14, 12)
+    assert bat_book.swarm.weapon_damage == "half_slashing_piercing"
+    bat_touch = load_template("bat-swarm", book_values=["touch"])
+    assert (bat_touch.touch_ac, bat_touch.flat_footed_ac, bat_touch.swarm.weapon_damage) == (14, 14, "immune")
+    hw_book = load_template("hellwasp-swarm", book_values=["rider_dc"])
+    assert hw_book.riders[0].dc == 18 and hw_book.swarm.distraction_dc == 18
+    # book values change nothing where the print agrees with the rules
+    goblin_book = load_template("goblin", book_values=True)
+    assert (goblin_book.hp, goblin_book.ac) == (5, 15)
+    with pytest.raises(ValueError, match="book_values"):
+        load_template("rat-swarm", book_values=["colour"])
+
+
+def test_book_values_flag_in_a_user_file(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("monsters", "animal", "rat-swarm.toml").read_text()
+    p = tmp_path / "rats.toml"
+    p.write_text(text.replace("racial_hd = 4\n", "racial_hd = 4\nbook_values = true\n"))
+    assert load_template(p).hp == 13
+    p.write_text(text.replace("racial_hd = 4\n", "racial_hd = 4\nbook_values = [\"hp\"]\n"))
+    assert load_template(p).hp == 13
+    assert load_template(p, book_values=False).hp == 18
+
+
+# -- PC templates -----------------------------------------------------------------------------------
+# name: (hp, AC, touch, flat-footed, BAB, Fort, Ref, Will, initiative, speed, Escape Artist)
+# hp rule: max HD at 1st level, average rounded up later, + Con per level, + 3 per Toughness.
+PCS = {
+    # human fighter, Con 14 (+2), d10: 12, +8/level; scale mail + heavy steel shield -> breastplate (L3)
+    "human-fighter-1": (12, 17, 11, 16, 1, 4, 1, 1, 1, 20, 1 + 2 - 4 - 2),
+    "human-fighter-2": (20, 17, 11, 16, 2, 5, 1, 1, 5, 20, 1 + 2 - 4 - 2),
+    "human-fighter-3": (28, 19, 12, 17, 3, 5, 2, 2, 5, 20, 1 + 3 - 4 - 2),
+    "human-fighter-4": (36, 19, 12, 17, 4, 6, 2, 2, 5, 20, 1 + 3 - 4 - 2),
+    "human-fighter-5": (44, 19, 12, 17, 5, 6, 2, 2, 5, 20, 1 + 4 - 3 - 1),   # masterwork: -1 each
+    # dwarf fighter, Con 16 (+3): 13, +9/level, Toughness at 3; speed 20 in any armor
+    "dwarf-fighter-1": (13, 17, 11, 16, 1, 5, 1, 1, 1, 20, 1 + 2 - 4 - 2),
+    "dwarf-fighter-2": (22, 17, 11, 16, 2, 6, 1, 1, 1, 20, 1 + 2 - 4 - 2),
+    "dwarf-fighter-3": (34, 18, 11, 17, 3, 6, 2, 2, 1, 20, 1 + 3 - 5 - 2),
+    "dwarf-fighter-4": (43, 18, 11, 17, 4, 7, 2, 2, 1, 20, 1 + 3 - 5 - 2),
+    "dwarf-fighter-5": (52, 21, 11, 20, 5, 7, 2, 2, 1, 20, 1 + 4 - 6 - 2),   # full plate: max Dex +1
+    # halfling rogue, Dex 17 -> 18 at 4th, Small (+1), +1 all saves; uncanny dodge at 4th
+    "halfling-rogue-1": (8, 16, 14, 13, 0, 3, 6, 1, 3, 20, 3 + 4),
+    "halfling-rogue-2": (14, 16, 14, 13, 1, 3, 7, 1, 3, 20, 3 + 5),
+    "halfling-rogue-3": (20, 17, 14, 14, 2, 4, 7, 2, 3, 20, 3 + 6 + 2 - 1),   # Agile, studded leather
+    "halfling-rogue-4": (26, 18, 15, 18, 3, 4, 9, 2, 4, 20, 4 + 7 + 2 - 1),
+    "halfling-rogue-5": (32, 18, 15, 18, 3, 4, 9, 2, 4, 20, 4 + 8 + 2 + 0),
+    # elf wizard, Con 12 (+1), d4: 5, +4/level, Toughness at 3; Dex 15
+    "elf-wizard-1": (5, 12, 12, 10, 0, 1, 2, 3, 6, 30, 2),
+    "elf-wizard-2": (9, 12, 12, 10, 1, 1, 2, 4, 6, 30, 2),
+    "elf-wizard-3": (16, 12, 12, 10, 1, 2, 3, 4, 6, 30, 2),
+    "elf-wizard-4": (20, 12, 12, 10, 2, 2, 3, 5, 6, 30, 2),
+    "elf-wizard-5": (24, 12, 12, 10, 2, 2, 3, 5, 6, 30, 2),
+    # human cleric, Con 14, d8: 10, +7/level, Toughness at 3; Wis 15 -> 16
+    "human-cleric-1": (10, 16, 10, 16, 0, 4, 0, 4, 4, 20, 0 - 4 - 2),
+    "human-cleric-2": (17, 16, 10, 16, 1, 5, 0, 5, 4, 20, 0 - 4 - 2),
+    "human-cleric-3": (27, 17, 10, 17, 2, 5, 1, 5, 4, 20, 0 - 4 - 2),
+    "human-cleric-4": (34, 17, 10, 17, 3, 6, 1, 7, 4, 20, 0 - 4 - 2),
+    "human-cleric-5": (41, 18, 10, 18, 3, 6, 1, 7, 4, 20, 0 - 3 - 2),        # +1 breastplate
+}
+
+
+@pytest.mark.parametrize("name", list(PCS))
+def test_pc_template(name):
+    b = load_template(name)
+    hp, ac, touch, ff, bab, fort, ref, will, init, speed, ea = PCS[name]
+    assert b.kind == "pc"
+    assert b.hp == hp
+    assert (b.ac, b.touch_ac, b.flat_footed_ac) == (ac, touch, ff)
+    assert b.bab == bab
+    assert (b.saves.fort, b.saves.ref, b.saves.will) == (fort, ref, will)
+    assert b.initiative == init
+    assert b.speed.land == speed
+    assert b.escape_artist == ea
+    assert b.disagreements == ()
+
+
+def test_pc_heights_are_race_averages():
+    """RULES §1.3 average heights (inches / 12) as the body height."""
+    assert load_template("human-fighter-1").body.height == pytest.approx(64 / 12)      # female 5'4"
+    assert load_template("human-cleric-1").body.height == pytest.approx(69 / 12)       # male 5'9"
+    assert load_template("dwarf-fighter-1").body.height == pytest.approx(50 / 12)      # 4'2"
+    assert load_template("elf-wizard-1").body.height == pytest.approx(60 / 12)         # 5'0"
+    rogue = load_template("halfling-rogue-1")
+    assert rogue.body.height == pytest.approx(37 / 12) and rogue.size is Size.SMALL    # 3'1"
+    assert rogue.body.shoulders == pytest.approx(37 / 12 / 4)
+
+
+def test_pc_attacks():
+    f1 = load_template("human-fighter-1")
+    assert [(a.name, a.bonus, str(a.damage), a.effective_index) for a in f1.attacks] == [
+        ("longsword", 4, "1d8+2", 2), ("dagger", 3, "1d4+2", 0), ("dagger (thrown)", 2, "1d4+2", 1),
+        ("heavy-crossbow", 2, "1d10", 2)]
+    f5 = load_template("human-fighter-5")
+    sword = f5.attack("longsword")
+    assert (sword.bonus, str(sword.damage)) == (10, "1d8+6")     # +1 sword, WF, WS, Str 16
+    assert dict(sword.damage_parts) == {"str": 3, "weapon specialization": 2, "enhancement": 1}
+    r1 = load_template("halfling-rogue-1")
+    assert [(a.name, a.bonus, str(a.damage)) for a in r1.attacks] == [
+        ("short-sword", 4, "1d4"), ("light-crossbow", 4, "1d6"), ("dagger", 4, "1d3"),
+        ("dagger (thrown)", 5, "1d3")]                           # finesse, Small, halfling +1 thrown
+    assert r1.sneak_attack == Dice(1, 6)
+    assert load_template("halfling-rogue-3").sneak_attack == Dice(2, 6)
+    assert load_template("halfling-rogue-5").sneak_attack == Dice(3, 6)
+    assert "uncanny-dodge" in load_template("halfling-rogue-4").features
+    assert load_template("elf-wizard-1").attack("dagger").bonus == 0
+    assert load_template("human-cleric-1").attack("heavy-mace").bonus == 1
+
+
+def test_pc_feats_for_the_tunnels():
+    assert load_template("human-fighter-1").has_feat("tunnelfighter")
+    assert load_template("dwarf-fighter-1").has_feat("tunnelrunner")
+    assert load_template("halfling-rogue-3").has_feat("agile")
+
+
+def test_pc_spells():
+    w1 = load_template("elf-wizard-1").spells
+    assert (w1.slots, w1.save_dc(1), w1.prepared[1]) == ((3, 2), 13, ("magic-missile", "sleep"))
+    assert load_template("elf-wizard-3").spells.slots == (4, 3, 2)
+    w5 = load_template("elf-wizard-5").spells
+    assert (w5.slots, w5.save_dc(3), w5.caster_level) == ((4, 4, 3, 2), 16, 5)   # Int 16 at 4th
+    c1 = load_template("human-cleric-1").spells
+    assert (c1.slots, c1.domain_slots, c1.domain_prepared) == ((3, 2), (0, 1), (None, "sanctuary"))
+    c5 = load_template("human-cleric-5").spells
+    assert (c5.slots, c5.domain_slots) == ((5, 4, 3, 2), (0, 1, 1, 1))
+    assert c5.domains == ("healing", "protection")
+    assert load_template("dwarf-fighter-3").spells is None
+
+
+def test_bonus_spells_table():
+    assert [bonus_spells(1, l) for l in range(5)] == [0, 1, 0, 0, 0]
+    assert [bonus_spells(4, l) for l in range(6)] == [0, 1, 1, 1, 1, 0]
+    assert [bonus_spells(5, l) for l in range(6)] == [0, 2, 1, 1, 1, 1]
+
+
+def test_gear_and_light_sources():
+    c = load_template("human-cleric-1")
+    assert dict(c.gear)["hooded-lantern"] == 1 and dict(c.gear)["oil-flask"] == 3
+    assert {g.key for g in c.light_sources} == {"hooded-lantern"}
+    f = load_template("human-fighter-2")
+    assert dict(f.gear)["torch"] == 3 and dict(f.gear)["alchemists-fire"] == 2 and dict(f.gear)["tindertwig"] == 2
+
+
+# -- loadouts: armor off in a crawlway (RULES §2.4, §7.33) --------------------------------------------
+
+def test_without_armor():
+    f = load_template("human-fighter-3")            # breastplate + heavy steel shield, Dex 13
+    bare = without_armor(f)
+    assert (bare.ac, bare.touch_ac, bare.flat_footed_ac) == (19 - 5, 12, 17 - 5)
+    assert (bare.speed.land, bare.escape_artist) == (30, 1 + 3 - 2)
+    naked = without_armor(f, drop_shield=True)
+    assert (naked.ac, naked.speed.land, naked.escape_artist) == (12, 30, 4)
+    assert f.ac == 19 and f.armor is not None       # the original is unchanged
+    d = without_armor(load_template("dwarf-fighter-5"), drop_shield=True)
+    assert (d.ac, d.speed.land, d.escape_artist, d.max_dex_bonus) == (11, 20, 1 + 4, None)
+    r = without_armor(load_template("halfling-rogue-3"))
+    assert (r.ac, r.escape_artist) == (17 - 3, 3 + 6 + 2)
+    ogre = without_armor(load_template("ogre"))
+    assert (ogre.ac, ogre.speed.land) == (13, 40)
+    worn = with_loadout(load_template("elf-wizard-1"), armor=armor("chain-shirt"))
+    assert (worn.ac, worn.escape_artist, worn.attack("dagger").bonus) == (16, 0, -2)   # nonproficient
+
+
+def test_stat_blocks_are_immutable_and_hashable():
+    b = load_template("goblin")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        b.hp = 99
+    assert hash(b) == hash(load_template("goblin"))
+    assert load_template("goblin") is load_template("goblin")     # shipped blocks are cached
+
+
+def test_creature_body():
+    name, body = creature_body("goblin")
+    assert (name, body.size, body.height) == ("Goblin", Size.SMALL, 3.25)
+    name, body = creature_body("rat-swarm")
+    assert body.is_swarm and body.opening == pytest.approx(0.25)
+    assert creature_body("ogre")[1].height == 9.5 and creature_body("ogre")[1].space == 10
+
+
+# -- bad input --------------------------------------------------------------------------------------
+
+MINIMAL = """
+schema_version = 1
+name = "Cave thing"
+kind = "monster"
+size = "medium"
+type = "aberration"
+racial_hd = 2
+natural_armor = 2
+
+[abilities]
+str = 12
+dex = 11
+con = 13
+int = 4
+wis = 10
+cha = 6
+
+[speed]
+land = 20
+
+[[weapon]]
+name = "club"
+
+[[natural]]
+name = "bite"
+damage = "1d6"
+"""
+
+
+def _write(tmp_path, text, name="thing.toml"):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def test_user_stat_block_loads(tmp_path):
+    b = load_template(_write(tmp_path, MINIMAL))
+    assert (b.hp, b.ac, b.bab, b.saves.will) == (11, 12, 1, 3)
+    assert load_template(str(tmp_path / "thing.toml")).hp == 11
+
+
+def test_missing_field(tmp_path):
+    p = _write(tmp_path, MINIMAL.replace("str = 12\n", ""))
+    with pytest.raises(DataError, match=r"thing\.toml: \[abilities\] str: missing; add str = "):
+        load_template(p)
+
+
+def test_bad_dice(tmp_path):
+    p = _write(tmp_path, MINIMAL.replace('damage = "1d6"', 'damage = "1d"'))
+    with pytest.raises(DataError, match=r"thing\.toml: \[\[natural\]\] #1 damage: not a dice expression: '1d'"):
+        load_template(p)
+
+
+def test_unknown_weapon(tmp_path):
+    p = _write(tmp_path, MINIMAL.replace('name = "club"', 'name = "longsord"'))
+    with pytest.raises(DataError, match=r"thing\.toml: \[\[weapon\]\] #1 name: unknown weapon 'longsord': "
+                                        r"did you mean longsword"):
+        load_template(p)
+
+
+def test_unknown_size(tmp_path):
+    p = _write(tmp_path, MINIMAL.replace('size = "medium"', 'size = "medum"'))
+    with pytest.raises(DataError, match=r"thing\.toml: size: unknown size 'medum': use one of .*medium"):
+        load_template(p)
+
+
+def test_unknown_template_name_lists_close_names():
+    with pytest.raises(DataError, match=r"unknown template 'goblni': did you mean goblin"):
+        load_template("goblni")
+    with pytest.raises(DataError, match=r"unknown template 'human-fighter-9': did you mean .*human-fighter-"):
+        load_template("human-fighter-9")
+
+
+def test_every_problem_is_collected(tmp_path):
+    text = (MINIMAL.replace('size = "medium"', 'size = "medum"')
+            .replace('damage = "1d6"', 'damage = "1d"')
+            .replace('name = "club"', 'name = "longsord"')
+            .replace("schema_version = 1", "schema_version = 7"))
+    with pytest.raises(DataError) as err:
+        load_template(_write(tmp_path, text))
+    problems = err.value.problems
+    assert len(problems) == 4
+    assert all(p.startswith(str(tmp_path / "thing.toml")) for p in problems)
+    assert any("schema_version" in p and "schema_version = 1" in p for p in problems)
+
+
+def test_more_refusals(tmp_path):
+    cases = [
+        (MINIMAL.replace('type = "aberration"', 'type = "aberation"'), r"type: unknown creature type 'aberation': did you mean aberration"),
+        (MINIMAL + '\nfeats = ["Weapon Focus"]\n', r"unknown key"),       # after a table: belongs to it
+        (MINIMAL.replace("racial_hd = 2", 'racial_hd = 2\nfeats = ["Weapon Focus"]'), r"needs a parameter"),
+        (MINIMAL.replace("racial_hd = 2", 'racial_hd = 2\nfeats = ["Power Atack"]'), r"unknown feat 'Power Atack': did you mean power-attack"),
+        (MINIMAL.replace("racial_hd = 2", 'racial_hd = 2\narmor = "mithral"'), r"armor: unknown armor 'mithral'"),
+        (MINIMAL.replace("racial_hd = 2\n", ""), r"racial_hd: no Hit Dice"),
+        (MINIMAL.replace('kind = "monster"', 'kind = "npc"'), r"kind: must be \"pc\" or \"monster\""),
+        (MINIMAL.replace("land = 20", "land = -5"), r"\[speed\] land: must be >= 0"),
+        (MINIMAL + '\n[body]\nheight = 0\n', r"\[body\] height: must be a length in feet > 0"),
+        (MINIMAL.replace("[[weapon]]\nname = \"club\"", "[[weapon]]\nname = \"greatsword\"\nsize = \"huge\""),
+         r"cannot wield a huge greatsword"),
+        (MINIMAL + '\n[swarm]\ncomponent = "small"\nflying = false\n', r"Fine, Diminutive or Tiny"),
+        (MINIMAL.replace("[[natural]]\nname = \"bite\"", "[[natural]]\nname = \"bite\"\nriders = [\"venom\"]"),
+         r"no \[\[rider\]\] with key 'venom'"),
+    ]
+    for text, pattern in cases:
+        with pytest.raises(DataError, match=pattern):
+            load_template(_write(tmp_path, text))
+
+
+def test_not_toml_or_missing_file(tmp_path):
+    with pytest.raises(DataError, match="not valid TOML"):
+        load_template(_write(tmp_path, "name = [unclosed"))
+    with pytest.raises(DataError, match="no such file"):
+        load_template(tmp_path / "nope.toml")
+
+
+PC = """
+schema_version = 1
+name = "Test rogue"
+kind = "pc"
+race = "halfling"
+feats = ["Weapon Finesse"]
+
+[levels]
+rogue = 1
+
+[abilities]
+str = 12
+dex = 15
+con = 14
+int = 13
+wis = 10
+cha = 8
+
+[skills]
+escape_artist = 4
+tumble = 4
+
+[[weapon]]
+name = "short-sword"
+"""
+
+
+def test_pc_checks(tmp_path):
+    assert load_template(_write(tmp_path, PC)).escape_artist == 7
+    cases = [
+        (PC.replace("escape_artist = 4", "escape_artist = 5"), r"escape_artist: 5 ranks is over the maximum of 4"),
+        (PC.replace("tumble = 4", "tumble = 4\nhide = 4\nspot = 4\nlisten = 4\nsearch = 4\nopen_lock = 4\n"
+                    "disable_device = 4\nmove_silently = 4\nclimb = 4"), r"spends 40 skill points, .* has 36"),
+        (PC.replace('feats = ["Weapon Finesse"]', 'feats = ["Weapon Finesse", "Dodge"]'), r"lists 2 feats, .* has 1"),
+        (PC.replace('race = "halfling"', 'race = "hobbit"'), r"race: unknown race 'hobbit'"),
+        (PC + '\n[spells.prepared]\n"1" = ["magic-missile"]\n', r"casts no spells"),
+        (PC.replace("rogue = 1", "rogue = 4"), r"ability_increases: a level-4 character raises 1"),
+    ]
+    for text, pattern in cases:
+        with pytest.raises(DataError, match=pattern):
+            load_template(_write(tmp_path, text))
+
+
+def test_spell_checks(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("pcs", "elf-wizard-1.toml").read_text()
+    p = tmp_path / "w.toml"
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-missile", "sleep", "sleep"]'))
+    with pytest.raises(DataError, match=r"\[spells.prepared\] 1: 3 spells prepared, 2 slots"):
+        load_template(p)
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-missile", "fireball"]'))
+    with pytest.raises(DataError, match=r"fireball is a level-3 wizard spell"):
+        load_template(p)
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-missile", "bless"]'))
+    with pytest.raises(DataError, match=r"bless is not a wizard spell"):
+        load_template(p)
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-misile"]'))
+    with pytest.raises(DataError, match=r"unknown spell 'magic-misile': did you mean magic-missile"):
+        load_template(p)
+
+
+# -- attack rules: iteratives, grips, energy abilities, the torch (RULES §3.1, §3.4, §3.5) ----------
+
+def test_iterative_attacks(tmp_path):
+    text = MINIMAL.replace('type = "aberration"', 'type = "magical beast"')
+    for hd, want in [(5, (6,)), (6, (7, 2)), (11, (12, 7, 2)), (16, (17, 12, 7, 2)), (20, (21, 16, 11, 6))]:
+        b = load_template(_write(tmp_path, text.replace("racial_hd = 2", f"racial_hd = {hd}")))
+        assert b.bab == hd
+        assert b.attack("club").bonuses == want          # +BAB/+BAB-5/... (Str 12: +1), max 4
+        assert b.attack("bite").bonuses == (hd + 1,)     # natural attacks get no iteratives
+
+
+def test_grips_and_strength(tmp_path):
+    text = MINIMAL.replace("str = 12", "str = 17").replace(
+        '[[weapon]]\nname = "club"',
+        '[[weapon]]\nname = "longsword"\ngrip = "two-hands"\n\n[[weapon]]\nname = "rapier"\ngrip = "two-hands"\n\n'
+        '[[weapon]]\nname = "short-sword"\ngrip = "off-hand"\n\n[[weapon]]\nname = "greatsword"\n\n'
+        '[[weapon]]\nname = "longbow"\n\n[[weapon]]\nname = "composite-longbow"\ncomposite_rating = 2\n\n'
+        '[[weapon]]\nname = "heavy-crossbow"')
+    b = load_template(_write(tmp_path, text))
+    dmg = {a.name: str(a.damage) for a in b.attacks}
+    assert dmg["longsword"] == "1d8+4"        # one-handed in two hands: 1.5 x 3
+    assert dmg["rapier"] == "1d6+3"           # never 1.5 x Str
+    assert dmg["short-sword"] == "1d6+1"      # off-hand: 0.5 x 3
+    assert dmg["greatsword"] == "2d6+4"       # two-handed
+    assert dmg["longbow"] == "1d8"            # bows: Str penalty only
+    assert dmg["composite-longbow"] == "1d8+2"  # up to the bow's rating
+    assert dmg["heavy-crossbow"] == "1d10"
+    weak = load_template(_write(tmp_path, text.replace("str = 17", "str = 6")))
+    assert {a.name: str(a.damage) for a in weak.attacks}["longbow"] == "1d8-2"
+    assert {a.name: str(a.damage) for a in weak.attacks}["greatsword"] == "2d6-2"   # penalty not x1.5
+
+
+def test_energy_weapon(tmp_path):
+    text = MINIMAL.replace('[[weapon]]\nname = "club"',
+                           '[[weapon]]\nname = "longsword"\nenhancement = 1\nabilities = ["flaming", "shock"]')
+    b = load_template(_write(tmp_path, text))
+    sword = b.attack("longsword")
+    assert sword.extra_damage == ((Dice(1, 6), "fire"), (Dice(1, 6), "electricity"))
+    assert (sword.bonus, str(sword.damage)) == (1 + 1 + 1, "1d8+2")
+    with pytest.raises(DataError, match=r"flaming needs at least a \+1 enhancement bonus"):
+        load_template(_write(tmp_path, text.replace("enhancement = 1\n", "")))
+
+
+def test_torch_in_hand():
+    f = load_template("human-fighter-1")
+    melee, thrown = attacks_with(f, "torch")
+    assert (melee.name, melee.bonus, str(melee.damage), melee.extra_damage) == ("torch", -1, "1d3+2", ((Dice(0, 0, 1), "fire"),))
+    assert ("improvised", -4) in melee.bonus_parts and melee.crit_threat == 20 and melee.effective_index == 2
+    assert (thrown.name, thrown.range_ft, thrown.bonus) == ("torch (thrown)", 10, 1 - 4 + 1)
+    assert melee.weapon.swarm_fire == Dice(1, 3)
+    with pytest.raises(DataError, match="cannot wield"):
+        attacks_with(load_template("halfling-rogue-1"), weapon_named("greatsword"))
+
+
+def test_senses_from_race_and_file():
+    assert load_template("elf-wizard-1").senses.low_light
+    assert load_template("dwarf-fighter-1").senses.darkvision_ft == 60
+    assert load_template("human-fighter-1").senses.darkvision_ft == 0
+    assert load_template("goblin").senses.darkvision_ft == 60
+    assert load_template("bugbear").senses.scent
+
+
+def test_conditional_racial_modifiers_and_special_attacks():
+    d = load_template("dwarf-fighter-1")
+    assert ("attack_vs", "orc", 1) in d.conditional and ("attack_vs", "goblinoid", 1) in d.conditional
+    assert ("dodge_vs", "giant", 4) in d.conditional and ("save_vs", "poison", 2) in d.conditional
+    assert d.ac == 17                                        # conditional bonuses are not in the totals
+    assert load_template("human-fighter-1").conditional == ()
+    assert load_template("troll").special_attacks == ("rend 2d6+9",)
+    f = load_template("human-fighter-3")
+    assert with_loadout(f, armor="chain-shirt").ac == 19 - 5 + 4
+    assert with_loadout(f, armor="chainmail").flat_footed_ac == 17    # max Dex +2 keeps Dex +1
