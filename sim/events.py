@@ -129,6 +129,7 @@ class Moved(Event):
     squares: tuple
     prone: bool
     action: str          # move | double_move | five_foot_step | charge | withdraw | full_round
+    partial: bool = False  # the move so far, cut here by an attack of opportunity (more follows)
 
 
 @_event

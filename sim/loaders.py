@@ -409,3 +409,213 @@ def _find_point_line(lines: _Lines, name: str) -> int | None:
         if pat.match(line):
             return i
     return None
+
+
+# =================================================================================================
+# Encounters (DESIGN §5)
+# =================================================================================================
+
+_ENCOUNTER_KEYS = {"map", "seed", "name", "description", "round_cap"}
+_COMBATANT_KEYS = {"id", "template", "team", "at", "weapon", "off_hand", "items", "name", "book_values", "lit"}
+SETTINGS_DEFAULTS: dict[str, Any] = {
+    "round_cap": 30,            # rounds before a fight is called a draw
+    "swarm_shape": "any",       # "any": any 4 contiguous squares; "square": 2x2 unless squeezed (§4.2)
+    "crawl_weapon_rows": True,  # §7.10: crawlways add the Narrow-or-Low weapon row (False: prone -4 only)
+    "stab_below_light": True,   # §7.11: a stab-shifted light weapon counts as index 0
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantSpec:
+    """One ``[[combatant]]`` of an encounter file, validated for form (the encounter engine checks
+    that the creature fits where it is placed)."""
+
+    id: str
+    template: str
+    team: str
+    at: tuple[int, int]
+    weapon: str | None = None
+    off_hand: str | None = None
+    items: tuple[tuple[str, int], ...] = ()
+    name: str | None = None
+    book_values: bool = False
+    lit: bool = False
+    line: int | None = None
+    explicit_id: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EncounterSpec:
+    name: str
+    path: str
+    grid: CaveGrid
+    seed: int
+    combatants: tuple[CombatantSpec, ...]
+    settings: dict[str, Any]
+    description: str = ""
+
+    def where(self, spec: CombatantSpec, key: str) -> str:
+        return _where(Path(self.path), spec.line, f"[[combatant]] {spec.id!r} {key}")
+
+
+def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool = True) -> EncounterSpec:
+    """Load an encounter file: ``[encounter]`` (``map`` = a map file relative to this one, or an
+    inline ``[map]``), ``[[combatant]]`` tables and optional ``[settings]``. With ``check`` the
+    templates, weapons and items are resolved and every creature is checked to fit where it stands
+    (``sim.encounter.check_placement``); every problem is reported at once."""
+    path = Path(path)
+    data, text = read_toml(path)
+    lines = _Lines(text)
+    problems: list[str] = []
+
+    def bad(line, key, msg):
+        problems.append(f"{_where(path, line, key)}: {msg}")
+
+    enc = data.get("encounter")
+    if not isinstance(enc, dict):
+        raise DataError(f"{path}: missing [encounter] table; add [encounter] with seed (and map = \"file.toml\" "
+                        "unless the map is in this file), then [[combatant]] tables")
+    enc_line = lines.table("encounter")
+    for key in enc:
+        if key not in _ENCOUNTER_KEYS:
+            bad(lines.key(key, after=enc_line), f"[encounter] {key}",
+                f"unknown key; allowed: {', '.join(sorted(_ENCOUNTER_KEYS))}")
+    if "map" in enc:
+        if "map" in data:
+            bad(lines.key("map", after=enc_line), "[encounter] map", "give either map = \"file\" or an inline [map], not both")
+            grid = None
+        elif not isinstance(enc["map"], str):
+            bad(lines.key("map", after=enc_line), "[encounter] map", f"must be a file path string, got {enc['map']!r}")
+            grid = None
+        else:
+            try:
+                grid = load_map(path.parent / enc["map"], limits=limits)
+            except DataError as exc:
+                problems.extend(exc.problems)
+                grid = None
+    elif "map" in data:
+        try:
+            grid = parse_map(data, text, path, limits=limits)
+        except DataError as exc:
+            problems.extend(exc.problems)
+            grid = None
+    else:
+        bad(enc_line, "[encounter] map", "no map: add map = \"cave.toml\" (relative to this file) or an inline [map]")
+        grid = None
+    seed = enc.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        bad(lines.key("seed", after=enc_line), "[encounter] seed", f"must be a whole number >= 0, got {seed!r}")
+        seed = 0
+    settings = dict(SETTINGS_DEFAULTS)
+    raw_settings = data.get("settings", {})
+    if not isinstance(raw_settings, dict):
+        bad(lines.table("settings"), "[settings]", "must be a table")
+        raw_settings = {}
+    if "round_cap" in enc:
+        raw_settings = {**raw_settings, "round_cap": enc["round_cap"]}
+    for key, value in raw_settings.items():
+        if key not in SETTINGS_DEFAULTS:
+            bad(lines.key(key, after=lines.table("settings")), f"[settings] {key}",
+                f"unknown setting; known: {', '.join(sorted(SETTINGS_DEFAULTS))}")
+            continue
+        default = SETTINGS_DEFAULTS[key]
+        if type(value) is not type(default):
+            bad(lines.key(key), f"[settings] {key}", f"must be {type(default).__name__}, got {value!r}")
+            continue
+        settings[key] = value
+    if settings["swarm_shape"] not in ("any", "square"):
+        bad(lines.key("swarm_shape"), "[settings] swarm_shape", f"must be \"any\" or \"square\", got {settings['swarm_shape']!r}")
+    if not (isinstance(settings["round_cap"], int) and settings["round_cap"] >= 1):
+        bad(lines.key("round_cap"), "round_cap", f"must be a whole number >= 1, got {settings['round_cap']!r}")
+
+    combatants = _parse_combatants(data.get("combatant", []), lines, bad)
+    if problems or grid is None:
+        raise DataError.collect(problems or [f"{path}: the map could not be loaded"])
+    spec = EncounterSpec(name=str(enc.get("name", grid.name)), path=str(path), grid=grid, seed=int(seed),
+                         combatants=tuple(combatants), settings=settings,
+                         description=str(enc.get("description", "")))
+    if check:
+        from sim.encounter import check_placement  # the engine knows bodies and footprints
+
+        problems.extend(check_placement(spec))
+        if problems:
+            raise DataError.collect(problems)
+    return spec
+
+
+def _combatant_lines(lines: _Lines) -> list[int]:
+    pat = re.compile(r"^\s*\[\[\s*combatant\s*\]\]")
+    return [i for i, line in enumerate(lines.lines, 1) if pat.match(line)]
+
+
+def _parse_combatants(raw: Any, lines: _Lines, bad) -> list[CombatantSpec]:
+    out: list[CombatantSpec] = []
+    if not isinstance(raw, list) or not raw:
+        bad(lines.table("encounter"), "[[combatant]]", "an encounter needs at least one [[combatant]] "
+            "with template, team and at = [x, y]")
+        return out
+    starts = _combatant_lines(lines)
+    counts: dict[str, int] = {}
+    seen: set[str] = set()
+    for k, c in enumerate(raw):
+        line = starts[k] if k < len(starts) else None
+        where = f"[[combatant]] #{k + 1}"
+        if not isinstance(c, dict):
+            bad(line, where, "must be a table")
+            continue
+        for key in c:
+            if key not in _COMBATANT_KEYS:
+                bad(line, f"{where} {key}", f"unknown key; allowed: {', '.join(sorted(_COMBATANT_KEYS))}")
+        template = c.get("template")
+        if not isinstance(template, str) or not template:
+            bad(line, f"{where} template", "missing template: a stat block name (e.g. \"goblin\") or a TOML path")
+            continue
+        base = Path(template).stem if template.endswith(".toml") else template
+        cid = c.get("id")
+        explicit = cid is not None
+        if cid is None:
+            counts[base] = counts.get(base, 0) + 1
+            cid = f"{base}-{counts[base]}"
+        if not isinstance(cid, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", cid):
+            bad(line, f"{where} id", f"must be letters, digits, '-', '_' or '.', got {cid!r}")
+            continue
+        if cid in seen:
+            bad(line, f"{where} id", f"duplicate id {cid!r}; ids must be unique")
+            continue
+        seen.add(cid)
+        at = c.get("at")
+        if (not isinstance(at, list) or len(at) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
+            bad(line, f"[[combatant]] {cid!r} at", f"must be [x, y] with whole numbers, got {at!r}")
+            continue
+        team = c.get("team", "")  # "" = by the stat block's kind: "party" for PCs, else "monsters"
+        if not isinstance(team, str):
+            bad(line, f"[[combatant]] {cid!r} team", f"must be a team name string, got {team!r}")
+            continue
+        items_raw = c.get("items", {})
+        items: list[tuple[str, int]] = []
+        if isinstance(items_raw, list):
+            items_raw = {str(i): 1 for i in items_raw}
+        if not isinstance(items_raw, dict):
+            bad(line, f"[[combatant]] {cid!r} items", "must be a list of item names or a table name = count")
+        else:
+            for name, n in items_raw.items():
+                if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                    bad(line, f"[[combatant]] {cid!r} items.{name}", f"count must be a whole number >= 0, got {n!r}")
+                    continue
+                items.append((str(name), int(n)))
+        for key in ("weapon", "off_hand", "name"):
+            if key in c and not isinstance(c[key], str):
+                bad(line, f"[[combatant]] {cid!r} {key}", f"must be a string, got {c[key]!r}")
+        for key in ("book_values", "lit"):
+            if key in c and not isinstance(c[key], bool):
+                bad(line, f"[[combatant]] {cid!r} {key}", f"must be true or false, got {c[key]!r}")
+        out.append(CombatantSpec(
+            id=cid, template=template, team=team, at=(int(at[0]), int(at[1])),
+            weapon=c.get("weapon") if isinstance(c.get("weapon"), str) else None,
+            off_hand=c.get("off_hand") if isinstance(c.get("off_hand"), str) else None,
+            items=tuple(items), name=c.get("name") if isinstance(c.get("name"), str) else None,
+            book_values=bool(c.get("book_values", False)), lit=bool(c.get("lit", False)), line=line,
+            explicit_id=explicit,
+        ))
+    return out

@@ -20,6 +20,7 @@ COMMANDS = (
     "demo",
     "classify",
     "move",
+    "fight",
     "generate",
     "validate",
 )

@@ -1,4 +1,4 @@
-"""``cavesim validate FILE...``: check maps (and later encounters and stat blocks); list every problem."""
+"""``cavesim validate FILE...``: check maps, encounters and stat blocks; list every problem."""
 
 from __future__ import annotations
 
@@ -19,11 +19,23 @@ def register(sub) -> None:
 
 
 def validate_file(path: Path, args: argparse.Namespace) -> list[str]:
-    """All problems of one file (empty when it is fine)."""
-    from sim.loaders import load_map
+    """All problems of one file (empty when it is fine): a map, an encounter (its map, templates,
+    weapons and placements included) or a stat block, told apart by their tables."""
+    from sim.loaders import load_encounter, load_map, read_toml
 
     try:
-        load_map(path, limits=limits_from(args))
+        data, _ = read_toml(path)
+        if "encounter" in data:
+            load_encounter(path, limits=limits_from(args))
+        elif "map" in data:
+            load_map(path, limits=limits_from(args))
+        elif "abilities" in data or "kind" in data or "levels" in data:
+            from sim.rules.statblocks import load_template
+
+            load_template(path)
+        else:
+            return [f"{path}: not a map ([map]), an encounter ([encounter]) or a stat block ([abilities]); "
+                    "nothing to check"]
     except DataError as exc:
         return exc.problems
     return []

@@ -1,0 +1,622 @@
+"""Tactics a player would call sensible: policies ``(encounter, creature, turn) -> action``.
+
+The engine asks the policy for one action at a time until it returns ``None`` (end of turn);
+the policy decides from the state only (it never bends a rule: an illegal choice is refused by
+the engine like a player's). What the default policy does:
+
+* **melee**: close on the enemy it can reach soonest (travel time, not distance), choosing among
+  the squares it could attack from those where it fights without penalty (Clear first); swap to
+  a weapon that works where it stands (a dagger in a fissure); charge when the lane is clear;
+  full attack when it need not move; hold a clear square at the mouth of a chokepoint and let an
+  enemy who must squeeze through it come out, rather than crawl in to meet it;
+* **ranged and casters**: keep at range (step or withdraw out of reach), shoot or cast; magic
+  missile the wounded, sleep groups of weak foes, burning hands on clusters and swarms, cure the
+  dying, bless the party;
+* **against swarms**: light a torch and hit the swarm with it, throw lanterns and alchemist's
+  fire where no ally is in the splash, burning hands;
+* **swarms**: flow to the squares that cover the most enemies and stay on them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sim import combat
+from sim.creature import Creature
+from sim.encounter import (Cast, Charge, Delay, Draw, FiveFootStep, FullAttack, LightTorch, Move, StandUp, Strike,
+                           Throw, Turn, Withdraw)
+from sim.geometry import footprint_distance_ft, line_of_effect, threatened
+from sim.movement import distance_map
+from sim.movement.field import BLOCKED
+from sim.rules.categories import Category, effects
+from sim.rules.sizes import Size
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.encounter import Encounter
+
+Pos = tuple[int, int]
+
+
+def default_policy(enc: "Encounter", c: Creature, t: Turn):
+    if not c.in_fight:
+        return None
+    foes = [o for o in enc.enemies(c) if o.in_fight]
+    if not foes:
+        return None
+    if c.is_swarm:
+        return swarm_policy(enc, c, t, foes)
+    if c.nauseated:
+        return _nauseated(enc, c, t, foes)
+    act = _support(enc, c, t, foes)
+    if act is not None:
+        return act
+    act = _against_swarms(enc, c, t, foes)
+    if act is not None:
+        return act
+    if _is_ranged(c):
+        act = _ranged(enc, c, t, foes)
+        if act is not None:
+            return act
+    return _melee(enc, c, t, foes)
+
+
+# =================================================================================================
+# Helpers
+# =================================================================================================
+
+def hit_chance(bonus: int, ac: int) -> float:
+    need = ac - bonus
+    return min(0.95, max(0.05, (21 - need) / 20))
+
+
+def expected_damage(enc: "Encounter", c: Creature, att, target: Creature, *, at_category: Category | None = None) -> float:
+    """Expected damage of one attack from where ``c`` stands (or would stand), or 0 if refused."""
+    plan = combat.plan_attack(enc, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
+    if not plan:
+        return 0.0
+    avg = att.damage.average + sum(d.average for d, _ in att.extra_damage)
+    if target.is_swarm:
+        if att.weapon is not None and att.weapon.swarm_fire is not None:
+            avg = att.weapon.swarm_fire.average
+        else:
+            rule = target.block.swarm.weapon_damage if target.block.swarm else "immune"
+            phys = att.damage.average
+            if rule == "immune":
+                phys = 0.0
+            elif set(att.damage_types) & {"piercing", "slashing"} and not (att.types_join == "and" and "bludgeoning" in att.damage_types):
+                phys = phys / 2
+            avg = phys + sum(d.average for d, _ in att.extra_damage)
+    return hit_chance(plan.bonus, plan.ac) * max(0.0, avg)
+
+
+def _weapon_options(c: Creature, mode: str = "melee") -> list:
+    return [a for a in c.block.attacks if a.mode == mode]
+
+
+def _usable_now(enc: "Encounter", c: Creature, att, target: Creature) -> bool:
+    return bool(combat.plan_attack(enc, c, att, target, kind="ranged" if att.mode == "ranged" else "melee"))
+
+
+def _in_reach(enc: "Encounter", c: Creature, target: Creature, att=None) -> bool:
+    att = att or c.wielded() or combat._first_melee(c)
+    if att is None:
+        return False
+    reach = int(att.reach_ft or c.reach_ft())
+    if reach <= 0:
+        return bool(set(c.squares) & set(target.squares))
+    return footprint_distance_ft(c.squares, target.squares) <= reach
+
+
+def _is_ranged(c: Creature) -> bool:
+    """A creature that prefers to fight at range: a caster, or one whose best ranged attack beats
+    its best melee attack."""
+    if c.block.spells is not None and c.block.spells.cls == "wizard":
+        return True
+    melee = [a.bonus or 0 for a in c.block.attacks if a.mode == "melee"]
+    ranged = [a.bonus or 0 for a in c.block.attacks if a.mode == "ranged" and not a.thrown]
+    if not ranged:
+        return False
+    best_m = max((a.damage.average for a in c.block.attacks if a.mode == "melee"), default=0)
+    best_r = max((a.damage.average for a in c.block.attacks if a.mode == "ranged" and not a.thrown), default=0)
+    return max(ranged) > max(melee, default=-99) + 1 and best_r >= best_m
+
+
+def _dmap(enc: "Encounter", c: Creature):
+    blocked, _ = enc.occupancy_masks(c)
+    blocked[c.pos[1], c.pos[0]] = False
+    return distance_map(enc.field(c), c.pos, expected=True, blocked=blocked, prone=c.prone)
+
+
+def attack_squares(enc: "Encounter", c: Creature, target: Creature, reach: int) -> list[Pos]:
+    """Reference squares from which ``c`` could attack ``target`` (free, where it can stand)."""
+    f = enc.field(c)
+    blocked, no_end = enc.occupancy_masks(c)
+    rows, cols = enc.grid.shape
+    r = max(1, reach // 5) + c.k
+    xs = [x for x, _ in target.squares]
+    ys = [y for _, y in target.squares]
+    out = []
+    for y in range(max(0, min(ys) - r), min(rows, max(ys) + r + 1)):
+        for x in range(max(0, min(xs) - r), min(cols, max(xs) + r + 1)):
+            if f.mode[y, x] == BLOCKED or ((blocked[y, x] or no_end[y, x]) and (x, y) != c.pos):
+                continue
+            sq = f.occupied((x, y), [])
+            d = footprint_distance_ft(sq, target.squares)
+            if reach <= 0:
+                if not set(sq) & set(target.squares):
+                    continue
+            elif d > reach:
+                continue
+            out.append((x, y))
+    return out
+
+
+def _best_melee(enc: "Encounter", c: Creature, target: Creature):
+    """The carried melee attack with the best expected damage from where ``c`` stands."""
+    best, best_v = None, -1.0
+    for a in _weapon_options(c, "melee"):
+        v = expected_damage(enc, c, a, target)
+        if v > best_v + 1e-9:
+            best, best_v = a, v
+    return best, best_v
+
+
+# =================================================================================================
+# Melee
+# =================================================================================================
+
+def _melee(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    if c.prone and t.move and not enc.field(c).prone[c.pos[1], c.pos[0]] and not t.moved:
+        return StandUp()
+    targets = [f for f in foes if not (f.is_swarm and _immune_to_me(c, f))] or foes
+    # attack from here if something is in reach
+    in_reach = [f for f in targets if _in_reach(enc, c, f, _reachiest(c))]
+    if in_reach and t.standard:
+        target = min(in_reach, key=lambda f: (f.hp, f.id))
+        best, value = _best_melee(enc, c, target)
+        cur = c.wielded()
+        if best is not None and cur is not None and best.name != cur.name and best.kind == "weapon":
+            cur_v = expected_damage(enc, c, cur, target) if cur.mode == "melee" else 0.0
+            if value > cur_v + 0.25 and t.move:
+                return Draw(best.name)
+        if best is None or value <= 0:
+            if cur is not None and cur.mode == "melee" and _usable_now(enc, c, cur, target):
+                best = cur
+            else:
+                return _reposition(enc, c, t, targets)
+        if best.kind == "weapon" and best.name != c.wielding:
+            if t.move:
+                return Draw(best.name)
+            return None
+        if t.full_round and _full_attack_worth(c, best):
+            return FullAttack(target.id, best.name)
+        return Strike(target.id, best.name)
+    if not t.standard and not t.move:
+        return None
+    hold = _hold_ground(enc, c, t, targets)
+    if hold is not None:
+        return hold
+    return _reposition(enc, c, t, targets)
+
+
+def _hold_ground(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    """Fight where the ground favours you: if ``c`` stands where it fights without penalty and every
+    square from which the nearest walking enemy could reach it is constricted for that enemy
+    (a kobold in a lair where humans must crawl), wait for the enemy to come in (patience:
+    ten rounds, so a fight cannot stall forever)."""
+    if c.is_swarm or t.moved or combat.standing_category(enc, c) is not Category.CLEAR:
+        return None
+    walkers = [f for f in foes if not f.is_swarm and f.in_fight and not _is_ranged(f)]
+    if not walkers:
+        return None
+    held = enc.memory.setdefault("held_ground", {}).setdefault(c.id, set())
+    if len(held) >= 10 and enc.round not in held:
+        return None
+    rows, cols = enc.grid.shape
+    for f in walkers:
+        cats = enc.categories(f)
+        reach = max(5, f.reach_ft())
+        ring = [(x + dx, y + dy) for (x, y) in c.squares for dx in range(-1, 2) for dy in range(-1, 2)
+                if reach <= 5]
+        ring = [q for q in ring if 0 <= q[0] < cols and 0 <= q[1] < rows and not enc.grid.rock[q[1], q[0]]
+                and q not in c.squares]
+        if not ring:
+            continue
+        if all(Category(int(cats[y, x])) >= Category.NARROW_OR_LOW for x, y in ring):
+            held.add(enc.round)
+            return Delay()
+    return None
+
+
+def _reachiest(c: Creature):
+    return c.wielded() if (c.wielded() and c.wielded().mode == "melee") else combat._first_melee(c)
+
+
+def _immune_to_me(c: Creature, swarm: Creature) -> bool:
+    """A Fine/Diminutive swarm shrugs off weapons: only fire, energy or area effects hurt it."""
+    if swarm.block.swarm is None or swarm.block.swarm.weapon_damage != "immune":
+        return False
+    return not (c.torch_lit or c.items.get("torch", 0) > 0)
+
+
+def _full_attack_worth(c: Creature, att) -> bool:
+    if att.kind == "natural":
+        return len(c.block.full_attacks) > 0 and sum(len(r) for r in c.block.full_attacks) > 1
+    return len(att.bonuses) > 1
+
+
+def _reposition(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature]):
+    """Close on the enemy it can reach soonest, to a square where it fights without penalty."""
+    if t.stepped or not (t.move or t.standard):
+        return None
+    d = _dmap(enc, c)
+    att = _reachiest(c)
+    reach = int((att.reach_ft if att else 0) or c.reach_ft())
+    f = enc.field(c)
+    best = None
+    for target in targets:
+        for p in attack_squares(enc, c, target, reach):
+            if not d.reachable()[p[1], p[0]]:
+                continue
+            actions = float(d.actions[p[1], p[0]])
+            cat = Category(int(f.category[p[1], p[0]]))
+            penalty = _penalty_at(c, att, cat)
+            key = (actions + penalty, penalty, target.hp, p)
+            if best is None or key < best[0]:
+                best = (key, target, p, actions)
+    if best is None:
+        return _approach(enc, c, t, targets, d)
+    _, target, p, actions = best
+    if p == c.pos:
+        return None  # already where it wants to be (its attack is spent, or it waits)
+    if not t.full_round and actions > 1 and not (t.move or t.standard):
+        return None
+    wait = _hold_chokepoint(enc, c, t, target, p)
+    if wait is not None:
+        return wait
+    if t.full_round and actions > 1 and att is not None and att.mode == "melee" and att.name == (c.wielding or att.name):
+        ch = enc.charge_square(c, target, att)
+        if not isinstance(ch, type(None)) and not hasattr(ch, "reason"):
+            return Charge(target.id, att.name)
+    return _move_or_wait(enc, c, t, p, actions)
+
+
+def _move_or_wait(enc: "Encounter", c: Creature, t: Turn, p: Pos, actions: float):
+    """Move toward ``p`` (one move action if that gets there, else a double move), or wait if the
+    way is blocked this turn (an ally in the only square to stop in)."""
+    double = t.full_round and actions > 1
+    if not enc.movement_plan(c, p, budget=2 if double else 1):
+        return Delay()
+    return Move(p, double=double)
+
+
+def _penalty_at(c: Creature, att, cat: Category) -> float:
+    """How bad fighting in ``cat`` is, in 'move actions' of preference (Clear best)."""
+    if att is None or cat is Category.CLEAR:
+        return 0.0
+    eff = effects(cat)
+    idx = att.effective_index if att.kind != "natural" else 1
+    mod = eff.melee_mod(idx if idx is not None else 3) if eff.attacks else None
+    if mod is None:
+        return 6.0
+    return 0.5 + abs(mod) / 4 + (0.5 if eff.loses_dex else 0)
+
+
+def _approach(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature], d):
+    """No attack square is reachable: go to the free reachable square nearest the nearest enemy
+    (or wait, if nothing gets it closer)."""
+    _, no_end = enc.occupancy_masks(c)
+    reach_mask = d.reachable() & ~no_end
+    if not reach_mask.any():
+        return None
+    ys, xs = np.nonzero(reach_mask)
+    best = None
+    here = min(max(abs(c.pos[0] - t_.pos[0]), abs(c.pos[1] - t_.pos[1])) for t_ in targets)
+    for target in targets:
+        tx, ty = target.pos
+        dist = np.maximum(np.abs(xs - tx), np.abs(ys - ty))
+        i = int(np.argmin(dist + d.actions[ys, xs] * 0.01))
+        cand = (int(dist[i]), (int(xs[i]), int(ys[i])))
+        if best is None or cand < best:
+            best = cand
+    if best is None or best[1] == c.pos or best[0] >= here:
+        return None
+    return _move_or_wait(enc, c, t, best[1], float(d.actions[best[1][1], best[1][0]]))
+
+
+def _hold_chokepoint(enc: "Encounter", c: Creature, t: Turn, target: Creature, dest: Pos):
+    """Wait at the mouth of a chokepoint for an enemy that must squeeze through it (issue: 'wait at
+    a chokepoint'): if reaching ``dest`` needs crawling or Escape Artist (for us), and the enemy is
+    a walker coming our way, hold a clear square instead of crawling in to meet it."""
+    if target.is_swarm or c.is_swarm:
+        return None
+    here = combat.standing_category(enc, c)
+    if here is not Category.CLEAR:
+        return None
+    from sim.movement import find_path
+
+    blocked, _ = enc.occupancy_masks(c)
+    blocked[c.pos[1], c.pos[0]] = False
+    path = find_path(enc.field(c), c.pos, dest, blocked=blocked, prone=c.prone)
+    if not path.reachable:
+        return None
+    hard = [s for s in path.steps if Category[s.category] >= Category.CRAWL]
+    if not hard:
+        return None
+    held = enc.memory.setdefault("held_rounds", {}).setdefault(c.id, set())
+    if len(held) >= 3 and enc.round not in held:  # patience: after three rounds of waiting, go in
+        return None
+    held.add(enc.round)
+    # step to the last clear square before the chokepoint, if not there yet
+    first_hard = path.steps.index(hard[0])
+    mouth = path.steps[first_hard - 1].at if first_hard > 0 else c.pos
+    mouth = tuple(mouth)
+    if mouth != c.pos and (t.move or t.standard) and enc.movement_plan(c, mouth, budget=1):
+        return Move(mouth)
+    return Delay()
+
+
+# =================================================================================================
+# Ranged and casters
+# =================================================================================================
+
+def _ranged(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    threatened_by = [f for f in foes if set(c.squares) & combat.threatens(enc, f)]
+    ranged = [a for a in _weapon_options(c, "ranged") if not a.thrown]
+    if threatened_by:
+        if not t.moved and not t.stepped:
+            step = _safe_step(enc, c, foes)
+            if step is not None:
+                return FiveFootStep(step)
+        if t.full_round:
+            spot = _firing_spot(enc, c, foes, max_actions=2)
+            if spot is not None and spot != c.pos:
+                return Withdraw(spot)
+        return None  # fall back to melee
+    if t.standard:
+        spell = _offensive_spell(enc, c, foes)
+        if spell is not None:
+            return spell
+        best = None
+        for a in ranged:
+            for f in foes:
+                if f.is_swarm and f.block.swarm and f.block.swarm.weapon_damage == "immune":
+                    continue
+                v = expected_damage(enc, c, a, f)
+                if v > 0 and (best is None or v > best[0]):
+                    best = (v, a, f)
+        if best is not None:
+            return Strike(best[2].id, best[1].name)
+    if t.move and not t.moved and not t.stepped:
+        spot = _firing_spot(enc, c, foes, max_actions=1)
+        if spot is not None and spot != c.pos:
+            return Move(spot)
+    return None
+
+
+def _safe_step(enc: "Encounter", c: Creature, foes: list[Creature]) -> Pos | None:
+    f = enc.field(c)
+    _, no_end = enc.occupancy_masks(c)
+    threat = set()
+    for o in foes:
+        threat |= combat.threatens(enc, o)
+    here = combat.standing_category(enc, c)
+    if not effects(here).five_foot_step:
+        return None
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            p = (c.pos[0] + dx, c.pos[1] + dy)
+            if p == c.pos or not enc.grid.in_bounds(p) or f.mode[p[1], p[0]] == BLOCKED or no_end[p[1], p[0]]:
+                continue
+            if f.mult[p[1], p[0]] != 1 or f.category[p[1], p[0]] != Category.CLEAR:
+                continue
+            if p in threat:
+                continue
+            if dx and dy and (f.corner[c.pos[1], p[0]] or f.corner[p[1], c.pos[0]]):
+                continue
+            return p
+    return None
+
+
+def _firing_spot(enc: "Encounter", c: Creature, foes: list[Creature], *, max_actions: int) -> Pos | None:
+    """A reachable square with line of effect to a foe, out of every foe's reach, near."""
+    d = _dmap(enc, c)
+    ok = d.reachable() & (d.actions <= max_actions)
+    ys, xs = np.nonzero(ok)
+    threat = set()
+    for o in foes:
+        threat |= threatened(o.squares, max(5, o.reach_ft()) + 5)
+    best = None
+    _, no_end = enc.occupancy_masks(c)
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        if (x, y) in threat or no_end[y, x]:
+            continue
+        if Category(int(enc.field(c).category[y, x])) is not Category.CLEAR:
+            continue
+        seen = [o for o in foes if line_of_effect(enc.grid.rock, [(x, y)], o.squares)
+                and footprint_distance_ft([(x, y)], o.squares) <= 60]
+        if not seen:
+            continue
+        key = (float(d.actions[y, x]), min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
+        if best is None or key < best[0]:
+            best = (key, (x, y))
+    return best[1] if best else None
+
+
+def _offensive_spell(enc: "Encounter", c: Creature, foes: list[Creature]):
+    from sim.spells import cone_squares, has_spell, range_ft
+
+    if c.block.spells is None:
+        return None
+    allies = enc.allies(c)
+    ally_sq = {s for a in allies for s in a.squares}
+    if has_spell(c, "burning-hands") is not None:
+        best = None
+        for d in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            area = set(cone_squares(enc, c, d))
+            if area & ally_sq:
+                continue
+            hits = [f for f in foes if set(f.squares) & area]
+            score = sum(1.5 if f.is_swarm else 1.0 for f in hits)
+            if hits and (best is None or score > best[0]):
+                best = (score, d)
+        if best is not None and (best[0] >= 1.5 or any(f.is_swarm for f in foes)):
+            return Cast("burning-hands", direction=best[1])
+    if has_spell(c, "sleep") is not None:
+        cands = [f for f in foes if f.block.hit_dice <= 4 and not (f.is_swarm and f.mindless)
+                 and f.block.type not in ("undead", "construct")]
+        if len(cands) >= 2:
+            from sim.geometry import burst
+
+            best = None
+            for f in cands:
+                corner = (f.pos[0], f.pos[1])
+                area = set(burst(corner, 10, enc.grid.shape))
+                if area & ally_sq or area & set(c.squares):
+                    continue
+                if footprint_distance_ft(c.squares, f.squares) > range_ft(c, "medium"):
+                    continue
+                n = sum(1 for g in cands if set(g.squares) & area)
+                if n >= 2 and (best is None or n > best[0]):
+                    best = (n, corner)
+            if best is not None:
+                return Cast("sleep", at=best[1])
+    if has_spell(c, "magic-missile") is not None:
+        cands = [f for f in foes if not f.is_swarm and line_of_effect(enc.grid.rock, c.squares, f.squares)
+                 and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, "medium")]
+        if cands:
+            target = min(cands, key=lambda f: (f.hp, f.id))
+            return Cast("magic-missile", target=target.id)
+    return None
+
+
+def _support(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    """Healing and buffs (clerics)."""
+    from sim.spells import has_spell
+
+    if c.block.spells is None or not t.standard:
+        return None
+    if has_spell(c, "cure-light-wounds") is not None:
+        hurt = [a for a in enc.allies(c) + [c] if a.alive and a.hp < a.max_hp * 0.4 and not a.is_swarm]
+        hurt.sort(key=lambda a: (a.hp, a.id))
+        for a in hurt:
+            if footprint_distance_ft(c.squares, a.squares) <= 5:
+                return Cast("cure-light-wounds", target=a.id)
+        hurt = [a for a in hurt if a is not c]
+        if hurt and t.move and not t.moved and not t.stepped:
+            d = _dmap(enc, c)
+            dest = attack_squares(enc, c, hurt[0], 5)
+            dest = [p for p in dest if d.reachable()[p[1], p[0]] and d.actions[p[1], p[0]] <= 1]
+            if dest:
+                return Move(min(dest, key=lambda p: float(d.actions[p[1], p[0]])))
+    if has_spell(c, "bless") is not None and c.blessed_until < enc.round:
+        near = [a for a in enc.allies(c) if footprint_distance_ft(c.squares, a.squares) <= 50]
+        if len(near) >= 2 and all(footprint_distance_ft(c.squares, f.squares) > 10 for f in foes):
+            return Cast("bless")
+    return None
+
+
+# =================================================================================================
+# Against swarms
+# =================================================================================================
+
+def _against_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    swarms = [f for f in foes if f.is_swarm]
+    if not swarms or not t.standard:
+        return None
+    from sim.items import splash_area, throwable_items
+    from sim.rules.weapons import gear, splash_weapon
+
+    allies = enc.allies(c)
+    ally_sq = {s for a in allies for s in a.squares} | set(c.squares)
+    # 1. throw a lantern or a flask where no ally is in the splash
+    for item in sorted(throwable_items(c), key=lambda i: 0 if "lantern" in i else 1):
+        for s in sorted(swarms, key=lambda s: -s.hp):
+            dist = footprint_distance_ft(c.squares, s.squares)
+            if dist > 30 or not line_of_effect(enc.grid.rock, c.squares, s.squares):
+                continue
+            area = set(splash_area(enc, s.pos, intersection=False, item_area="square_and_adjacent")) | set(s.squares)
+            if not (area & ally_sq):
+                return Throw(item, target=s.id)
+            for sq in s.squares:  # aim at an intersection whose 4 squares avoid allies
+                for corner in (sq, (sq[0] + 1, sq[1]), (sq[0], sq[1] + 1), (sq[0] + 1, sq[1] + 1)):
+                    four = set(splash_area(enc, corner, intersection=True, item_area="adjacent"))
+                    if four & set(s.squares) and not (four & ally_sq) and \
+                            line_of_effect(enc.grid.rock, c.squares, sorted(four)):
+                        return Throw(item, at=corner, intersection=True)
+    # 2. a swarm on me or next to me: fight it with a lit torch
+    near = [s for s in swarms if footprint_distance_ft(c.squares, s.squares) <= 5 or set(c.squares) & set(s.squares)]
+    if near and not c.is_swarm:
+        torch = c.attack_named("torch")
+        if c.torch_lit and torch is not None:
+            if c.wielding != "torch" and t.move:
+                return Draw("torch")
+            target = near[0]
+            if c.wielding == "torch" and _usable_now(enc, c, torch, target):
+                return Strike(target.id, "torch")
+        elif c.items.get("torch", 0) > 0 and (c.items.get("tindertwig", 0) > 0 or t.full_round):
+            return LightTorch()
+    return None
+
+
+# =================================================================================================
+# Nauseated, swarms
+# =================================================================================================
+
+def _nauseated(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    """One move action: get out of the swarm if it can (RULES §5.2)."""
+    if not (t.move or t.standard) or t.moved or t.stepped:
+        return None
+    swarm_sq = {s for f in foes if f.is_swarm for s in f.squares}
+    if not (set(c.squares) & swarm_sq):
+        return None
+    d = _dmap(enc, c)
+    ok = d.reachable() & (d.actions <= 1)
+    ys, xs = np.nonzero(ok)
+    _, no_end = enc.occupancy_masks(c)
+    cands = [(float(d.actions[y, x]), (x, y)) for x, y in zip(xs.tolist(), ys.tolist())
+             if (x, y) not in swarm_sq and not no_end[y, x]]
+    if not cands:
+        return None
+    return Move(min(cands)[1])
+
+
+def swarm_policy(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    """Flow to the squares covering the most enemies and stay there (§4.2-4.3)."""
+    if t.moved or not (t.move or t.standard):
+        return None
+    covered = {f.id for f in foes if set(f.squares) & set(c.squares) and not f.is_swarm}
+    targets = [f for f in foes if not f.is_swarm]
+    if not targets:
+        return None
+    d = _dmap(enc, c)
+    budget = 2 if t.full_round else 1
+    ok = d.reachable() & (d.actions <= budget)
+    occ: dict[Pos, set[str]] = {}
+    for f in targets:
+        for sq in f.squares:
+            occ.setdefault(sq, set()).add(f.id)
+    best = None
+    for sq, ids in occ.items():
+        x, y = sq
+        if not ok[y, x]:
+            continue
+        # the swarm's shape around this lead square covers this creature and maybe others
+        n = len(ids | {i for dx in (-1, 0, 1) for dy in (-1, 0, 1) for i in occ.get((x + dx, y + dy), ())})
+        key = (-n, float(d.actions[y, x]), sq)
+        if best is None or key < best[0]:
+            best = (key, sq)
+    if best is None:
+        act = _approach(enc, c, t, targets, d)
+        return act
+    if len(covered) >= -best[0][0] and covered:
+        return None  # already covering as many as it could: stay
+    dest = best[1]
+    if dest == c.pos:
+        return None
+    if float(d.actions[dest[1], dest[0]]) <= 1:
+        return Move(dest)
+    return Move(dest, double=t.full_round)

@@ -1,0 +1,154 @@
+"""A creature in a fight: its stat block plus everything that changes during the fight.
+
+Stat blocks (``sim.rules.statblocks``) are immutable source-derived facts; a :class:`Creature`
+holds the mutable state of one combatant: hit points, position and the squares it covers,
+posture, conditions, what it holds, what it has used. It has no colour, glyph or drawing code
+(portrayal lives in ``sim.render``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.rules.sizes import Size
+from sim.rules.statblocks import Attack, StatBlock, without_armor
+
+Pos = tuple[int, int]
+
+# Conditions that take a creature out of the fight (RULES §5.5): it cannot act.
+OUT_OF_FIGHT = frozenset({"dead", "dying", "unconscious", "dispersed", "asleep", "stable", "paralyzed"})
+NONLIVING_TYPES = frozenset({"undead", "construct"})
+
+
+@dataclass(slots=True, eq=False)
+class Creature:
+    id: str
+    name: str
+    team: str
+    template: str
+    block: StatBlock
+    base_block: StatBlock
+    hp: int
+    max_hp: int
+    pos: Pos
+    squares: list[Pos]
+    trail: list[Pos] = field(default_factory=list)
+    prone: bool = False
+    armor_off: bool = False
+    wielding: str | None = None          # the attack name in hand (main weapon)
+    items: dict[str, int] = field(default_factory=dict)
+    torch_lit: bool = False
+    initiative: int = 0
+    init_modifier: int = 0
+    flat_footed: bool = True
+    aoo_used: int = 0
+    conditions: set[str] = field(default_factory=set)
+    nonlethal: int = 0
+    ability_damage: dict[str, int] = field(default_factory=dict)
+    bleed: int = 0                       # wounding: hp lost per round until healed (RULES §4.9)
+    poison_due: list[tuple[int, str, str]] = field(default_factory=list)  # (round, rider key, swarm id)
+    diseases: list[str] = field(default_factory=list)
+    blessed_until: int = 0               # round after which bless ends
+    charged: bool = False                # -2 AC until its next turn (§6.5)
+    spells_left: dict[int, list[str]] = field(default_factory=dict)
+    pending_spell: tuple | None = None   # sleep: takes effect at the start of the caster's next turn
+    squeezing_rounds: int = 0
+    nauseated_rounds: int = 0
+    kills: list[str] = field(default_factory=list)
+    fell_at: Pos | None = None
+
+    # -- identity -----------------------------------------------------------------------------------
+    @property
+    def size(self) -> Size:
+        return self.block.size
+
+    @property
+    def is_swarm(self) -> bool:
+        return self.block.is_swarm
+
+    @property
+    def k(self) -> int:
+        """Side of the block of squares the creature covers (swarms: 1 per square of its shape)."""
+        return 1 if self.is_swarm else self.block.size.squares
+
+    def reach_ft(self) -> int:
+        """Natural reach (0 for Tiny and smaller creatures and for swarms, RULES §1.1, §4.2)."""
+        return 0 if self.is_swarm else int(self.block.reach_ft)
+
+    def speed_ft_value(self) -> int:
+        """The speed it moves at: fly speed for fliers (swarms that fly), else land speed."""
+        sp = self.block.speed
+        if sp.fly and (self.is_swarm or sp.fly > sp.land):
+            return int(sp.fly)
+        return int(sp.land)
+
+    @property
+    def living(self) -> bool:
+        return self.block.type not in NONLIVING_TYPES
+
+    @property
+    def mindless(self) -> bool:
+        return self.block.abilities.int is None
+
+    # -- state ----------------------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return "dead" not in self.conditions and "dispersed" not in self.conditions
+
+    @property
+    def in_fight(self) -> bool:
+        """Able to act (not dead, dying, unconscious, asleep, dispersed)."""
+        return not (self.conditions & OUT_OF_FIGHT)
+
+    @property
+    def helpless(self) -> bool:
+        return bool(self.conditions & {"unconscious", "asleep", "dying", "stable", "paralyzed", "dead"})
+
+    @property
+    def nauseated(self) -> bool:
+        return "nauseated" in self.conditions
+
+    @property
+    def disabled(self) -> bool:
+        return "disabled" in self.conditions
+
+    def dex_mod_delta(self) -> int:
+        """Change of the Dex modifier from ability damage (poison: RULES §4.9)."""
+        return _mod_delta(self.block.abilities.dex, self.ability_damage.get("dex", 0))
+
+    def str_mod_delta(self) -> int:
+        return _mod_delta(self.block.abilities.str, self.ability_damage.get("str", 0))
+
+    # -- what it holds ------------------------------------------------------------------------------
+    def attack_named(self, name: str) -> Attack | None:
+        for a in self.block.attacks:
+            if a.name == name:
+                return a
+        return None
+
+    def melee_options(self) -> list[Attack]:
+        return [a for a in self.block.attacks if a.mode == "melee"]
+
+    def ranged_options(self) -> list[Attack]:
+        return [a for a in self.block.attacks if a.mode == "ranged"]
+
+    def wielded(self) -> Attack | None:
+        return self.attack_named(self.wielding) if self.wielding else None
+
+    def take_armor_off(self) -> None:
+        if not self.armor_off and self.block.armor is not None:
+            self.block = without_armor(self.block)
+            self.armor_off = True
+
+    def put_armor_on(self) -> None:
+        if self.armor_off:
+            self.block = self.base_block
+            self.armor_off = False
+
+
+def _mod_delta(score: int | None, damage: int) -> int:
+    if score is None or not damage:
+        return 0
+    before = (score - 10) // 2
+    after = (max(0, score - damage) - 10) // 2
+    return after - before

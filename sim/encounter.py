@@ -1,0 +1,1170 @@
+"""The turn engine: initiative, actions, attacks of opportunity, victory (RULES §2-§6, §8).
+
+An :class:`Encounter` holds the grid, the creatures and the fight's one random generator
+(``numpy.random.Generator``, seeded from the encounter file or the caller: same seed, same
+fight). Every step of the fight is an event record (``sim.events``); nothing else leaves it.
+
+Two ways to drive it:
+
+* ``Encounter(spec).run()`` plays the whole fight with the AI (``sim.ai``) and returns the events;
+* step by step for interactive play: ``start()``, then ``begin_turn()``, ``perform(action)``
+  for each chosen action (a :class:`Done` with the events, or an :class:`Impossible` with the
+  reason), ``end_turn()``; ``ai_turn()`` lets the AI play the current creature.
+
+A creature's turn (SRD Combat): a standard action and a move action, or a full-round action;
+a 5-ft step when it has not otherwise moved; free actions. Constricted squares forbid running,
+charging and the 5-ft step (§2.4, §7.36). Moving out of a threatened square provokes an attack
+of opportunity from each enemy threatening it, once per enemy per move (§6.6).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import numpy as np
+
+from sim import combat
+from sim.classify import classify
+from sim.creature import Creature
+from sim.events import (Check, Condition, Damage, EncounterEnd, EncounterStart, Event, Healed, Initiative,
+                        ItemUsed, Moved, Refused, RoundStart, TurnEnd, TurnStart)
+from sim.geometry import distance_squares, footprint_distance_ft, line_clear
+from sim.grid import CaveGrid
+from sim.loaders import CombatantSpec, EncounterSpec
+from sim.movement import Mover, find_path, move_field
+from sim.movement.field import BLOCKED, MoveField
+from sim.rules.bodies import swarm_body
+from sim.rules.categories import Category, effects
+from sim.rules.sizes import Size
+from sim.rules.statblocks import StatBlock, attacks_with, load_template
+from sim.rules.weapons import combat_modifier
+from sim.swarms import best_shape, distraction, flow, poison_secondaries, shape_event, swarm_attack
+
+Pos = tuple[int, int]
+
+
+# =================================================================================================
+# Actions and results
+# =================================================================================================
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move toward ``to`` with one move action (``double``: two, counted as one move)."""
+
+    to: Pos
+    double: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FiveFootStep:
+    to: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    to: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """A standard-action attack (melee or ranged) with the named attack (default: in hand)."""
+
+    target: str
+    attack: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FullAttack:
+    target: str
+    attack: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    target: str
+    attack: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw (or swap to) a weapon: a move action."""
+
+    attack: str
+
+
+@dataclass(frozen=True, slots=True)
+class LightTorch:
+    """Light a torch (standard action with a tindertwig, full-round with flint and steel) and take
+    it in hand; provokes (§3.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DropProne:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StandUp:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """Throw a splash weapon (alchemist's fire, a lit lantern...) at a creature or at a grid
+    intersection (``at`` with ``intersection=True``)."""
+
+    item: str
+    target: str | None = None
+    at: Pos | None = None
+    intersection: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    spell: str
+    target: str | None = None
+    at: Pos | None = None
+    direction: Pos | None = None
+    defensive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Delay:
+    """End the turn now (wait; hold a chokepoint)."""
+
+
+Action = Move | FiveFootStep | Withdraw | Strike | FullAttack | Charge | Draw | LightTorch | DropProne | StandUp | Throw | Cast | Delay
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    events: tuple[Event, ...]
+
+    def __bool__(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Impossible:
+    reason: str
+
+    def __bool__(self) -> bool:
+        return False
+
+
+@dataclass(slots=True)
+class Turn:
+    """What the current creature has left this turn."""
+
+    actor: str
+    standard: bool = True
+    move: bool = True
+    moved: bool = False        # any movement (forbids the 5-ft step)
+    stepped: bool = False      # took a 5-ft step (forbids other movement)
+    ended: bool = False
+
+    @property
+    def full_round(self) -> bool:
+        return self.standard and self.move and not self.stepped
+
+
+# =================================================================================================
+# Setting up
+# =================================================================================================
+
+def _resolve_template(spec: CombatantSpec, base: str) -> StatBlock:
+    from pathlib import Path
+
+    name = spec.template
+    if name.endswith(".toml") and not Path(name).is_absolute():
+        name = str(Path(base).parent / name)
+    return load_template(name, book_values=True if spec.book_values else None)
+
+
+def _weapon_choice(block: StatBlock, name: str | None) -> tuple[StatBlock, str | None]:
+    """The attack to hold at the start: ``name`` (an attack on the sheet, or a weapon given to it),
+    else the first melee weapon or natural attack."""
+    if name:
+        for a in block.attacks:
+            if a.name == name or (a.weapon is not None and a.weapon.key == name and a.mode == "melee"):
+                return block, a.name
+        extra = attacks_with(block, name)
+        block = _with_extra_attacks(block, extra)
+        return block, extra[0].name
+    melee = [a for a in block.attacks if a.mode == "melee"]
+    if melee:
+        return block, melee[0].name
+    return block, (block.attacks[0].name if block.attacks else None)
+
+
+def _with_extra_attacks(block: StatBlock, extra) -> StatBlock:
+    import dataclasses
+
+    names = {a.name for a in block.attacks}
+    return dataclasses.replace(block, attacks=block.attacks + tuple(a for a in extra if a.name not in names))
+
+
+def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
+    block = _resolve_template(spec, base_path)
+    block, wielding = _weapon_choice(block, spec.weapon)
+    items = {k: int(v) for k, v in block.gear}
+    for k, v in spec.items:
+        items[k] = items.get(k, 0) + v
+    team = spec.team or ("party" if block.kind == "pc" else "monsters")
+    name = spec.name or (spec.id.replace("-", " ").replace("_", " ").title() if spec.explicit_id else block.name)
+    c = Creature(id=spec.id, name=name, team=team, template=spec.template, block=block,
+                 base_block=block, hp=block.hp, max_hp=block.hp, pos=spec.at, squares=[spec.at],
+                 wielding=wielding, items=items)
+    if block.spells is not None:
+        c.spells_left = {lvl: list(spells) for lvl, spells in enumerate(block.spells.prepared)}
+        for lvl, name in enumerate(block.spells.domain_prepared):
+            if name:
+                c.spells_left.setdefault(lvl, []).append(name)
+    if spec.lit and items.get("torch", 0) > 0:
+        c.torch_lit = True
+    return c
+
+
+def check_placement(spec: EncounterSpec) -> list[str]:
+    """Every problem with where the combatants stand: unknown templates or weapons, off the map,
+    in rock, where the creature does not fit, or on another creature (DESIGN §5)."""
+    from sim.errors import DataError
+
+    problems: list[str] = []
+    placed: dict[Pos, str] = {}
+    grid = spec.grid
+    for cs in spec.combatants:
+        try:
+            c = build_creature(cs, spec.path)
+        except DataError as exc:
+            problems.extend(f"{spec.where(cs, 'template/weapon')}: {p}" for p in exc.problems)
+            continue
+        x, y = cs.at
+        if not grid.in_bounds(cs.at):
+            problems.append(f"{spec.where(cs, 'at')}: ({x}, {y}) is off the map ({grid.cols}x{grid.rows})")
+            continue
+        if grid.rock[y, x]:
+            problems.append(f"{spec.where(cs, 'at')}: ({x}, {y}) is solid rock; put it on a floor square")
+            continue
+        f = move_field(grid, _mover(c))
+        if f.mode[y, x] == BLOCKED:
+            cat = Category(int(f.category[y, x]))
+            problems.append(f"{spec.where(cs, 'at')}: a {c.size.key} {c.name} does not fit at ({x}, {y}) "
+                            f"({cat.label} for its body); place it where it fits")
+            continue
+        squares = _footprint(f, c, cs.at) if not c.is_swarm else [cs.at]
+        sharer = c.is_swarm or c.size <= Size.TINY
+        for sq in squares:
+            other = placed.get(sq)
+            if other and not sharer:
+                problems.append(f"{spec.where(cs, 'at')}: ({sq[0]}, {sq[1]}) is already taken by {other!r}; "
+                                "two creatures cannot share a square (swarms and Tiny creatures excepted)")
+                break
+        else:
+            if not sharer:
+                for sq in squares:
+                    placed[sq] = cs.id
+    return problems
+
+
+def _mover(c: Creature, *, in_combat: bool = True) -> Mover:
+    b = c.block
+    if c.is_swarm:
+        body = swarm_body(b.swarm.component)
+    else:
+        body = b.body
+    speed = b.speed.land
+    flying = False
+    if b.speed.fly and (c.is_swarm or b.speed.fly > speed):
+        speed, flying = b.speed.fly, True
+    m = Mover(body=body, speed_ft=int(speed) // 5 * 5, escape_artist=int(b.escape_artist),
+              flying=flying, tunnelrunner=b.has_feat("tunnelrunner"))
+    return m.in_combat() if in_combat else m
+
+
+def _footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
+    if c.is_swarm:
+        return [pos]
+    return f.occupied(pos, c.trail)
+
+
+# =================================================================================================
+# The encounter
+# =================================================================================================
+
+class Encounter:
+    """One fight on one grid. See the module docstring."""
+
+    def __init__(self, spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = None,
+                 settings: dict | None = None):
+        self.spec = spec
+        self.grid: CaveGrid = spec.grid
+        self.settings = dict(spec.settings)
+        if settings:
+            self.settings.update(settings)
+        self.seed = spec.seed if seed is None else int(seed)
+        self.rng = np.random.default_rng(self.seed)
+        self.events: list[Event] = []
+        self.round = 0
+        self.order: list[str] = []
+        self.turn_index = -1
+        self.turn: Turn | None = None
+        self.winner: str | None = None
+        self.finished = False
+        self.end_reason = ""
+        self.damage_while_casting = 0
+        self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
+        self._fields: dict = {}
+        self._cats: dict = {}
+        self._low: dict = {}
+        self.creatures: dict[str, Creature] = {}
+        for cs in spec.combatants:
+            c = build_creature(cs, spec.path)
+            self.creatures[c.id] = c
+        for c in self.creatures.values():
+            self._place(c, c.pos)
+        if policy is None:
+            from sim.ai import default_policy
+
+            policy = default_policy
+        self.policy = policy
+
+    # -- events -----------------------------------------------------------------------------------------
+    def emit(self, e: Event) -> None:
+        self.events.append(e)
+
+    # -- world queries ------------------------------------------------------------------------------------
+    def field(self, c: Creature) -> MoveField:
+        key = (c.template, c.armor_off, c.block.speed.land, c.block.escape_artist, c.is_swarm)
+        f = self._fields.get(key)
+        if f is None:
+            f = move_field(self.grid, _mover(c))
+            self._fields[key] = f
+        return f
+
+    def categories(self, c: Creature) -> np.ndarray:
+        """Category of every square for this creature's body (per square, not per footprint)."""
+        key = (c.template, c.is_swarm)
+        cats = self._cats.get(key)
+        if cats is None:
+            body = swarm_body(c.block.swarm.component) if c.is_swarm else c.block.body
+            cats = classify(self.grid, body)
+            self._cats[key] = cats
+        return cats
+
+    def is_low(self, c: Creature) -> bool:
+        """Ceiling below half the creature's height in one of its squares (§7.31)."""
+        h = c.block.body.height
+        return any(float(self.grid.height_ft[y, x]) < h / 2 for x, y in c.squares)
+
+    def enemies(self, c: Creature) -> list[Creature]:
+        return [o for o in self.creatures.values() if o.team != c.team and o.alive]
+
+    def allies(self, c: Creature) -> list[Creature]:
+        return [o for o in self.creatures.values() if o.team == c.team and o is not c and o.alive]
+
+    def occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
+        """(blocked, no_end) reference-square masks for ``c``'s movement (RULES §6.4): opponents
+        block (unless helpless, or 3+ size categories apart, or ``c`` is a swarm or Tiny and
+        smaller); nobody ends in another creature's space (swarms and Tiny creatures may)."""
+        rows, cols = self.grid.shape
+        blocked = np.zeros((rows, cols), dtype=bool)
+        no_end = np.zeros((rows, cols), dtype=bool)
+        sharer = c.is_swarm
+        tiny = c.size <= Size.TINY
+        for o in self.creatures.values():
+            if o is c or not o.alive or o.is_swarm:
+                continue
+            far_apart = abs(int(o.size) - int(c.size)) >= 3
+            for x, y in o.squares:
+                if o.team != c.team and not o.helpless and not far_apart and not sharer and not tiny:
+                    blocked[y, x] = True
+                if not sharer and not tiny and not (o.size <= Size.TINY) and not o.helpless:
+                    no_end[y, x] = True  # a helpless creature's square may be ended in (§6.4)
+        k = c.k
+        if k > 1:  # a reference square is blocked if the block below-right of it touches one
+            from numpy.lib.stride_tricks import sliding_window_view
+
+            pad_b = np.pad(blocked, ((0, k - 1), (0, k - 1)))
+            pad_n = np.pad(no_end, ((0, k - 1), (0, k - 1)))
+            blocked = sliding_window_view(pad_b, (k, k)).any(axis=(2, 3))
+            no_end = sliding_window_view(pad_n, (k, k)).any(axis=(2, 3))
+        return blocked, no_end
+
+    def _place(self, c: Creature, pos: Pos, *, trail_step: bool = False) -> None:
+        if trail_step:
+            c.trail.append(c.pos)
+            c.trail = c.trail[-6:]
+        c.pos = pos
+        if c.is_swarm:
+            if not trail_step:
+                f = self.field(c)
+                passable = f.mode != BLOCKED
+                c.squares = best_shape(passable, pos, mode=self.settings.get("swarm_shape", "any"),
+                                       score=self._swarm_score(c))
+            return
+        c.squares = _footprint(self.field(c), c, pos)
+
+    def _swarm_score(self, swarm: Creature):
+        targets = [o for o in self.enemies(swarm) if o.in_fight or o.alive]
+        occ = {}
+        for o in targets:
+            for sq in o.squares:
+                occ.setdefault(sq, set()).add(o.id)
+
+        def score(shape) -> int:
+            hit = set()
+            for sq in shape:
+                hit |= occ.get(sq, set())
+            return len(hit)
+
+        return score
+
+    # -- the fight ------------------------------------------------------------------------------------------
+    def start(self) -> list[Event]:
+        """Encounter start and initiative (d20 + modifier; ties: higher modifier, then a roll-off)."""
+        mark = len(self.events)
+        self.emit(EncounterStart(round=0, map=self.grid.name, seed=self.seed, cols=self.grid.cols,
+                                 rows=self.grid.rows, combatants=tuple(self._describe(c) for c in self.creatures.values())))
+        rolls = []
+        for c in self.creatures.values():
+            roll = int(self.rng.integers(1, 21))
+            mod = int(c.block.initiative)
+            tie = float(self.rng.random())
+            c.initiative = roll + mod
+            c.init_modifier = mod
+            rolls.append((c.initiative, mod, tie, c.id, roll))
+        rolls.sort(key=lambda t: (-t[0], -t[1], -t[2]))
+        self.order = [t[3] for t in rolls]
+        self.emit(Initiative(round=0, order=tuple({"id": t[3], "roll": t[4], "modifier": t[1], "total": t[0]}
+                                                  for t in rolls)))
+        self.round = 1
+        self.turn_index = -1
+        self.emit(RoundStart(round=1))
+        return self.events[mark:]
+
+    def _describe(self, c: Creature) -> dict:
+        return {"id": c.id, "name": c.name, "template": c.template, "team": c.team, "size": c.size.key,
+                "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
+                "component": c.block.swarm.component.key if c.is_swarm else None,
+                "speed": _mover(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
+                "type": c.block.type}
+
+    def current(self) -> Creature | None:
+        if self.turn is None:
+            return None
+        return self.creatures[self.turn.actor]
+
+    def run(self, *, max_rounds: int | None = None) -> list[Event]:
+        """Play the whole fight with the AI; returns all events."""
+        if not self.events:
+            self.start()
+        cap = max_rounds or int(self.settings.get("round_cap", 30))
+        while not self.finished:
+            self.begin_turn()
+            if self.finished:
+                break
+            if self.turn is not None and not self.turn.ended:
+                self.ai_turn()
+            self.end_turn()
+            if self.round > cap and not self.finished:
+                self._finish(None, "round_cap")
+        return self.events
+
+    def begin_turn(self) -> Creature | None:
+        """Advance to the next creature able to act and apply start-of-turn effects."""
+        while True:
+            self.turn_index += 1
+            if self.turn_index >= len(self.order):
+                self.turn_index = 0
+                self.round += 1
+                self.emit(RoundStart(round=self.round))
+                if self.round > int(self.settings.get("round_cap", 30)):
+                    self._finish(None, "round_cap")
+                    return None
+            c = self.creatures[self.order[self.turn_index]]
+            if not c.alive:
+                continue
+            self.turn = Turn(actor=c.id)
+            self.emit(TurnStart(round=self.round, actor=c.id))
+            self._start_of_turn(c)
+            if not c.in_fight or self.decided():
+                self.turn.ended = True
+            return c
+
+    def _start_of_turn(self, c: Creature) -> None:
+        c.flat_footed = False
+        c.aoo_used = 0
+        c.charged = False
+        if c.nauseated:
+            combat.clear_condition(self, c, "nauseated", "expired")
+        if c.blessed_until and c.blessed_until < self.round:
+            c.blessed_until = 0
+            combat.clear_condition(self, c, "blessed", "expired")
+        if "dying" in c.conditions:
+            if int(self.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
+                combat.clear_condition(self, c, "dying", "stabilized")
+                combat.set_condition(self, c, "stable", "stabilized")
+            else:
+                self._lose_hp(c, 1, "dying")
+            return
+        regen = c.block.defenses.regeneration
+        if regen and c.alive and c.nonlethal:
+            healed = min(regen, c.nonlethal)
+            c.nonlethal -= healed
+            self.emit(Healed(round=self.round, target=c.id, amount=healed, source=c.id, hp_after=c.hp))
+            combat.update_state(self, c)
+        if c.bleed and c.alive and c.in_fight:
+            combat.deal_damage(self, c, [combat.DamagePart(c.bleed, "bleed", "bleed")], source=None, cause="bleed")
+        if c.poison_due:
+            poison_secondaries(self, c)
+        if c.pending_spell is not None and c.in_fight:
+            from sim.spells import complete_pending
+
+            complete_pending(self, c)
+        if "burning" in c.conditions and c.alive:
+            from sim.items import burn_tick
+
+            burn_tick(self, c)
+        if c.in_fight:
+            distraction(self, c)
+        if c.nauseated:
+            pass
+        if not c.is_swarm and c.in_fight and c.squares and self._squeezing(c):
+            c.squeezing_rounds += 1
+
+    def _squeezing(self, c: Creature) -> bool:
+        cat = combat.standing_category(self, c)
+        return cat >= Category.CRAWL and cat < Category.IMPASSABLE
+
+    def ai_turn(self) -> None:
+        """Let the policy play the current creature's turn."""
+        c = self.current()
+        if c is None or self.turn is None:
+            return
+        for _ in range(8):
+            if self.turn.ended or self.finished or not c.in_fight:
+                break
+            action = self.policy(self, c, self.turn)
+            if action is None or isinstance(action, Delay):
+                break
+            result = self.perform(action)
+            if not result:
+                self.emit(Refused(round=self.round, actor=c.id, action=type(action).__name__, reason=result.reason))
+                break
+
+    def end_turn(self) -> None:
+        c = self.current()
+        if c is None or self.turn is None:
+            return
+        if c.is_swarm and c.in_fight:
+            swarm_attack(self, c)
+        self.emit(TurnEnd(round=self.round, actor=c.id))
+        self.turn = None
+        self._check_victory()
+
+    def decided(self) -> bool:
+        """At most one team still has a creature able to fight."""
+        return len({c.team for c in self.creatures.values() if c.in_fight}) <= 1
+
+    def _check_victory(self) -> bool:
+        if self.finished:
+            return True
+        teams = {c.team for c in self.creatures.values() if c.in_fight}
+        if len(teams) <= 1:
+            self._finish(next(iter(teams)) if teams else None, "victory")
+            return True
+        return False
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.winner = winner
+        self.end_reason = reason
+        self.emit(EncounterEnd(round=self.round, winner=winner, reason=reason,
+                               survivors=tuple({"id": c.id, "team": c.team, "hp": c.hp, "max_hp": c.max_hp}
+                                               for c in self.creatures.values() if c.alive)))
+
+    # -- performing actions -------------------------------------------------------------------------------
+    def perform(self, action: Action) -> Done | Impossible:
+        """Carry out one action of the current creature, or say why it cannot."""
+        c = self.current()
+        t = self.turn
+        if c is None or t is None:
+            return Impossible("no creature is acting")
+        if t.ended:
+            return Impossible(f"{c.name}'s turn is over")
+        if not c.in_fight:
+            return Impossible(f"{c.name} cannot act")
+        mark = len(self.events)
+        handler = getattr(self, f"_do_{type(action).__name__}")
+        result = handler(c, t, action)
+        if isinstance(result, Impossible):
+            return result
+        if self.decided():
+            t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
+        if not t.standard and not t.move:
+            t.ended = True
+        return Done(tuple(self.events[mark:]))
+
+    # movement ------------------------------------------------------------------------------------------
+    def _needs(self, c: Creature, t: Turn, *, standard: bool = False, move: bool = False, full: bool = False) -> str | None:
+        if full and not t.full_round:
+            return "needs a full-round action (nothing else this turn)"
+        if c.nauseated and (standard or full):
+            return f"{c.name} is nauseated: only a move action (§5.2)"
+        if c.disabled and full:
+            return f"{c.name} is disabled: a single move or standard action"
+        if standard and not t.standard:
+            return "no standard action left"
+        if move and not (t.move or t.standard):
+            return "no move action left"
+        return None
+
+    def _spend_move(self, c: Creature, t: Turn) -> None:
+        if t.move:
+            t.move = False
+        else:
+            t.standard = False  # a standard action can be taken as a move action
+        if c.disabled or c.nauseated:
+            t.standard = False
+            t.move = False
+
+    def _do_Move(self, c: Creature, t: Turn, a: Move):
+        if a.double:
+            why = self._needs(c, t, full=True)
+            if why:
+                return Impossible(why)
+            budget = 2
+        else:
+            why = self._needs(c, t, move=True)
+            if why:
+                return Impossible(why)
+            budget = 1
+        if t.stepped:
+            return Impossible("took a 5-ft step: no other movement this round")
+        return self._travel(c, t, a.to, budget=budget, action="double_move" if a.double else "move")
+
+    def _path_to(self, c: Creature, to: Pos):
+        f = self.field(c)
+        if not self.grid.in_bounds(to):
+            return Impossible(f"({to[0]}, {to[1]}) is off the map")
+        if f.mode[to[1], to[0]] == BLOCKED:
+            return Impossible(f"{c.name} cannot stand at {to}")
+        blocked, no_end = self.occupancy_masks(c)
+        if no_end[to[1], to[0]] and to != c.pos:
+            return Impossible(f"{to} is occupied")
+        blocked[c.pos[1], c.pos[0]] = False
+        blocked[to[1], to[0]] = False if not blocked[to[1], to[0]] else True
+        if blocked[to[1], to[0]]:
+            return Impossible(f"{to} is held by an enemy")
+        path = find_path(f, c.pos, to, blocked=blocked, prone=c.prone)
+        if not path.reachable:
+            return Impossible(f"no way to {to} for {c.name}")
+        return path
+
+    def _travel(self, c: Creature, t: Turn, to: Pos, *, budget: int, action: str, withdraw: bool = False):
+        path = self._path_to(c, to)
+        if isinstance(path, Impossible):
+            return path
+        plan = self._steps_within(c, path.steps, budget)
+        if not plan:
+            return Impossible(f"{c.name} cannot move toward {to} with the movement left")
+        steps = self._begin_move(c, action)
+        moved_any = False
+        used = 0  # move actions started
+        for step in plan:
+            if step.kind in ("escape_artist", "squeeze"):
+                used += 1 if step.kind == "escape_artist" else 2
+                if not self._escape_artist(c, step):
+                    break
+                if self._step(c, step, steps, withdraw=withdraw and not moved_any):
+                    moved_any = True
+                break  # an Escape Artist move takes the whole action: re-plan afterwards
+            used = max(used, int(math.ceil(step.move_action)))
+            if not self._step(c, step, steps, withdraw=withdraw and not moved_any):
+                break
+            moved_any = True
+        self._finish_move(c, steps, action)
+        for _ in range(max(used, 1) if action != "double_move" else 2):
+            self._spend_move(c, t)
+        if action == "withdraw":
+            t.standard = t.move = False
+        t.moved = True
+        return True
+
+    def movement_plan(self, c: Creature, to: Pos, *, budget: int) -> list:
+        """The steps a move toward ``to`` would take now with ``budget`` move actions (empty when it
+        cannot get anywhere): lets a policy check a move before choosing it."""
+        path = self._path_to(c, to)
+        if isinstance(path, Impossible):
+            return []
+        return self._steps_within(c, path.steps, budget)
+
+    def _steps_within(self, c: Creature, path_steps, budget: int) -> list:
+        """The steps this movement can take (RULES §6.1): walking and crawling steps whose move
+        action fits the budget, then at most one Escape Artist attempt (its own move action, or a
+        full-round action for a tight squeeze), never stopping in another creature's square
+        (§6.4) -- not even where a failed check would leave it."""
+        out = []
+        used = 0
+        for step in path_steps:
+            if step.kind in ("escape_artist", "squeeze"):
+                need = 1 if step.kind == "escape_artist" else 2
+                if step.kind == "squeeze" and (used > 0 or c.nauseated):
+                    break
+                if used + need <= budget:
+                    out.append(step)
+                break
+            act = int(math.ceil(step.move_action))
+            if act > budget:
+                break
+            used = max(used, act)
+            out.append(step)
+        _, no_end = self.occupancy_masks(c)
+
+        def free(p) -> bool:
+            return tuple(p) == tuple(c.pos) or not no_end[p[1], p[0]]
+
+        while out:
+            last = out[-1]
+            if last.kind in ("escape_artist", "squeeze"):
+                before = out[-2].at if len(out) > 1 else c.pos
+                if free(last.at) and free(before):
+                    break
+            elif free(last.at):
+                break
+            out.pop()
+        return out
+
+    def _escape_artist(self, c: Creature, step) -> bool:
+        dc = int(step.dc)
+        mod = int(c.block.escape_artist)
+        roll = int(self.rng.integers(1, 21))
+        total = roll + mod
+        ok = total >= dc
+        self.emit(Check(round=self.round, actor=c.id, skill="escape_artist", dc=dc, roll=roll, modifier=mod,
+                        total=total, success=ok, cause=step.category.lower(), at=tuple(step.at)))
+        return ok
+
+    def _step(self, c: Creature, step, done_steps: list, *, withdraw: bool = False, five_ft: bool = False) -> bool:
+        """Take one step, resolving attacks of opportunity for leaving threatened squares first.
+        Returns False if the creature can no longer move (it fell)."""
+        if step.kind != "stand":
+            if not five_ft and not withdraw:
+                self._provoke_for_leaving(c, step.at)
+            if not c.in_fight:
+                return False
+        else:
+            self.provoke(c, "stand_up")
+            if not c.in_fight:
+                return False
+        old_squares = list(c.squares)
+        if step.kind == "stand":
+            c.prone = False
+        else:
+            self._place(c, tuple(step.at), trail_step=True)
+            if step.kind in ("crawl",) or self.field(c).prone[step.at[1], step.at[0]]:
+                c.prone = True
+            if c.is_swarm:
+                self._swarm_flow(c, old_squares)
+        done_steps.append({"at": list(step.at), "category": step.category, "kind": step.kind, "feet": int(step.feet)})
+        return True
+
+    def _swarm_flow(self, c: Creature, old_squares: list[Pos]) -> None:
+        f = self.field(c)
+        passable = f.mode != BLOCKED
+        lead = c.pos
+        shapes = flow(old_squares[-4:] if old_squares else [lead], [c.trail[-1] if c.trail else lead, lead],
+                      passable, size=4)
+        c.squares = shapes[-1] if shapes else [lead]
+        self._provoke_for_entering(c, old_squares)
+        shape_event(self, c)
+
+    def _begin_move(self, c: Creature, action: str) -> list:
+        steps: list = []
+        self._pending_move = (c, steps, action)
+        return steps
+
+    def _finish_move(self, c: Creature, steps: list, action: str) -> None:
+        if c.is_swarm and c.in_fight:
+            f = self.field(c)
+            c.squares = best_shape(f.mode != BLOCKED, c.pos, mode=self.settings.get("swarm_shape", "any"),
+                                   score=self._swarm_score(c))
+            shape_event(self, c)
+        if steps or not getattr(self, "_pending_move", None) or self._pending_move[0] is not c:
+            self.emit(Moved(round=self.round, actor=c.id, path=tuple(steps), squares=tuple(c.squares),
+                            prone=c.prone, action=action))
+        self._pending_move = None
+        self._moved_this = None
+
+    def _provoke_for_leaving(self, c: Creature, to: Pos) -> None:
+        """Leaving a threatened square provokes, once per enemy per move (RULES §6.6, §7.27)."""
+        already = getattr(self, "_moved_this", None)
+        if already is None or already[0] != (self.round, c.id):
+            self._moved_this = ((self.round, c.id), set())
+        seen = self._moved_this[1]
+        cur = set(c.squares)
+        for o in list(self.creatures.values()):
+            if o.team == c.team or o.id in seen or not o.in_fight:
+                continue
+            t = combat.threatens(self, o)
+            if cur & t:
+                seen.add(o.id)
+                self._attack_of_opportunity(o, c, "leaving")
+                if not c.in_fight:
+                    return
+
+    def _provoke_for_entering(self, swarm: Creature, old_squares: list[Pos]) -> None:
+        """A swarm entering an opponent's space provokes (§4.2), once per opponent per move (§7.27)."""
+        already = getattr(self, "_moved_this", None)
+        if already is None or already[0] != (self.round, swarm.id):
+            self._moved_this = ((self.round, swarm.id), set())
+        seen = self._moved_this[1]
+        new = set(swarm.squares) - set(old_squares)
+        for o in list(self.creatures.values()):
+            if o.team == swarm.team or o.id in seen or not o.in_fight or o.is_swarm:
+                continue
+            if new & set(o.squares) and not (set(old_squares) & set(o.squares)):
+                seen.add(o.id)
+                self._attack_of_opportunity(o, swarm, "entering")
+                if not swarm.in_fight:
+                    return
+
+    def provoke(self, c: Creature, why: str) -> None:
+        """An action that provokes (casting, ranged attack, standing up, lighting a torch...):
+        every enemy threatening ``c`` may make an attack of opportunity."""
+        for o in list(self.creatures.values()):
+            if o.team == c.team or not o.in_fight:
+                continue
+            if set(c.squares) & combat.threatens(self, o):
+                self._attack_of_opportunity(o, c, why)
+                if not c.in_fight:
+                    return
+
+    def _attack_of_opportunity(self, o: Creature, target: Creature, why: str) -> bool:
+        """One melee attack at full bonus, if ``o`` can make one now (§6.6): not flat-footed, not
+        nauseated, not a swarm, within its allowance (Combat Reflexes), target without cover."""
+        if o.is_swarm or o.flat_footed or o.nauseated or not o.in_fight:
+            return False
+        allowance = 1 + (max(0, o.block.abilities.mod("dex")) if o.block.has_feat("combat-reflexes") else 0)
+        if o.aoo_used >= allowance:
+            return False
+        att = o.wielded() if (o.wielded() and o.wielded().mode == "melee") else combat._first_melee(o)
+        if att is None:
+            return False
+        plan = combat.plan_attack(self, o, att, target, kind="opportunity")
+        if not plan or "cover" in plan.ac_modifiers:
+            return False
+        o.aoo_used += 1
+        self._flush_move()  # the movement so far comes before the attack it provoked
+        combat.resolve_attack(self, plan)
+        return True
+
+    def _flush_move(self) -> None:
+        pending = getattr(self, "_pending_move", None)
+        if pending and pending[1]:
+            c, steps, action = pending
+            self.emit(Moved(round=self.round, actor=c.id, path=tuple(steps), squares=tuple(c.squares),
+                            prone=c.prone, action=action, partial=True))
+            steps.clear()
+
+    def _do_FiveFootStep(self, c: Creature, t: Turn, a: FiveFootStep):
+        if t.moved or t.stepped:
+            return Impossible("already moved this round: no 5-ft step")
+        if c.speed_ft_value() <= 5:
+            return Impossible("a creature of speed 5 ft or less cannot take a 5-ft step")
+        if distance_squares(c.pos, a.to) != 1:
+            return Impossible("a 5-ft step goes to an adjacent square")
+        f = self.field(c)
+        here = combat.standing_category(self, c)
+        there = Category(int(f.category[a.to[1], a.to[0]])) if self.grid.in_bounds(a.to) else Category.IMPASSABLE
+        if not effects(here).five_foot_step or not effects(there).five_foot_step or f.mult[a.to[1], a.to[0]] != 1:
+            return Impossible("no 5-ft step into or inside constricted squares or difficult terrain (§7.36)")
+        if c.prone:
+            return Impossible("prone: stand up first")
+        path = self._path_to(c, a.to)
+        if isinstance(path, Impossible):
+            return path
+        if len(path.steps) != 1:
+            return Impossible("that square is not one step away")
+        steps = self._begin_move(c, "five_foot_step")
+        self._step(c, path.steps[0], steps, five_ft=True)
+        steps[:] = [dict(s, kind="step") for s in steps]
+        self._finish_move(c, steps, "five_foot_step")
+        t.stepped = True
+        return True
+
+    def _do_Withdraw(self, c: Creature, t: Turn, a: Withdraw):
+        why = self._needs(c, t, full=True)
+        if why:
+            return Impossible(why)
+        return self._travel(c, t, a.to, budget=2, action="withdraw", withdraw=True)
+
+    # attacks ------------------------------------------------------------------------------------------------
+    def _attack_for(self, c: Creature, name: str | None):
+        att = c.attack_named(name) if name else (c.wielded() or combat._first_melee(c))
+        if att is None:
+            return Impossible(f"{c.name} has no attack {name!r}")
+        if att.kind == "weapon" and att.mode == "melee" and att.name != c.wielding:
+            return Impossible(f"{att.name} is not in hand: draw it first (a move action)")
+        return att
+
+    def _do_Strike(self, c: Creature, t: Turn, a: Strike):
+        why = self._needs(c, t, standard=True)
+        if why:
+            return Impossible(why)
+        target = self.creatures.get(a.target)
+        if target is None:
+            return Impossible(f"no creature {a.target!r}")
+        att = self._attack_for(c, a.attack)
+        if isinstance(att, Impossible):
+            return att
+        plan = combat.plan_attack(self, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
+        if not plan:
+            return Impossible(plan.reason)
+        if att.mode == "ranged":
+            self.provoke(c, "ranged_attack")
+            if not c.in_fight:
+                t.standard = False
+                return True
+            plan = combat.plan_attack(self, c, att, target, kind="ranged")
+            if not plan:
+                t.standard = False
+                return True
+        combat.resolve_attack(self, plan)
+        t.standard = False
+        if c.disabled:
+            self._strain(c)
+        return True
+
+    def _strain(self, c: Creature) -> None:
+        """A disabled creature taking a standard action loses 1 hp (and is dying, §5.5)."""
+        self._lose_hp(c, 1, "strain")
+
+    def _lose_hp(self, c: Creature, amount: int, cause: str) -> None:
+        """Hit points lost to no attack (dying, straining while disabled): an event all the same."""
+        before = c.hp
+        c.hp -= amount
+        self.emit(Damage(round=self.round, target=c.id, amount=amount, parts={cause: amount}, source=None,
+                         cause=cause, hp_before=before, hp_after=c.hp))
+        combat.update_state(self, c)
+
+    def _do_FullAttack(self, c: Creature, t: Turn, a: FullAttack):
+        why = self._needs(c, t, full=True)
+        if why:
+            return Impossible(why)
+        target = self.creatures.get(a.target)
+        if target is None:
+            return Impossible(f"no creature {a.target!r}")
+        routine = self._routine(c, a.attack)
+        if isinstance(routine, Impossible):
+            return routine
+        kind = lambda att: "melee" if att.mode == "melee" else "ranged"  # noqa: E731
+        plans = [combat.plan_attack(self, c, att, target, kind=kind(att), iterative=it) for att, it, _ in routine]
+        if not any(plans):
+            return Impossible(next(p.reason for p in plans if not p))
+        t.standard = t.move = False
+        for att, iterative, _ in routine:
+            if not target.alive or not c.in_fight:
+                break
+            plan = combat.plan_attack(self, c, att, target, kind=kind(att), iterative=iterative)
+            if not plan:
+                continue  # e.g. the club of a claw-claw-club routine in an awkward space
+            if att.mode == "ranged":
+                self.provoke(c, "ranged_attack")
+                if not c.in_fight:
+                    break
+            combat.resolve_attack(self, plan)
+        return True
+
+    def _routine(self, c: Creature, name: str | None):
+        """The attacks of a full attack: iterative attacks with one weapon (BAB 6+), or a monster's
+        full-attack routine of natural attacks."""
+        att = self._attack_for(c, name)
+        if isinstance(att, Impossible):
+            return att
+        if att.kind == "natural" or (c.block.full_attacks and att.kind != "weapon"):
+            for routine in c.block.full_attacks:
+                if any(x.name == att.name for x in routine):
+                    out = []
+                    for x in routine:
+                        for _ in range(max(1, x.count)):
+                            out.append((x, 0, None))
+                    return out
+        return [(att, i, None) for i in range(len(att.bonuses) or 1)]
+
+    def _do_Charge(self, c: Creature, t: Turn, a: Charge):
+        why = self._needs(c, t, full=True)
+        if why:
+            return Impossible(why)
+        target = self.creatures.get(a.target)
+        if target is None:
+            return Impossible(f"no creature {a.target!r}")
+        att = self._attack_for(c, a.attack)
+        if isinstance(att, Impossible) or att.mode != "melee":
+            return Impossible("a charge needs a melee weapon in hand")
+        dest = self.charge_square(c, target, att)
+        if isinstance(dest, Impossible):
+            return dest
+        path = self._path_to(c, dest)
+        if isinstance(path, Impossible):
+            return path
+        steps = self._begin_move(c, "charge")
+        for step in path.steps:
+            if not self._step(c, step, steps):
+                break
+        steps[:] = [dict(s, kind="charge") for s in steps]
+        self._finish_move(c, steps, "charge")
+        t.standard = t.move = False
+        t.moved = True
+        if c.in_fight and target.alive:
+            plan = combat.plan_attack(self, c, att, target, kind="charge")
+            if plan:
+                combat.resolve_attack(self, plan)
+        c.charged = True
+        return True
+
+    def charge_square(self, c: Creature, target: Creature, att) -> Pos | Impossible:
+        """The charge rules (§6.5): at least 10 ft, at most double speed, straight at the target,
+        ending in the nearest square from which it can attack; every square on the way clear
+        (no constricted or difficult squares, no creatures); not from or into constricted squares."""
+        f = self.field(c)
+        speed_sq = c.speed_ft_value() // 5
+        if not effects(combat.standing_category(self, c)).run_charge:
+            return Impossible("no charging in a constricted space (§2.4)")
+        if c.prone:
+            return Impossible("prone: no charge")
+        reach = int(att.reach_ft or c.reach_ft())
+        blocked, no_end = self.occupancy_masks(c)
+        best = None
+        tcx, tcy = _center(target.squares)
+        for dy in range(-speed_sq * 2, speed_sq * 2 + 1):
+            for dx in range(-speed_sq * 2, speed_sq * 2 + 1):
+                p = (c.pos[0] + dx, c.pos[1] + dy)
+                if not self.grid.in_bounds(p) or f.mode[p[1], p[0]] == BLOCKED or no_end[p[1], p[0]]:
+                    continue
+                sq = f.occupied(p, [])
+                if footprint_distance_ft(sq, target.squares) > reach:
+                    continue
+                d = distance_squares(c.pos, p)
+                if d < 2 or d > 2 * speed_sq:
+                    continue
+                if best is None or d < best[0]:
+                    best = (d, p)
+        if best is None:
+            return Impossible(f"no square to charge {target.name} from")
+        p = best[1]
+        # the line from start to end must be clear: open, not constricted, not difficult, no creatures
+        x0, y0 = c.pos[0] + 0.5, c.pos[1] + 0.5
+        x1, y1 = p[0] + 0.5, p[1] + 0.5
+        from sim.geometry import squares_on_segment
+
+        for (x, y) in squares_on_segment((x0, y0), (x1, y1)):
+            if (x, y) == c.pos:
+                continue
+            if not self.grid.in_bounds((x, y)) or f.mode[y, x] != 1 or f.category[y, x] != Category.CLEAR:
+                return Impossible("the charge lane is not clear (constricted, difficult or blocked)")
+            if f.mult[y, x] != 1 or blocked[y, x] or (no_end[y, x] and (x, y) != p):
+                return Impossible("the charge lane is not clear")
+        return p
+
+    # other actions -------------------------------------------------------------------------------------
+    def _do_Draw(self, c: Creature, t: Turn, a: Draw):
+        why = self._needs(c, t, move=True)
+        if why:
+            return Impossible(why)
+        att = c.attack_named(a.attack)
+        if att is None:
+            return Impossible(f"{c.name} carries no {a.attack!r}")
+        if att.name == c.wielding:
+            return Impossible(f"{att.name} is already in hand")
+        c.wielding = att.name
+        self.emit(ItemUsed(round=self.round, actor=c.id, action="draw", item=att.name))
+        self._spend_move(c, t)
+        return True
+
+    def _do_LightTorch(self, c: Creature, t: Turn, a: LightTorch):
+        if c.items.get("torch", 0) <= 0:
+            return Impossible(f"{c.name} has no torch")
+        if c.items.get("tindertwig", 0) > 0:
+            why = self._needs(c, t, standard=True)
+            if why:
+                return Impossible(why)
+            c.items["tindertwig"] -= 1
+            t.standard = False
+        else:
+            why = self._needs(c, t, full=True)
+            if why:
+                return Impossible(why)
+            t.standard = t.move = False
+        self.provoke(c, "light_torch")
+        if not c.in_fight:
+            return True
+        c.torch_lit = True
+        if c.attack_named("torch") is None:
+            c.block = _with_extra_attacks(c.block, attacks_with(c.block, "torch"))
+            if not c.armor_off:
+                c.base_block = c.block
+        c.wielding = "torch"
+        self.emit(ItemUsed(round=self.round, actor=c.id, action="light", item="torch"))
+        return True
+
+    def _do_DropProne(self, c: Creature, t: Turn, a: DropProne):
+        if c.prone:
+            return Impossible("already prone")
+        c.prone = True
+        self.emit(ItemUsed(round=self.round, actor=c.id, action="drop_prone"))
+        self.emit(Condition(round=self.round, target=c.id, condition="prone", active=True))
+        return True
+
+    def _do_StandUp(self, c: Creature, t: Turn, a: StandUp):
+        why = self._needs(c, t, move=True)
+        if why:
+            return Impossible(why)
+        if not c.prone:
+            return Impossible("not prone")
+        if self.field(c).prone[c.pos[1], c.pos[0]]:
+            return Impossible("the ceiling is too low to stand up here")
+        self.provoke(c, "stand_up")
+        self._spend_move(c, t)
+        if c.in_fight:
+            c.prone = False
+            self.emit(ItemUsed(round=self.round, actor=c.id, action="stand_up"))
+            self.emit(Condition(round=self.round, target=c.id, condition="prone", active=False))
+        return True
+
+    def _do_Throw(self, c: Creature, t: Turn, a: Throw):
+        from sim.items import throw_splash
+
+        why = self._needs(c, t, standard=True)
+        if why:
+            return Impossible(why)
+        return throw_splash(self, c, t, a)
+
+    def _do_Cast(self, c: Creature, t: Turn, a: Cast):
+        from sim.spells import cast
+
+        why = self._needs(c, t, standard=True)
+        if why:
+            return Impossible(why)
+        return cast(self, c, t, a)
+
+    def _do_Delay(self, c: Creature, t: Turn, a: Delay):
+        t.ended = True
+        return True
+
+
+def _center(squares: Iterable[Pos]) -> tuple[float, float]:
+    sq = list(squares)
+    return (sum(x for x, _ in sq) / len(sq), sum(y for _, y in sq) / len(sq))
+
+
+def run_fight(spec: EncounterSpec, *, seed: int | None = None, policy=None) -> Encounter:
+    """Play a whole fight; the encounter (events, creatures, winner) is returned."""
+    enc = Encounter(spec, seed=seed, policy=policy)
+    enc.run()
+    return enc

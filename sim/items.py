@@ -1,0 +1,184 @@
+"""Splash weapons: alchemist's fire, oil, and the thrown lantern (RULES §3.5, §4.6-4.7, §7.21-22).
+
+A splash weapon is thrown as a ranged touch attack against a creature (direct hit: its direct
+damage to the target, splash damage to everything within 5 ft) or against a grid intersection
+(AC 5: splash to the 4 squares around it). A miss lands 1d8 directions x range increments
+squares away (1 = back toward the thrower, then clockwise). The thrown lantern (§7.21): 1d4 fire
+to every creature in the target square and the 8 around it (or the 4 around an intersection),
+once per creature; the thrower and its allies there are hit too. Swarms take x1.5 from every
+splash (§7.22). No nonproficiency penalty.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim import combat
+from sim.creature import Creature
+from sim.events import Attack as AttackEvent
+from sim.events import Splash
+from sim.geometry import footprint_distance_ft, line_of_effect
+from sim.rules.weapons import combat_modifier, gear, splash_weapon
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.encounter import Encounter, Throw, Turn
+
+Pos = tuple[int, int]
+# 1d8 deviation directions: 1 = back toward the thrower, 2-8 clockwise (§3.5); filled per throw
+_CLOCKWISE = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
+
+
+def item_splash_key(item: str) -> str:
+    """The splash-weapon entry of a carried item ("hooded-lantern" -> its splash)."""
+    g = gear(item)
+    return g.splash or item
+
+
+def throwable_items(c: Creature) -> list[str]:
+    """Splash weapons it carries that can be thrown at once (an oil flask needs a fuse first)."""
+    out = []
+    for name, n in c.items.items():
+        if n <= 0:
+            continue
+        try:
+            g = gear(name)
+        except Exception:
+            continue
+        if g.splash and splash_weapon(g.splash).prepare_action is None:
+            out.append(name)
+    return out
+
+
+def _squares_around_intersection(p: Pos) -> list[Pos]:
+    x, y = p
+    return [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
+
+
+def _square_and_adjacent(p: Pos) -> list[Pos]:
+    x, y = p
+    return [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+
+
+def splash_area(enc: "Encounter", center: Pos, *, intersection: bool, item_area: str) -> list[Pos]:
+    if intersection:
+        sq = _squares_around_intersection(center)
+    else:
+        sq = _square_and_adjacent(center)
+    return [s for s in sq if enc.grid.in_bounds(s) and not enc.grid.rock[s[1], s[0]]]
+
+
+def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
+    from sim.encounter import Impossible
+
+    if c.items.get(a.item, 0) <= 0:
+        return Impossible(f"{c.name} carries no {a.item}")
+    try:
+        sw = splash_weapon(item_splash_key(a.item))
+    except Exception as exc:
+        return Impossible(str(exc))
+    if sw.prepare_action == "full_round":
+        return Impossible(f"a {a.item} needs a fuse prepared first (a full-round action)")
+    target = enc.creatures.get(a.target) if a.target else None
+    if target is None and a.at is None:
+        return Impossible("throw at a creature or at a square / intersection")
+    if target is not None:
+        aim_squares = target.squares
+    elif a.intersection:
+        aim_squares = [s for s in _squares_around_intersection(a.at) if enc.grid.in_bounds(s) and not enc.grid.rock[s[1], s[0]]]
+        if not aim_squares:
+            return Impossible("that intersection is inside solid rock")
+    else:
+        aim_squares = [a.at]
+    dist = footprint_distance_ft(c.squares, aim_squares)
+    increments = max(1, -(-dist // sw.range_ft))
+    if increments > 5:
+        return Impossible(f"out of range ({dist} ft; {sw.range_ft}-ft increments, 5 at most)")
+    if not line_of_effect(enc.grid.rock, c.squares, aim_squares):
+        return Impossible("no line of effect")
+    cat = combat.standing_category(enc, c)
+    from sim.rules.categories import effects
+
+    eff = effects(cat)
+    if eff.ranged != "any" or c.prone:
+        return Impossible(f"cannot throw in a {eff.label}" if eff.ranged != "any" else "prone: cannot throw")
+    t.standard = False
+    c.items[a.item] -= 1
+    enc.provoke(c, "ranged_attack")
+    if not c.in_fight:
+        return True
+    mods = {"base_attack": int(c.block.bab), "dexterity": c.block.abilities.mod("dex") + c.dex_mod_delta(),
+            "size": int(c.size.modifier)}
+    if increments > 1:
+        mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
+    if target is not None:
+        ac, ac_mods = combat.target_ac(enc, c, target, ranged=True, touch=True)
+        if combat._in_melee_with_ally(enc, c, target):
+            mods["firing_into_melee"] = combat_modifier("attack", "firing_into_melee")
+    else:
+        ac, ac_mods = combat_modifier("ac", "splash_intersection"), {"intersection": combat_modifier("ac", "splash_intersection")}
+    roll = int(enc.rng.integers(1, 21))
+    total = roll + sum(mods.values())
+    hit = roll == 20 or (roll != 1 and total >= ac)
+    enc.emit(AttackEvent(round=enc.round, actor=c.id, target=target.id if target else "",
+                         weapon=a.item, roll=roll, modifiers=mods, total=total, ac=ac, ac_modifiers=ac_mods,
+                         hit=hit, critical=False, kind="ranged_touch"))
+    if hit:
+        center = target.pos if target is not None else a.at
+        intersection = target is None and a.intersection
+        direct = target
+    else:  # the flask deviates: 1d8 direction, as many squares as range increments
+        d = int(enc.rng.integers(1, 9))
+        base = target.pos if target is not None else a.at
+        back = _back_direction(c.pos, base)
+        idx = (_CLOCKWISE.index(back) + (d - 1)) % 8
+        dx, dy = _CLOCKWISE[idx]
+        center = (base[0] + dx * increments, base[1] + dy * increments)
+        center = (min(max(center[0], 0), enc.grid.cols - 1), min(max(center[1], 0), enc.grid.rows - 1))
+        intersection = False
+        direct = None
+    everyone = sw.area == "square_and_adjacent"  # the lantern: the same 1d4 to all in the area (§7.21)
+    area = splash_area(enc, center, intersection=intersection, item_area=sw.area)
+    if direct is not None:
+        area = sorted(set(area) | set(direct.squares))
+    enc.emit(Splash(round=enc.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
+                    squares=tuple(area), direct=direct.id if direct else None, hit=hit))
+    hit_ids = set()
+    victims = [o for o in enc.creatures.values() if o.alive and set(o.squares) & set(area)]
+    if direct is not None and direct not in victims:
+        victims.append(direct)
+    for v in victims:
+        if v.id in hit_ids:
+            continue
+        hit_ids.add(v.id)
+        if everyone:
+            amount = max(1, sw.splash.roll(enc.rng))
+        elif direct is not None and v is direct:
+            amount = max(1, sw.direct.roll(enc.rng))
+        else:
+            amount = max(0, sw.splash.roll(enc.rng))
+        if amount <= 0:
+            continue
+        combat.deal_damage(enc, v, [combat.DamagePart(amount, sw.energy, "splash", area=True)], source=c,
+                           cause="splash")
+        if v is direct and sw.burn is not None and v.alive and not v.is_swarm:
+            combat.set_condition(enc, v, "burning", a.item)
+    return True
+
+
+def _back_direction(thrower: Pos, target: Pos) -> tuple[int, int]:
+    dx = thrower[0] - target[0]
+    dy = thrower[1] - target[1]
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    if (sx, sy) == (0, 0):
+        return (0, -1)
+    return (sx, sy)
+
+
+def burn_tick(enc: "Encounter", c: Creature) -> None:
+    """Alchemist's fire keeps burning one more round (1d6 fire), unless put out (§3.5)."""
+    sw = splash_weapon("alchemists-fire")
+    combat.clear_condition(enc, c, "burning", "burnt_out")
+    if sw.burn is not None:
+        combat.deal_damage(enc, c, [combat.DamagePart(max(1, sw.burn.roll(enc.rng)), sw.energy, "energy")],
+                           source=None, cause="burning")

@@ -1,0 +1,189 @@
+"""Readable fight logs made from events (events carry numbers and ids; prose is made here).
+
+>>> from sim.events import Attack
+>>> e = Attack(round=1, actor="bruna", target="goblin-1", weapon="longsword", roll=14,
+...            modifiers={"base_attack": 3, "str": 3, "narrow_or_low": -4}, total=16, ac=15,
+...            ac_modifiers={"base": 10, "armor": 2, "shield": 1, "dex": 1, "size": 1}, hit=True, critical=False)
+>>> Narrator({"bruna": "Bruna", "goblin-1": "goblin"}).line(e)
+'Bruna, longsword vs goblin: d20 14 +3 BAB +3 Str −4 narrow-or-low = 16 vs AC 15: hit'
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sim import events as ev
+
+_MOD_NAMES = {
+    "base_attack": "BAB", "str": "Str", "dex": "Dex", "strength": "Str", "dexterity": "Dex", "size": "size",
+    "weapon_focus": "Weapon Focus", "enhancement": "enhancement", "iterative": "iterative",
+    "narrow_or_low": "narrow-or-low", "narrow_and_low": "narrow-and-low", "crawl": "crawl",
+    "awkward": "awkward space", "tight_squeeze": "tight squeeze", "prone": "prone", "flanking": "flanking",
+    "charge": "charge", "range": "range", "firing_into_melee": "into melee", "bless": "bless",
+    "helpless_target": "helpless target", "improvised": "improvised", "nonproficient": "nonproficient",
+    "strength_damage": "Str damage", "dexterity_damage": "Dex damage", "cover": "cover", "base": "base",
+    "armor": "armor", "shield": "shield", "natural": "natural", "dodge": "dodge", "deflection": "deflection",
+    "charged": "charged", "intersection": "intersection",
+}
+
+
+def _signed(v: int) -> str:
+    return f"−{-v}" if v < 0 else f"+{v}"
+
+
+def mod_words(mods: dict) -> str:
+    return " ".join(f"{_signed(v)} {_MOD_NAMES.get(k, k.replace('_', ' '))}" for k, v in mods.items() if v)
+
+
+def ac_words(mods: dict) -> str:
+    parts = []
+    for k, v in mods.items():
+        if k.startswith("no_dex:"):
+            parts.append(f"no Dex ({k.split(':', 1)[1].replace('_', ' ')})")
+        elif v and k != "base":
+            parts.append(f"{_signed(v)} {_MOD_NAMES.get(k, k.replace('_', ' '))}")
+    return ", ".join(parts)
+
+
+def display_names(combatants) -> dict[str, str]:
+    """id -> the name to show: the creature's name when it is unique, else its id."""
+    rows = [(c["id"], c["name"]) if isinstance(c, dict) else (c.id, c.name) for c in combatants]
+    counts: dict[str, int] = {}
+    for _, name in rows:
+        counts[name] = counts.get(name, 0) + 1
+    return {cid: (name if counts[name] == 1 else cid) for cid, name in rows}
+
+
+class Narrator:
+    """Turns events into lines of text. ``names`` maps ids to display names."""
+
+    def __init__(self, names: dict[str, str] | None = None):
+        self.names = dict(names or {})
+
+    def n(self, cid: str | None) -> str:
+        if not cid:
+            return "-"
+        return self.names.get(cid, cid)
+
+    def line(self, e: ev.Event) -> str | None:
+        m = getattr(self, f"_{e.type}", None)
+        return m(e) if m else None
+
+    def lines(self, events: Iterable[ev.Event]) -> list[str]:
+        out = []
+        for e in events:
+            s = self.line(e)
+            if s is not None:
+                out.append(s)
+        return out
+
+    # -- one method per event type ------------------------------------------------------------------
+    def _encounter_start(self, e: ev.EncounterStart) -> str:
+        for cid, name in display_names(e.combatants).items():
+            self.names.setdefault(cid, name)
+        sides: dict[str, list[str]] = {}
+        for c in e.combatants:
+            sides.setdefault(c["team"], []).append(self.n(c["id"]))
+        return f"{e.map} (seed {e.seed}): " + " vs ".join(f"{t}: {', '.join(ns)}" for t, ns in sides.items())
+
+    def _initiative(self, e: ev.Initiative) -> str:
+        return "Initiative: " + ", ".join(f"{self.n(o['id'])} {o['total']}" for o in e.order)
+
+    def _round_start(self, e: ev.RoundStart) -> str:
+        return f"— Round {e.round} —"
+
+    def _moved(self, e: ev.Moved) -> str:
+        if not e.path:
+            return f"{self.n(e.actor)} does not get anywhere"
+        kinds = {s["kind"] for s in e.path}
+        cats = sorted({s["category"].replace("_", " ").lower() for s in e.path if s["category"] != "CLEAR"})
+        end = tuple(e.path[-1]["at"])
+        verb = {"five_foot_step": "steps", "charge": "charges", "withdraw": "withdraws", "double_move": "moves (double)"}.get(e.action, "moves")
+        if "crawl" in kinds:
+            verb = "crawls"
+        feet = sum(s["feet"] for s in e.path)
+        extra = f" through {', '.join(cats)}" if cats else ""
+        return f"{self.n(e.actor)} {verb} {len(e.path)} squares to {end} ({feet} ft){extra}" + (" prone" if e.prone else "")
+
+    def _check(self, e: ev.Check) -> str:
+        what = e.skill.replace("_", " ").title()
+        return (f"{self.n(e.actor)}, {what} DC {e.dc} ({e.cause.replace('_', ' ')}): d20 {e.roll} {_signed(e.modifier)} "
+                f"= {e.total}: {'success' if e.success else 'failure'}")
+
+    def _attack(self, e: ev.Attack) -> str:
+        kind = {"opportunity": " (attack of opportunity)", "charge": " (charge)", "ranged_touch": " (ranged touch)",
+                "touch": " (touch)"}.get(e.kind, "")
+        target = f" vs {self.n(e.target)}" if e.target else ""
+        s = (f"{self.n(e.actor)}, {e.weapon}{target}{kind}: d20 {e.roll} {mod_words(e.modifiers)} = {e.total} "
+             f"vs AC {e.ac}")
+        acw = ac_words(e.ac_modifiers)
+        if acw and any(k.startswith("no_dex") or k in ("prone", "cover", "charged", "tight_squeeze") for k in e.ac_modifiers):
+            s += f" ({acw})"
+        if e.hit:
+            s += ": critical hit" if e.critical else ": hit"
+        else:
+            s += ": miss"
+        if e.threat and not e.critical:
+            s += " (threat not confirmed)"
+        return s
+
+    def _damage(self, e: ev.Damage) -> str:
+        parts = ", ".join(f"{v} {k}" for k, v in e.parts.items())
+        adj = ""
+        shown = {k: v for k, v in e.adjustments.items() if v}
+        if shown:
+            adj = " [" + ", ".join(f"{k.replace('_', ' ')} {_signed(v)}" for k, v in shown.items()) + "]"
+        who = f"{self.n(e.source)} → " if e.source and e.cause not in ("weapon",) else ""
+        tail = "nonlethal" if e.nonlethal else f"hp {e.hp_before} → {e.hp_after}"
+        return f"  {who}{self.n(e.target)} takes {e.amount} ({parts}){adj}, {tail}"
+
+    def _healed(self, e: ev.Healed) -> str:
+        return f"  {self.n(e.target)} heals {e.amount} (hp {e.hp_after})"
+
+    def _save(self, e: ev.Save) -> str:
+        return (f"  {self.n(e.target)}, {e.save.title()} save DC {e.dc} vs {e.cause.replace('_', ' ')}: "
+                f"d20 {e.roll} {_signed(e.modifier)} = {e.total}: {'saved' if e.success else 'failed'}")
+
+    def _condition(self, e: ev.Condition) -> str | None:
+        if e.condition in ("flat_footed",):
+            return None
+        if e.condition == "ability_damage":
+            d = e.detail
+            return f"  {self.n(e.target)} takes {d.get('amount')} {str(d.get('ability', '')).title()} damage"
+        state = "is" if e.active else "is no longer"
+        return f"  {self.n(e.target)} {state} {e.condition.replace('_', ' ')}"
+
+    def _died(self, e: ev.Died) -> str:
+        return f"  {self.n(e.target)} dies"
+
+    def _dispersed(self, e: ev.Dispersed) -> str:
+        return f"  {self.n(e.target)} disperses"
+
+    def _engulf(self, e: ev.Engulf) -> str:
+        return f"{self.n(e.actor)} engulfs {', '.join(self.n(t) for t in e.targets)}"
+
+    def _item(self, e: ev.ItemUsed) -> str:
+        words = {"draw": "draws", "light": "lights a", "drop_prone": "drops prone", "stand_up": "stands up",
+                 "armor_off": "takes off", "armor_on": "puts on"}
+        return f"{self.n(e.actor)} {words.get(e.action, e.action)} {e.item}".rstrip()
+
+    def _splash(self, e: ev.Splash) -> str:
+        where = f"the corner {e.at}" if e.intersection else f"{e.at}"
+        return f"  the {e.item} breaks at {where}, fire on {len(e.squares)} squares"
+
+    def _spell(self, e: ev.SpellCast) -> str:
+        if e.lost:
+            return f"{self.n(e.actor)} loses {e.spell}"
+        targets = f" on {', '.join(self.n(t) for t in e.targets)}" if e.targets else ""
+        return f"{self.n(e.actor)} casts {e.spell.replace('-', ' ')}{targets}"
+
+    def _refused(self, e: ev.Refused) -> str:
+        return f"{self.n(e.actor)} cannot {e.action.lower()}: {e.reason}"
+
+    def _encounter_end(self, e: ev.EncounterEnd) -> str:
+        if e.winner:
+            s = f"== {e.winner} wins after {e.round} rounds"
+        else:
+            s = f"== no winner ({e.reason.replace('_', ' ')}) after {e.round} rounds"
+        surv = ", ".join(f"{self.n(x['id'])} {x['hp']}/{x['max_hp']}" for x in e.survivors)
+        return s + (f"; standing: {surv}" if surv else "")

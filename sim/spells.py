@@ -1,0 +1,256 @@
+"""The low-level spells a party casts underground (RULES §8): magic missile, sleep, burning hands,
+cure light wounds, bless. Mechanics are data (``sim/data/spells.toml``); this module is the
+procedure: slots, attacks of opportunity for casting (or casting defensively), Concentration
+when hurt while casting or inside a swarm (§4.4), areas on the grid that stop at rock.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from sim import combat
+from sim.creature import Creature
+from sim.events import Check, Healed, SpellCast
+from sim.geometry import burst, cone, footprint_distance_ft, line_of_effect
+from sim.rules import _data
+from sim.rules.dice import Dice
+from sim.rules.weapons import combat_modifier
+from sim.swarms import roll_save
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.encounter import Cast, Encounter, Turn
+
+SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless")
+
+
+@functools.cache
+def spell_data() -> dict:
+    return _data.load("spells.toml")["spell"]
+
+
+def caster_level(c: Creature) -> int:
+    return c.block.spells.caster_level if c.block.spells else 0
+
+
+def range_ft(c: Creature, rng: str) -> int:
+    cl = caster_level(c)
+    return {"close": 25 + 5 * (cl // 2), "medium": 100 + 10 * cl, "touch": 5, "self": 0}[rng]
+
+
+def has_spell(c: Creature, spell: str) -> int | None:
+    """The slot level holding ``spell`` (prepared and unspent), or None."""
+    for lvl, spells in sorted(c.spells_left.items()):
+        if spell in spells and lvl > 0:
+            return lvl
+    return None
+
+
+def _spend(c: Creature, spell: str) -> int:
+    lvl = has_spell(c, spell)
+    assert lvl is not None
+    c.spells_left[lvl].remove(spell)
+    return lvl
+
+
+def _in_swarm(enc: "Encounter", c: Creature) -> bool:
+    sq = set(c.squares)
+    return any(o.is_swarm and o.in_fight and o.team != c.team and sq & set(o.squares) for o in enc.creatures.values())
+
+
+def concentration(enc: "Encounter", c: Creature, dc: int, cause: str) -> bool:
+    mod = int(c.block.skill("concentration"))
+    roll = int(enc.rng.integers(1, 21))
+    ok = roll + mod >= dc
+    enc.emit(Check(round=enc.round, actor=c.id, skill="concentration", dc=dc, roll=roll, modifier=mod,
+                   total=roll + mod, success=ok, cause=cause))
+    return ok
+
+
+def cast(enc: "Encounter", c: Creature, t: "Turn", a: "Cast"):
+    from sim.encounter import Impossible
+
+    spell = a.spell
+    if spell not in SIMULATED:
+        return Impossible(f"{spell} is not simulated (only {', '.join(SIMULATED)})")
+    if c.nauseated:
+        return Impossible("nauseated: no spells (§5.2)")
+    lvl = has_spell(c, spell)
+    if lvl is None:
+        return Impossible(f"{c.name} has no {spell} prepared")
+    data = spell_data()[spell]
+    cat = combat.standing_category(enc, c)
+    from sim.rules.categories import Category
+
+    if cat is Category.TIGHT_SQUEEZE:
+        return Impossible("no spellcasting in a tight squeeze")
+    # targets and area, checked before anything is spent
+    plan = _plan(enc, c, spell, data, a)
+    if isinstance(plan, Impossible):
+        return plan
+    t.standard = False
+    _spend(c, spell)
+    # casting provokes unless cast defensively (§8)
+    lost = False
+    if a.defensive:
+        if not concentration(enc, c, combat_modifier("concentration", "defensive_base") + lvl, "cast_defensively"):
+            lost = True
+    else:
+        c.conditions.add("concentrating")
+        enc.damage_while_casting = 0
+        enc.provoke(c, "cast")
+        c.conditions.discard("concentrating")
+        if "hurt_while_casting" in c.conditions:
+            c.conditions.discard("hurt_while_casting")
+            dc = combat_modifier("concentration", "damaged_base") + enc.damage_while_casting + lvl
+            if not c.in_fight or not concentration(enc, c, dc, "damaged_while_casting"):
+                lost = True
+    if not lost and c.in_fight and _in_swarm(enc, c):
+        if not concentration(enc, c, combat_modifier("concentration", "swarm_base") + lvl, "inside_swarm"):
+            lost = True
+    if lost or not c.in_fight:
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(), squares=(), defensive=a.defensive,
+                           lost=True))
+        return True
+    _effect(enc, c, spell, data, plan, a)
+    return True
+
+
+def _plan(enc, c: Creature, spell: str, data: dict, a: "Cast"):
+    from sim.encounter import Impossible
+
+    reach = range_ft(c, data["range"])
+    if spell in ("magic-missile", "cure-light-wounds"):
+        target = enc.creatures.get(a.target or "")
+        if target is None or not target.alive:
+            return Impossible("choose a living target")
+        if footprint_distance_ft(c.squares, target.squares) > reach:
+            return Impossible(f"{target.name} is out of range ({reach} ft)")
+        if not line_of_effect(enc.grid.rock, c.squares, target.squares):
+            return Impossible(f"no line of effect to {target.name}")
+        return [target]
+    if spell == "sleep":
+        if a.at is None:
+            return Impossible("sleep needs a point (a grid intersection)")
+        return burst(a.at, int(data["radius_ft"]), enc.grid.shape)
+    if spell == "burning-hands":
+        if a.direction is None:
+            return Impossible("burning hands needs a direction")
+        origin = _cone_origin(c, a.direction)
+        return cone(origin, a.direction, int(data["length_ft"]), enc.grid.rock)
+    if spell == "bless":
+        return burst(_corner(c), int(data["radius_ft"]), enc.grid.shape)
+    return Impossible(f"unknown spell {spell}")
+
+
+def _corner(c: Creature) -> tuple[float, float]:
+    x, y = c.pos
+    return (x + 0.5 * c.k + 0.5 - 0.5, y + 0.5 * c.k)
+
+
+def _cone_origin(c: Creature, direction) -> tuple[float, float]:
+    """A cone starts at the caster's square edge/corner facing its direction."""
+    x0 = min(x for x, _ in c.squares)
+    y0 = min(y for _, y in c.squares)
+    k = c.k
+    dx, dy = direction
+    ox = x0 + (k if dx > 0 else 0 if dx < 0 else k / 2)
+    oy = y0 + (k if dy > 0 else 0 if dy < 0 else k / 2)
+    if dx == 0:
+        ox = x0 + (k // 2 if k > 1 else 0.5)
+    if dy == 0:
+        oy = y0 + (k // 2 if k > 1 else 0.5)
+    return (ox, oy)
+
+
+def cone_squares(enc, c: Creature, direction) -> list[tuple[int, int]]:
+    return cone(_cone_origin(c, direction), direction, int(spell_data()["burning-hands"]["length_ft"]), enc.grid.rock)
+
+
+def _effect(enc: "Encounter", c: Creature, spell: str, data: dict, plan, a: "Cast") -> None:
+    cl = caster_level(c)
+    if spell == "magic-missile":
+        target = plan[0]
+        missiles = int(data["missiles"][min(cl, len(data["missiles"])) - 1])
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(target.id,), squares=()))
+        if target.is_swarm:
+            return  # immune to spells that target a number of creatures (§4.5)
+        dice = Dice.parse(data["damage"])
+        total = sum(max(1, dice.roll(enc.rng)) for _ in range(missiles))
+        combat.deal_damage(enc, target, [combat.DamagePart(total, "force", "energy")], source=c, cause="spell")
+    elif spell == "cure-light-wounds":
+        target = plan[0]
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(target.id,), squares=()))
+        amount = Dice.parse(data["heal"]).roll(enc.rng) + min(cl * int(data["per_level"]), int(data["max_bonus"]))
+        heal(enc, target, amount, source=c)
+        if target.bleed:
+            target.bleed = 0
+            combat.clear_condition(enc, target, "wounded", "healed")
+    elif spell == "burning-hands":
+        squares = plan
+        victims = [o for o in enc.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)]
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=tuple(v.id for v in victims),
+                           squares=tuple(squares)))
+        n = min(cl, int(data["max_dice"]))
+        dice = Dice(n, Dice.parse(data["damage_per_level"]).sides, 0)
+        dc = c.block.spells.save_dc(1)
+        for v in victims:
+            amount = max(1, dice.roll(enc.rng))
+            if roll_save(enc, v, "ref", dc, "burning_hands", c.id):
+                amount //= 2
+            if amount > 0:
+                combat.deal_damage(enc, v, [combat.DamagePart(amount, "fire", "energy", area=True)], source=c,
+                                   cause="spell")
+    elif spell == "sleep":
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(), squares=tuple(plan)))
+        c.pending_spell = ("sleep", tuple(plan), enc.round)
+    elif spell == "bless":
+        allies = [o for o in enc.creatures.values() if o.team == c.team and o.alive and set(o.squares) & set(plan)]
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=tuple(o.id for o in allies),
+                           squares=()))
+        until = enc.round + int(data["duration_rounds_per_level"]) * cl - 1
+        for o in allies:
+            o.blessed_until = until
+            combat.set_condition(enc, o, "blessed", c.id)
+
+
+def heal(enc: "Encounter", target: Creature, amount: int, *, source: Creature | None) -> None:
+    target.hp = min(target.max_hp, target.hp + amount)
+    enc.emit(Healed(round=enc.round, target=target.id, amount=amount, source=source.id if source else None,
+                    hp_after=target.hp))
+    for cond in ("dying", "stable", "disabled"):
+        if cond in target.conditions and target.hp > 0:
+            combat.clear_condition(enc, target, cond, "healed")
+    if "dying" in target.conditions and target.hp >= 0:
+        combat.clear_condition(enc, target, "dying", "healed")
+    combat.update_state(enc, target)
+
+
+def complete_pending(enc: "Encounter", c: Creature) -> None:
+    """Sleep takes effect at the start of the caster's next turn (casting time 1 round, §8):
+    4 HD of living creatures in the burst, fewest HD first (ties: nearest the centre), none of
+    5+ HD; Will negates; mindless vermin swarms are immune."""
+    kind, squares, _ = c.pending_spell
+    c.pending_spell = None
+    data = spell_data()["sleep"]
+    budget = int(data["hit_dice"])
+    sq = set(squares)
+    cands = []
+    for o in enc.creatures.values():
+        if o is c or not o.alive or not o.in_fight or not (sq & set(o.squares)):
+            continue
+        if o.block.type in data["immune_types"] or "sleep" in o.block.defenses.immune:
+            continue
+        if o.is_swarm and o.mindless:
+            continue
+        if o.block.hit_dice > int(data["max_hd_each"]):
+            continue
+        cands.append((o.block.hit_dice, min(abs(x - squares[0][0]) + abs(y - squares[0][1]) for x, y in o.squares), o.id, o))
+    cands.sort(key=lambda t: (t[0], t[1], t[2]))
+    dc = c.block.spells.save_dc(1)
+    for hd, _, _, o in cands:
+        if hd > budget:
+            break
+        budget -= hd
+        if not roll_save(enc, o, "will", dc, "sleep", c.id):
+            combat.set_condition(enc, o, "asleep", c.id)

@@ -1,0 +1,44 @@
+"""Build small encounters inline: each test shows its own cave."""
+
+from __future__ import annotations
+
+from sim.encounter import Encounter
+from sim.grid import CaveGrid
+from sim.loaders import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
+
+OPEN = (10, 12)
+LEGEND = {"#": (0, 0), ".": OPEN, "n": (4, 12), "N": (4, 4), "c": (5, 2.5), "a": (2, 12), "t": (1, 1),
+          "l": (10, 1), "~": (10, 12, True), "w": (30, 20), "k": (0.3, 0.5)}
+
+
+def grid(rows: list[str], legend: dict | None = None) -> CaveGrid:
+    lg = {**LEGEND, **(legend or {})}
+    w = [[lg[ch][0] for ch in row] for row in rows]
+    h = [[lg[ch][1] for ch in row] for row in rows]
+    d = [[len(lg[ch]) > 2 and lg[ch][2] for ch in row] for row in rows]
+    return CaveGrid.from_arrays(w, h, difficult=d, name="test cave")
+
+
+def spec(rows: list[str], combatants: list[dict], *, legend=None, seed=1, **settings) -> EncounterSpec:
+    cs = []
+    for i, c in enumerate(combatants):
+        cs.append(CombatantSpec(id=c.get("id", f"c{i}"), template=c["template"], team=c.get("team", ""),
+                                at=tuple(c["at"]), weapon=c.get("weapon"), items=tuple(c.get("items", {}).items()),
+                                explicit_id="id" in c, lit=c.get("lit", False)))
+    return EncounterSpec(name="test", path="test.toml", grid=grid(rows, legend), seed=seed, combatants=tuple(cs),
+                         settings={**SETTINGS_DEFAULTS, **settings})
+
+
+def encounter(rows, combatants, **kw) -> Encounter:
+    from sim.ai import default_policy
+
+    enc = Encounter(spec(rows, combatants, **kw), policy=kw.pop("policy", default_policy) if "policy" in kw else None)
+    return enc
+
+
+def ready(enc: Encounter) -> Encounter:
+    """Start the fight and make everyone not flat-footed (as after the first round)."""
+    enc.start()
+    for c in enc.creatures.values():
+        c.flat_footed = False
+    return enc
