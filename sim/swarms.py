@@ -37,8 +37,8 @@ def connected_sets(passable: np.ndarray, lead: Pos, size: int, *, radius: int = 
     """Every edge-connected set of ``size`` passable squares that contains ``lead``, within
     ``radius`` squares of it (polyomino growth; at most 76 tetrominoes contain a square).
 
-    >>> p = np.ones((5, 5), bool)
-    >>> len(connected_sets(p, (2, 2), 4))
+    >>> p = np.ones((9, 9), bool)
+    >>> len(connected_sets(p, (4, 4), 4))
     76
     """
     rows, cols = passable.shape
@@ -50,7 +50,6 @@ def connected_sets(passable: np.ndarray, lead: Pos, size: int, *, radius: int = 
 
     if not ok(lead):
         return []
-    out: set[frozenset[Pos]] = set()
     frontier = {frozenset([lead])}
     for _ in range(size - 1):
         nxt = set()
@@ -61,8 +60,7 @@ def connected_sets(passable: np.ndarray, lead: Pos, size: int, *, radius: int = 
                     if q not in s and ok(q):
                         nxt.add(s | {q})
         frontier = nxt
-    out = frontier
-    return sorted(out, key=lambda s: sorted(s))
+    return sorted(frontier, key=lambda s: sorted(s))
 
 
 def is_contiguous(squares: Iterable[Pos]) -> bool:
