@@ -50,6 +50,11 @@ def default_policy(enc: "Encounter", c: Creature, t: Turn):
         return swarm_policy(enc, c, t, foes)
     if c.nauseated:
         return _nauseated(enc, c, t, foes)
+    covering = [f for f in foes if f.is_swarm and set(f.squares) & set(c.squares)]
+    if covering and all(_helpless_against(c, f) for f in covering) and t.full_round:
+        act = _flee_swarms(enc, c, t, foes, budget=2)
+        if act is not None:
+            return act
     act = _support(enc, c, t, foes)
     if act is not None:
         return act
@@ -397,6 +402,20 @@ def _ranged(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
     return None
 
 
+def _line_of_effect(enc: "Encounter", sq: Pos, squares) -> bool:
+    """``line_of_effect`` from one square to a footprint, remembered for the fight (rock is fixed)."""
+    memo = getattr(enc, "_loe_memo", None)
+    key = (sq, tuple(squares))
+    if memo is None:
+        return line_of_effect(enc.grid.rock, [sq], squares)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) > 65536:
+            memo.clear()
+        hit = memo[key] = line_of_effect(enc.grid.rock, [sq], squares)
+    return hit
+
+
 def _safe_step(enc: "Encounter", c: Creature, foes: list[Creature]) -> Pos | None:
     f = enc.field(c)
     _, no_end = enc.occupancy_masks(c)
@@ -436,8 +455,8 @@ def _firing_spot(enc: "Encounter", c: Creature, foes: list[Creature], *, max_act
             continue
         if Category(int(enc.field(c).category[y, x])) is not Category.CLEAR:
             continue
-        seen = [o for o in foes if line_of_effect(enc.grid.rock, [(x, y)], o.squares)
-                and footprint_distance_ft([(x, y)], o.squares) <= 60]
+        seen = [o for o in foes if footprint_distance_ft([(x, y)], o.squares) <= 60
+                and _line_of_effect(enc, (x, y), o.squares)]
         if not seen:
             continue
         key = (float(d.actions[y, x]), min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
@@ -532,21 +551,46 @@ def _against_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]
 
     allies = enc.allies(c)
     ally_sq = {s for a in allies for s in a.squares} | set(c.squares)
-    # 1. throw a lantern or a flask where no ally is in the splash
-    for item in sorted(throwable_items(c), key=lambda i: 0 if "lantern" in i else 1):
-        for s in sorted(swarms, key=lambda s: -s.hp):
-            dist = footprint_distance_ft(c.squares, s.squares)
-            if dist > 30 or not line_of_effect(enc.grid.rock, c.squares, s.squares):
+    # 0. burning hands on a swarm, when the cone misses every ally (x1.5 against a swarm, §4.7)
+    from sim.spells import cone_squares, has_spell
+
+    if c.block.spells is not None and has_spell(c, "burning-hands") is not None:
+        for d in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            area = set(cone_squares(enc, c, d))
+            if area & (ally_sq - set(c.squares)):
                 continue
-            area = set(splash_area(enc, s.pos, intersection=False, item_area="square_and_adjacent")) | set(s.squares)
-            if not (area & ally_sq):
-                return Throw(item, target=s.id)
-            for sq in s.squares:  # aim at an intersection whose 4 squares avoid allies
+            if any(set(s.squares) & area for s in swarms):
+                return Cast("burning-hands", direction=d)
+    # 1. throw a lantern or a flask: weigh the fire on the swarm (x1.5, §4.7) against what the
+    #    splash does to allies in it (RULES §7.21: the thrower and allies are hit too)
+    best = None
+    bonus = int(c.block.bab) + c.block.abilities.mod("dex") + c.dex_mod_delta() + int(c.size.modifier)
+    for item in throwable_items(c):
+        sw = splash_weapon(gear(item).splash)
+        everyone = sw.area == "square_and_adjacent"
+        for s in swarms:
+            dist = footprint_distance_ft(c.squares, s.squares)
+            inc = max(1, -(-dist // sw.range_ft))
+            if inc > 3 or not line_of_effect(enc.grid.rock, c.squares, s.squares):
+                continue
+            rng_pen = -2 * (inc - 1)
+            on_swarm = (sw.splash.average if everyone else sw.direct.average) * 1.5
+            area = set(splash_area(enc, s.pos, intersection=False, item_area=sw.area)) | set(s.squares)
+            harm = len(area & ally_sq) * max(1.0, sw.splash.average) * 1.5
+            value = hit_chance(bonus + rng_pen, s.block.touch_ac) * on_swarm - harm
+            if best is None or value > best[0]:
+                best = (value, Throw(item, target=s.id))
+            for sq in s.squares:  # or aim at a grid intersection (AC 5) whose 4 squares avoid allies
                 for corner in (sq, (sq[0] + 1, sq[1]), (sq[0], sq[1] + 1), (sq[0] + 1, sq[1] + 1)):
                     four = set(splash_area(enc, corner, intersection=True, item_area="adjacent"))
-                    if four & set(s.squares) and not (four & ally_sq) and \
-                            line_of_effect(enc.grid.rock, c.squares, sorted(four)):
-                        return Throw(item, at=corner, intersection=True)
+                    if not (four & set(s.squares)) or not line_of_effect(enc.grid.rock, c.squares, sorted(four)):
+                        continue
+                    harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * 1.5
+                    v4 = hit_chance(bonus + rng_pen, 5) * sw.splash.average * 1.5 - harm4
+                    if best is None or v4 > best[0]:
+                        best = (v4, Throw(item, at=corner, intersection=True))
+    if best is not None and best[0] > 0.5:
+        return best[1]
     # 2. a swarm on me or next to me: fight it with a lit torch
     near = [s for s in swarms if footprint_distance_ft(c.squares, s.squares) <= 5 or set(c.squares) & set(s.squares)]
     if near and not c.is_swarm:
@@ -570,18 +614,48 @@ def _nauseated(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
     """One move action: get out of the swarm if it can (RULES §5.2)."""
     if not (t.move or t.standard) or t.moved or t.stepped:
         return None
-    swarm_sq = {s for f in foes if f.is_swarm for s in f.squares}
+    return _flee_swarms(enc, c, t, foes, budget=1)
+
+
+def _flee_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature], *, budget: int):
+    """Leave the swarms covering ``c``: to a square no swarm can follow into (a squeeze its
+    components cannot pass) when one is in reach, else to the nearest square outside them."""
+    swarms = [f for f in foes if f.is_swarm]
+    swarm_sq = {s for f in swarms for s in f.squares}
     if not (set(c.squares) & swarm_sq):
         return None
     d = _dmap(enc, c)
-    ok = d.reachable() & (d.actions <= 1)
+    ok = d.reachable() & (d.actions <= budget)
     ys, xs = np.nonzero(ok)
     _, no_end = enc.occupancy_masks(c)
-    cands = [(float(d.actions[y, x]), (x, y)) for x, y in zip(xs.tolist(), ys.tolist())
+    shut = np.ones(enc.grid.shape, dtype=bool)
+    for f in swarms:
+        shut &= enc.field(f).mode == BLOCKED
+    cands = [(0 if shut[y, x] else 1, float(d.actions[y, x]), (x, y)) for x, y in zip(xs.tolist(), ys.tolist())
              if (x, y) not in swarm_sq and not no_end[y, x]]
-    if not cands:
+    # the best candidate the creature can actually move to (checked best first: a plan is a search)
+    dest = next((k[2] for k in sorted(cands) if enc.movement_plan(c, k[2], budget=budget)), None)
+    if dest is None:
         return None
-    return Move(min(cands)[1])
+    return Move(dest, double=budget > 1)
+
+
+def _helpless_against(c: Creature, swarm: Creature) -> bool:
+    """Nothing ``c`` carries can hurt this swarm (weapon-immune, and no torch, splash or spell)."""
+    from sim.items import throwable_items
+
+    if swarm.block.swarm is None or swarm.block.swarm.weapon_damage != "immune":
+        return False
+    if c.torch_lit or c.items.get("torch", 0) > 0 or throwable_items(c):
+        return False
+    if any(a.extra_damage for a in c.block.attacks):
+        return False
+    if c.block.spells is not None:
+        from sim.spells import has_spell
+
+        if has_spell(c, "burning-hands") is not None:
+            return False
+    return True
 
 
 def swarm_policy(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):

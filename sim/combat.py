@@ -80,7 +80,7 @@ def loses_dex(enc: "Encounter", c: Creature) -> str | None:
     return None
 
 
-def threatens(enc: "Encounter", c: Creature) -> set[tuple[int, int]]:
+def threatens(enc: "Encounter", c: Creature) -> frozenset[tuple[int, int]] | set[tuple[int, int]]:
     """Squares ``c`` threatens now: melee reach, if it can attack (RULES §6.6). Swarms, Tiny and
     smaller creatures (reach 0), nauseated, helpless and unarmed-without-natural creatures
     threaten nothing."""
@@ -92,7 +92,17 @@ def threatens(enc: "Encounter", c: Creature) -> set[tuple[int, int]]:
     reach = int(a.reach_ft or c.reach_ft())
     reach_weapon = bool(a.weapon is not None and a.weapon.reach)
     adjacent_too = bool(a.weapon is not None and a.weapon.reach_adjacent)
-    return threatened(c.squares, reach, reach_weapon=reach_weapon, adjacent_too=adjacent_too)
+    memo = getattr(enc, "_threat_memo", None)  # the same footprint and reach, the same squares
+    if memo is None:
+        return threatened(c.squares, reach, reach_weapon=reach_weapon, adjacent_too=adjacent_too)
+    key = (tuple(c.squares), reach, reach_weapon, adjacent_too)
+    out = memo.get(key)
+    if out is None:
+        if len(memo) > 1024:
+            memo.clear()
+        out = memo[key] = frozenset(threatened(c.squares, reach, reach_weapon=reach_weapon,
+                                               adjacent_too=adjacent_too))
+    return out
 
 
 def _first_melee(c: Creature) -> Attack | None:

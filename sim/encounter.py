@@ -319,6 +319,13 @@ class Encounter:
         self._fields: dict = {}
         self._cats: dict = {}
         self._low: dict = {}
+        # memos of pure queries (performance only, never outcomes): occupancy masks and paths by
+        # the creatures' positions and states, threatened squares by footprint and reach, lines
+        # of effect over the fixed rock (see occupancy_signature)
+        self._occ_memo: dict = {}
+        self._path_memo: dict = {}
+        self._threat_memo: dict = {}
+        self._loe_memo: dict = {}
         self.creatures: dict[str, Creature] = {}
         for cs in spec.combatants:
             c = build_creature(cs, spec.path)
@@ -365,10 +372,26 @@ class Encounter:
     def allies(self, c: Creature) -> list[Creature]:
         return [o for o in self.creatures.values() if o.team == c.team and o is not c and o.alive]
 
+    def occupancy_signature(self) -> tuple:
+        """Everything the occupancy masks depend on besides the mover: each creature's squares
+        and whether it is alive and helpless (ids, teams and sizes do not change)."""
+        return tuple((o.alive, o.helpless, tuple(o.squares)) for o in self.creatures.values())
+
     def occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
         """(blocked, no_end) reference-square masks for ``c``'s movement (RULES §6.4): opponents
         block (unless helpless, or 3+ size categories apart, or ``c`` is a swarm or Tiny and
-        smaller); nobody ends in another creature's space (swarms and Tiny creatures may)."""
+        smaller); nobody ends in another creature's space (swarms and Tiny creatures may).
+        Fresh arrays each call (callers edit them); computed once per state of the fight."""
+        key = (c.id, self.occupancy_signature())
+        hit = self._occ_memo.get(key)
+        if hit is None:
+            if len(self._occ_memo) > 256:
+                self._occ_memo.clear()
+            hit = self._occupancy_masks(c)
+            self._occ_memo[key] = hit
+        return hit[0].copy(), hit[1].copy()
+
+    def _occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
         rows, cols = self.grid.shape
         blocked = np.zeros((rows, cols), dtype=bool)
         no_end = np.zeros((rows, cols), dtype=bool)
@@ -488,6 +511,7 @@ class Encounter:
             if not c.alive:
                 continue
             self.turn = Turn(actor=c.id)
+            self._turn_mark = len(self.events)
             self.emit(TurnStart(round=self.round, actor=c.id))
             self._start_of_turn(c)
             if not c.in_fight or self.decided():
@@ -561,9 +585,23 @@ class Encounter:
             return
         if c.is_swarm and c.in_fight:
             swarm_attack(self, c)
+        self._poor_flier(c)
         self.emit(TurnEnd(round=self.round, actor=c.id))
         self.turn = None
         self._check_victory()
+
+    def _poor_flier(self, c: Creature) -> None:
+        """A poor or clumsy flier that moved less than half its fly speed this turn must land
+        (RULES §6.7: the locust swarm); it takes off again when it next moves far enough."""
+        sp = c.block.speed
+        if not c.alive or not sp.fly or sp.maneuverability not in ("poor", "clumsy"):
+            return
+        feet = sum(st["feet"] for e in self.events[getattr(self, "_turn_mark", 0):]
+                   if e.type == "moved" and e.actor == c.id for st in e.path)
+        if feet * 2 < sp.fly:
+            combat.set_condition(self, c, "landed", "slow_flight")
+        else:
+            combat.clear_condition(self, c, "landed", "took_off")
 
     def decided(self) -> bool:
         """At most one team still has a creature able to fight."""
@@ -661,7 +699,13 @@ class Encounter:
         blocked[to[1], to[0]] = False if not blocked[to[1], to[0]] else True
         if blocked[to[1], to[0]]:
             return Impossible(f"{to} is held by an enemy")
-        path = find_path(f, c.pos, to, blocked=blocked, prone=c.prone)
+        key = (id(f), c.id, c.pos, c.prone, tuple(to), self.occupancy_signature())
+        path = self._path_memo.get(key)
+        if path is None:
+            if len(self._path_memo) > 512:
+                self._path_memo.clear()
+            path = find_path(f, c.pos, to, blocked=blocked, prone=c.prone)
+            self._path_memo[key] = path
         if not path.reachable:
             return Impossible(f"no way to {to} for {c.name}")
         return path

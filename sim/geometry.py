@@ -89,10 +89,39 @@ def _segment_hits_square(p0, p1, x: int, y: int) -> bool:
 
 
 def squares_on_segment(p0, p1) -> list[Pos]:
-    """Every square whose interior the segment crosses (continuous coordinates)."""
-    xs = range(int(math.floor(min(p0[0], p1[0]))), int(math.floor(max(p0[0], p1[0]))) + 1)
-    ys = range(int(math.floor(min(p0[1], p1[1]))), int(math.floor(max(p0[1], p1[1]))) + 1)
-    return [(x, y) for y in ys for x in xs if _segment_hits_square(p0, p1, x, y)]
+    """Every square whose interior the segment crosses (continuous coordinates), in order.
+
+    The crossings of the grid lines cut the segment into pieces that each lie in one square;
+    a piece of zero length (a corner touched) or lying on a grid line (along an edge) crosses
+    no interior.
+
+    >>> squares_on_segment((0.5, 0.5), (2.5, 1.5))
+    [(0, 0), (1, 0), (1, 1), (2, 1)]
+    >>> squares_on_segment((1, 0), (1, 3))   # along an edge: no interior crossed
+    []
+    """
+    (x0, y0), (x1, y1) = p0, p1
+    dx, dy = x1 - x0, y1 - y0
+    ts = [0.0, 1.0]
+    if abs(dx) > EPS:
+        lo, hi = sorted((x0, x1))
+        ts.extend((k - x0) / dx for k in range(int(math.ceil(lo)), int(math.floor(hi)) + 1))
+    if abs(dy) > EPS:
+        lo, hi = sorted((y0, y1))
+        ts.extend((k - y0) / dy for k in range(int(math.ceil(lo)), int(math.floor(hi)) + 1))
+    ts = sorted(t for t in ts if -EPS <= t <= 1 + EPS)
+    out: list[Pos] = []
+    for a, b in zip(ts, ts[1:]):
+        if b - a <= 1e-12:
+            continue
+        m = (a + b) / 2
+        mx, my = x0 + dx * m, y0 + dy * m
+        if abs(mx - round(mx)) < 1e-9 or abs(my - round(my)) < 1e-9:
+            continue  # running along a grid line
+        sq = (int(math.floor(mx)), int(math.floor(my)))
+        if not out or out[-1] != sq:
+            out.append(sq)
+    return out
 
 
 def line_clear(rock: np.ndarray, p0, p1, *, blockers: set[Pos] | None = None, ignore: set[Pos] | None = None) -> bool:

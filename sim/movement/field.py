@@ -25,7 +25,7 @@ per try, §7.30), BLOCKED.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -33,7 +33,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from sim.classify import classify_arrays
 from sim.grid import CaveGrid
 from sim.movement.costs import Mover
-from sim.movement.kernel import direction_masks
+from sim.movement.kernel import Scratch, cell_words, direction_masks
 from sim.rules.categories import Category, cost_multiplier_lut
 
 BLOCKED, WALK, CRAWL, AWKWARD, TIGHT = 0, 1, 2, 3, 4
@@ -57,6 +57,11 @@ class MoveField:
     squeezed: np.ndarray      # bool: a k > 1 creature stands here squeezed into a line
     difficult: np.ndarray     # bool: difficult terrain under the footprint (ignored by fliers)
     dirs: np.ndarray          # uint8: bit d = the move in kernel.DIRS[d] is allowed from here
+    words: np.ndarray         # uint16: mode, multiplier, prone and dirs packed for the search (kernel.cell_words)
+    scratch: Scratch = field(init=False, repr=False)  # work arrays the searches reuse (kernel.Scratch)
+
+    def __post_init__(self):
+        object.__setattr__(self, "scratch", Scratch(self.mode.size))
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -159,9 +164,10 @@ def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
     if not mover.flying:
         mult = np.where(((mode == WALK) | (mode == CRAWL)) & difficult, mult * 2, mult).astype(np.uint8)
     prone = (mode == CRAWL) | (((mode == AWKWARD) | (mode == TIGHT)) & low_ceiling)
+    dirs = direction_masks(mode, corner)
     arrays = _freeze(category=np.ascontiguousarray(fcat, dtype=np.uint8), mode=np.ascontiguousarray(mode),
                      mult=np.ascontiguousarray(mult), prone=np.ascontiguousarray(prone),
                      corner=np.ascontiguousarray(corner), squeezed=np.ascontiguousarray(squeezed),
                      difficult=np.ascontiguousarray(difficult & ~mover.flying),
-                     dirs=direction_masks(mode, corner))
+                     dirs=dirs, words=cell_words(mode, mult, prone, dirs))
     return MoveField(grid=grid, mover=mover, k=k, **arrays)

@@ -2,11 +2,13 @@
 
 State space: (square, posture/parity), three states per square: standing with diagonal parity
 0, standing with parity 1, prone. A label is the lexicographic pair (move actions started,
-squares used in the current move action), encoded as the integer ``key = n_units * K + f`` with
-``K = speed_squares + 1`` and ``n_units`` counting move actions in units of ``1/M`` (M = 1 for
-guaranteed times; a common denominator of the expected tries otherwise). Labels only grow along
-transitions, so a bucket queue (Dial's algorithm) finds exact minimum labels; with a goal, the
-Chebyshev distance is a consistent A* heuristic (every step raises the key by at least one).
+squares used in the current move action), encoded as the integer ``key = n_units << kb | f``
+with ``2**kb > speed_squares`` (see :func:`key_bits`) and ``n_units`` counting move actions in
+units of ``1/M`` (M = 1 for guaranteed times; a common denominator of the expected tries
+otherwise). Integer order is the label order. Labels only grow along transitions, so a bucket
+queue (Dial's algorithm) finds exact minimum labels. With a goal it is an A* search: a cheap
+backward search (:func:`squares_to_goal`) bounds the squares' worth of movement still to go
+from every square, and :func:`_eta` turns that into a consistent estimate of the arrival label.
 
 Transitions (RULES §6.1-6.3, §2.4, §5.1, §7.30, §7.35):
 
@@ -16,7 +18,7 @@ Transitions (RULES §6.1-6.3, §2.4, §5.1, §7.30, §7.35):
   diagonal with ``m >= 2`` costs ``1.5 m`` and does not advance the parity (§6.3). It fits in the
   current move action if ``f + c <= speed``; else it starts the next move action; if
   ``c > speed`` only the minimum-movement full-round action (one square at the start of a turn,
-  §6.1) can take it.
+  §6.1) can take it, or dropping prone (free) and crawling.
 * crawl (prone, or into a CRAWL square): one square per move action (§5.1), times the square's
   multiplier (half speed applies to crawling too; a crawl square counts 1, or 2 over rubble).
 * stand up (prone, on a WALK square): a move action (§5.1).
@@ -25,22 +27,51 @@ Transitions (RULES §6.1-6.3, §2.4, §5.1, §7.30, §7.35):
   afterwards follows the square.
 * no diagonal past a corner square (§6.2): encoded in the per-square direction masks.
 
-Dominance (same square, same or lower label): parity 0 is never worse than parity 1, and
-standing is never worse than prone (dropping prone is free), so dominated states are skipped.
-The test suite checks the result against a plain-Python search without this pruning.
+Dominance (same square, same or lower label, whole move actions): parity 0 is never worse than
+parity 1, and standing is never worse than prone (dropping prone is free), so dominated states
+are skipped; a neighbour whose parity-0 label is already at most ``key + 1`` (the least any step
+adds) is skipped without looking at it. With fractional move actions (expected tries, M > 1) no
+state is pruned for another (see :func:`_beats`). The test suite checks the result against a
+plain-Python search without any pruning.
+
+Memory layout, chosen so that a relaxation touches few cache lines:
+
+* ``words`` (uint16, one per square, :func:`cell_words`): direction mask, mode, prone flag and
+  multiplier of the square, packed.
+* ``key`` (int32, ``3 N``): the two standing states of square ``i`` side by side at ``2 i``
+  (parity 0) and ``2 i + 1`` (parity 1); the prone states, rarely touched, after them at
+  ``2 N + i``. ``pred`` / ``walked`` / ``done`` use the same state index.
+* the bucket queue is a ring of singly linked lists over a small recycled pool (its entries are
+  freed as they are popped, so it stays the size of the frontier and in cache); the rows around
+  a newly queued square are prefetched while it waits for its turn.
 """
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 BLOCKED, WALK, CRAWL, AWKWARD, TIGHT = 0, 1, 2, 3, 4
 PRONE = 2
 UNREACHED = np.iinfo(np.int32).max
+MAX_MULT = 15  # the multiplier field of a cell word has 4 bits
 
 # direction d: (drow, dcol); bit d of a square's mask allows the move from it
 DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+# bits of the direction mask that leave a window through each side (DIRS order)
+EDGE_TOP, EDGE_BOTTOM, EDGE_LEFT, EDGE_RIGHT = 0b00110001, 0b11000010, 0b01010100, 0b10101000
+
+# step kinds reported along a path (queries.Step.kind)
+KIND_WALK, KIND_CRAWL, KIND_STAND, KIND_ESCAPE, KIND_SQUEEZE = 0, 1, 2, 3, 4
+
+_CANDIDATES = 24  # at most 8 directions x (step + alternative crawl) + stand up
 
 
 def direction_masks(mode: np.ndarray, corner: np.ndarray) -> np.ndarray:
@@ -58,220 +89,733 @@ def direction_masks(mode: np.ndarray, corner: np.ndarray) -> np.ndarray:
     return out
 
 
-@numba.njit(cache=True, nogil=True)
-def _grow(pool_state, pool_next):  # pragma: no cover - compiled
-    n = pool_state.shape[0]
-    ps = np.empty(2 * n, dtype=np.int32)
-    pn = np.empty(2 * n, dtype=np.int32)
-    ps[:n] = pool_state
-    pn[:n] = pool_next
-    return ps, pn
+def cell_words(mode: np.ndarray, mult: np.ndarray, prone: np.ndarray, dirs: np.ndarray) -> np.ndarray:
+    """One uint16 per square: bits 0-7 the direction mask, 8-10 the mode, 11 lies prone there,
+    12-15 the cost multiplier.
+
+    >>> w = cell_words(np.array([[WALK, CRAWL]]), np.array([[2, 1]]), np.array([[False, True]]),
+    ...                np.array([[0b1000, 0b0100]]))
+    >>> [hex(int(v)) for v in w.ravel()]
+    ['0x2108', '0x1a04']
+    """
+    if mult.size and int(mult.max()) > MAX_MULT:
+        raise ValueError(f"cost multiplier must be at most {MAX_MULT}, got {int(mult.max())}")
+    words = (dirs.astype(np.uint16) | (mode.astype(np.uint16) << 8) | (prone.astype(np.uint16) << 11)
+             | (mult.astype(np.uint16) << 12))
+    return np.ascontiguousarray(words)
+
+
+def key_bits(speed_squares: int) -> int:
+    """Bits of the in-action part of a key: the smallest ``kb`` with ``2**kb > speed``."""
+    return max(1, int(speed_squares).bit_length())
+
+
+def ring_size(sp: int, kb: int, M: int, awk_units: int, tight_units: int) -> int:
+    """Buckets of the queue ring: a power of two above the largest rise of a queue priority over
+    one transition. A key rises by at most ``units << kb`` plus a full action of squares, where
+    ``units`` is the dearest transition (a full-round move from the far end of a turn, a crawl
+    over the largest multiplier, the tries); with a goal, the estimate of the rest of the way
+    (:func:`squares_to_goal`) may grow by at most one such transition too, and :func:`_eta`
+    rounds each up to two more actions. (:func:`search` checks it.)"""
+    units = max(4 * M, MAX_MULT * M, awk_units, 2 * M + tight_units)
+    rise = ((2 * units + 4 * M + 2) << kb) + 2 * sp + 2
+    return 1 << max(4, rise.bit_length())
+
+
+class Work:
+    """One set of work arrays for searches over ``n`` squares, made on first use."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def _get(self, name: str, size: int, dtype) -> np.ndarray:
+        a = self._arrays.get(name)
+        if a is None:
+            a = self._arrays[name] = np.empty(size, dtype=dtype)
+        return a
+
+    @property
+    def key(self) -> np.ndarray:
+        return self._get("key", 3 * self.n, np.int32)
+
+    @property
+    def pred(self) -> np.ndarray:
+        return self._get("pred", 3 * self.n, np.int32)
+
+    @property
+    def walked(self) -> np.ndarray:
+        return self._get("walked", 3 * self.n, np.int32)
+
+    @property
+    def done(self) -> np.ndarray:
+        return self._get("done", 3 * self.n, np.uint8)
+
+    @property
+    def togo(self) -> np.ndarray:
+        return self._get("togo", self.n, np.int32)
+
+    @property
+    def words(self) -> np.ndarray:
+        return self._get("words", self.n, np.uint16)
+
+
+class Scratch:
+    """Work arrays kept between the searches on one map: on a small map, fresh memory for them
+    (the OS maps and zeroes every page on first touch) costs more than the search itself. The
+    searches overwrite whatever they hold. Re-entrant: each call takes a set of its own (a new
+    one when all are in use, e.g. by other threads) and gives it back; one set is kept."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self._lock = threading.Lock()
+        self._free: list[Work] = []
+
+    @contextmanager
+    def take(self):
+        with self._lock:
+            work = self._free.pop() if self._free else None
+        if work is None:
+            work = Work(self.n)
+        try:
+            yield work
+        finally:
+            with self._lock:
+                if not self._free:
+                    self._free.append(work)
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):  # pragma: no cover - compiled
+    """Hint the CPU to fetch ``arr[idx]`` into cache (no fault if ``idx`` is off the array)."""
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep, data
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _eta(k, dist, sp, kb, M, inv_sp):  # pragma: no cover - compiled
+    """The label after ``dist`` more squares at one square each: a lower bound of the label on
+    arrival ``dist`` squares away (every step is at least that dear), consistent because the
+    label order is kept by every step. ``inv_sp``: ``1 / sp`` (a division is slow)."""
+    room = sp - (k & ((1 << kb) - 1))
+    if dist <= room:
+        return k + dist
+    rest = dist - room
+    full = int((rest - 0.5) * inv_sp)  # (rest - 1) // sp, exactly
+    return (((k >> kb) + (full + 1) * M) << kb) + rest - full * sp
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _prone_covered(key, nb, k, M, kb):  # pragma: no cover - compiled
+    """Whether a prone label ``k`` on the square whose standing pair is at ``key[nb:nb + 2]``
+    can bring nothing: every move from it (crawling, Escape Artist) is open to a standing state
+    as early, and standing up leads to parity 0 one move action later."""
+    return key[nb] <= k or (key[nb + 1] <= k and key[nb] <= k + (M << kb))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _turn_boundary(n_units, turn_start, M):  # pragma: no cover - compiled
+    """The first turn boundary (in units) at or after ``n_units``."""
+    if turn_start:
+        return n_units
+    return (n_units // (2 * M) + 1) * 2 * M
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _walk(m, diag, st, k, room, turn_start, nxt, sp):  # pragma: no cover - compiled
+    """Walking from a standing state (parity ``st``, label ``k``, ``room`` squares left in its
+    move action, ``nxt`` the label at which its next move action starts) into a WALK square of
+    multiplier ``m``: (label, parity after, squares paid), the label -1 when the step costs more
+    than the whole speed (only the minimum move can take it then)."""
+    if diag and m == 1:  # alternating diagonal: 1, 2, 1, ...
+        cost = 1 + st
+        if cost <= room:
+            return k + cost, 1 - st, cost
+        if turn_start:  # the next move action starts a new turn: the count restarts
+            return nxt + 1, 1, 1
+        if cost <= sp:
+            return nxt + cost, 1 - st, cost
+        return -1, 0, cost
+    cost = (3 * m) >> 1 if diag else m
+    if cost <= room:
+        return k + cost, st, cost
+    if cost <= sp:
+        return nxt + cost, 0 if turn_start else st, cost  # a new turn resets the parity
+    return -1, 0, cost
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def search(mode, mult, prone_sq, dirs, blocked, has_blocked, R, C,
-           s_cell, start_prone, sp, M, awk_units, tight_units, max_key, goal_cell, nbuckets,
-           key, pred, walked, track):  # pragma: no cover - compiled
-    """Flat arrays over ``R*C`` squares (``key``/``pred``/``walked`` over ``3*R*C`` states,
-    ``key`` preset to UNREACHED; ``pred``/``walked`` filled only when ``track``; ``max_key`` is
-    the largest label to keep; ``nbuckets`` a power of two above the largest label increase).
-    Returns (goal state or -1, states settled)."""
-    K = sp + 1
-    nstates = R * C * 3
+def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo, togo_cap,
+           nbuckets, key, pred, walked, done, track):  # pragma: no cover - compiled
+    """Exact-rule search from square ``start`` over flat ``words`` (``R*C`` squares, C columns).
+
+    ``key`` (3 N, preset to UNREACHED) receives the labels; ``done`` (3 N, zeroed) marks the
+    states expanded. When ``track``, ``pred`` / ``walked`` (3 N) receive the state each was
+    reached from and the feet walked on the way: the least movement among the equally early
+    ways (a state that learns of a shorter walk after its expansion is expanded again). Labels
+    above ``max_key`` are not kept. ``goal`` >= 0 stops at that square (A*, estimating the rest
+    of the way by :func:`_eta` over ``min(togo, togo_cap)`` from :func:`squares_to_goal`; when
+    tracking, once no equally early way to it is left). ``nbuckets``: see :func:`ring_size`.
+    ``track`` must be a constant where this is called (numba.literally: each value is compiled
+    apart, without the other's branches; :func:`run` dispatches from a runtime value). Returns
+    (the goal state reached first or -1, states expanded)."""
+    numba.literally(track)
+    N = words.shape[0]
+    N2 = 2 * N
+    kmask = (1 << kb) - 1
     off = np.array([-C, C, -1, 1, -C - 1, -C + 1, C - 1, C + 1])
     bmask = nbuckets - 1
     head = np.full(nbuckets, -1, dtype=np.int32)
-    tail = np.full(nbuckets, -1, dtype=np.int32)
-    cap = max(1024, (R * C) // 2)
-    pool_state = np.empty(cap, dtype=np.int32)  # FIFO entries per bucket; stale ones are skipped
-    # (a state is queued again only with a strictly smaller label, so each label pops once)
-    pool_next = np.empty(cap, dtype=np.int32)
-    done = np.zeros(nstates if track else 1, dtype=np.uint8)
-    use_goal = goal_cell >= 0
-    gr = goal_cell // C if use_goal else 0
-    gc = goal_cell % C if use_goal else 0
-    s0 = s_cell * 3 + (PRONE if start_prone else 0)
+    cap = 1024
+    pool = np.empty(2 * cap, dtype=np.int32)  # entries (state, next); popped ones are recycled
+    free = -1
+    # the states one expansion may improve: state, label, feet walked by the step, from which
+    cand_s = np.empty(_CANDIDATES, dtype=np.int64)
+    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
+    cand_ft = np.empty(_CANDIDATES, dtype=np.int64)
+    cand_src = np.empty(_CANDIDATES, dtype=np.int64)
+    # the states expanded together: a standing state and the other parity's when its label is
+    # final too (at most one more than the bucket's), with what their walking steps need
+    src = np.empty(2, dtype=np.int64)
+    src_k = np.empty(2, dtype=np.int64)
+    src_room = np.empty(2, dtype=np.int64)
+    src_ts = np.empty(2, dtype=np.bool_)
+    src_nxt = np.empty(2, dtype=np.int64)
+    use_goal = goal >= 0
+    pair = not track and not use_goal  # labels are final one bucket ahead only in plain Dijkstra order
+    inv_sp = 1.0 / sp
+    tie = 1 if track else 0  # when tracking, an equal label may still bring a shorter walk
+
+    s0 = N2 + start if start_prone else 2 * start
     key[s0] = sp  # no move action in progress: the next step starts action 1
     if track:
         pred[s0] = -1
         walked[s0] = 0
-    h0 = max(abs(s_cell // C - gr), abs(s_cell % C - gc)) if use_goal else 0
-    cur = sp + h0
-    pool_state[0] = s0
-    pool_next[0] = -1
-    head[cur & bmask] = 0
-    tail[cur & bmask] = 0
+    cur = sp
+    if use_goal:
+        cur = _eta(sp, min(togo[start], togo_cap), sp, kb, M, inv_sp)
+    pool[0] = s0
+    pool[1] = -1
     n_pool = 1
+    head[cur & bmask] = 0
     pending = 1
     settled = 0
-    goal_state = -1
+    found = -1
     while pending > 0:
-        b = cur & bmask
-        e = head[b]
+        e = head[cur & bmask]
         if e < 0:
+            if found >= 0:
+                break  # the goal's bucket is empty: no equally early way to it is left
             cur += 1
             continue
-        head[b] = pool_next[e]
-        if pool_next[e] < 0:
-            tail[b] = -1
+        nx = pool[2 * e + 1]
+        head[cur & bmask] = nx
+        s = pool[2 * e]
+        pool[2 * e + 1] = free
+        free = e
         pending -= 1
-        s = pool_state[e]
+        if nx >= 0:
+            _prefetch(key, pool[2 * nx])
         k0 = key[s]
-        cell = s // 3
-        st = s - cell * 3
+        if s < N2:
+            cell = s >> 1
+            st = s & 1
+        else:
+            cell = s - N2
+            st = PRONE
         if use_goal:
-            if k0 + max(abs(cell // C - gr), abs(cell % C - gc)) != cur:
+            if _eta(k0, min(togo[cell], togo_cap), sp, kb, M, inv_sp) != cur:
                 continue  # stale: improved since it was queued
         elif k0 != cur:
             continue
-        if track:
-            done[s] = 1
-        base = cell * 3
-        # dominance on the same square: parity 0 beats parity 1, standing beats prone
-        if st == 1 and key[base] <= k0:
-            continue
-        if st == PRONE and (key[base] <= k0 or key[base + 1] <= k0):
+        if done[s]:
+            continue  # expanded already, beside the other parity
+        done[s] = 1
+        if st == PRONE and _prone_covered(key, 2 * cell, k0, M, kb):
             continue
         settled += 1
-        if cell == goal_cell:
-            goal_state = s
-            break
-        n_units = k0 // K
-        f = k0 - n_units * K
-        a = n_units // M
-        turn_start = (n_units - a * M == 0) and (a % 2 == 0)
-        if turn_start:
-            align = n_units
-        else:
-            align = ((a // 2) + 1) * 2 * M
-        mask = dirs[cell]
-        for d in range(9 if st == PRONE else 8):
-            alt_crawl = False
-            if d == 8:
-                # stand up in place: a move action, only from prone on a square where it can stand
-                if st != PRONE or mode[cell] != WALK:
-                    continue
-                ncell = cell
-                nk = (n_units + M) * K + sp
-                nst = 0
-                step_ft = 0
-            else:
+        if cell == goal:
+            if not track:
+                return s, settled
+            if found < 0:
+                found = s
+            continue
+
+        w = np.int64(words[cell])
+        mask = w & 255
+        nsrc = 1
+        src[0] = s
+        if pair and st != PRONE and key[s ^ 1] <= cur + 1 and done[s ^ 1] == 0:
+            src[1] = s ^ 1  # nothing can lower it any more: expand it now, sharing the loads
+            done[s ^ 1] = 1
+            nsrc = 2
+            settled += 1
+        for j in range(nsrc):
+            kj = key[src[j]]
+            nj = kj >> kb
+            src_k[j] = kj
+            src_room[j] = sp - (kj & kmask)
+            src_ts[j] = (nj & 1) == 0 if M == 1 else nj % (2 * M) == 0  # the next action starts a turn
+            src_nxt[j] = (nj + M) << kb
+        # a neighbour standing by then at both parities cannot be improved from here (every
+        # step adds at least 1, and standing beats prone as early; when tracking, an equal
+        # label may still bring a shorter walk)
+        lim = k0 + 1 - tie
+        nc = 0
+        slow = 0  # (direction, source) pairs left to the general code below: bit d + 8 j
+        if st != PRONE:
+            for d in range(8):
                 if not (mask >> d) & 1:
                     continue
                 ncell = cell + off[d]
-                if has_blocked and blocked[ncell]:
+                nb = 2 * ncell
+                if key[nb] <= lim and key[nb + 1] <= lim:
                     continue
-                mq = mode[ncell]
-                step_ft = 5
-                alt_crawl = False
-                if mq == WALK and st != PRONE:
-                    m = mult[ncell]
-                    if d >= 4:
-                        if m == 1:
-                            cost = 1 + st
-                            np_ = 1 - st
-                        else:
-                            cost = (3 * m) >> 1
-                            np_ = st
-                    else:
-                        cost = m
-                        np_ = st
-                    if f + cost <= sp:
-                        nk = k0 + cost
-                        nst = np_
-                    else:
-                        if turn_start:  # the next move action starts a new turn: parity resets
-                            if d >= 4 and m == 1:
-                                cost = 1
-                                np_ = 1
-                            else:
-                                np_ = 0
-                        if cost <= sp:
-                            nk = (n_units + M) * K + cost
-                            nst = np_
-                        else:  # minimum movement: a full-round action at the start of a turn
-                            nk = (align + 2 * M) * K + sp
-                            nst = 1 if (d >= 4 and m == 1) else 0
-                            alt_crawl = True
-                    step_ft = 5 * cost
+                nw = np.int64(words[ncell])
+                if (nw >> 8) & 7 != WALK:
+                    slow |= (1 << d) | ((1 << (d + 8)) if nsrc == 2 else 0)
+                    continue
+                m = nw >> 12
+                for j in range(nsrc):
+                    sj = src[j]
+                    nk, par, cost = _walk(m, d >= 4, sj & 1, src_k[j], src_room[j], src_ts[j], src_nxt[j], sp)
+                    if nk < 0:
+                        slow |= 1 << (d + 8 * j)
+                        continue
+                    ns = nb + par
+                    if nk - tie < key[ns]:
+                        cand_s[nc] = ns
+                        cand_k[nc] = nk
+                        cand_ft[nc] = 5 * cost
+                        cand_src[nc] = sj
+                        nc += 1
+                    if par == 1:  # or drop prone (free), crawl in and stand up: parity 0
+                        ck = (((src_k[j] >> kb) + M * m) << kb) + sp
+                        if track:  # as two steps, for the path's record
+                            if not _prone_covered(key, nb, ck, M, kb):
+                                cand_s[nc] = N2 + ncell
+                                cand_k[nc] = ck
+                                cand_ft[nc] = 5
+                                cand_src[nc] = sj
+                                nc += 1
+                        elif ck + (M << kb) < key[nb]:
+                            cand_s[nc] = nb
+                            cand_k[nc] = ck + (M << kb)
+                            cand_ft[nc] = 5
+                            cand_src[nc] = sj
+                            nc += 1
+        else:
+            slow = mask
+            if (w >> 8) & 7 == WALK:  # stand up in place: a move action
+                cand_s[nc] = 2 * cell
+                cand_k[nc] = src_nxt[0] + sp
+                cand_ft[nc] = 0
+                cand_src[nc] = s
+                nc += 1
+        if slow:
+            for b in range(16):
+                if not (slow >> b) & 1:
+                    continue
+                d = b & 7
+                j = b >> 3
+                sj = src[j]
+                sst = PRONE if sj >= N2 else sj & 1
+                n_units = src_k[j] >> kb
+                ncell = cell + off[d]
+                nb = 2 * ncell
+                if key[nb] <= lim and key[nb + 1] <= lim:
+                    continue
+                nw = np.int64(words[ncell])
+                mq = (nw >> 8) & 7
+                m = nw >> 12
+                if mq == BLOCKED:
+                    continue
+                if mq == WALK and sst != PRONE:
+                    # a step dearer than the whole speed: the minimum movement, a full-round
+                    # action at the start of a turn (§6.1) ...
+                    diag1 = d >= 4 and m == 1
+                    cost = (1 + sst if diag1 else (3 * m) >> 1) if d >= 4 else m
+                    cand_s[nc] = nb + (1 if diag1 else 0)
+                    cand_k[nc] = ((_turn_boundary(n_units, src_ts[j], M) + 2 * M) << kb) + sp
+                    cand_ft[nc] = 5 * cost
+                    cand_src[nc] = sj
+                    nc += 1
+                    # ... or drop prone (free) and crawl
+                    cand_s[nc] = N2 + ncell
+                    cand_k[nc] = ((n_units + M * m) << kb) + sp
+                    cand_ft[nc] = 5
+                    cand_src[nc] = sj
+                    nc += 1
                 elif mq == WALK or mq == CRAWL:  # crawl: a square per move action (x multiplier)
-                    nk = (n_units + M * mult[ncell]) * K + sp
-                    nst = PRONE
-                elif mq == AWKWARD:
-                    if awk_units <= 0:
-                        continue
-                    nk = (n_units + awk_units) * K + sp
-                    nst = PRONE if prone_sq[ncell] else 0
-                else:  # TIGHT
-                    if tight_units <= 0:
-                        continue
-                    nk = (align + tight_units) * K + sp
-                    nst = PRONE if prone_sq[ncell] else 0
-            for variant in range(2):
-                if variant == 1:
-                    # a standing creature may drop prone (free) and crawl instead: better than the
-                    # full-round minimum move when a square costs more than its whole speed
-                    if not alt_crawl:
-                        break
-                    nk = (n_units + M * mult[ncell]) * K + sp
-                    nst = PRONE
-                    step_ft = 5
-                if nk > max_key:
+                    cand_s[nc] = N2 + ncell
+                    cand_k[nc] = ((n_units + M * m) << kb) + sp
+                    cand_ft[nc] = 5
+                    cand_src[nc] = sj
+                    nc += 1
+                else:  # Escape Artist
+                    if mq == AWKWARD:
+                        if awk_units <= 0:
+                            continue
+                        nk = ((n_units + awk_units) << kb) + sp
+                    else:
+                        if tight_units <= 0:
+                            continue
+                        nk = ((_turn_boundary(n_units, src_ts[j], M) + tight_units) << kb) + sp
+                    cand_s[nc] = N2 + ncell if (nw >> 11) & 1 else nb
+                    cand_k[nc] = nk
+                    cand_ft[nc] = 5
+                    cand_src[nc] = sj
+                    nc += 1
+
+        if n_pool + nc > cap:
+            grown = np.empty(4 * cap, dtype=np.int32)
+            grown[:2 * cap] = pool
+            pool = grown
+            cap *= 2
+        for i in range(nc):
+            ns = cand_s[i]
+            nk = cand_k[i]
+            if nk > max_key:
+                continue
+            if ns < N2:
+                nb = ns - (ns & 1)
+            else:
+                nb = 2 * (ns - N2)
+                if _prone_covered(key, nb, nk, M, kb):
                     continue
-                nbase = ncell * 3
-                ns = nbase + nst
-                if nk >= key[ns]:
-                    if track and nk == key[ns] and done[ns] == 0 and walked[s] + step_ft < walked[ns]:
-                        pred[ns] = s  # same time, less movement spent: prefer it (not yet expanded)
-                        walked[ns] = walked[s] + step_ft
+            if nk >= key[ns]:
+                if not (track and nk == key[ns] and walked[cand_src[i]] + cand_ft[i] < walked[ns]):
                     continue
-                if nst == 1 and key[nbase] <= nk:
-                    continue
-                if nst == PRONE and (key[nbase] <= nk or key[nbase + 1] <= nk):
-                    continue
+                pred[ns] = cand_src[i]  # as early, with less movement: prefer it ...
+                walked[ns] = walked[cand_src[i]] + cand_ft[i]
+                if done[ns] == 0:
+                    continue  # ... it is still queued
+                done[ns] = 0  # ... and pass it on: expand it again
+            else:
                 key[ns] = nk
                 if track:
-                    pred[ns] = s
-                    walked[ns] = walked[s] + step_ft
-                h = 0
-                if use_goal:
-                    nr = ncell // C
-                    h = max(abs(nr - gr), abs(ncell - nr * C - gc))
-                if n_pool >= pool_state.shape[0]:
-                    pool_state, pool_next = _grow(pool_state, pool_next)
-                nb = (nk + h) & bmask
-                pool_state[n_pool] = ns
-                pool_next[n_pool] = -1
-                if tail[nb] >= 0:
-                    pool_next[tail[nb]] = n_pool
-                else:
-                    head[nb] = n_pool
-                tail[nb] = n_pool
+                    pred[ns] = cand_src[i]
+                    walked[ns] = walked[cand_src[i]] + cand_ft[i]
+            prio = nk
+            if use_goal:
+                prio = _eta(nk, min(togo[nb >> 1], togo_cap), sp, kb, M, inv_sp)
+                if prio - cur >= nbuckets:
+                    raise ValueError("bucket ring too small for this search")
+            _prefetch(key, nb - 2 * C)  # what it will look at when its turn comes
+            _prefetch(key, nb + 2 * C)
+            _prefetch(words, (nb >> 1) - C)
+            _prefetch(words, (nb >> 1) + C)
+            _prefetch(done, ns)
+            if free >= 0:
+                ne = free
+                free = pool[2 * ne + 1]
+            else:
+                ne = n_pool
                 n_pool += 1
-                pending += 1
-    return goal_state, settled
+            pool[2 * ne] = ns
+            pool[2 * ne + 1] = head[prio & bmask]
+            head[prio & bmask] = ne
+            pending += 1
+    return found, settled
 
 
 @numba.njit(cache=True, nogil=True)
-def collapse(key, K, M, sp, out_actions, out_feet, out_rounds):  # pragma: no cover - compiled
-    """Per square, from the best of its three states: move actions used (``n_units / M``),
-    time in feet of movement (a move action counts as the whole speed: ``5 * ((n - 1) * sp + f)``)
-    and rounds (``ceil(actions / 2)``); NaN / -1 where unreached."""
-    n = out_actions.shape[0]
-    for i in range(n):
-        b = i * 3
-        best = min(key[b], key[b + 1], key[b + 2])
-        if best == UNREACHED:
-            out_actions[i] = np.nan
-            out_feet[i] = -1
-            out_rounds[i] = -1
+def run(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo, togo_cap,
+        nbuckets, key, pred, walked, done, track):  # pragma: no cover - compiled
+    """:func:`search` with ``track`` a runtime value."""
+    if track:
+        return search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo,
+                      togo_cap, nbuckets, key, pred, walked, done, True)
+    return search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo,
+                  togo_cap, nbuckets, key, pred, walked, done, False)
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def squares_to_goal(words, C, goal, start, sp, M, awk_units, tight_units, togo):  # pragma: no cover - compiled
+    """The A* estimate of :func:`search`: per square, a lower bound of the squares' worth of
+    movement from it to ``goal`` (a square = one unit of a move action's budget: a move action
+    holds ``sp``). A single-state search backwards over the same moves, each costed at the least
+    any posture, parity or point of the turn can make it: walking ``m`` (diagonals 1, or
+    ``1.5 m``), but no more than the full-round minimum move (2 actions) or crawling (``m``
+    actions); crawling ``m`` actions; Escape Artist its whole actions of tries. A step then
+    raises a label at least as much as that many single squares would, so :func:`_eta` over it
+    is consistent. It stops once ``start`` is settled at ``cap``: squares not settled by then
+    are at least ``cap`` away, and ``min(togo, cap)`` is the estimate. Fills ``togo`` (N int32)
+    and returns ``cap``, or -1 when ``start`` cannot reach the goal at all."""
+    N = words.shape[0]
+    togo[:] = UNREACHED
+    off = np.array([-C, C, -1, 1, -C - 1, -C + 1, C - 1, C + 1])
+    awk = (awk_units // M) * sp if awk_units > 0 else -1
+    tight = (tight_units // M) * sp if tight_units > 0 else -1
+    top = max(2 * sp, MAX_MULT * sp, awk, tight)
+    nbuckets = 16
+    while nbuckets <= top:
+        nbuckets *= 2
+    bmask = nbuckets - 1
+    head = np.full(nbuckets, -1, dtype=np.int32)
+    cap = 1024
+    pool = np.empty(2 * cap, dtype=np.int32)  # (square, next), recycled as in search
+    free = -1
+    togo[goal] = 0
+    pool[0] = goal
+    pool[1] = -1
+    n_pool = 1
+    head[0] = 0
+    pending = 1
+    cur = 0
+    while pending > 0:
+        e = head[cur & bmask]
+        if e < 0:
+            cur += 1
             continue
-        units = best // K
-        f = best - units * K
-        actions = units / M
-        out_actions[i] = actions
-        if units == 0:
-            out_feet[i] = 0
+        head[cur & bmask] = pool[2 * e + 1]
+        v = pool[2 * e]
+        pool[2 * e + 1] = free
+        free = e
+        pending -= 1
+        if togo[v] != cur:
+            continue
+        if v == start:
+            return cur
+        w = np.int64(words[v])
+        mode = (w >> 8) & 7
+        m = w >> 12
+        if mode == WALK:  # the least of walking, the minimum move and crawling into v
+            orth = min(m, 2 * sp, m * sp)
+            diag = min(1 if m == 1 else (3 * m) >> 1, 2 * sp, m * sp)
+        elif mode == CRAWL:
+            orth = diag = m * sp
+        elif mode == AWKWARD and awk >= 0:
+            orth = diag = awk
+        elif mode == TIGHT and tight >= 0:
+            orth = diag = tight
         else:
-            out_feet[i] = int(round(5 * ((actions - 1) * sp + f)))
-        out_rounds[i] = int(np.ceil(actions / 2))
+            continue  # nothing enters v
+        if n_pool + 8 > cap:
+            grown = np.empty(4 * cap, dtype=np.int32)
+            grown[:2 * cap] = pool
+            pool = grown
+            cap *= 2
+        for d in range(8):
+            u = v - off[d]  # the square that enters v by a move in direction d
+            if u < 0 or u >= N or not (np.int64(words[u]) >> d) & 1:
+                continue
+            nd = cur + (orth if d < 4 else diag)
+            if nd < togo[u]:
+                togo[u] = nd
+                if free >= 0:
+                    ne = free
+                    free = pool[2 * ne + 1]
+                else:
+                    ne = n_pool
+                    n_pool += 1
+                pool[2 * ne] = u
+                pool[2 * ne + 1] = head[nd & bmask]
+                head[nd & bmask] = ne
+                pending += 1
+    return -1
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def distance(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, nbuckets,
+             key, done, actions, feet, rounds):  # pragma: no cover - compiled
+    """A whole distance map in one call: the search, then per square from its best state the
+    move actions used (``n_units / M``), the time in feet of movement (a move action counts as
+    the whole speed: ``5 * ((actions - 1) * sp + f)``) and rounds (``ceil(actions / 2)``); NaN
+    / -1 where unreached. Outputs are flat ``R*C`` arrays; ``key`` (3 N int32) and ``done``
+    (3 N uint8) work arrays."""
+    N = words.shape[0]
+    key[:] = UNREACHED
+    done[:] = 0
+    none = np.empty(1, dtype=np.int32)
+    run(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, UNREACHED - 1, -1, none, 0, nbuckets,
+        key, none, none, done, False)
+    kmask = (1 << kb) - 1
+    for i in range(N):
+        best = min(key[2 * i], key[2 * i + 1], key[2 * N + i])
+        if best == UNREACHED:
+            actions[i] = np.nan
+            feet[i] = -1
+            rounds[i] = -1
+            continue
+        units = best >> kb
+        a = units / M
+        actions[i] = a
+        feet[i] = 0 if units == 0 else int(round(5 * ((a - 1) * sp + (best & kmask))))
+        rounds[i] = int(np.ceil(a / 2))
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _path_steps(states, key, walked, words, category, N, C, kb):  # pragma: no cover - compiled
+    """Per state along a path: x, y, category, step kind, feet walked by the step, units."""
+    n = states.shape[0]
+    out = np.empty((n, 6), dtype=np.int64)
+    prev_cell = -1
+    for i in range(n):
+        s = states[i]
+        cell = s >> 1 if s < 2 * N else s - 2 * N
+        y = cell // C
+        mode = (np.int64(words[cell]) >> 8) & 7
+        if cell == prev_cell:
+            kind = KIND_STAND
+        elif mode == AWKWARD:
+            kind = KIND_ESCAPE
+        elif mode == TIGHT:
+            kind = KIND_SQUEEZE
+        elif s >= 2 * N:
+            kind = KIND_CRAWL
+        else:
+            kind = KIND_WALK
+        out[i, 0] = cell - y * C
+        out[i, 1] = y
+        out[i, 2] = category[cell]
+        out[i, 3] = kind
+        out[i, 4] = walked[s] - walked[states[i - 1]] if i else 0
+        out[i, 5] = key[s] >> kb
+        prev_cell = cell
+    return out
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _seek(words, C, start, goal, start_prone, sp, kb, plan, nbuckets, togo, key, pred, walked, done, track):  # pragma: no cover - compiled
+    """One goal search by ``plan`` (M, awk_units, tight_units) on fresh work arrays: the goal
+    state, or -1."""
+    M, awk, tight = plan
+    togo_cap = squares_to_goal(words, C, goal, start, sp, M, awk, tight, togo)
+    if togo_cap < 0:
+        return -1  # not even the most lenient costing leads there
+    key[:] = UNREACHED
+    done[:] = 0
+    gs, _ = run(words, C, start, start_prone, sp, kb, M, awk, tight, UNREACHED - 1, goal, togo, togo_cap,
+                nbuckets, key, pred, walked, done, track)
+    return gs
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def path(words, category, C, start, goal, start_prone, sp, kb, plan_a, plan_b, nb_a, nb_b,
+         togo, key, pred, walked, done, confined):  # pragma: no cover - compiled
+    """The fastest path by ``plan_a`` (M, awk_units, tight_units), or by ``plan_b`` when plan A
+    cannot reach the goal; then the same squares timed by the other plan (a search confined to
+    the path's squares). Work arrays (any content): ``togo`` (N int32), ``key`` / ``pred`` /
+    ``walked`` (3 N int32), ``done`` (3 N uint8), ``confined`` (N uint16). Returns (which plan
+    found it: 0 / 1 / -1 for none, per-state rows of :func:`_path_steps`, feet walked, label
+    units of the other plan or -1)."""
+    N = words.shape[0]
+    used = 0
+    gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_a, nb_a, togo, key, pred, walked, done, True)
+    if gs < 0:
+        used = 1
+        gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_b, nb_b, togo, key, pred, walked, done, True)
+        if gs < 0:
+            return -1, np.empty((0, 6), dtype=np.int64), 0, -1
+    # among the goal's states with the same label, the least movement (the first on ties)
+    best = -1
+    for b in (2 * goal, 2 * goal + 1, 2 * N + goal):
+        if key[b] == key[gs] and (best < 0 or walked[b] < walked[best]):
+            best = b
+    gs = best
+    n = 0
+    s = gs
+    while s >= 0:
+        n += 1
+        s = pred[s]
+    states = np.empty(n, dtype=np.int64)
+    s = gs
+    for i in range(n - 1, -1, -1):
+        states[i] = s
+        s = pred[s]
+    steps = _path_steps(states, key, walked, words, category, N, C, kb)
+    feet = walked[gs]
+    # the other plan over the same squares: every other square blocked
+    confined[:] = 0
+    for i in range(n):
+        cell = steps[i, 1] * C + steps[i, 0]
+        confined[cell] = words[cell]
+    ogs = _seek(confined, C, start, goal, start_prone, sp, kb, plan_b if used == 0 else plan_a,
+                nb_b if used == 0 else nb_a, togo, key, pred, walked, done, False)
+    return used, steps, feet, (key[ogs] >> kb) if ogs >= 0 else -1
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def reach(words, R, C, x, y, rad, start_prone, sp, kb, nbuckets, blocked, no_end):  # pragma: no cover - compiled
+    """Squares reachable this turn from ``(x, y)`` (one try per Escape Artist action), searched
+    in the window of radius ``rad`` around it (``2 * sp`` holds the whole turn: no move action
+    goes further than ``sp`` squares). ``blocked`` / ``no_end``: flat bool arrays over
+    the map, or empty. Returns (single, double, checks): rows (x, y, feet) sorted by x then y,
+    and for the Escape Artist squares of ``double`` rows (x, y, mode)."""
+    r0 = max(0, y - rad)
+    r1 = min(R, y + rad + 1)
+    c0 = max(0, x - rad)
+    c1 = min(C, x + rad + 1)
+    WR = r1 - r0
+    WC = c1 - c0
+    WN = WR * WC
+    start = (y - r0) * WC + (x - c0)
+    ww = np.empty(WN, dtype=np.uint16)
+    for r in range(WR):
+        ww[r * WC:(r + 1) * WC] = words[(r + r0) * C + c0:(r + r0) * C + c1]
+    for c in range(WC):  # no move leaves the window
+        ww[c] &= ~EDGE_TOP
+        ww[WN - WC + c] &= ~EDGE_BOTTOM
+    for r in range(WR):
+        ww[r * WC] &= ~EDGE_LEFT
+        ww[r * WC + WC - 1] &= ~EDGE_RIGHT
+    if blocked.shape[0] > 0:
+        for r in range(WR):
+            for c in range(WC):
+                if blocked[(r + r0) * C + c + c0] and r * WC + c != start:
+                    ww[r * WC + c] &= ~(7 << 8)  # an enemy's square: as if BLOCKED, corners unchanged
+    work = np.empty(9 * WN, dtype=np.int32)
+    key = work[:3 * WN]
+    key[:] = UNREACHED
+    pred = work[3 * WN:6 * WN]
+    walked = work[6 * WN:]
+    done = np.zeros(3 * WN, dtype=np.uint8)
+    search(ww, WC, start, start_prone, sp, kb, 1, 1, 2, (3 << kb) - 1, -1, pred, 0, nbuckets,
+           key, pred, walked, done, True)
+    single = np.empty((WN, 3), dtype=np.int64)
+    double = np.empty((WN, 3), dtype=np.int64)
+    checks = np.empty((WN, 3), dtype=np.int64)
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    has_no_end = no_end.shape[0] > 0
+    for c in range(WC):
+        for r in range(WR):
+            i = r * WC + c
+            b = 2 * i  # the state with the least label (parity 0, parity 1, prone on ties)
+            if key[2 * i + 1] < key[b]:
+                b = 2 * i + 1
+            if key[2 * WN + i] < key[b]:
+                b = 2 * WN + i
+            if key[b] == UNREACHED or i == start:
+                continue
+            g = (r + r0) * C + c + c0
+            if has_no_end and no_end[g]:
+                continue
+            double[n2, 0] = c + c0
+            double[n2, 1] = r + r0
+            double[n2, 2] = walked[b]
+            if key[b] >> kb <= 1:
+                single[n1] = double[n2]
+                n1 += 1
+            n2 += 1
+            mode = (np.int64(ww[i]) >> 8) & 7
+            if mode == AWKWARD or mode == TIGHT:
+                checks[n3, 0] = c + c0
+                checks[n3, 1] = r + r0
+                checks[n3, 2] = mode
+                n3 += 1
+    return single[:n1].copy(), double[:n2].copy(), checks[:n3].copy()

@@ -23,12 +23,12 @@ time uses the per-try success probability when rolling (each try succeeds on
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
-from sim.coords import ij, xy
+from sim.coords import ij
 from sim.movement import kernel
 from sim.movement.costs import Tries
 from sim.movement.field import AWKWARD, BLOCKED, TIGHT, MoveField
@@ -78,61 +78,67 @@ def _check_start(field: MoveField, pos: tuple[int, int], what: str) -> None:
                          f"({Category(field.category[y, x]).label})")
 
 
-# bits of the direction mask that leave a window through each side (kernel.DIRS order)
-_EDGE_BITS = {"top": 0b00110001, "bottom": 0b11000010, "left": 0b01010100, "right": 0b10101000}
-
-
-def _run(field: MoveField, start, plan: _Plan, *, goal=None, max_key=None, blocked=None, prone=None,
-         window=None, track=True):
+def _ring(field: MoveField, plan: _Plan) -> int:
     sp = field.mover.speed_squares
-    K = sp + 1
-    mode, mult, prone_sq, dirs = field.mode, field.mult, field.prone, field.dirs
-    blk = None if blocked is None else np.asarray(blocked, dtype=bool)
-    r0 = c0 = 0
-    if window is not None:
-        r0, r1, c0, c1 = window
-        mode, mult, prone_sq = (np.ascontiguousarray(a[r0:r1, c0:c1]) for a in (mode, mult, prone_sq))
-        dirs = dirs[r0:r1, c0:c1].copy()
-        dirs[0, :] &= ~np.uint8(_EDGE_BITS["top"])
-        dirs[-1, :] &= ~np.uint8(_EDGE_BITS["bottom"])
-        dirs[:, 0] &= ~np.uint8(_EDGE_BITS["left"])
-        dirs[:, -1] &= ~np.uint8(_EDGE_BITS["right"])
-        if blk is not None:
-            blk = blk[r0:r1, c0:c1]
-    R, C = mode.shape
-    sr, sc = ij(start)
-    sr -= r0
-    sc -= c0
-    if prone is None:
-        prone = bool(field.prone[ij(start)])
-    goal_cell = -1
-    if goal is not None:
-        gr, gc = ij(goal)
-        goal_cell = (gr - r0) * C + (gc - c0)
-    span = (max(4 * plan.M, 2 * plan.M + plan.tight_units, plan.awk_units) + 1) * K + sp + 2
-    nb = 1 << max(4, span.bit_length())  # a power of two above the largest label increase
-    n = R * C * 3
-    key = np.full(n, UNREACHED, dtype=np.int32)
-    pred = np.empty(n, dtype=np.int32)
-    walked = np.empty(n, dtype=np.int32)
-    s_cell = sr * C + sc
+    return kernel.ring_size(sp, kernel.key_bits(sp), plan.M, plan.awk_units, plan.tight_units)
+
+
+def _words(field: MoveField, start: tuple[int, int], blocked) -> np.ndarray:
+    """The packed squares, flat; ``blocked`` squares (enemies) as if BLOCKED, corners unchanged
+    (one may pass diagonally beside a creature), the start excepted."""
+    words = field.words
+    if blocked is not None:
+        words = words.copy()
+        blk = np.asarray(blocked, dtype=bool).copy()
+        blk[ij(start)] = False
+        words[blk] &= np.uint16(~(7 << 8) & 0xFFFF)
+    return words.ravel()
+
+
+def _start_prone(field: MoveField, start: tuple[int, int], prone: bool | None) -> bool:
+    return bool(field.prone[ij(start)]) if prone is None else bool(prone)
+
+
+def _run(field: MoveField, start, plan: _Plan, *, goal=None, max_key=None, blocked=None, prone=None, track=True):
+    """The raw search, for tests and debugging: (key, pred, walked, goal state, (0, 0, R, C), K)
+    over states ``square * 3 + (parity 0 | parity 1 | prone)``; a label is ``key = units * K +
+    squares`` (``K = 2**kernel.key_bits(speed)``)."""
+    sp = field.mover.speed_squares
+    kb = kernel.key_bits(sp)
+    R, C = field.shape
+    N = R * C
+    s_cell = ij(start)[0] * C + ij(start)[1]
+    goal_cell = -1 if goal is None else ij(goal)[0] * C + ij(goal)[1]
+    key = np.full(3 * N, UNREACHED, dtype=np.int32)
+    pred = np.full(3 * N, -1, dtype=np.int32)
+    walked = np.zeros(3 * N, dtype=np.int32)
+    done = np.zeros(3 * N, dtype=np.uint8)
+    start_prone = _start_prone(field, start, prone)
     if sp == 0:  # speed 0: it cannot move at all
-        s0 = s_cell * 3 + (2 if prone else 0)
+        s0 = 2 * N + s_cell if start_prone else 2 * s_cell
         key[s0] = 0
-        pred[s0] = -1
-        walked[s0] = 0
-        return key, pred, walked, (s0 if goal_cell == s_cell else -1), (r0, c0, R, C), K
-    has_blk = blk is not None
-    blk_flat = np.ascontiguousarray(blk).ravel() if has_blk else np.zeros(1, dtype=np.bool_)
-    goal_state, _ = kernel.search(mode.ravel(), mult.ravel(), prone_sq.ravel(), dirs.ravel(), blk_flat, has_blk,
-                                  R, C, s_cell, bool(prone), sp, plan.M, plan.awk_units, plan.tight_units,
-                                  UNREACHED - 1 if max_key is None else max_key, goal_cell, nb,
-                                  key, pred, walked, track)
-    return key, pred, walked, goal_state, (r0, c0, R, C), K
+        gs = s0 if goal_cell == s_cell else -1
+    else:
+        words = _words(field, start, blocked)
+        togo = np.zeros(N, dtype=np.int32)
+        togo_cap = 0
+        if goal_cell >= 0:
+            togo_cap = kernel.squares_to_goal(words, C, goal_cell, s_cell, sp, plan.M, plan.awk_units,
+                                              plan.tight_units, togo)
+        gs = -1
+        if togo_cap >= 0:
+            gs, _ = kernel.run(words, C, s_cell, start_prone, sp, kb, plan.M, plan.awk_units, plan.tight_units,
+                               UNREACHED - 1 if max_key is None else max_key, goal_cell, togo, togo_cap,
+                               _ring(field, plan), key, pred, walked, done, track)
 
+    def legacy(a):
+        return np.stack([a[0:2 * N:2], a[1:2 * N:2], a[2 * N:]], axis=1).ravel()
 
-def _actions(key: np.ndarray | int, K: int, M: int):
-    return (np.asarray(key) // K) / M
+    def state(s):
+        s = np.asarray(s, dtype=np.int64)
+        return np.where(s < 0, -1, np.where(s < 2 * N, s // 2 * 3 + s % 2, (s - 2 * N) * 3 + kernel.PRONE))
+
+    return legacy(key), state(legacy(pred)), legacy(walked), int(state(gs)), (0, 0, R, C), 1 << kb
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -160,12 +166,22 @@ def distance_map(field: MoveField, start: tuple[int, int], *, expected: bool = F
     """Exact-rule time from ``start`` to every square (guaranteed, or ``expected=True``)."""
     _check_start(field, start, "start")
     plan = _plan(field, expected=expected)
-    key, _, _, _, _, K = _run(field, start, plan, blocked=blocked, prone=prone, track=False)
+    sp = field.mover.speed_squares
     R, C = field.shape
     actions = np.empty((R, C), dtype=np.float64)
     feet = np.empty((R, C), dtype=np.int32)
     rounds = np.empty((R, C), dtype=np.int32)
-    kernel.collapse(key, K, plan.M, field.mover.speed_squares, actions.ravel(), feet.ravel(), rounds.ravel())
+    if sp == 0:  # speed 0: it cannot move at all
+        actions.fill(np.nan)
+        feet.fill(-1)
+        rounds.fill(-1)
+        actions[ij(start)] = feet[ij(start)] = rounds[ij(start)] = 0
+    else:
+        r, c = ij(start)
+        with field.scratch.take() as work:
+            kernel.distance(_words(field, start, blocked), C, r * C + c, _start_prone(field, start, prone), sp,
+                            kernel.key_bits(sp), plan.M, plan.awk_units, plan.tight_units, _ring(field, plan),
+                            work.key, work.done, actions.ravel(), feet.ravel(), rounds.ravel())
     for a in (actions, feet, rounds):
         a.flags.writeable = False
     return DistanceMap(start=start, expected=expected, actions=actions, feet=feet, rounds=rounds)
@@ -193,11 +209,57 @@ class Step:
         return d
 
 
+_KINDS = {kernel.KIND_WALK: "walk", kernel.KIND_CRAWL: "crawl", kernel.KIND_STAND: "stand",
+          kernel.KIND_ESCAPE: "escape_artist", kernel.KIND_SQUEEZE: "squeeze"}
+_CATEGORY_NAMES = tuple(c.name for c in Category)
+
+
+class Steps(Sequence):
+    """The steps of a path as a read-only sequence of :class:`Step`. A long path has hundreds of
+    them, so they are made from the search's arrays when first looked at, not by the search."""
+
+    __slots__ = ("_rows", "_M", "_escape", "_items")
+
+    def __init__(self, rows: np.ndarray, M: int, escape: dict[int, tuple[int, float, float]]):
+        self._rows = rows        # per step: x, y, category, kind, feet, label units (kernel.path)
+        self._M = M
+        self._escape = escape    # kind -> (DC, tries, probability)
+        self._items: list[Step] | None = None
+
+    def _all(self) -> list[Step]:
+        if self._items is None:
+            M, esc = self._M, self._escape
+            self._items = [Step(at=(x, y), category=_CATEGORY_NAMES[cat], feet=ft, kind=_KINDS[kind],
+                                move_action=units / M, tries=esc[kind][1], dc=esc[kind][0],
+                                probability=esc[kind][2]) if kind in esc else
+                           Step(at=(x, y), category=_CATEGORY_NAMES[cat], feet=ft, kind=_KINDS[kind],
+                                move_action=units / M)
+                           for x, y, cat, kind, ft, units in self._rows.tolist()]
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and not isinstance(other, str) and self._all() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
 @dataclass(frozen=True, slots=True)
 class Path:
     reachable: bool
     squares: list[tuple[int, int]]
-    steps: list[Step]
+    steps: Sequence[Step]
     feet: int
     move_actions: float | None       # guaranteed (None: no guaranteed way, e.g. rolls in combat)
     expected_move_actions: float | None
@@ -226,92 +288,78 @@ class Path:
 NO_PATH = Path(False, [], [], 0, None, None)
 
 
-def _states(pred: np.ndarray, goal_state: int) -> list[int]:
-    out = []
-    s = goal_state
-    while s >= 0:
-        out.append(int(s))
-        s = int(pred[s])
-    return out[::-1]
+def _escape_steps(field: MoveField) -> dict[int, tuple[int, float, float]]:
+    """Step kind -> (DC, tries, success probability) for the Escape Artist kinds."""
+    out = {}
+    for kind, cat in ((kernel.KIND_ESCAPE, Category.AWKWARD), (kernel.KIND_SQUEEZE, Category.TIGHT_SQUEEZE)):
+        dc = _dc(cat)
+        t: Tries = field.mover.tries(dc)
+        tries = float(t.guaranteed) if t.guaranteed is not None else float(t.expected or 0)
+        out[kind] = (dc, tries, float(t.probability))
+    return out
 
 
 def find_path(field: MoveField, start: tuple[int, int], goal: tuple[int, int], *, blocked=None,
               prone: bool | None = None) -> Path:
     """The fastest path from ``start`` to ``goal``: guaranteed time when one exists (take 10 /
-    take 20 out of combat), else the fastest expected time. Both totals are reported."""
+    take 20 out of combat), else the fastest expected time. Both totals are reported, the other
+    one timing the same squares (a search confined to them)."""
     _check_start(field, start, "start")
     _check_start(field, goal, "goal")
+    sp = field.mover.speed_squares
+    if sp == 0:  # speed 0: it cannot move at all
+        return Path(True, [tuple(start)], [], 0, 0.0, 0.0) if tuple(start) == tuple(goal) else NO_PATH
     gplan = _plan(field, expected=False)
     eplan = _plan(field, expected=True)
-    key, pred, walked, gs, _, K = _run(field, start, gplan, goal=goal, blocked=blocked, prone=prone)
-    plan = gplan
-    if gs < 0:
-        key, pred, walked, gs, _, K = _run(field, start, eplan, goal=goal, blocked=blocked, prone=prone)
-        plan = eplan
-        if gs < 0:
-            return NO_PATH
-    base = (gs // 3) * 3  # among the goal's states with the same time, the least movement
-    gs = min((b for b in range(base, base + 3) if key[b] == key[gs]), key=lambda b: walked[b])
-    states = _states(pred, gs)
     C = field.shape[1]
-    squares: list[tuple[int, int]] = []
-    for s in states:
-        p = xy(divmod(s // 3, C))
-        if not squares or squares[-1] != p:
-            squares.append(p)
-    # the same squares, timed by the other model (a search confined to the path)
-    confine = np.ones(field.shape, dtype=bool)
-    for p in squares:
-        confine[ij(p)] = False
-    if blocked is not None:
-        confine |= np.asarray(blocked, dtype=bool)
-    other = eplan if plan is gplan else gplan
-    okey, _, _, ogs, _, oK = _run(field, start, other, goal=goal, blocked=confine, prone=prone)
-    main_actions = float(_actions(key[gs], K, plan.M))
-    other_actions = None if ogs < 0 else float(_actions(okey[ogs], oK, other.M))
-    g_actions, e_actions = (main_actions, other_actions) if plan is gplan else (other_actions, main_actions)
-    steps: list[Step] = []
-    mover = field.mover
-    for prev, s in zip(states, states[1:]):
-        cell = s // 3
-        p = xy(divmod(cell, C))
-        cat = Category(field.category[ij(p)])
-        feet = int(walked[s] - walked[prev])
-        mode = int(field.mode[ij(p)])
-        kind = "walk"
-        dc = 0
-        tries = 0.0
-        prob = 1.0
-        if prev // 3 == cell:
-            kind = "stand"
-        elif mode == AWKWARD or mode == TIGHT:
-            kind = "escape_artist" if mode == AWKWARD else "squeeze"
-            dc = _dc(cat)
-            t: Tries = mover.tries(dc)
-            tries = float(t.guaranteed) if t.guaranteed is not None else float(t.expected or 0)
-            prob = float(t.probability)
-        elif s % 3 == kernel.PRONE:
-            kind = "crawl"
-        steps.append(Step(at=p, category=cat.name, feet=feet, kind=kind,
-                          move_action=float(_actions(key[s], K, plan.M)), tries=tries, dc=dc, probability=prob))
-    return Path(True, squares, steps, int(walked[gs]), g_actions, e_actions)
+    (sr, sc), (gr, gc) = ij(start), ij(goal)
+    with field.scratch.take() as work:
+        used, rows, feet, other_units = kernel.path(
+            _words(field, start, blocked), field.category.ravel(), C, sr * C + sc, gr * C + gc,
+            _start_prone(field, start, prone), sp, kernel.key_bits(sp),
+            (gplan.M, gplan.awk_units, gplan.tight_units), (eplan.M, eplan.awk_units, eplan.tight_units),
+            _ring(field, gplan), _ring(field, eplan), work.togo, work.key, work.pred, work.walked, work.done,
+            work.words)
+    if used < 0:
+        return NO_PATH
+    plan, other = (gplan, eplan) if used == 0 else (eplan, gplan)
+    main_actions = int(rows[-1, 5]) / plan.M
+    other_actions = None if other_units < 0 else int(other_units) / other.M
+    g_actions, e_actions = (main_actions, other_actions) if used == 0 else (other_actions, main_actions)
+    cells = rows[:, 0:2]
+    keep = np.ones(len(rows), dtype=bool)
+    keep[1:] = (cells[1:] != cells[:-1]).any(axis=1)  # standing up repeats the square
+    squares = [tuple(p) for p in cells[keep].tolist()]
+    return Path(True, squares, Steps(rows[1:], plan.M, _escape_steps(field)), int(feet), g_actions, e_actions)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Reach:
     """Squares reachable this turn. ``single``: with one move action; ``double``: with two (a
-    double move, its diagonals counted as one move; full-round squeezes included). Each entry is
-    ``(x, y, feet)``; ``checks`` lists the Escape Artist squares on the way as ``(x, y, dc, p)``."""
+    double move, its diagonals counted as one move; full-round squeezes included). Each is an
+    ``(n, 3)`` int array of rows ``(x, y, feet)`` sorted by x then y (feet: the movement walked
+    to get there); ``checks`` lists the Escape Artist squares on the way as ``(x, y, dc, p)``."""
 
     speed: int
-    single: list[tuple[int, int, int]]
-    double: list[tuple[int, int, int]]
+    single: np.ndarray
+    double: np.ndarray
     checks: list[tuple[int, int, int, float]]
 
     def to_json(self) -> dict:
-        return {"speed": self.speed, "single": [list(t) for t in self.single],
-                "double": [list(t) for t in self.double],
+        return {"speed": self.speed, "single": self.single.tolist(), "double": self.double.tolist(),
                 "checks": [[x, y, dc, p] for x, y, dc, p in self.checks]}
+
+
+_NONE = np.zeros(0, dtype=bool)
+
+
+def _flat_mask(mask, shape) -> np.ndarray:
+    if mask is None:
+        return _NONE
+    m = np.asarray(mask, dtype=bool)
+    if m.shape != shape:
+        raise ValueError(f"mask shape {m.shape} does not match the map {shape}")
+    return np.ascontiguousarray(m).ravel()
 
 
 def reach(field: MoveField, start: tuple[int, int], *, blocked=None, no_end=None,
@@ -320,40 +368,28 @@ def reach(field: MoveField, start: tuple[int, int], *, blocked=None, no_end=None
 
     Escape Artist squares count as reached with one successful try per action; their DC and
     success probability are listed in ``checks``. ``blocked`` squares cannot be entered (enemies),
-    ``no_end`` squares may be crossed but not ended in (allies)."""
+    ``no_end`` squares may be crossed but not ended in (allies). One compiled call crops the
+    window the turn can cover, searches it and lists the squares."""
     _check_start(field, start, "start")
-    sp = field.mover.speed_squares
-    plan = _plan(field, expected=False, assume_success=True)
-    K = sp + 1
-    rad = 2 * sp + 2 + field.k
+    mover = field.mover
+    sp = mover.speed_squares
+    if sp == 0:  # speed 0: it cannot move at all
+        none = np.zeros((0, 3), dtype=np.int64)
+        return Reach(speed=mover.speed_ft, single=none, double=none, checks=[])
     x, y = start
     R, C = field.shape
-    window = (max(0, y - rad), min(R, y + rad + 1), max(0, x - rad), min(C, x + rad + 1))
-    key, pred, walked, _, (r0, c0, WR, WC), K = _run(field, start, plan, max_key=3 * K - 1, blocked=blocked,
-                                                     prone=prone, window=window)
-    k3 = key.reshape(WR, WC, 3)
-    best = k3.min(axis=2)
-    bstate = k3.argmin(axis=2)
-    w = np.take_along_axis(walked.reshape(WR, WC, 3), bstate[..., None], axis=2)[..., 0]
-    ok = best != UNREACHED
-    if no_end is not None:
-        ok &= ~np.asarray(no_end, dtype=bool)[window[0]:window[1], window[2]:window[3]]
-    single, double = [], []
-    rr, cc = np.nonzero(ok)
-    for r, c in zip(rr.tolist(), cc.tolist()):
-        n = int(best[r, c]) // K
-        entry = (c + c0, r + r0, int(w[r, c]))
-        if (c + c0, r + r0) == tuple(start):
-            continue
-        (single if n <= 1 else double).append(entry)
-        if n <= 1:
-            double.append(entry)
+    kb = kernel.key_bits(sp)
+    single, double, rows = kernel.reach(field.words.ravel(), R, C, int(x), int(y), 2 * sp,
+                                        _start_prone(field, start, prone), sp, kb,
+                                        kernel.ring_size(sp, kb, 1, 1, 2), _flat_mask(blocked, field.shape),
+                                        _flat_mask(no_end, field.shape))
     checks = []
-    mover = field.mover
-    for sx, sy, _ in double:
-        m = field.mode[sy, sx]
-        if m == AWKWARD or m == TIGHT:
-            cat = Category(field.category[sy, sx])
+    if len(rows):
+        odds = {}
+        for mode, cat in ((AWKWARD, Category.AWKWARD), (TIGHT, Category.TIGHT_SQUEEZE)):
             dc = _dc(cat)
-            checks.append((sx, sy, dc, float(mover.tries(dc).probability)))
-    return Reach(speed=field.mover.speed_ft, single=sorted(single), double=sorted(double), checks=sorted(checks))
+            odds[mode] = (dc, float(mover.tries(dc).probability))
+        checks = [(cx, cy, *odds[mode]) for cx, cy, mode in rows.tolist()]
+    for a in (single, double):
+        a.flags.writeable = False
+    return Reach(speed=mover.speed_ft, single=single, double=double, checks=checks)

@@ -227,7 +227,7 @@ def test_reach_single_and_double_move():
     r = reach(move_field(g, medium(30)), (0, 0))
     assert [x for x, _, _ in r.single] == list(range(1, 7))
     assert [x for x, _, _ in r.double] == list(range(1, 13))
-    assert r.double[-1] == (12, 0, 60)
+    assert r.double[-1].tolist() == [12, 0, 60]
     assert r.to_json()["speed"] == 30
 
 
