@@ -135,9 +135,11 @@ class Creature:
     def wielded(self) -> Attack | None:
         return self.attack_named(self.wielding) if self.wielding else None
 
-    def take_armor_off(self) -> None:
+    def take_armor_off(self, *, drop_shield: bool = False) -> None:
+        """Armor off (and the shield, with ``drop_shield``): before crawlways and tighter spaces
+        (RULES §2.4, §7.33); AC, speed and Escape Artist change with it."""
         if not self.armor_off and self.block.armor is not None:
-            self.block = without_armor(self.block)
+            self.block = without_armor(self.block, drop_shield=drop_shield)
             self.armor_off = True
 
     def put_armor_on(self) -> None:

@@ -21,6 +21,7 @@ COMMANDS = (
     "classify",
     "move",
     "fight",
+    "crawl",
     "generate",
     "validate",
 )

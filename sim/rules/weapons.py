@@ -427,6 +427,7 @@ class ArmorPiece:
     spell_failure: int
     attack_penalty: int = 0
     remove: str | None = None
+    don: str | None = None
     masterwork: bool = False
     enhancement: int = 0
 
@@ -451,7 +452,7 @@ def _armor_tables() -> tuple[dict[str, ArmorPiece], dict[str, ArmorPiece]]:
     raw = _data.load("weapons.toml")
     armors = {
         k: ArmorPiece(k, v["type"], int(v["bonus"]), v.get("max_dex"), int(v["check_penalty"]),
-                      int(v["spell_failure"]), remove=v.get("remove"))
+                      int(v["spell_failure"]), remove=v.get("remove"), don=v.get("don"))
         for k, v in raw["armor"].items()
     }
     shields = {

@@ -1,0 +1,629 @@
+"""A party travelling through the cave out of combat (RULES §2.4 equipment, §5.3, §6, §7.30, §7.33).
+
+The party follows one route from a named point to another, in marching order. The route is the
+fastest way for the party as a whole (every member must be able to take it: it is planned for the
+most restrictive body in the party, with take 10 / take 20 on Escape Artist); a member who cannot
+pass at all (too big, or no check it could make succeeds) is left behind where it stops, and the
+plan says so ("the ogre cannot follow past (22, 20)").
+
+Time model (each number is exact for this model, and tested):
+
+* The route is cut into *stretches* of one kind: open (everyone walks side by side), single file
+  (the passage is narrower than two of the party's widest creatures), crawl, awkward, tight -- the
+  kind is the worst category any member has there.
+* Every member times each stretch with its own categories and costs (the movement engine on the
+  route's squares: 5-10-5 diagonals, x2 / x4 squares, a move action a crawl square, a move action
+  per Escape Artist try in Awkward Space (DC 15) and a full-round action per try in a Tight Squeeze
+  (DC 30), taking 10 -- or 20, twenty times as long -- where that is what succeeds). An ally
+  beside it aids its Escape Artist check (+2, RULES: aid another, DC 10 with take 10).
+* The party moves at the pace of its slowest member and waits for it: abreast, a stretch takes the
+  longest member's time; in single file each member enters once the one ahead has cleared the
+  first square, and the stretch ends when the last one is through.
+* Before a crawlway, awkward space or tight squeeze, each member in medium or heavy armor takes it
+  off (RULES §2.4: 1 minute; half-plate and full plate 1d4+1 minutes; halved when an ally helps),
+  unstraps its shield with it, and drags them and its pack behind; its speed, AC and Escape Artist modifier change accordingly.
+  When the way opens up again it puts the armor back on (SRD donning times: 1 or 4 minutes,
+  halved with help) -- unless a fight is near, in which case it keeps it off.
+* Monsters placed in the map start a fight when the party comes within their senses (darkvision or
+  other senses, else 60 ft, with a line of effect), or the party within its own (its light). The
+  fight is played by the encounter engine from the positions and equipment the party has at that
+  moment (armor off in a crawlway included); the crawl goes on with the survivors if the party wins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.creature import Creature
+from sim.errors import DataError
+from sim.geometry import line_of_effect
+from sim.grid import CaveGrid
+from sim.loaders import (SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec, Limits, _Lines, _parse_combatants,
+                         load_map, read_toml)
+from sim.movement import Mover, find_path, move_field
+from sim.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
+from sim.rules.bodies import Body
+from sim.rules.categories import Category
+from sim.rules.dice import Dice
+from sim.rules.statblocks import without_armor
+
+Pos = tuple[int, int]
+ROUNDS_PER_MINUTE = 10
+KINDS = ("open", "single_file", "crawl", "awkward", "tight")
+_MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}
+FIGHT_NEAR_SQUARES = 15  # a monster this close (75 ft): keep the armor off
+
+
+# =================================================================================================
+# Input
+# =================================================================================================
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CrawlSpec:
+    name: str
+    path: str
+    grid: CaveGrid
+    party: tuple[CombatantSpec, ...]
+    start: Pos
+    goal: Pos
+    monsters: tuple[CombatantSpec, ...] = ()
+    seed: int = 0
+    settings: dict = field(default_factory=lambda: dict(SETTINGS_DEFAULTS))
+    start_name: str = ""
+    goal_name: str = ""
+
+
+def _point(grid: CaveGrid, text: str, what: str, where: str) -> Pos:
+    if text in grid.points:
+        return tuple(grid.points[text])
+    parts = text.replace(" ", "").split(",")
+    if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
+        p = (int(parts[0]), int(parts[1]))
+        if not grid.in_bounds(p) or grid.rock[p[1], p[0]]:
+            raise DataError(f"{where}: {what} {text!r} is off the map or in rock")
+        return p
+    names = ", ".join(grid.points) or "(the map names none)"
+    raise DataError(f"{where}: {what} {text!r} is not a named point of {grid.name!r}; use one of {names}, "
+                    "or X,Y")
+
+
+def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str | None = None,
+               goal: str | None = None, seed: int | None = None, limits: Limits = Limits()) -> CrawlSpec:
+    """A crawl: a crawl file (``[crawl]`` with map, from, to, party, seed; monsters as
+    ``[[combatant]]``) or a plain map file plus the party and points given as arguments."""
+    path = Path(path)
+    data, text = read_toml(path)
+    lines = _Lines(text)
+    problems: list[str] = []
+    crawl = data.get("crawl", {})
+    if not isinstance(crawl, dict):
+        raise DataError(f"{path}: [crawl] must be a table")
+    if "map" in crawl:
+        grid = load_map(path.parent / str(crawl["map"]), limits=limits)
+    elif "map" in data:
+        grid = load_map(path, limits=limits)
+    elif isinstance(data.get("encounter"), dict):
+        grid = load_map(path, limits=limits)
+    else:
+        raise DataError(f"{path}: no map: give [crawl] map = \"cave.toml\" or a map file")
+    party_names = party if party is not None else crawl.get("party")
+    if not party_names:
+        raise DataError(f"{path}: no party: give --party T1,T2,... or [crawl] party = [\"human-fighter-3\", ...]")
+    if not isinstance(party_names, list) or not all(isinstance(p, str) for p in party_names):
+        raise DataError(f"{path}: [crawl] party must be a list of template names")
+    start_text = start if start is not None else crawl.get("from")
+    goal_text = goal if goal is not None else crawl.get("to")
+    where = str(path)
+    if not start_text or not goal_text:
+        raise DataError(f"{path}: give the start and the goal: --from POINT --to POINT (or [crawl] from/to)")
+    s = _point(grid, str(start_text), "--from", where)
+    g = _point(grid, str(goal_text), "--to", where)
+    members = []
+    counts: dict[str, int] = {}
+    for name in party_names:
+        if ":" in name:  # "bruna:human-fighter-3" names the member
+            ident, template = name.split(":", 1)
+        else:
+            template = name
+            base = Path(template).stem if template.endswith(".toml") else template
+            counts[base] = counts.get(base, 0) + 1
+            ident = base if counts[base] == 1 else f"{base}-{counts[base]}"
+        members.append(CombatantSpec(id=ident, template=template, team="party", at=s, explicit_id=":" in name))
+    monsters = []
+    if "combatant" in data:
+        monsters = [dataclasses.replace(m, team=m.team or "monsters")
+                    for m in _parse_combatants(data["combatant"], lines, lambda line, key, msg:
+                                               problems.append(f"{path}:{line or '?'}: {key}: {msg}"))]
+    the_seed = int(seed if seed is not None else crawl.get("seed", 0))
+    if the_seed < 0:
+        problems.append(f"{path}: seed must be >= 0")
+    if problems:
+        raise DataError.collect(problems)
+    spec = CrawlSpec(name=str(crawl.get("name", f"{grid.name}: {start_text} to {goal_text}")), path=str(path),
+                     grid=grid, party=tuple(members), start=s, goal=g, monsters=tuple(monsters), seed=the_seed,
+                     start_name=str(start_text), goal_name=str(goal_text))
+    _check(spec)
+    return spec
+
+
+def _check(spec: CrawlSpec) -> None:
+    from sim.encounter import build_creature, check_placement
+
+    problems = []
+    for m in spec.party:
+        try:
+            build_creature(m, spec.path)
+        except DataError as exc:
+            problems.extend(f"{spec.path}: party member {m.template!r}: {p}" for p in exc.problems)
+    if spec.monsters:
+        enc = EncounterSpec(name=spec.name, path=spec.path, grid=spec.grid, seed=spec.seed,
+                            combatants=spec.monsters, settings=dict(spec.settings))
+        problems.extend(check_placement(enc))
+    if problems:
+        raise DataError.collect(problems)
+
+
+# =================================================================================================
+# Output
+# =================================================================================================
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the timeline: at ``start`` rounds, ``what`` happens to ``who`` for ``rounds``."""
+
+    start: float
+    rounds: float
+    what: str           # walk | single_file | crawl | awkward | tight | armor_off | armor_on | keep_armor_off |
+                        # wait | encounter | left_behind | arrive
+    who: tuple[str, ...]
+    at: Pos
+    detail: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"start_rounds": self.start, "rounds": self.rounds, "minutes": round(self.rounds / ROUNDS_PER_MINUTE, 3),
+                "what": self.what, "who": list(self.who), "at": list(self.at), **self.detail}
+
+
+@dataclass(slots=True)
+class CrawlResult:
+    spec: CrawlSpec
+    route: list[Pos]
+    timeline: list[Entry]
+    tracks: dict[str, list[tuple[float, Pos, bool]]]   # member -> (time in rounds, square, prone)
+    left_behind: dict[str, str]
+    arrived: list[str]
+    total_rounds: float
+    fights: list[dict]
+    events: list = field(default_factory=list)          # the events of the fights
+
+    @property
+    def minutes(self) -> float:
+        return self.total_rounds / ROUNDS_PER_MINUTE
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.spec.name, "map": self.spec.grid.name, "seed": self.spec.seed,
+            "from": {"name": self.spec.start_name, "at": list(self.spec.start)},
+            "to": {"name": self.spec.goal_name, "at": list(self.spec.goal)},
+            "party": [m.id for m in self.spec.party],
+            "route": [list(p) for p in self.route],
+            "timeline": [e.to_json() for e in self.timeline],
+            "left_behind": self.left_behind, "arrived": self.arrived,
+            "total_rounds": self.total_rounds, "total_minutes": round(self.minutes, 3),
+            "fights": self.fights,
+        }
+
+
+# =================================================================================================
+# Planning
+# =================================================================================================
+
+def travel_mover(c: Creature, *, aid: int = 0) -> Mover:
+    """The creature out of combat: take 10 / take 20 allowed (RULES §2.4), its current armor,
+    ``aid`` added to Escape Artist (an ally's aid another, +2)."""
+    from sim.encounter import _mover
+
+    m = _mover(c, in_combat=False)
+    return dataclasses.replace(m, escape_artist=m.escape_artist + aid)
+
+
+def _composite(members: list[Creature]) -> Mover:
+    """The most restrictive member, for choosing the route all must take: the largest body (in
+    space, then height), the slowest speed, the lowest Escape Artist without armor."""
+    bodies: list[Body] = []
+    for c in members:
+        bodies.append(travel_mover(c).body)
+    body = max(bodies, key=lambda b: (b.opening is None, b.space, b.height, b.shoulders))
+    speed = min(travel_mover(c).speed_ft for c in members)
+    ea = min(_unarmored(c).escape_artist for c in members)
+    return Mover(body=body, speed_ft=speed, escape_artist=int(ea) + (2 if len(members) > 1 else 0))
+
+
+def _unarmored(c: Creature):
+    return without_armor(c.base_block, drop_shield=True) if _needs_armor_off(c) else c.base_block
+
+
+def _needs_armor_off(c: Creature) -> bool:
+    a = c.base_block.armor
+    return a is not None and a.kind in ("medium", "heavy")
+
+
+def _minutes(text: str | None, rng) -> float:
+    """ "1 minute", "4 minutes", "1d4+1 minutes" -> minutes (dice rolled with the crawl's rng)."""
+    if not text:
+        return 0.0
+    n = text.split()[0]
+    return float(Dice.parse(n).roll(rng)) if "d" in n else float(n)
+
+
+def _route(grid: CaveGrid, members: list[Creature], start: Pos, goal: Pos):
+    mover = _composite(members)
+    f = move_field(grid, mover)
+    if f.mode[start[1], start[0]] == BLOCKED or f.mode[goal[1], goal[0]] == BLOCKED:
+        return None
+    p = find_path(f, start, goal)
+    return p if p.reachable else None
+
+
+def _stops_at(f: MoveField, route: list[Pos], grid: CaveGrid) -> int:
+    """Index of the last route square a creature can get to along the route from its start,
+    with take 10 / take 20 (a squeeze whose check it cannot make stops it)."""
+    from sim.movement import distance_map
+
+    confine = np.ones(grid.shape, dtype=bool)
+    for x, y in route:
+        confine[y, x] = False
+    x0, y0 = route[0]
+    if f.mode[y0, x0] == BLOCKED:
+        return 0
+    d = distance_map(f, route[0], blocked=confine)
+    ok = d.reachable()
+    last = 0
+    for i, (x, y) in enumerate(route):
+        if not ok[y, x]:
+            break
+        last = i
+    return last
+
+
+def _kind_at(fields: dict[str, MoveField], grid: CaveGrid, members: list[Creature], sq: Pos) -> str:
+    x, y = sq
+    worst = WALK
+    for c in members:
+        m = int(fields[c.id].mode[y, x])
+        if m > worst:
+            worst = m
+    kind = _MODE_KIND.get(worst, "open")
+    if kind == "open":
+        widest = max(c.block.body.space for c in members)
+        if grid.width_ft[y, x] < 2 * widest and len(members) > 1:
+            kind = "single_file"
+    return kind
+
+
+def _member_time(c: Creature, f: MoveField, squares: list[Pos], grid: CaveGrid) -> tuple[float, list]:
+    """Move actions for ``c`` along exactly these squares, with its steps (guaranteed model)."""
+    if len(squares) < 2:
+        return 0.0, []
+    confine = np.ones(grid.shape, dtype=bool)
+    for x, y in squares:
+        confine[y, x] = False
+    p = find_path(f, squares[0], squares[-1], blocked=confine, prone=c.prone)
+    if not p.reachable or p.move_actions is None:
+        return math.inf, []
+    if p.steps:  # the posture it ends in: prone after crawling (or lying in a low squeeze)
+        last = p.steps[-1]
+        c.prone = last.kind == "crawl" or bool(f.prone[last.at[1], last.at[0]])
+    return float(p.move_actions), p.steps
+
+
+# =================================================================================================
+# The crawl
+# =================================================================================================
+
+def run_crawl(spec: CrawlSpec) -> CrawlResult:
+    from sim.encounter import build_creature
+
+    rng = np.random.default_rng(np.random.SeedSequence(spec.seed).spawn(1)[0])
+    members = [build_creature(m, spec.path) for m in spec.party]
+    monsters_left = list(spec.monsters)
+    timeline: list[Entry] = []
+    tracks: dict[str, list[tuple[float, Pos, bool]]] = {c.id: [(0.0, spec.start, False)] for c in members}
+    left_behind: dict[str, str] = {}
+    fights: list[dict] = []
+    all_events: list = []
+    grid = spec.grid
+    t = 0.0
+
+    # 1. the route, and who cannot take it
+    travellers = list(members)
+    path = _route(grid, travellers, spec.start, spec.goal)
+    while path is None and len(travellers) > 1:
+        biggest = max(travellers, key=lambda c: (c.block.body.space, c.block.body.height))
+        travellers = [c for c in travellers if c is not biggest]
+        path = _route(grid, travellers, spec.start, spec.goal)
+    if path is None:
+        raise DataError(f"{spec.path}: no route from {spec.start_name or spec.start} to {spec.goal_name or spec.goal} "
+                        "for this party")
+    route = list(path.squares)
+    for c in members:
+        if c in travellers:
+            continue
+        f = move_field(grid, travel_mover(c))
+        i = _stops_at(f, route, grid)
+        stop = route[i]
+        nx, ny = route[min(i + 1, len(route) - 1)]
+        left_behind[c.id] = (f"cannot follow past {stop}: {Category(int(f.category[ny, nx])).label} for a "
+                             f"{c.size.key} {c.name}")
+        timeline.append(Entry(t, 0.0, "left_behind", (c.id,), stop, {"reason": left_behind[c.id]}))
+
+    # 2. stretches
+    def fields_now() -> dict[str, MoveField]:
+        out = {}
+        for c in travellers:
+            aid = 2 if any(o is not c and travel_mover(o).escape_artist >= 0 for o in travellers) else 0
+            out[c.id] = move_field(grid, travel_mover(c, aid=aid))
+        return out
+
+    fields = fields_now()
+    armor_off: set[str] = set()
+    pos = 0
+    while pos < len(route) - 1 and travellers:
+        # the next square where monsters notice the party ends this leg (RULES: senses, §3 of the
+        # module docstring); the leg is cut into stretches of one kind
+        trig = _trigger(grid, route[pos + 1:], monsters_left, travellers)
+        end_at = pos + 1 + trig[0] if trig is not None else len(route) - 1
+        kinds = [_kind_at(fields_unarmored(grid, travellers), grid, travellers, sq) for sq in route]
+        stretches: list[tuple[str, int, int]] = []  # (kind, first index, last index)
+        i = pos
+        while i < end_at:
+            k = kinds[i + 1]
+            j = i + 1
+            while j < end_at and kinds[j + 1] == k:
+                j += 1
+            stretches.append((k, i, j))
+            i = j
+        for kind, a, b in stretches:
+            t, fields, travellers = _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters_left,
+                                             timeline, tracks, left_behind, rng, fields_now)
+            if not travellers:
+                break
+        pos = end_at
+        if trig is None or not travellers:
+            break
+        group = trig[1]
+        fight = _fight(spec, grid, route[pos], route[:pos + 1], travellers, group, len(fights), t)
+        fights.append(fight["summary"])
+        all_events.extend(fight["events"])
+        timeline.append(Entry(t, float(fight["summary"]["rounds"]), "encounter", tuple(fight["summary"]["party"]),
+                              route[pos], fight["summary"]))
+        t += float(fight["summary"]["rounds"])
+        monsters_left = [m for m in monsters_left if m.id not in {g.id for g in group}]
+        survivors = set(fight["summary"]["party_standing"])
+        for c in travellers:
+            if c.id not in survivors:
+                left_behind[c.id] = "fell in the fight"
+        travellers = [c for c in travellers if c.id in survivors]
+        if fight["summary"]["winner"] != "party":
+            travellers = []
+            break
+        fields = fields_now()
+    arrived = [c.id for c in travellers] if travellers else []
+    if arrived and (not fights or fights[-1]["winner"] == "party"):
+        timeline.append(Entry(t, 0.0, "arrive", tuple(arrived), route[-1], {}))
+    else:
+        arrived = []
+    return CrawlResult(spec=spec, route=route, timeline=timeline, tracks=tracks, left_behind=left_behind,
+                       arrived=arrived, total_rounds=round(t, 6), fights=fights, events=all_events)
+
+
+def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters_left, timeline, tracks,
+             left_behind, rng, fields_now, *, dress: bool = True, split: bool = True):
+    """One stretch of the route: armor off before tight places (or back on after them), then every
+    member's own time and the party's (waiting for the slowest; single file where narrow)."""
+    if split and dress and kind == "open" and armor_off and b > a + 1:
+        # out of the tight place first (the first square of open ground), then dress there
+        t, fields, travellers = _stretch(grid, route, kind, a, a + 1, t, fields, travellers, armor_off,
+                                         monsters_left, timeline, tracks, left_behind, rng, fields_now, dress=False)
+        return _stretch(grid, route, kind, a + 1, b, t, fields, travellers, armor_off, monsters_left, timeline,
+                        tracks, left_behind, rng, fields_now, split=False)
+    squares = route[a:b + 1]
+    constricted = kind in ("crawl", "awkward", "tight")
+    # armor off before the tight places (RULES §2.4, §7.33)
+    if constricted:
+        need = [c for c in travellers if _needs_armor_off(c) and c.id not in armor_off
+                and _constricted_for(c, grid, squares[1:])]
+        if need:
+            helped = len(travellers) > 1
+            times = {}
+            for c in need:
+                mins = _minutes(c.base_block.armor.remove, rng) / (2 if helped else 1)
+                times[c.id] = mins * ROUNDS_PER_MINUTE
+                c.take_armor_off(drop_shield=True)
+                armor_off.add(c.id)
+                timeline.append(Entry(t, times[c.id], "armor_off", (c.id,), squares[0],
+                                      {"armor": c.base_block.armor.key, "helped": helped,
+                                       "minutes": mins}))
+            t += max(times.values())
+            fields = fields_now()
+    elif armor_off and kind == "open" and dress:
+        near = _fight_near(grid, squares[0], monsters_left)
+        don_times = []
+        for c in [c for c in travellers if c.id in armor_off]:
+            if near:
+                timeline.append(Entry(t, 0.0, "keep_armor_off", (c.id,), squares[0], {"reason": "a fight is near"}))
+                continue
+            helped = len(travellers) > 1
+            mins = _minutes(c.base_block.armor.don, rng) / (2 if helped else 1)
+            c.put_armor_on()
+            armor_off.discard(c.id)
+            timeline.append(Entry(t, mins * ROUNDS_PER_MINUTE, "armor_on", (c.id,), squares[0],
+                                  {"armor": c.base_block.armor.key, "helped": helped, "minutes": mins}))
+            don_times.append(mins * ROUNDS_PER_MINUTE)
+        if don_times:
+            t += max(don_times)  # the party waits while they dress
+            fields = fields_now()
+    # each member's own time for the stretch; the party waits for the slowest
+    times: dict[str, float] = {}
+    steps: dict[str, list] = {}
+    for c in travellers:
+        mt, st = _member_time(c, fields[c.id], squares, grid)
+        times[c.id] = mt / 2.0  # rounds
+        steps[c.id] = st
+    if any(math.isinf(v) for v in times.values()):
+        stuck = [cid for cid, v in times.items() if math.isinf(v)]
+        for cid in stuck:
+            left_behind[cid] = f"cannot get through the {kind} stretch at {squares[0]} (no check it could make succeeds)"
+            timeline.append(Entry(t, 0.0, "left_behind", (cid,), squares[0], {"reason": left_behind[cid]}))
+        travellers = [c for c in travellers if c.id not in stuck]
+        if not travellers:
+            return t, fields, travellers
+        times = {k: v for k, v in times.items() if k not in stuck}
+    offsets = {c.id: 0.0 for c in travellers}
+    ends = {c.id: times[c.id] for c in travellers}
+    if kind != "open" and len(travellers) > 1:
+        # single file: each enters once the one ahead has cleared the first square, and cannot
+        # come out before the one ahead is out (plus its own last square)
+        off = 0.0
+        prev_end = 0.0
+        for c in travellers:
+            offsets[c.id] = off
+            st = steps[c.id]
+            first = st[0].move_action / 2.0 if st else 0.0
+            last = (st[-1].move_action - (st[-2].move_action if len(st) > 1 else 0.0)) / 2.0 if st else 0.0
+            ends[c.id] = max(off + times[c.id], prev_end + last)
+            prev_end = ends[c.id]
+            off += first
+    finish = max(ends.values())
+    slowest = max(travellers, key=lambda c: (offsets[c.id] + times[c.id], -travellers.index(c)))
+    for c in travellers:
+        for s in steps[c.id]:
+            tracks[c.id].append((t + offsets[c.id] + s.move_action / 2.0, tuple(s.at),
+                                 s.kind in ("crawl",) or bool(fields[c.id].prone[s.at[1], s.at[0]])))
+    detail = {"squares": len(squares) - 1, "member_rounds": {k: round(v, 3) for k, v in times.items()},
+              "slowest": slowest.id}
+    cats = {c.id: sorted({Category(int(fields[c.id].category[y, x])).name for x, y in squares[1:]}) for c in travellers}
+    detail["categories"] = cats
+    if kind in ("awkward", "tight"):
+        detail["checks"] = {c.id: [{"at": list(s.at), "dc": s.dc, "tries": s.tries} for s in steps[c.id] if s.dc]
+                            for c in travellers}
+    timeline.append(Entry(t, finish, "walk" if kind == "open" else kind, tuple(c.id for c in travellers),
+                          squares[0], detail))
+    waits = [c.id for c in travellers if offsets[c.id] + times[c.id] < finish - 1e-9]
+    if waits and finish > 0:
+        timeline.append(Entry(t + finish, 0.0, "wait", tuple(waits), squares[-1],
+                              {"for": slowest.id,
+                               "rounds": {cid: round(finish - offsets[cid] - times[cid], 3) for cid in waits}}))
+    t += finish
+    return t, fields, travellers
+
+
+def fields_unarmored(grid: CaveGrid, members: list[Creature]) -> dict[str, MoveField]:
+    """Fields with medium/heavy armor off (as it will be in tight places): to classify the route."""
+    out = {}
+    for c in members:
+        was = c.armor_off
+        if _needs_armor_off(c):
+            c.take_armor_off(drop_shield=True)
+        out[c.id] = move_field(grid, travel_mover(c))
+        if not was:
+            c.put_armor_on()
+    return out
+
+
+def _constricted_for(c: Creature, grid: CaveGrid, squares: list[Pos]) -> bool:
+    f = move_field(grid, travel_mover(c))
+    return any(int(f.mode[y, x]) in (CRAWL, AWKWARD, TIGHT) for x, y in squares)
+
+
+def _fight_near(grid: CaveGrid, at: Pos, monsters: list[CombatantSpec]) -> bool:
+    return any(max(abs(m.at[0] - at[0]), abs(m.at[1] - at[1])) <= FIGHT_NEAR_SQUARES for m in monsters)
+
+
+def _sense_range_ft(template: str, path: str) -> int:
+    from sim.rules.statblocks import load_template
+
+    try:
+        b = load_template(template)
+    except DataError:
+        return 60
+    s = b.senses
+    return max(60, s.darkvision_ft, s.blindsense_ft, s.tremorsense_ft)
+
+
+def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], party: list[Creature]):
+    """The first square of the stretch where a monster senses the party (or the party, carrying
+    light, sees it): returns (index, the monsters that join the fight)."""
+    if not monsters:
+        return None
+    for i, sq in enumerate(squares):
+        seen = []
+        for m in monsters:
+            r = _sense_range_ft(m.template, "") // 5
+            if max(abs(m.at[0] - sq[0]), abs(m.at[1] - sq[1])) <= r and line_of_effect(grid.rock, [sq], [m.at]):
+                seen.append(m)
+        if seen:
+            # everyone within 60 ft of the first to notice joins
+            group = [m for m in monsters if any(max(abs(m.at[0] - s.at[0]), abs(m.at[1] - s.at[1])) <= 12 for s in seen)]
+            return i, group
+    return None
+
+
+def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: list[Creature],
+           group: list[CombatantSpec], number: int, t: float) -> dict:
+    """Play the fight from where the party stands (single file back along the route) with the
+    equipment it has now."""
+    from sim.encounter import Encounter
+
+    seed = int(np.random.SeedSequence(spec.seed).spawn(number + 2)[number + 1].generate_state(1)[0])
+    places = _file_positions(grid, party, list(reversed(behind)), {m.at for m in group})
+    combatants = [dataclasses.replace(m, at=places[c.id], team="party", id=c.id) for c, m in
+                  zip(party, [next(s for s in spec.party if s.id == c.id) for c in party])]
+    enc_spec = EncounterSpec(name=f"{spec.name}: fight {number + 1}", path=spec.path, grid=grid, seed=seed,
+                             combatants=tuple(combatants) + tuple(group), settings=dict(spec.settings))
+    enc = Encounter(enc_spec)
+    for c in party:  # carry over what happened on the way: hp, armor off, items, conditions
+        e = enc.creatures[c.id]
+        e.hp, e.block, e.base_block, e.armor_off = c.hp, c.block, c.base_block, c.armor_off
+        e.items = dict(c.items)
+        e.torch_lit = c.torch_lit
+        e.conditions = set(c.conditions)
+        e.prone = bool(enc.field(e).prone[e.pos[1], e.pos[0]])
+        enc._place(e, e.pos)
+    enc.run()
+    standing = []
+    for c in party:
+        e = enc.creatures[c.id]
+        c.hp = e.hp
+        c.conditions = set(e.conditions)
+        c.items = dict(e.items)
+        if e.in_fight:
+            standing.append(c.id)
+    return {"events": enc.events,
+            "summary": {"at": list(at), "start_rounds": t, "rounds": enc.round, "winner": enc.winner,
+                        "reason": enc.end_reason, "seed": seed, "party": [c.id for c in party],
+                        "monsters": [m.id for m in group], "party_standing": standing,
+                        "armor_off": [c.id for c in party if c.armor_off]}}
+
+
+def _file_positions(grid: CaveGrid, party: list[Creature], back: list[Pos], taken: set[Pos]) -> dict[str, Pos]:
+    """Single file back along the route: the leader at the newest square, each next member on the
+    next free square behind where it fits."""
+    out: dict[str, Pos] = {}
+    used = set(taken)
+    k = 0
+    for c in party:
+        f = move_field(grid, travel_mover(c))
+        while k < len(back) and (back[k] in used or f.mode[back[k][1], back[k][0]] == BLOCKED):
+            k += 1
+        sq = back[k] if k < len(back) else back[-1]
+        out[c.id] = sq
+        used.add(sq)
+        k += 1
+    return out

@@ -1,0 +1,154 @@
+"""Cave crawl: exact times for the party's journey (RULES §2.4 equipment, §5.3, §6, §7.30, §7.33)."""
+
+import json
+import textwrap
+
+import pytest
+
+from sim.cli import main
+from sim.crawl import load_crawl, run_crawl
+from sim.errors import DataError
+
+FIGHTER = """
+schema_version = 1
+name = "Chainmail fighter"
+kind = "pc"
+race = "human"
+sex = "male"
+feats = ["Combat Reflexes", "Weapon Focus (longsword)", "Power Attack"]
+armor = "chainmail"
+
+[levels]
+fighter = 1
+
+[abilities]
+str = 15
+dex = 13
+con = 14
+int = 10
+wis = 12
+cha = 8
+
+[skills]
+climb = 4
+escape_artist = 2
+
+[[weapon]]
+name = "longsword"
+"""
+
+
+def crawl_file(tmp_path, rows, legend, party, *, frm, to, extra="", seed=1):
+    (tmp_path / "fighter.toml").write_text(FIGHTER)
+    grid = "\n".join(rows)
+    legend_lines = "\n".join(f'"{k}" = {v}' for k, v in legend.items())
+    text = textwrap.dedent(f'''
+        [crawl]
+        from = "{frm}"
+        to = "{to}"
+        seed = {seed}
+        party = {json.dumps(party)}
+
+        [map]
+        name = "test"
+        grid = """
+        {grid}
+        """
+
+        [legend]
+        "#" = "wall"
+        "." = {{ width = 30, height = 12 }}
+        {legend_lines}
+        ''').replace("\n        ", "\n")
+    p = tmp_path / "crawl.toml"
+    p.write_text(text + extra)
+    return p
+
+
+def entries(result, what):
+    return [e for e in result.timeline if e.what == what]
+
+
+def test_fighter_in_chainmail_through_a_crawlway(tmp_path):
+    """Walk to the crawlway, take the chainmail off (1 minute, alone), crawl 3 squares (a move
+    action each), crawl out, stand up, put it back on (4 minutes), walk on."""
+    p = crawl_file(tmp_path, ["#" * 12, "#....ccc...#", "#" * 12], {"c": "{ width = 10, height = 2.5 }"},
+                   ["fighter.toml"], frm="1,1", to="10,1")
+    r = run_crawl(load_crawl(p))
+    walk1, crawl, out1, walk2 = [e for e in r.timeline if e.what in ("walk", "crawl")]
+    assert walk1.rounds == 0.5          # (1,1) -> (4,1): 3 squares at 20 ft in chainmail: one move action
+    off = entries(r, "armor_off")[0]
+    assert off.detail["armor"] == "chainmail" and off.rounds == 10 and not off.detail["helped"]  # 1 minute
+    assert crawl.rounds == 1.5          # 3 crawl squares = 3 move actions (§2.4)
+    assert out1.rounds == 0.5           # crawl out into the open: 1 move action, still prone
+    on = entries(r, "armor_on")[0]
+    assert on.rounds == 40 and on.start == off.start + 10 + 1.5 + 0.5  # 4 minutes, after getting out
+    assert walk2.rounds == 1.0          # stand up (a move action) + 2 squares (one move action at 20 ft)
+    assert r.total_rounds == 0.5 + 10 + 1.5 + 0.5 + 40 + 1.0 == 53.5
+
+
+def test_halfling_crawls_where_the_human_needs_escape_artist(tmp_path):
+    p = crawl_file(tmp_path, ["#" * 10, "#...zz...#", "#" * 10], {"z": "{ width = 3, height = 1.25 }"},
+                   ["lidda:halfling-rogue-3", "bruna:human-fighter-3"], frm="1,1", to="8,1")
+    r = run_crawl(load_crawl(p))
+    squeeze = entries(r, "awkward")[0]
+    assert squeeze.detail["categories"]["lidda"] == ["CRAWL"]
+    assert squeeze.detail["categories"]["bruna"] == ["AWKWARD"]
+    checks = squeeze.detail["checks"]
+    assert checks["lidda"] == []
+    assert [c["dc"] for c in checks["bruna"]] == [15, 15]
+    # Bruna, armour and shield off: Escape Artist +4, +2 aid from Lidda = +6: take 10 makes 16
+    assert all(c["tries"] == 1 for c in checks["bruna"])
+    assert squeeze.detail["member_rounds"]["bruna"] == 1.0  # two tries, a move action each
+
+
+def test_party_waits_for_its_slowest_member(tmp_path):
+    p = crawl_file(tmp_path, ["#" * 15, "#.............#", "#" * 15], {},
+                   ["mialee:elf-wizard-3", "tordek:dwarf-fighter-3"], frm="1,1", to="13,1")
+    r = run_crawl(load_crawl(p))
+    walk = entries(r, "walk")[0]
+    assert walk.detail["member_rounds"] == {"mialee": 1.0, "tordek": 1.5}  # 12 squares at 30 / at 20 ft
+    assert walk.rounds == 1.5 and walk.detail["slowest"] == "tordek"
+    wait = entries(r, "wait")[0]
+    assert wait.who == ("mialee",) and wait.detail["rounds"] == {"mialee": 0.5}
+    assert r.total_rounds == 1.5
+
+
+def test_large_companion_cannot_follow(tmp_path):
+    p = crawl_file(tmp_path, ["#" * 12, "#....ff....#", "#" * 12], {"f": "{ width = 0.8, height = 10 }"},
+                   ["bruna:human-fighter-3", "ogre:ogre"], frm="1,1", to="10,1")
+    r = run_crawl(load_crawl(p))
+    assert "ogre" in r.left_behind and "cannot follow past (4, 1)" in r.left_behind["ogre"]
+    assert r.arrived == ["bruna"]
+    assert entries(r, "left_behind")[0].who == ("ogre",)
+
+
+def test_crawl_and_its_fight_are_reproducible(tmp_path):
+    extra = '\n[[combatant]]\ntemplate = "goblin"\nteam = "monsters"\nat = [14, 1]\n'
+    p = crawl_file(tmp_path, ["#" * 17, "#...............#", "#" * 17], {}, ["bruna:human-fighter-3"],
+                   frm="1,1", to="15,1", extra=extra, seed=9)
+    a = run_crawl(load_crawl(p)).to_json()
+    b = run_crawl(load_crawl(p)).to_json()
+    assert a == b and a["fights"] and a["fights"][0]["monsters"] == ["goblin-1"]
+    c = run_crawl(load_crawl(p, seed=10)).to_json()
+    assert c["fights"][0]["seed"] != a["fights"][0]["seed"]
+
+
+def test_shipped_crawl_shows_everything():
+    r = run_crawl(load_crawl("maps/crawl_warrens.toml"))
+    whats = {e.what for e in r.timeline}
+    assert {"walk", "crawl", "armor_off", "wait", "encounter", "arrive"} <= whats
+    assert r.fights[0]["armor_off"] == ["bruna"]
+
+
+def test_cli_and_bad_input(tmp_path, capsys):
+    assert main(["crawl", "maps/crawl_warrens.toml", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["party"] == ["bruna", "lidda", "tordek", "mialee"] and out["total_rounds"] > 0
+    assert main(["crawl", "maps/warrens.toml", "--party", "human-fighter-3", "--from", "entrance",
+                 "--to", "nowhere"]) == 2
+    assert "--to 'nowhere' is not a named point" in capsys.readouterr().err
+    assert main(["crawl", "maps/warrens.toml", "--party", "human-fighter-9", "--from", "entrance", "--to", "lair"]) == 2
+    assert "human-fighter-9" in capsys.readouterr().err
+    assert main(["crawl", "maps/warrens.toml", "--from", "entrance", "--to", "lair"]) == 2
+    assert "no party" in capsys.readouterr().err
