@@ -210,7 +210,10 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
     block = _resolve_template(spec, base_path)
     block, wielding = _weapon_choice(block, spec.weapon)
     items = {k: int(v) for k, v in block.gear}
+    from sim.rules.weapons import gear
+
     for k, v in spec.items:
+        gear(k)  # an unknown item is refused here, with the names it might have meant
         items[k] = items.get(k, 0) + v
     team = spec.team or ("party" if block.kind == "pc" else "monsters")
     name = spec.name or (spec.id.replace("-", " ").replace("_", " ").title() if spec.explicit_id else block.name)
@@ -251,7 +254,7 @@ def check_placement(spec: EncounterSpec) -> list[str]:
         f = move_field(grid, _mover(c))
         if f.mode[y, x] == BLOCKED:
             cat = Category(int(f.category[y, x]))
-            problems.append(f"{spec.where(cs, 'at')}: a {c.size.key} {c.name} does not fit at ({x}, {y}) "
+            problems.append(f"{spec.where(cs, 'at')}: a {c.size.key} {c.block.name} does not fit at ({x}, {y}) "
                             f"({cat.label} for its body); place it where it fits")
             continue
         squares = _footprint(f, c, cs.at) if not c.is_swarm else [cs.at]
@@ -298,7 +301,10 @@ class Encounter:
     """One fight on one grid. See the module docstring."""
 
     def __init__(self, spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = None,
-                 settings: dict | None = None):
+                 settings: dict | None = None, shared: dict | None = None):
+        """``shared``: a dict that fights on the same grid may pass along to reuse its movement
+        fields and categories (a batch worker's fights); it holds derived terrain only, and is
+        emptied when a fight on another grid is given it."""
         self.spec = spec
         self.grid: CaveGrid = spec.grid
         self.settings = dict(spec.settings)
@@ -316,8 +322,11 @@ class Encounter:
         self.end_reason = ""
         self.damage_while_casting = 0
         self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
-        self._fields: dict = {}
-        self._cats: dict = {}
+        if shared is not None and shared.get("grid") is not spec.grid:
+            shared.clear()
+            shared["grid"] = spec.grid
+        self._fields: dict = {} if shared is None else shared.setdefault("fields", {})
+        self._cats: dict = {} if shared is None else shared.setdefault("categories", {})
         self._low: dict = {}
         # memos of pure queries (performance only, never outcomes): occupancy masks and paths by
         # the creatures' positions and states, threatened squares by footprint and reach, lines
@@ -326,6 +335,7 @@ class Encounter:
         self._path_memo: dict = {}
         self._threat_memo: dict = {}
         self._loe_memo: dict = {}
+        self._dmap_memo: dict = {}
         self.creatures: dict[str, Creature] = {}
         for cs in spec.combatants:
             c = build_creature(cs, spec.path)
@@ -1086,19 +1096,20 @@ class Encounter:
         blocked, no_end = self.occupancy_masks(c)
         best = None
         tcx, tcy = _center(target.squares)
-        for dy in range(-speed_sq * 2, speed_sq * 2 + 1):
+        if c.k == 1:  # one square: every candidate at once, the same choice (nearest, then row-major first)
+            best = _charge_end_1(f, c.pos, speed_sq, no_end, target.squares, reach)
+        for dy in range(-speed_sq * 2, speed_sq * 2 + 1) if c.k > 1 else ():
             for dx in range(-speed_sq * 2, speed_sq * 2 + 1):
                 p = (c.pos[0] + dx, c.pos[1] + dy)
+                d = distance_squares(c.pos, p)  # the cheap tests first (a square not nearer than the best loses)
+                if d < 2 or d > 2 * speed_sq or (best is not None and d >= best[0]):
+                    continue
                 if not self.grid.in_bounds(p) or f.mode[p[1], p[0]] == BLOCKED or no_end[p[1], p[0]]:
                     continue
                 sq = f.occupied(p, [])
                 if footprint_distance_ft(sq, target.squares) > reach:
                     continue
-                d = distance_squares(c.pos, p)
-                if d < 2 or d > 2 * speed_sq:
-                    continue
-                if best is None or d < best[0]:
-                    best = (d, p)
+                best = (d, p)
         if best is None:
             return Impossible(f"no square to charge {target.name} from")
         p = best[1]
@@ -1200,6 +1211,31 @@ class Encounter:
     def _do_Delay(self, c: Creature, t: Turn, a: Delay):
         t.ended = True
         return True
+
+
+def _charge_end_1(f: MoveField, pos: Pos, speed_sq: int, no_end: np.ndarray, target_squares, reach: int):
+    """The end square of a one-square creature's charge, as ``(d, (x, y))`` or None: the nearest
+    (5-10-5 squares from ``pos``, at least 2 and at most double speed) free square where it can
+    stand within ``reach`` ft of the target; ties go to the first in row-major order."""
+    rows, cols = f.mode.shape
+    r = 2 * speed_sq
+    y0, y1 = max(0, pos[1] - r), min(rows, pos[1] + r + 1)
+    x0, x1 = max(0, pos[0] - r), min(cols, pos[0] + r + 1)
+    if y0 >= y1 or x0 >= x1:
+        return None
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    ax, ay = np.abs(xx - pos[0]), np.abs(yy - pos[1])
+    d = np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    ok = (d >= 2) & (d <= r) & (f.mode[y0:y1, x0:x1] != BLOCKED) & ~no_end[y0:y1, x0:x1]
+    near = np.zeros(ok.shape, dtype=bool)
+    for tx, ty in target_squares:
+        bx, by = np.abs(xx - tx), np.abs(yy - ty)
+        near |= 5 * (np.maximum(bx, by) + np.minimum(bx, by) // 2) <= reach
+    ok &= near
+    if not ok.any():
+        return None
+    i = int(np.argmin(np.where(ok, d, np.iinfo(np.int64).max)))
+    return int(d.flat[i]), (int(xx.flat[i]), int(yy.flat[i]))
 
 
 def _center(squares: Iterable[Pos]) -> tuple[float, float]:
