@@ -31,6 +31,9 @@ def load_map_arg(args: argparse.Namespace, attr: str = "map"):
 def add_body_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
     g = p.add_argument_group("creature body")
     g.add_argument("--size", metavar="SIZE", help="fine, diminutive, tiny, small, medium, large, huge, gargantuan, colossal")
+    g.add_argument("--creature", metavar="TEMPLATE",
+                   help="a stat block (e.g. human-fighter-3, ogre, rat-swarm) or a path to one: its body, speed "
+                        "and Escape Artist")
     g.add_argument("--form", choices=("tall", "long"), default=None, help="body form (default tall)")
     g.add_argument("--height", type=float, metavar="FT", help="override the body height (feet)")
     g.add_argument("--swarm", action="store_true", help="a swarm of components of --size (Fine..Tiny)")
@@ -45,8 +48,20 @@ def parse_size(text: str) -> Size:
 
 def body_from(args: argparse.Namespace) -> tuple[str, Body]:
     """The body selected by --size/--creature (+ overrides); returns (label, body)."""
+    if getattr(args, "creature", None):
+        if getattr(args, "size", None):
+            raise UsageError("--creature and --size exclude each other; give one")
+        block = creature_block(args.creature)
+        if block.is_swarm:
+            from sim.rules.bodies import swarm_body
+
+            return block.name, swarm_body(block.swarm.component)
+        body = block.body
+        if args.height is not None or args.form is not None:
+            body = body_for(block.size, form=args.form or body.form, height=args.height or body.height)
+        return block.name, body
     if not getattr(args, "size", None):
-        raise UsageError("give --size SIZE (e.g. --size medium)")
+        raise UsageError("give --size SIZE (e.g. --size medium) or --creature TEMPLATE")
     size = parse_size(args.size)
     if args.height is not None and not (args.height > 0):
         raise UsageError(f"--height must be > 0 feet, got {args.height}")
@@ -57,6 +72,13 @@ def body_from(args: argparse.Namespace) -> tuple[str, Body]:
             raise UsageError(f"--swarm needs a component size of fine, diminutive or tiny, not {size.key}")
         return f"{size.key} swarm", swarm_body(size)
     return size.key, body_for(size, form=args.form or "tall", height=args.height)
+
+
+def creature_block(name: str):
+    """The stat block named on the command line (a DataError names close matches)."""
+    from sim.rules.statblocks import load_template
+
+    return load_template(name)
 
 
 def print_json(obj: Any) -> None:

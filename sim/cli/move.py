@@ -17,8 +17,8 @@ def _mover_args(p: argparse.ArgumentParser) -> None:
     add_body_args(p)
     g = p.add_argument_group("movement")
     g.add_argument("--speed", type=int, metavar="FT", help="speed in feet (default 30; 20 for Small)")
-    g.add_argument("--escape-artist", type=int, default=0, metavar="MOD",
-                   help="Escape Artist modifier, armor check penalty included (default 0)")
+    g.add_argument("--escape-artist", type=int, default=None, metavar="MOD",
+                   help="Escape Artist modifier, armor check penalty included (default: the creature's, else 0)")
     g.add_argument("--in-combat", action="store_true",
                    help="threatened: no take 10 / take 20 on Escape Artist (rolls only)")
     g.add_argument("--fly", action="store_true", help="flying: ignores difficult terrain")
@@ -46,11 +46,26 @@ def register(sub) -> None:
 def _setup(args):
     grid = load_map_arg(args)
     label, body = body_from(args)
-    default_speed = 20 if body.size.key in ("small",) else 30
-    speed = args.speed if args.speed is not None else default_speed
+    block = None
+    if getattr(args, "creature", None):
+        from sim.cli._common import creature_block
+
+        block = creature_block(args.creature)
+    if block is not None:
+        sp = block.speed
+        flying = bool(sp.fly) and (block.is_swarm or sp.fly > sp.land)
+        default_speed = sp.fly if flying else sp.land
+        default_ea = block.escape_artist
+    else:
+        flying = False
+        default_speed = 20 if body.size.key in ("small",) else 30
+        default_ea = 0
+    speed = args.speed if args.speed is not None else int(default_speed)
     if speed < 0 or speed % 5:
         raise UsageError(f"--speed must be a non-negative multiple of 5 ft, got {speed}")
-    mover = Mover(body, speed_ft=speed, escape_artist=args.escape_artist, flying=args.fly)
+    ea = args.escape_artist if args.escape_artist is not None else int(default_ea)
+    mover = Mover(body, speed_ft=speed, escape_artist=ea, flying=args.fly or flying,
+                  tunnelrunner=bool(block is not None and block.has_feat("tunnelrunner")))
     if args.in_combat:
         mover = mover.in_combat()
     field = move_field(grid, mover)

@@ -57,7 +57,7 @@ class MoveField:
     squeezed: np.ndarray      # bool: a k > 1 creature stands here squeezed into a line
     difficult: np.ndarray     # bool: difficult terrain under the footprint (ignored by fliers)
     dirs: np.ndarray          # uint8: bit d = the move in kernel.DIRS[d] is allowed from here
-    words: np.ndarray         # uint16: mode, multiplier, prone and dirs packed for the search (kernel.cell_words)
+    words: np.ndarray         # uint16, flat (R*C): the above packed for the search (kernel.cell_words)
     scratch: Scratch = field(init=False, repr=False)  # work arrays the searches reuse (kernel.Scratch)
 
     def __post_init__(self):
@@ -144,7 +144,10 @@ def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
             fj = _window(open_, j, False).all(axis=(2, 3))
             jmax[_contained(fj, j)] = j
         in_k_block = _contained(fit, k)
-        squeezed = open_ & ~in_k_block & ~fit
+        jmax[in_k_block] = k
+        # wherever its block does not fit, it may squeeze into a line (PHB placement, §2.6) -- also
+        # beside open ground, so it can step from the open into the mouth of a narrow passage
+        squeezed = open_ & ~fit
         w_eff = np.where(squeezed, np.minimum(grid.width_ft, 5.0 * jmax), grid.width_ft)
         cat_sq = classify_arrays(w_eff, grid.height_ft, grid.rock, body)
         fcat = np.where(fit, block_cat, np.where(squeezed, cat_sq, np.uint8(Category.IMPASSABLE))).astype(np.uint8)
@@ -169,5 +172,5 @@ def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
                      mult=np.ascontiguousarray(mult), prone=np.ascontiguousarray(prone),
                      corner=np.ascontiguousarray(corner), squeezed=np.ascontiguousarray(squeezed),
                      difficult=np.ascontiguousarray(difficult & ~mover.flying),
-                     dirs=dirs, words=cell_words(mode, mult, prone, dirs))
+                     dirs=dirs, words=cell_words(mode, mult, prone, dirs).ravel())
     return MoveField(grid=grid, mover=mover, k=k, **arrays)

@@ -67,13 +67,13 @@ def test_placed_in_rock_off_map_on_another_and_where_it_does_not_fit(tmp_path):
                            '[[combatant]]\nid = "a"\ntemplate = "goblin"\nat = [1, 1]\n'
                            '[[combatant]]\nid = "b"\ntemplate = "goblin"\nat = [1, 1]\n'
                            '[[combatant]]\nid = "c"\ntemplate = "human-fighter-1"\nat = [2, 3]\n'
-                           '[[combatant]]\nid = "ogre"\ntemplate = "ogre"\nat = [4, 3]\n')
+                           '[[combatant]]\nid = "ogre"\ntemplate = "ogre"\nat = [2, 3]\n')
     msg = problems(p)
     assert "(3, 2) is solid rock; put it on a floor square" in msg
     assert "(9, 9) is off the map (7x5)" in msg
     assert "'b' at: (1, 1) is already taken by 'a'" in msg
     assert "a medium Human fighter 1 does not fit at (2, 3)" in msg
-    assert "a large Ogre does not fit at (4, 3)" in msg
+    assert "a large Ogre does not fit at (2, 3)" in msg
 
 
 def test_bad_keys_and_values(tmp_path):
