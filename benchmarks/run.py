@@ -153,7 +153,10 @@ def bench_path(repeat: int) -> dict:
             "target_ms": "<= 2", "path_squares": len(p.squares), "rounds": p.rounds}
 
 
-BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path}
+from benchmarks.render_bench import bench_render  # noqa: E402  (issue 6: renderer frame time)
+
+BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
+           "render": bench_render}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,9 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         line = f"{r['name']}: {r['seconds'] * 1e3:.3f} ms"
         if "ratio" in r:
             line += f"; {r['ratio']:.2f}x {r['reference']} ({r['reference_seconds'] * 1e3:.3f} ms), target {r['target']}"
-        for k in ("microseconds", "milliseconds"):
+        for k, unit in (("microseconds", "us"), ("milliseconds", "ms")):
             if k in r:
-                line += f"; {r[k]:.1f} {k[:2] if k == 'milliseconds' else 'us'}"
+                line += f"; {r[k]:.1f} {unit}"
         print(line, flush=True)
     if args.json:
         with open(args.json, "w") as fh:

@@ -1,10 +1,10 @@
 """Classification of squares into constricted-space categories: RULES §2.3.
 
 ``classify(grid, body)`` returns a ``uint8`` array of :class:`~sim.rules.categories.Category`
-codes, one per square, vectorised over the whole grid (one compiled pass; all nine sizes
-at once for :func:`classify_all_sizes`). Rock squares are
-IMPASSABLE for everyone. A swarm body (§7.24-25) is CLEAR wherever its component's opening fits
-(``min(W, C) >= opening``) and IMPASSABLE elsewhere.
+codes, one per square, vectorised over the whole grid (one compiled pass; one pass for all nine
+sizes in :func:`classify_all_sizes`). Rock squares are IMPASSABLE for everyone. A swarm body
+(§7.24-25) is CLEAR wherever its component's opening fits (``min(W, C) >= opening``) and
+IMPASSABLE elsewhere.
 
 The decision procedure, first match wins (§2.3)::
 
@@ -74,8 +74,9 @@ _BLOCK = 4096  # squares per block: the block's inputs stay in L1 while every bo
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def _classify_block(width, height, rock, S, H, HW, lo, hi, out):  # pragma: no cover - compiled
     """One body over 1-D arrays: the §2.3 procedure, branch-free so that it vectorises. Each row
-    that applies overrides the milder ones (the procedure checks the most severe first). ``lo``/``hi``: the smaller/larger of shoulders and depth: the body fits
-    either way up iff ``min(W, C) >= lo`` and ``max(W, C) >= hi``."""
+    that applies overrides the milder ones (the procedure checks the most severe first).
+    ``lo`` / ``hi``: the smaller / larger of shoulders and depth; the body fits either way up
+    iff ``min(W, C) >= lo`` and ``max(W, C) >= hi``."""
     half_s = S * 0.5
     quarter_h = H * 0.25
     half_h = H * 0.5

@@ -27,12 +27,16 @@ Transitions (RULES §6.1-6.3, §2.4, §5.1, §7.30, §7.35):
   afterwards follows the square.
 * no diagonal past a corner square (§6.2): encoded in the per-square direction masks.
 
-Dominance (same square, same or lower label, whole move actions): parity 0 is never worse than
-parity 1, and standing is never worse than prone (dropping prone is free), so dominated states
-are skipped; a neighbour whose parity-0 label is already at most ``key + 1`` (the least any step
-adds) is skipped without looking at it. With fractional move actions (expected tries, M > 1) no
-state is pruned for another (see :func:`_beats`). The test suite checks the result against a
-plain-Python search without any pruning.
+Exactness: every state is settled at its own least label, as the plain-Python reference search
+of the tests does; no state is dropped because another state of its square looks better. (An
+earlier parity 0 label is *not* always better than a later parity 1 one: the 1, 2 pattern can
+line up with the end of a move action so that the parity-1 walker ends the next action a square
+ahead; the same goes for fractional move actions, whatever the parity.) Only what provably
+brings nothing is skipped: a prone label when a standing state of the square is as early (it
+can do everything prone does; standing up only leads to parity 0 one action later, checked
+too), and a neighbour whose two standing labels are already at most ``key + 1``, the least any
+step adds. A standing state whose other parity is final too (its label at most one more than
+the bucket's) is expanded with it, sharing the loads.
 
 Memory layout, chosen so that a relaxation touches few cache lines:
 
@@ -44,6 +48,10 @@ Memory layout, chosen so that a relaxation touches few cache lines:
 * the bucket queue is a ring of singly linked lists over a small recycled pool (its entries are
   freed as they are popped, so it stays the size of the frontier and in cache); the rows around
   a newly queued square are prefetched while it waits for its turn.
+* the work arrays of a map are kept between calls (:class:`Scratch`, held by the MoveField):
+  fresh memory costs page faults on every call.
+
+Each query is one compiled call (:func:`distance`, :func:`path`, :func:`reach`).
 """
 
 from __future__ import annotations
@@ -71,7 +79,8 @@ EDGE_TOP, EDGE_BOTTOM, EDGE_LEFT, EDGE_RIGHT = 0b00110001, 0b11000010, 0b0101010
 # step kinds reported along a path (queries.Step.kind)
 KIND_WALK, KIND_CRAWL, KIND_STAND, KIND_ESCAPE, KIND_SQUEEZE = 0, 1, 2, 3, 4
 
-_CANDIDATES = 24  # at most 8 directions x (step + alternative crawl) + stand up
+CRAWLED_IN = 1 << 30  # flag on a pred: crawled into the square, then stood up there (two steps)
+_CANDIDATES = 32  # per expansion: 2 states x 8 directions x (a step + crawling instead)
 
 
 def direction_masks(mode: np.ndarray, corner: np.ndarray) -> np.ndarray:
@@ -105,12 +114,30 @@ def cell_words(mode: np.ndarray, mult: np.ndarray, prone: np.ndarray, dirs: np.n
     return np.ascontiguousarray(words)
 
 
-def key_bits(speed_squares: int) -> int:
-    """Bits of the in-action part of a key: the smallest ``kb`` with ``2**kb > speed``."""
-    return max(1, int(speed_squares).bit_length())
+@numba.njit(cache=True, nogil=True)
+def _pow2_above(n):  # pragma: no cover - compiled
+    """The least power of two above ``n`` (16 at least)."""
+    p = 16
+    while p <= n:
+        p *= 2
+    return p
 
 
-def ring_size(sp: int, kb: int, M: int, awk_units: int, tight_units: int) -> int:
+@numba.njit(cache=True, nogil=True)
+def key_bits(speed_squares):  # pragma: no cover - compiled
+    """Bits of the in-action part of a key: the smallest ``kb`` with ``2**kb > speed``.
+
+    >>> key_bits(6), key_bits(8)
+    (3, 4)
+    """
+    kb = 1
+    while (1 << kb) <= speed_squares:
+        kb += 1
+    return kb
+
+
+@numba.njit(cache=True, nogil=True)
+def ring_size(sp, kb, M, awk_units, tight_units):  # pragma: no cover - compiled
     """Buckets of the queue ring: a power of two above the largest rise of a queue priority over
     one transition. A key rises by at most ``units << kb`` plus a full action of squares, where
     ``units`` is the dearest transition (a full-round move from the far end of a turn, a crawl
@@ -118,8 +145,7 @@ def ring_size(sp: int, kb: int, M: int, awk_units: int, tight_units: int) -> int
     (:func:`squares_to_goal`) may grow by at most one such transition too, and :func:`_eta`
     rounds each up to two more actions. (:func:`search` checks it.)"""
     units = max(4 * M, MAX_MULT * M, awk_units, 2 * M + tight_units)
-    rise = ((2 * units + 4 * M + 2) << kb) + 2 * sp + 2
-    return 1 << max(4, rise.bit_length())
+    return _pow2_above(((2 * units + 4 * M + 2) << kb) + 2 * sp + 2)
 
 
 class Work:
@@ -206,9 +232,16 @@ def _prefetch(typingctx, arr, idx):  # pragma: no cover - compiled
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _eta(k, dist, sp, kb, M, inv_sp):  # pragma: no cover - compiled
-    """The label after ``dist`` more squares at one square each: a lower bound of the label on
-    arrival ``dist`` squares away (every step is at least that dear), consistent because the
-    label order is kept by every step. ``inv_sp``: ``1 / sp`` (a division is slow)."""
+    """A* priority of label ``k`` with at least ``dist`` squares' worth of movement to go.
+
+    Whole move actions (M = 1): the label after ``dist`` more squares at one square each, a
+    lower bound of the arrival label (every step is at least that dear), and consistent:
+    squares at one apiece keep the label order. Fractional move actions do not keep it (a label
+    just before a fractional action's end can pass one just after it), so there the estimate is
+    the plain sum ``k + dist``: a step raises the key by at least its squares, a move action
+    being worth more than ``sp`` of them. ``inv_sp``: ``1 / sp`` (a division is slow)."""
+    if M != 1:
+        return k + dist
     room = sp - (k & ((1 << kb) - 1))
     if dist <= room:
         return k + dist
@@ -278,7 +311,7 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
     off = np.array([-C, C, -1, 1, -C - 1, -C + 1, C - 1, C + 1])
     bmask = nbuckets - 1
     head = np.full(nbuckets, -1, dtype=np.int32)
-    cap = 1024
+    cap = 256
     pool = np.empty(2 * cap, dtype=np.int32)  # entries (state, next); popped ones are recycled
     free = -1
     # the states one expansion may improve: state, label, feet walked by the step, from which
@@ -294,7 +327,7 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
     src_ts = np.empty(2, dtype=np.bool_)
     src_nxt = np.empty(2, dtype=np.int64)
     use_goal = goal >= 0
-    pair = not track and not use_goal  # labels are final one bucket ahead only in plain Dijkstra order
+    pair = not use_goal  # labels are final one bucket ahead only in plain Dijkstra order
     inv_sp = 1.0 / sp
     tie = 1 if track else 0  # when tracking, an equal label may still bring a shorter walk
 
@@ -401,20 +434,16 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
                         cand_ft[nc] = 5 * cost
                         cand_src[nc] = sj
                         nc += 1
-                    if par == 1:  # or drop prone (free), crawl in and stand up: parity 0
-                        ck = (((src_k[j] >> kb) + M * m) << kb) + sp
-                        if track:  # as two steps, for the path's record
-                            if not _prone_covered(key, nb, ck, M, kb):
-                                cand_s[nc] = N2 + ncell
-                                cand_k[nc] = ck
-                                cand_ft[nc] = 5
-                                cand_src[nc] = sj
-                                nc += 1
-                        elif ck + (M << kb) < key[nb]:
+                    if par == 1:
+                        # or drop prone (free), crawl in and stand up: parity 0, one move action
+                        # after crawling; the prone state between brings nothing else (it is
+                        # covered by this walk), so it is skipped (the pred keeps a note of it)
+                        ck = (((src_k[j] >> kb) + M * m + M) << kb) + sp
+                        if ck - tie < key[nb]:
                             cand_s[nc] = nb
-                            cand_k[nc] = ck + (M << kb)
+                            cand_k[nc] = ck
                             cand_ft[nc] = 5
-                            cand_src[nc] = sj
+                            cand_src[nc] = sj | CRAWLED_IN
                             nc += 1
         else:
             slow = mask
@@ -496,10 +525,10 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
                 if _prone_covered(key, nb, nk, M, kb):
                     continue
             if nk >= key[ns]:
-                if not (track and nk == key[ns] and walked[cand_src[i]] + cand_ft[i] < walked[ns]):
+                if not (track and nk == key[ns] and walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i] < walked[ns]):
                     continue
                 pred[ns] = cand_src[i]  # as early, with less movement: prefer it ...
-                walked[ns] = walked[cand_src[i]] + cand_ft[i]
+                walked[ns] = walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i]
                 if done[ns] == 0:
                     continue  # ... it is still queued
                 done[ns] = 0  # ... and pass it on: expand it again
@@ -507,7 +536,7 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
                 key[ns] = nk
                 if track:
                     pred[ns] = cand_src[i]
-                    walked[ns] = walked[cand_src[i]] + cand_ft[i]
+                    walked[ns] = walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i]
             prio = nk
             if use_goal:
                 prio = _eta(nk, min(togo[nb >> 1], togo_cap), sp, kb, M, inv_sp)
@@ -552,17 +581,14 @@ def squares_to_goal(words, C, goal, start, sp, M, awk_units, tight_units, togo):
     actions); crawling ``m`` actions; Escape Artist its whole actions of tries. A step then
     raises a label at least as much as that many single squares would, so :func:`_eta` over it
     is consistent. It stops once ``start`` is settled at ``cap``: squares not settled by then
-    are at least ``cap`` away, and ``min(togo, cap)`` is the estimate. Fills ``togo`` (N int32)
-    and returns ``cap``, or -1 when ``start`` cannot reach the goal at all."""
+    are at least ``cap`` away, and ``min(togo, cap)`` is the estimate. Fills ``togo`` (N int32,
+    preset to UNREACHED where the search may go) and returns ``cap``, or -1 when ``start``
+    cannot reach the goal at all."""
     N = words.shape[0]
-    togo[:] = UNREACHED
     off = np.array([-C, C, -1, 1, -C - 1, -C + 1, C - 1, C + 1])
     awk = (awk_units // M) * sp if awk_units > 0 else -1
     tight = (tight_units // M) * sp if tight_units > 0 else -1
-    top = max(2 * sp, MAX_MULT * sp, awk, tight)
-    nbuckets = 16
-    while nbuckets <= top:
-        nbuckets *= 2
+    nbuckets = _pow2_above(max(2 * sp, MAX_MULT * sp, awk, tight))
     bmask = nbuckets - 1
     head = np.full(nbuckets, -1, dtype=np.int32)
     cap = 1024
@@ -689,15 +715,26 @@ def _path_steps(states, key, walked, words, category, N, C, kb):  # pragma: no c
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def _seek(words, C, start, goal, start_prone, sp, kb, plan, nbuckets, togo, key, pred, walked, done, track):  # pragma: no cover - compiled
-    """One goal search by ``plan`` (M, awk_units, tight_units) on fresh work arrays: the goal
-    state, or -1."""
+def _seek(words, C, start, goal, start_prone, sp, kb, plan, nbuckets, togo, key, pred, walked, done, track,
+          cells):  # pragma: no cover - compiled
+    """One goal search by ``plan`` (M, awk_units, tight_units): the goal state, or -1. The work
+    arrays are reset first: wholly, or only at ``cells`` when the search cannot leave them
+    (``words`` is BLOCKED, without moves, everywhere else)."""
     M, awk, tight = plan
+    if cells.shape[0] == 0:
+        togo[:] = UNREACHED
+        key[:] = UNREACHED
+        done[:] = 0
+    else:
+        N = words.shape[0]
+        for c in cells:
+            togo[c] = UNREACHED
+            for st in (2 * c, 2 * c + 1, 2 * N + c):
+                key[st] = UNREACHED
+                done[st] = 0
     togo_cap = squares_to_goal(words, C, goal, start, sp, M, awk, tight, togo)
     if togo_cap < 0:
         return -1  # not even the most lenient costing leads there
-    key[:] = UNREACHED
-    done[:] = 0
     gs, _ = run(words, C, start, start_prone, sp, kb, M, awk, tight, UNREACHED - 1, goal, togo, togo_cap,
                 nbuckets, key, pred, walked, done, track)
     return gs
@@ -714,10 +751,13 @@ def path(words, category, C, start, goal, start_prone, sp, kb, plan_a, plan_b, n
     units of the other plan or -1)."""
     N = words.shape[0]
     used = 0
-    gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_a, nb_a, togo, key, pred, walked, done, True)
+    everywhere = np.empty(0, dtype=np.int64)
+    gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_a, nb_a, togo, key, pred, walked, done, True,
+               everywhere)
     if gs < 0:
         used = 1
-        gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_b, nb_b, togo, key, pred, walked, done, True)
+        gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_b, nb_b, togo, key, pred, walked, done, True,
+                   everywhere)
         if gs < 0:
             return -1, np.empty((0, 6), dtype=np.int64), 0, -1
     # among the goal's states with the same label, the least movement (the first on ties)
@@ -726,11 +766,21 @@ def path(words, category, C, start, goal, start_prone, sp, kb, plan_a, plan_b, n
         if key[b] == key[gs] and (best < 0 or walked[b] < walked[best]):
             best = b
     gs = best
+    # the states back to the start; a crawl in and stand up becomes its two steps again
+    M = plan_b[0] if used else plan_a[0]
     n = 0
     s = gs
     while s >= 0:
+        p = pred[s]
+        if p >= 0 and p & CRAWLED_IN:
+            v = 2 * N + (s >> 1)  # the prone state between
+            key[v] = key[s] - (M << kb)
+            walked[v] = walked[s]
+            pred[v] = p & ~CRAWLED_IN
+            pred[s] = v
+            p = v
         n += 1
-        s = pred[s]
+        s = p
     states = np.empty(n, dtype=np.int64)
     s = gs
     for i in range(n - 1, -1, -1):
@@ -739,22 +789,24 @@ def path(words, category, C, start, goal, start_prone, sp, kb, plan_a, plan_b, n
     steps = _path_steps(states, key, walked, words, category, N, C, kb)
     feet = walked[gs]
     # the other plan over the same squares: every other square blocked
+    cells = steps[:, 1] * C + steps[:, 0]
     confined[:] = 0
-    for i in range(n):
-        cell = steps[i, 1] * C + steps[i, 0]
-        confined[cell] = words[cell]
+    confined[cells] = words[cells]
     ogs = _seek(confined, C, start, goal, start_prone, sp, kb, plan_b if used == 0 else plan_a,
-                nb_b if used == 0 else nb_a, togo, key, pred, walked, done, False)
+                nb_b if used == 0 else nb_a, togo, key, pred, walked, done, False, cells)
     return used, steps, feet, (key[ogs] >> kb) if ogs >= 0 else -1
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def reach(words, R, C, x, y, rad, start_prone, sp, kb, nbuckets, blocked, no_end):  # pragma: no cover - compiled
-    """Squares reachable this turn from ``(x, y)`` (one try per Escape Artist action), searched
-    in the window of radius ``rad`` around it (``2 * sp`` holds the whole turn: no move action
-    goes further than ``sp`` squares). ``blocked`` / ``no_end``: flat bool arrays over
-    the map, or empty. Returns (single, double, checks): rows (x, y, feet) sorted by x then y,
-    and for the Escape Artist squares of ``double`` rows (x, y, mode)."""
+def reach(words, R, C, x, y, start_prone, sp, plan, blocked, no_end):  # pragma: no cover - compiled
+    """Squares reachable this turn from ``(x, y)`` by ``plan`` (M, awk_units, tight_units),
+    searched in the window of radius ``2 * sp`` around it (the whole turn: no move action goes
+    further than ``sp`` squares). ``blocked`` / ``no_end``: flat bool arrays over the map, or empty.
+    Returns (rows, n1, n2): rows (x, y, feet) sorted by x then y of the ``n1`` squares within one
+    move action, then of the ``n2`` within two, then (x, y, mode) of the Escape Artist squares
+    among the latter."""
+    kb = key_bits(sp)
+    rad = 2 * sp
     r0 = max(0, y - rad)
     r1 = min(R, y + rad + 1)
     c0 = max(0, x - rad)
@@ -783,11 +835,11 @@ def reach(words, R, C, x, y, rad, start_prone, sp, kb, nbuckets, blocked, no_end
     pred = work[3 * WN:6 * WN]
     walked = work[6 * WN:]
     done = np.zeros(3 * WN, dtype=np.uint8)
-    search(ww, WC, start, start_prone, sp, kb, 1, 1, 2, (3 << kb) - 1, -1, pred, 0, nbuckets,
-           key, pred, walked, done, True)
-    single = np.empty((WN, 3), dtype=np.int64)
-    double = np.empty((WN, 3), dtype=np.int64)
-    checks = np.empty((WN, 3), dtype=np.int64)
+    M, awk, tight = plan
+    search(ww, WC, start, start_prone, sp, kb, M, awk, tight, ((2 * M + 1) << kb) - 1, -1, pred, 0,
+           ring_size(sp, kb, M, awk, tight), key, pred, walked, done, True)
+    rows = np.empty((WN, 3), dtype=np.int64)  # the double-move squares, then the checks
+    first = np.empty(WN, dtype=np.bool_)  # within one move action
     n1 = 0
     n2 = 0
     n3 = 0
@@ -802,20 +854,30 @@ def reach(words, R, C, x, y, rad, start_prone, sp, kb, nbuckets, blocked, no_end
                 b = 2 * WN + i
             if key[b] == UNREACHED or i == start:
                 continue
-            g = (r + r0) * C + c + c0
-            if has_no_end and no_end[g]:
+            if has_no_end and no_end[(r + r0) * C + c + c0]:
                 continue
-            double[n2, 0] = c + c0
-            double[n2, 1] = r + r0
-            double[n2, 2] = walked[b]
-            if key[b] >> kb <= 1:
-                single[n1] = double[n2]
-                n1 += 1
+            rows[n2, 0] = c + c0
+            rows[n2, 1] = r + r0
+            rows[n2, 2] = walked[b]
+            first[n2] = key[b] >> kb <= M
+            n1 += first[n2]
             n2 += 1
             mode = (np.int64(ww[i]) >> 8) & 7
             if mode == AWKWARD or mode == TIGHT:
-                checks[n3, 0] = c + c0
-                checks[n3, 1] = r + r0
-                checks[n3, 2] = mode
                 n3 += 1
-    return single[:n1].copy(), double[:n2].copy(), checks[:n3].copy()
+    out = np.empty((n1 + n2 + n3, 3), dtype=np.int64)
+    j1 = 0
+    j3 = n1 + n2
+    for i in range(n2):
+        out[n1 + i] = rows[i]
+        if first[i]:
+            out[j1] = rows[i]
+            j1 += 1
+        x_, y_ = rows[i, 0], rows[i, 1]
+        mode = (np.int64(ww[(y_ - r0) * WC + x_ - c0]) >> 8) & 7
+        if mode == AWKWARD or mode == TIGHT:
+            out[j3, 0] = x_
+            out[j3, 1] = y_
+            out[j3, 2] = mode
+            j3 += 1
+    return out, n1, n2

@@ -52,10 +52,13 @@ def _dc(cat: Category) -> int:
     return int(dc)
 
 
+_ONE_TRY = _Plan(1, 1, 2)  # reach: one try per action; its odds are reported beside it
+
+
 def _plan(field: MoveField, *, expected: bool, assume_success: bool = False) -> _Plan:
     mover = field.mover
-    if assume_success:  # reach: one try per action; its odds are reported beside it
-        return _Plan(1, 1, 2)
+    if assume_success:
+        return _ONE_TRY
     awk = mover.tries(_dc(Category.AWKWARD))
     tight = mover.tries(_dc(Category.TIGHT_SQUEEZE))
     if not expected:
@@ -89,10 +92,10 @@ def _words(field: MoveField, start: tuple[int, int], blocked) -> np.ndarray:
     words = field.words
     if blocked is not None:
         words = words.copy()
-        blk = np.asarray(blocked, dtype=bool).copy()
+        blk = np.array(blocked, dtype=bool)  # a copy
         blk[ij(start)] = False
-        words[blk] &= np.uint16(~(7 << 8) & 0xFFFF)
-    return words.ravel()
+        words[blk.ravel()] &= np.uint16(~(7 << 8) & 0xFFFF)
+    return words
 
 
 def _start_prone(field: MoveField, start: tuple[int, int], prone: bool | None) -> bool:
@@ -120,7 +123,7 @@ def _run(field: MoveField, start, plan: _Plan, *, goal=None, max_key=None, block
         gs = s0 if goal_cell == s_cell else -1
     else:
         words = _words(field, start, blocked)
-        togo = np.zeros(N, dtype=np.int32)
+        togo = np.full(N, UNREACHED, dtype=np.int32)
         togo_cap = 0
         if goal_cell >= 0:
             togo_cap = kernel.squares_to_goal(words, C, goal_cell, s_cell, sp, plan.M, plan.awk_units,
@@ -135,7 +138,7 @@ def _run(field: MoveField, start, plan: _Plan, *, goal=None, max_key=None, block
         return np.stack([a[0:2 * N:2], a[1:2 * N:2], a[2 * N:]], axis=1).ravel()
 
     def state(s):
-        s = np.asarray(s, dtype=np.int64)
+        s = np.asarray(s, dtype=np.int64) & ~kernel.CRAWLED_IN
         return np.where(s < 0, -1, np.where(s < 2 * N, s // 2 * 3 + s % 2, (s - 2 * N) * 3 + kernel.PRONE))
 
     return legacy(key), state(legacy(pred)), legacy(walked), int(state(gs)), (0, 0, R, C), 1 << kb
@@ -378,18 +381,16 @@ def reach(field: MoveField, start: tuple[int, int], *, blocked=None, no_end=None
         return Reach(speed=mover.speed_ft, single=none, double=none, checks=[])
     x, y = start
     R, C = field.shape
-    kb = kernel.key_bits(sp)
-    single, double, rows = kernel.reach(field.words.ravel(), R, C, int(x), int(y), 2 * sp,
-                                        _start_prone(field, start, prone), sp, kb,
-                                        kernel.ring_size(sp, kb, 1, 1, 2), _flat_mask(blocked, field.shape),
-                                        _flat_mask(no_end, field.shape))
+    plan = _plan(field, expected=False, assume_success=True)
+    out, n1, n2 = kernel.reach(field.words, R, C, int(x), int(y), _start_prone(field, start, prone), sp,
+                               (plan.M, plan.awk_units, plan.tight_units), _flat_mask(blocked, field.shape),
+                               _flat_mask(no_end, field.shape))
+    out.flags.writeable = False
     checks = []
-    if len(rows):
+    if len(out) > n1 + n2:
         odds = {}
         for mode, cat in ((AWKWARD, Category.AWKWARD), (TIGHT, Category.TIGHT_SQUEEZE)):
             dc = _dc(cat)
             odds[mode] = (dc, float(mover.tries(dc).probability))
-        checks = [(cx, cy, *odds[mode]) for cx, cy, mode in rows.tolist()]
-    for a in (single, double):
-        a.flags.writeable = False
-    return Reach(speed=mover.speed_ft, single=single, double=double, checks=checks)
+        checks = [(cx, cy, *odds[mode]) for cx, cy, mode in out[n1 + n2:].tolist()]
+    return Reach(speed=mover.speed_ft, single=out[:n1], double=out[n1:n1 + n2], checks=checks)
