@@ -153,7 +153,11 @@ def bench_path(repeat: int) -> dict:
             "target_ms": "<= 2", "path_squares": len(p.squares), "rounds": p.rounds}
 
 
-from benchmarks.render_bench import bench_render  # noqa: E402  (issue 6: renderer frame time)
+def bench_render(repeat: int) -> dict:
+    """Issue 6: renderer frame time (imported lazily: it needs pygame)."""
+    from benchmarks.render_bench import bench_render as run
+
+    return run(repeat)
 
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
            "render": bench_render}
