@@ -64,20 +64,9 @@ def connected_sets(passable: np.ndarray, lead: Pos, size: int, *, radius: int = 
 
 
 def is_contiguous(squares: Iterable[Pos]) -> bool:
+    """Edge-connected (a swarm's squares, §4.2)."""
     sq = set(squares)
-    if not sq:
-        return False
-    start = next(iter(sq))
-    seen = {start}
-    stack = [start]
-    while stack:
-        x, y = stack.pop()
-        for dx, dy in _N4:
-            q = (x + dx, y + dy)
-            if q in sq and q not in seen:
-                seen.add(q)
-                stack.append(q)
-    return seen == sq
+    return bool(sq) and set(_component(list(sq), next(iter(sq)))) == sq
 
 
 def _perimeter(s: frozenset[Pos]) -> int:
