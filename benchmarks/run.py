@@ -159,8 +159,15 @@ def bench_render(repeat: int) -> dict:
 
     return run(repeat)
 
+def bench_batch(repeat: int) -> dict:
+    """Issue 7: fights/s per core on the reference encounter, speed-up from 1 to 2 workers."""
+    from benchmarks.batch_bench import bench_batch as run
+
+    return run(min(repeat, 3))
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
-           "render": bench_render}
+           "render": bench_render, "batch": bench_batch}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         for k, unit in (("microseconds", "us"), ("milliseconds", "ms")):
             if k in r:
                 line += f"; {r[k]:.1f} {unit}"
+        if "note" in r:
+            line += f"; {r['note']}"
         print(line, flush=True)
     if args.json:
         with open(args.json, "w") as fh:

@@ -130,9 +130,19 @@ def _is_ranged(c: Creature) -> bool:
 
 
 def _dmap(enc: "Encounter", c: Creature):
+    f = enc.field(c)
+    memo = getattr(enc, "_dmap_memo", None)  # one search per state of the fight (performance only)
+    key = (id(f), c.id, c.pos, c.prone, enc.occupancy_signature()) if memo is not None else None
+    if key is not None and key in memo:
+        return memo[key]
     blocked, _ = enc.occupancy_masks(c)
     blocked[c.pos[1], c.pos[0]] = False
-    return distance_map(enc.field(c), c.pos, expected=True, blocked=blocked, prone=c.prone)
+    d = distance_map(f, c.pos, expected=True, blocked=blocked, prone=c.prone)
+    if key is not None:
+        if len(memo) > 64:
+            memo.clear()
+        memo[key] = d
+    return d
 
 
 def attack_squares(enc: "Encounter", c: Creature, target: Creature, reach: int) -> list[Pos]:
@@ -143,6 +153,14 @@ def attack_squares(enc: "Encounter", c: Creature, target: Creature, reach: int) 
     r = max(1, reach // 5) + c.k
     xs = [x for x, _ in target.squares]
     ys = [y for _, y in target.squares]
+    if c.k == 1 and reach == 5 and len(target.squares) == 1:  # the common case: the 3 x 3 block around it
+        tx, ty = target.squares[0]
+        mode = f.mode
+        return [(x, y) for y in range(max(0, ty - 1), min(rows, ty + 2)) for x in range(max(0, tx - 1), min(cols, tx + 2))
+                if mode[y, x] != BLOCKED and (not (blocked[y, x] or no_end[y, x]) or (x, y) == c.pos)]
+    if c.k == 1:  # one square: the same test for the whole window at once
+        return _attack_squares_1(f, c, target, reach, blocked | no_end, (max(0, min(ys) - r), min(rows, max(ys) + r + 1),
+                                                                         max(0, min(xs) - r), min(cols, max(xs) + r + 1)))
     out = []
     for y in range(max(0, min(ys) - r), min(rows, max(ys) + r + 1)):
         for x in range(max(0, min(xs) - r), min(cols, max(xs) + r + 1)):
@@ -157,6 +175,30 @@ def attack_squares(enc: "Encounter", c: Creature, target: Creature, reach: int) 
                 continue
             out.append((x, y))
     return out
+
+
+def _attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.ndarray, box) -> list[Pos]:
+    """:func:`attack_squares` for a one-square creature, vectorised over the window ``box``
+    (rows y0:y1, columns x0:x1); the same squares in the same (row-major) order."""
+    y0, y1, x0, x1 = box
+    if y0 >= y1 or x0 >= x1:
+        return []
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
+    ok = (f.mode[y0:y1, x0:x1] != BLOCKED) & (~taken[y0:y1, x0:x1] | ((xx == c.pos[0]) & (yy == c.pos[1])))
+    if reach <= 0:
+        on = np.zeros(ok.shape, dtype=bool)
+        for tx, ty in target.squares:
+            on |= (xx == tx) & (yy == ty)
+        ok &= on
+    else:
+        dist = None
+        for tx, ty in target.squares:
+            dx, dy = np.abs(xx - tx), np.abs(yy - ty)
+            dd = 5 * (np.maximum(dx, dy) + np.minimum(dx, dy) // 2)
+            dist = dd if dist is None else np.minimum(dist, dd)
+        ok &= dist <= reach
+    ys, xs = np.nonzero(ok)
+    return list(zip((xs + x0).tolist(), (ys + y0).tolist()))
 
 
 def _best_melee(enc: "Encounter", c: Creature, target: Creature):
@@ -262,9 +304,10 @@ def _reposition(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature])
     reach = int((att.reach_ft if att else 0) or c.reach_ft())
     f = enc.field(c)
     best = None
+    reachable = d.reachable()
     for target in targets:
         for p in attack_squares(enc, c, target, reach):
-            if not d.reachable()[p[1], p[0]]:
+            if not reachable[p[1], p[0]]:
                 continue
             actions = float(d.actions[p[1], p[0]])
             cat = Category(int(f.category[p[1], p[0]]))
@@ -345,7 +388,14 @@ def _hold_chokepoint(enc: "Encounter", c: Creature, t: Turn, target: Creature, d
 
     blocked, _ = enc.occupancy_masks(c)
     blocked[c.pos[1], c.pos[0]] = False
-    path = find_path(enc.field(c), c.pos, dest, blocked=blocked, prone=c.prone)
+    f = enc.field(c)
+    memo = getattr(enc, "_path_memo", None)  # the search the move itself will ask for (Encounter._path_to)
+    key = (id(f), c.id, c.pos, c.prone, tuple(dest), enc.occupancy_signature())
+    path = memo.get(key) if memo is not None else None
+    if path is None:
+        path = find_path(f, c.pos, dest, blocked=blocked, prone=c.prone)
+        if memo is not None:
+            memo[key] = path
     if not path.reachable:
         return None
     hard = [s for s in path.steps if Category[s.category] >= Category.CRAWL]
@@ -450,7 +500,12 @@ def _firing_spot(enc: "Encounter", c: Creature, foes: list[Creature], *, max_act
         threat |= threatened(o.squares, max(5, o.reach_ft()) + 5)
     best = None
     _, no_end = enc.occupancy_masks(c)
-    for x, y in zip(xs.tolist(), ys.tolist()):
+    # the squares by time to get there (row-major within one time): once a square qualifies, the
+    # slower ones cannot beat it, so their lines of effect are never traced
+    order = sorted(zip(d.actions[ys, xs].tolist(), xs.tolist(), ys.tolist()), key=lambda t: t[0])
+    for actions, x, y in order:
+        if best is not None and actions > best[0][0]:
+            break
         if (x, y) in threat or no_end[y, x]:
             continue
         if Category(int(enc.field(c).category[y, x])) is not Category.CLEAR:

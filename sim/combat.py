@@ -337,7 +337,16 @@ def _has_cover(enc: "Encounter", attacker: Creature, target: Creature, ranged: b
         creatures = {sq for c in enc.creatures.values()
                      if c is not attacker and c is not target and c.alive and not c.is_swarm
                      for sq in c.squares}
-    return cover(enc.grid.rock, attacker.squares, target.squares, creatures=creatures)
+    memo = getattr(enc, "_cover_memo", None)  # rock is fixed: the same squares, the same answer
+    if memo is None:
+        return cover(enc.grid.rock, attacker.squares, target.squares, creatures=creatures)
+    key = (tuple(attacker.squares), tuple(target.squares), frozenset(creatures) if creatures else None)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) > 4096:
+            memo.clear()
+        hit = memo[key] = cover(enc.grid.rock, attacker.squares, target.squares, creatures=creatures)
+    return hit
 
 
 # =================================================================================================

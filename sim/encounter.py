@@ -336,6 +336,7 @@ class Encounter:
         self._threat_memo: dict = {}
         self._loe_memo: dict = {}
         self._dmap_memo: dict = {}
+        self._cover_memo: dict = {}
         self.creatures: dict[str, Creature] = {}
         for cs in spec.combatants:
             c = build_creature(cs, spec.path)
@@ -384,8 +385,8 @@ class Encounter:
 
     def occupancy_signature(self) -> tuple:
         """Everything the occupancy masks depend on besides the mover: each creature's squares
-        and whether it is alive and helpless (ids, teams and sizes do not change)."""
-        return tuple((o.alive, o.helpless, tuple(o.squares)) for o in self.creatures.values())
+        and conditions (alive, helpless; ids, teams and sizes do not change)."""
+        return tuple((tuple(o.squares), tuple(o.conditions)) for o in self.creatures.values())
 
     def occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
         """(blocked, no_end) reference-square masks for ``c``'s movement (RULES §6.4): opponents

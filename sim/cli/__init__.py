@@ -17,10 +17,10 @@ from sim.errors import DataError
 
 # Command modules, in the order `cavesim --help` lists them.
 COMMANDS = (
-    "demo",
+    "demo", "play", "render",
     "classify",
     "move",
-    "fight",
+    "fight", "analyze",
     "crawl",
     "generate",
     "validate",

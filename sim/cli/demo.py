@@ -1,28 +1,110 @@
-"""``cavesim demo``: the main job on the built-in cave.
-
-Until the renderer lands this shows the shipped cave (maps/warrens.toml) classified for a
-Medium and a Large creature, which is the designer's first look at a map.
+"""``cavesim demo``: the main job with no arguments -- the built-in fight (maps/demo.toml on the
+Warrens), animated in a window with a title card. With no display (or ``--headless``) the same
+fight is written as an animated GIF (or WebP) and a final PNG, and their paths are printed.
+``--text`` prints the built-in cave classified for a Medium and a Large creature instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
-from sim.classify import category_counts, classify
-from sim.cli.classify import render_letters
-from sim.paths import builtin_map
-from sim.loaders import load_map
-from sim.rules.bodies import body_for
-from sim.rules.categories import Category
+from sim.errors import UsageError
+from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
+
+DEFAULT_OUT = "cavesim-demo"
 
 
 def register(sub) -> None:
-    p = sub.add_parser("demo", help="the built-in cave, shown for a Medium and a Large creature",
-                       description="Show the built-in cave classified for a Medium and a Large creature.")
+    p = sub.add_parser("demo", help="the built-in fight, animated (a window, or a GIF and a PNG without a display)",
+                       description="Play the built-in encounter (a party, goblins and a rat swarm in the Warrens) in a "
+                                   "window. With no display, or with --headless, write it as an animated GIF (or "
+                                   "WebP) and a final PNG instead and print where.")
+    p.add_argument("--headless", action="store_true", help="no window: write the animation and a PNG")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help=f"folder for the headless files (default ./{DEFAULT_OUT}/; created if missing)")
+    p.add_argument("--format", choices=("gif", "webp"), default="gif", help="animation format (default gif)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: the demo's seed)")
+    p.add_argument("--text", action="store_true", help="print the built-in cave classified for Medium and Large")
+    add_window_args(p)
+    add_export_args(p, speed=1.6)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.text:
+        return print_classification()
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    check_export_args(args)
+    size = parse_size(args.size)
+    out_dir = Path(args.out) if args.out else Path(DEFAULT_OUT)
+    if args.headless or args.out:
+        return headless(args, size, out_dir)
+    from sim.render.app import has_display, test_driver
+
+    if has_display() or (test_driver() and args.max_frames is not None):
+        return window(args, size, out_dir)
+    print("cavesim demo: no display found (DISPLAY/WAYLAND_DISPLAY unset); writing the animation instead")
+    return headless(args, size, out_dir)
+
+
+def _spec():
+    from sim.loaders import load_encounter
+    from sim.paths import builtin_map
+
+    return load_encounter(builtin_map("demo.toml"))
+
+
+def window(args, size, out_dir: Path) -> int:
+    from sim.render.app import App, open_window
+    from sim.render.session import watch_scene
+
+    spec = _spec()
+    screen = open_window(size, f"cavesim — {spec.name}")
+    if screen is None:
+        print("cavesim demo: the display cannot be opened; writing the animation instead")
+        return headless(args, size, out_dir)
+    scene, timeline = watch_scene(spec, seed=args.seed, size=screen.get_size(), speed=1.0)
+    return App(scene, timeline, screen, max_frames=args.max_frames, fixed=args.max_frames is not None).run()
+
+
+def headless(args, size, out_dir: Path) -> int:
+    from sim.render.export import check_out, export, init_headless
+    from sim.render.session import simulate, watch_scene
+
+    parent = out_dir.parent if str(out_dir.parent) else Path(".")
+    if not parent.exists():
+        raise UsageError(f"--out {out_dir}: folder {parent} does not exist; create it first or choose another --out")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out {out_dir}: is a file; give a folder for the demo's files")
+    init_headless()
+    spec = _spec()
+    _, events = simulate(spec, seed=args.seed)
+
+    def make():
+        return watch_scene(spec, size=size, speed=args.speed, events=events)
+
+    out_dir.mkdir(exist_ok=True)
+    anim = out_dir / f"demo.{args.format}"
+    still = out_dir / "demo.png"
+    check_out(anim)
+    print(f"{spec.name}: drawing the fight off-screen ...", flush=True)
+    a = export(make, anim, fps=args.fps, scale=args.scale, max_frames=args.max_frames, still=still)
+    print(f"{a.frames} frames, {a.seconds:.1f} s at {args.speed:g}x, {a.size[0]}x{a.size[1]}")
+    print(f"animation: {a.path}")
+    print(f"final frame: {still}")
+    return 0
+
+
+def print_classification() -> int:
+    from sim.classify import category_counts, classify
+    from sim.cli.classify import render_letters
+    from sim.loaders import load_map
+    from sim.paths import builtin_map
+    from sim.rules.bodies import body_for
+    from sim.rules.categories import Category
+
     grid = load_map(builtin_map("warrens.toml"))
     bodies = [("Medium", body_for("medium")), ("Large", body_for("large"))]
     maps = [render_letters(classify(grid, b), grid.rock) for _, b in bodies]

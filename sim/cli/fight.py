@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from sim.cli import fight_batch
 from sim.cli._common import add_map_limit, limits_from
 from sim.errors import UsageError
 
@@ -21,10 +22,14 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the events as JSON lines instead of the log")
     p.add_argument("--quiet", action="store_true", help="only the outcome")
     add_map_limit(p)
+    fight_batch.add_options(p)  # --runs N and the batch options (issue 7)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "runs", None) is not None:
+        return fight_batch.run(args)
+    fight_batch.check_single(args)
     from sim.encounter import Encounter
     from sim.events import dumps, write_jsonl
     from sim.loaders import load_encounter

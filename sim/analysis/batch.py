@@ -1,0 +1,386 @@
+"""Monte Carlo batches: seeds in, flat records out (STYLE habit 9), on any executor (issue 7).
+
+* **Seeds.** Fight ``i`` of a batch with seed ``S`` plays with the integer seed drawn from
+  ``numpy.random.SeedSequence(S).spawn(i + 1)[i]`` (:func:`fight_seed`): every fight has its
+  own independent stream, and the same ``(S, i)`` gives the same fight whatever the number of
+  workers, their order, or how many fights the batch holds. ``cavesim fight ENCOUNTER --seed
+  <record's seed>`` replays that fight alone. Every variant of a sweep uses the same seeds
+  (common random numbers: differences between variants come from the variant, not the dice).
+* **Records.** One flat dict per fight (:func:`fight_record`, columns in the README): the batch
+  key (``variant``, ``index``, ``seed``), the outcome, per team and per creature numbers, and
+  sparse heat-map strings. A fight that raises is recorded with its seed and a one-line
+  traceback summary in ``error``, and the batch goes on.
+* **Executors.** :func:`run_batch` runs chunks of fights on whatever it is given that has
+  ``submit(fn, *args)`` returning futures: a ``concurrent.futures`` executor (local processes by
+  default) or a Dask ``distributed.Client`` (``--cluster``). With one worker and no executor
+  the fights run in this process.
+
+>>> fight_seed(7, 0) == int(np.random.SeedSequence(7).spawn(1)[0].generate_state(1, np.uint64)[0] >> 11)
+True
+>>> [fight_seed(7, i) for i in range(2)] == [fight_seed(7, i) for i in (0, 1)]
+True
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import dataclasses
+import math
+import os
+import traceback
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+import numpy as np
+
+from sim.loaders import EncounterSpec
+
+BASE_COLUMNS = ("variant", "index", "seed", "winner", "reason", "rounds", "error")
+TEAM_FIELDS = ("alive", "standing")
+CREATURE_FIELDS = ("hp", "state", "kills", "fell", "squeezing", "nauseated")
+HEAT_COLUMNS = ("heat.fight", "heat.fall", "heat.stall")
+INT_FIELDS = {"index", "seed", "rounds", "alive", "standing", "hp", "squeezing", "nauseated"}
+
+
+def fight_seed(batch_seed: int, index: int) -> int:
+    """The seed of fight ``index`` (53 bits, exact in JSON): the first 64-bit word of the
+    ``index``-th child of ``SeedSequence(batch_seed)`` (the same child ``spawn`` gives), shifted."""
+    child = np.random.SeedSequence(int(batch_seed), spawn_key=(int(index),))
+    return int(child.generate_state(1, np.uint64)[0] >> 11)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    variant: int        # position in the batch's list of variants
+    label: str
+    index: int
+    seed: int
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.label, self.index)
+
+
+def plan(labels: list[str], runs: int, seed: int) -> list[Job]:
+    """Every fight of a batch, variant by variant, in index order."""
+    seeds = [fight_seed(seed, i) for i in range(runs)]
+    return [Job(v, label, i, seeds[i]) for v, label in enumerate(labels) for i in range(runs)]
+
+
+# =================================================================================================
+# One fight -> one record
+# =================================================================================================
+
+def columns(specs: list[EncounterSpec]) -> list[str]:
+    """The columns of a batch over these variants: the base ones, per team, per creature (in
+    order of first appearance), then the heat maps."""
+    from sim.encounter import build_creature
+
+    teams: list[str] = []
+    ids: list[str] = []
+    for spec in specs:
+        for cs in spec.combatants:
+            t = build_creature(cs, spec.path).team
+            if t not in teams:
+                teams.append(t)
+            if cs.id not in ids:
+                ids.append(cs.id)
+    cols = list(BASE_COLUMNS)
+    cols += [f"{f}.{t}" for t in teams for f in TEAM_FIELDS]
+    cols += [f"{f}.{i}" for i in ids for f in CREATURE_FIELDS]
+    cols += list(HEAT_COLUMNS)
+    return cols
+
+
+def creature_state(c) -> str:
+    if "dead" in c.conditions:
+        return "dead"
+    if "dispersed" in c.conditions:
+        return "dispersed"
+    for cond in ("dying", "stable", "unconscious", "asleep", "paralyzed"):
+        if cond in c.conditions:
+            return cond
+    return "up"
+
+
+def _sparse(counts: dict[tuple[int, int], int]) -> str:
+    """``x,y:n`` items joined by ``;``, in reading order.
+
+    >>> _sparse({(2, 1): 3, (0, 1): 1})
+    '0,1:1;2,1:3'
+    """
+    return ";".join(f"{x},{y}:{n}" for (x, y), n in sorted(counts.items(), key=lambda t: (t[0][1], t[0][0])))
+
+
+def parse_sparse(text: str) -> list[tuple[int, int, int]]:
+    """The ``(x, y, n)`` items of a sparse heat string (see :func:`_sparse`).
+
+    >>> parse_sparse('0,1:1;2,1:3')
+    [(0, 1, 1), (2, 1, 3)]
+    """
+    out = []
+    for item in (text or "").split(";"):
+        if not item:
+            continue
+        xy, _, n = item.partition(":")
+        x, _, y = xy.partition(",")
+        out.append((int(x), int(y), int(n)))
+    return out
+
+
+def _heat(enc) -> tuple[str, str, str]:
+    """Where blows land (the target's squares, and what a swarm covers when it strikes), where
+    creatures fell, and where they stalled (turns begun squeezing -- crawl, awkward or tight --
+    or nauseated, and failed Escape Artist checks)."""
+    from sim.rules.categories import Category
+
+    pos: dict[str, list] = {}
+    nauseated: set[str] = set()
+    fight: dict = {}
+    stall: dict = {}
+
+    def add(d, sq, n=1):
+        k = (int(sq[0]), int(sq[1]))
+        d[k] = d.get(k, 0) + n
+
+    for e in enc.events:
+        t = e.type
+        if t == "encounter_start":
+            for c in e.combatants:
+                pos[c["id"]] = [tuple(s) for s in c["squares"]]
+        elif t in ("moved", "swarm_shape"):
+            pos[e.actor] = [tuple(s) for s in e.squares]
+        elif t == "attack":
+            for sq in pos.get(e.target, ()):
+                add(fight, sq)
+        elif t == "engulf":
+            for sq in e.squares:
+                add(fight, sq)
+        elif t == "condition" and e.condition == "nauseated":
+            (nauseated.add if e.active else nauseated.discard)(e.target)
+        elif t == "check" and e.skill == "escape_artist" and not e.success and e.at is not None:
+            add(stall, e.at)
+        elif t == "turn_start":
+            c = enc.creatures.get(e.actor)
+            sq = pos.get(e.actor)
+            if c is None or not sq:
+                continue
+            squeezing = False
+            if not c.is_swarm:
+                cats = enc.categories(c)
+                worst = max(int(cats[y, x]) for x, y in sq)
+                squeezing = Category.CRAWL <= worst < Category.IMPASSABLE
+            if squeezing or e.actor in nauseated:
+                add(stall, sq[0])
+    fall: dict = {}
+    for c in enc.creatures.values():
+        if c.fell_at is not None:
+            add(fall, c.fell_at)
+    return _sparse(fight), _sparse(fall), _sparse(stall)
+
+
+def fight_record(enc, *, label: str, index: int, seed: int) -> dict:
+    """The flat record of a finished fight."""
+    rec: dict = {"variant": label, "index": index, "seed": seed, "winner": enc.winner or "",
+                 "reason": enc.end_reason, "rounds": int(enc.round), "error": ""}
+    teams: dict[str, list] = {}
+    for c in enc.creatures.values():
+        teams.setdefault(c.team, []).append(c)
+    for t, cs in teams.items():
+        rec[f"alive.{t}"] = sum(1 for c in cs if c.alive)
+        rec[f"standing.{t}"] = sum(1 for c in cs if c.in_fight)
+    for c in enc.creatures.values():
+        rec[f"hp.{c.id}"] = int(c.hp)
+        rec[f"state.{c.id}"] = creature_state(c)
+        rec[f"kills.{c.id}"] = "|".join(dict.fromkeys(c.kills))  # each victim once (down, then dead)
+        rec[f"fell.{c.id}"] = "" if c.fell_at is None else f"{c.fell_at[0]},{c.fell_at[1]}"
+        rec[f"squeezing.{c.id}"] = int(c.squeezing_rounds)
+        rec[f"nauseated.{c.id}"] = int(c.nauseated_rounds)
+    rec["heat.fight"], rec["heat.fall"], rec["heat.stall"] = _heat(enc)
+    return rec
+
+
+def error_record(exc: BaseException, *, label: str, index: int, seed: int) -> dict:
+    """A fight that raised: its key and a one-line summary of the error (type, message, and
+    the innermost frame of our code)."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in tb if "/sim/" in f.filename.replace("\\", "/")] or tb
+    where = ""
+    if ours:
+        f = ours[-1]
+        fn = f.filename.replace("\\", "/")
+        fn = fn[fn.rfind("/sim/") + 1:] if "/sim/" in fn else os.path.basename(fn)
+        where = f" at {fn}:{f.lineno} in {f.name}"
+    msg = " ".join(str(exc).split())
+    return {"variant": label, "index": index, "seed": seed, "winner": "", "reason": "error", "rounds": None,
+            "error": f"{type(exc).__name__}: {msg}{where}"}
+
+
+def play(spec: EncounterSpec, *, label: str, index: int, seed: int, shared: dict | None = None) -> dict:
+    """Play one fight and return its record (an error record if it raises)."""
+    from sim.encounter import Encounter
+
+    try:
+        enc = Encounter(spec, seed=seed, shared=shared)
+        enc.run()
+        return fight_record(enc, label=label, index=index, seed=seed)
+    except Exception as exc:  # noqa: BLE001 - a failing fight is data: record it and go on
+        return error_record(exc, label=label, index=index, seed=seed)
+
+
+def pack(spec: EncounterSpec) -> tuple:
+    """The encounter as plain picklable parts (a grid holds read-only mapping proxies, which
+    pickle refuses): sent to workers, rebuilt there by :func:`unpack`."""
+    g = spec.grid
+    arrays = {"width_ft": np.array(g.width_ft), "height_ft": np.array(g.height_ft),
+              "difficult": np.array(g.difficult), "rock": np.array(g.rock),
+              "glyphs": None if g.glyphs is None else np.array(g.glyphs)}
+    meta = {"name": g.name, "points": dict(g.points), "description": g.description, "source": g.source,
+            "units": g.units, "legend": dict(g.legend)}
+    return dataclasses.replace(spec, grid=None), arrays, meta
+
+
+def unpack(packed: tuple) -> EncounterSpec:
+    from sim.grid import CaveGrid
+
+    spec, arrays, meta = packed
+    w, h = arrays["width_ft"], arrays["height_ft"]
+    grid = CaveGrid.from_arrays(w, h, difficult=arrays["difficult"], rock=arrays["rock"], glyphs=arrays["glyphs"], **meta)
+    return dataclasses.replace(spec, grid=grid)
+
+
+def run_chunk(packed: tuple, items: list[tuple[str, int, int]]) -> list[dict]:
+    """Play ``(label, index, seed)`` fights of one variant (a task sent to a worker; ``packed``
+    from :func:`pack`)."""
+    spec = unpack(packed)
+    shared: dict = {}
+    return [play(spec, label=label, index=i, seed=s, shared=shared) for label, i, s in items]
+
+
+# =================================================================================================
+# Running a batch
+# =================================================================================================
+
+def chunks(jobs: list[Job], size: int, workers: int = 1) -> list[list[Job]]:
+    """Jobs cut into tasks, never mixing variants: at most ``size`` fights each, and smaller
+    towards the end (guided scheduling: a task holds at most 1/(2 x workers) of what is left),
+    so no worker is left with a long last task while the others wait.
+
+    >>> [len(c) for c in chunks(plan([""], 20, 0), 8, 2)]
+    [5, 4, 3, 2, 2, 1, 1, 1, 1]
+    """
+    out: list[list[Job]] = []
+    left = len(jobs)
+    cap = 0
+    for j in jobs:
+        if out and len(out[-1]) < cap and out[-1][0].variant == j.variant:
+            out[-1].append(j)
+        else:
+            cap = max(1, min(size, math.ceil(left / (2 * max(1, workers)))))
+            out.append([j])
+        left -= 1
+    return out
+
+
+def default_chunk(n_jobs: int, workers: int) -> int:
+    """The largest task: small enough that records stream in, large enough that sending a task
+    costs little next to its fights.
+
+    >>> default_chunk(1000, 2), default_chunk(10, 2), default_chunk(100000, 8)
+    (8, 2, 8)
+    """
+    return max(1, min(8, math.ceil(n_jobs / max(1, workers * 4))))
+
+
+def local_workers() -> int:
+    """CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _completed(futures: list) -> Iterator:
+    if all(isinstance(f, cf.Future) for f in futures):
+        yield from cf.as_completed(futures)
+        return
+    from distributed import as_completed  # a Dask client's futures
+
+    yield from as_completed(futures)
+
+
+def _cancel(executor, futures: list) -> None:
+    for f in futures:
+        try:
+            f.cancel()
+        except Exception:  # noqa: BLE001 - best effort while stopping
+            pass
+    shutdown = getattr(executor, "shutdown", None)
+    if isinstance(executor, cf.Executor) and shutdown is not None:
+        shutdown(wait=False, cancel_futures=True)
+
+
+def run_batch(variants: list[tuple[str, EncounterSpec]], jobs: Iterable[Job], *, workers: int = 1,
+              executor=None, chunk: int | None = None, on_records: Callable[[list[dict]], None] | None = None
+              ) -> list[dict]:
+    """Play ``jobs`` and return their records (in the order they finished). ``on_records`` is
+    called with each finished task's records as they arrive (to append them to a file and move
+    a progress bar). ``executor``: anything with ``submit(fn, *args)`` (a ``concurrent.futures``
+    executor or a Dask client); without one, ``workers`` local processes (or this process when
+    ``workers`` is 1)."""
+    jobs = list(jobs)
+    out: list[dict] = []
+
+    def done(recs: list[dict]) -> None:
+        out.extend(recs)
+        if on_records is not None:
+            on_records(recs)
+
+    if not jobs:
+        return out
+    specs = {v: spec for v, (_, spec) in enumerate(variants)}
+    if executor is None and workers <= 1:
+        shared: dict[int, dict] = {}
+        for j in jobs:
+            done([play(specs[j.variant], label=j.label, index=j.index, seed=j.seed,
+                       shared=shared.setdefault(j.variant, {}))])
+        return out
+    n_workers = workers if executor is None else max(1, _dask_workers(executor))
+    size = chunk or default_chunk(len(jobs), n_workers)
+    tasks = chunks(jobs, size, n_workers)
+    own = executor is None
+    ex = cf.ProcessPoolExecutor(max_workers=workers) if own else executor
+    futures: list = []
+    try:
+        index = {}
+        packed = {v: pack(spec) for v, spec in specs.items()}
+        for t in tasks:
+            f = ex.submit(run_chunk, packed[t[0].variant], [(j.label, j.index, j.seed) for j in t])
+            futures.append(f)
+            index[id(f)] = t
+        for f in _completed(futures):
+            t = index[id(f)]
+            try:
+                recs = f.result()
+            except Exception as exc:  # noqa: BLE001 - a lost worker: record its fights as errors
+                recs = [error_record(exc, label=j.label, index=j.index, seed=j.seed) for j in t]
+            done(recs)
+    except BaseException:
+        _cancel(ex, futures)
+        raise
+    finally:
+        if own:
+            ex.shutdown(wait=True, cancel_futures=True)
+    return out
+
+
+def _dask_workers(client) -> int:
+    try:
+        return max(1, len(client.scheduler_info().get("workers", {})))
+    except Exception:  # noqa: BLE001 - not a Dask client, or no answer yet
+        return 2
+
+
+def sort_key(variant_order: dict[str, int]):
+    """Records in batch order: variant as listed, then fight index."""
+    return lambda r: (variant_order.get(str(r.get("variant", "")), len(variant_order)), int(r["index"]))

@@ -1,0 +1,512 @@
+"""Areas and chokepoints from the geometry, for all nine sizes at once (issue 7).
+
+BWEM and BWTA find an RTS map's chokepoints from a clearance field for one unit size: areas grow
+from the field's high ground, and where two areas meet, the narrowest passage between them is a
+chokepoint. We do the same with a field that already speaks for every D&D size:
+
+1. **Effective width** of a square: the map's width, capped by what the rock around it allows
+   (``sim.generate.width_allowance_ft``: 5 ft x the shorter open run through it), so a corridor
+   drawn with chamber glyphs still reads as a corridor.
+2. **Roominess** ``room``: classify every square for the default body of each of the nine sizes
+   (RULES §2.3) and add up ``IMPASSABLE - category`` (0..54): a square is roomier than another
+   exactly when it is milder for some size. Ties are broken by the clearance ``min(width,
+   ceiling)`` in feet (the narrowest part of a fissure of uniform category is where it is
+   narrowest). ``depth`` orders squares from roomy to narrow by (room, clearance).
+3. **Areas** (the high ground): going down the room levels, a connected set of squares at least
+   as roomy as the level, holding no area yet and at least ``min_area`` squares, becomes an area.
+   An area therefore always has a passage *milder for some size* than everything that joins it
+   to another area; a wide low hall hanging off a chamber is part of that chamber.
+4. **Flooding**: every square is given to the area that reaches it along the roomiest way (the
+   image-foresting transform with the path cost ``max depth``; ties: first come, so two areas
+   meet in the middle of a uniform passage).
+5. **Chokepoints**: where two areas meet, the best crossing sets the saddle depth; the
+   chokepoint is the connected set of squares at least that narrow around the meeting line
+   (the whole uniform fissure; only the pinch of a passage that narrows at one spot). One set of
+   squares is one chokepoint, whatever pairs of areas it joins.
+
+Then each chokepoint is *evaluated* per body with the movement engine on a window around it
+(:func:`evaluate`): the category met on the fastest way through, whether the body is stopped,
+the extra time compared with the same passage at the roominess of its two sides (guaranteed
+with take 10 / take 20, and expected with rolls), and the Escape Artist DC.
+
+>>> from sim.grid import CaveGrid
+>>> rows = ["#########",
+...         "#...#...#",
+...         "#...f...#",
+...         "#...#...#",
+...         "#########"]
+>>> w = [[{"#": 0, ".": 30, "f": 2}[c] for c in r] for r in rows]
+>>> h = [[{"#": 0, ".": 12, "f": 12}[c] for c in r] for r in rows]
+>>> lay = find_chokepoints(CaveGrid.from_arrays(w, h), min_area=4)
+>>> [(c.at, c.squares, c.width_ft, c.joins) for c in lay.chokepoints]
+[((4, 2), ((4, 2),), 2.0, (1, 2))]
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+from scipy import ndimage
+
+from sim.analysis.regions import usable
+from sim.classify import classify_arrays
+from sim.grid import CaveGrid
+from sim.movement import Mover, find_path, move_field
+from sim.movement.field import MoveField
+from sim.rules.bodies import body_for
+from sim.rules.categories import Category, effects
+from sim.rules.sizes import Size
+
+ROOM_MAX = int(Category.IMPASSABLE) * len(Size)   # 54: clear for all nine sizes
+_CLEAR_STEPS = 8                                   # clearance resolution: 1/8 ft
+_CLEAR_SPAN = 1 << 15
+_CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)   # 4-neighbour labelling
+_N4 = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Geometry:
+    """Per-square fields (``[row, col]``): effective width (ft), roominess 0..54 (-1: rock or no
+    room for any size), clearance ``min(width, ceiling)`` (ft), and the flooding order ``depth``."""
+
+    width_eff: np.ndarray
+    room: np.ndarray
+    clearance: np.ndarray
+    depth: np.ndarray
+
+    @property
+    def floor(self) -> np.ndarray:
+        return self.room > 0
+
+
+def geometry(grid: CaveGrid) -> Geometry:
+    """The roominess field of a grid (steps 1-2 of the module docstring).
+
+    >>> g = CaveGrid.from_arrays([[30, 2, 30]], [[16, 12, 16]])
+    >>> geometry(g).room.tolist()   # one row: the rock allows 5 ft; a 2-ft fissure in the middle
+    [[38, 24, 38]]
+    """
+    from sim.generate import width_allowance_ft
+
+    floor = ~grid.rock
+    w_eff = np.minimum(grid.width_ft, width_allowance_ft(floor))
+    w_eff[~floor] = 0.0
+    room = np.zeros(grid.shape, dtype=np.int32)
+    for s in Size:
+        cats = classify_arrays(w_eff, grid.height_ft, grid.rock, body_for(s))
+        room += int(Category.IMPASSABLE) - cats.astype(np.int32)
+    room[room == 0] = -1
+    room[~floor] = -1
+    clearance = np.where(room > 0, np.minimum(w_eff, grid.height_ft), 0.0)
+    q = np.minimum(np.round(clearance * _CLEAR_STEPS), _CLEAR_SPAN - 1).astype(np.int64)
+    depth = (ROOM_MAX - room.astype(np.int64)) * _CLEAR_SPAN + (_CLEAR_SPAN - 1 - q)
+    depth[room <= 0] = np.iinfo(np.int64).max
+    for a in (w_eff, room, clearance, depth):
+        a.flags.writeable = False
+    return Geometry(width_eff=w_eff, room=room, clearance=clearance, depth=depth)
+
+
+def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
+    """Area cores (step 3): int32 labels 1.. in reading order, 0 elsewhere.
+
+    >>> room = np.array([[9, 9, 2, 9, 9], [9, 9, 2, 9, 9]])
+    >>> area_seeds(room, min_area=4).tolist()
+    [[1, 1, 0, 2, 2], [1, 1, 0, 2, 2]]
+    """
+    seeds = np.zeros(room.shape, dtype=np.int32)
+    n_seeds = 0
+    for level in sorted({int(v) for v in np.unique(room) if v > 0}, reverse=True):
+        lab, n = ndimage.label(room >= level, structure=_CROSS)
+        if n == 0:
+            continue
+        size = np.bincount(lab.ravel(), minlength=n + 1)
+        has = np.bincount(lab[seeds > 0], minlength=n + 1) > 0
+        new = (~has) & (size >= min_area)
+        new[0] = False
+        if not new.any():
+            continue
+        ids = np.zeros(n + 1, dtype=np.int32)
+        ids[new] = np.arange(n_seeds + 1, n_seeds + 1 + int(new.sum()), dtype=np.int32)
+        n_seeds += int(new.sum())
+        seeds = np.where(ids[lab] > 0, ids[lab], seeds)
+    from sim.analysis.regions import _reading_order
+
+    return _reading_order(seeds).reshape(room.shape)
+
+
+@numba.njit(cache=True)
+def _flood(depth, labels, floor, rows, cols):  # pragma: no cover - compiled
+    """Image-foresting transform, path cost = max depth, ties first come (step 4)."""
+    n = rows * cols
+    best = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    done = np.zeros(n, dtype=np.bool_)
+    heap = [(np.int64(0), np.int64(0), np.int64(0))]
+    heap.pop()
+    seq = 0
+    for i in range(n):
+        if labels[i] > 0:
+            best[i] = depth[i]
+            heapq.heappush(heap, (depth[i], np.int64(seq), np.int64(i)))
+            seq += 1
+    while len(heap) > 0:
+        p, _, i = heapq.heappop(heap)
+        if done[i]:
+            continue
+        done[i] = True
+        r = i // cols
+        c = i - r * cols
+        for k in range(4):
+            rr = r + (-1, 1, 0, 0)[k]
+            cc = c + (0, 0, -1, 1)[k]
+            if rr < 0 or rr >= rows or cc < 0 or cc >= cols:
+                continue
+            j = rr * cols + cc
+            if done[j] or not floor[j]:
+                continue
+            np_ = depth[j] if depth[j] > p else p
+            if np_ < best[j]:
+                best[j] = np_
+                labels[j] = labels[i]
+                heapq.heappush(heap, (np_, np.int64(seq), np.int64(j)))
+                seq += 1
+    return labels
+
+
+def flood(geo: Geometry, seeds: np.ndarray) -> np.ndarray:
+    """Every floor square reachable from an area core, labelled with its area (step 4)."""
+    rows, cols = seeds.shape
+    labels = seeds.astype(np.int32).ravel().copy()
+    _flood(geo.depth.ravel(), labels, geo.floor.ravel(), rows, cols)
+    return labels.reshape(rows, cols)
+
+
+@dataclass(frozen=True, slots=True)
+class Chokepoint:
+    """A chokepoint: its squares ``(x, y)``, the representative square ``at`` (the narrowest,
+    nearest their middle), the narrowest width and lowest ceiling among its squares (feet, from
+    the map), and the areas it joins (area numbers)."""
+
+    index: int
+    at: tuple[int, int]
+    squares: tuple[tuple[int, int], ...]
+    width_ft: float
+    ceiling_ft: float
+    joins: tuple[int, ...]
+
+    @property
+    def id(self) -> str:
+        return f"C{self.index}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """Areas (``area``: int labels 1.. per square, 0 = rock or unclaimed; ``cores``: the area
+    cores) and chokepoints of a grid."""
+
+    geo: Geometry
+    cores: np.ndarray
+    area: np.ndarray
+    chokepoints: tuple[Chokepoint, ...]
+    neck: np.ndarray = field(repr=False)   # int32: chokepoint index per square (0: none)
+
+    @property
+    def n_areas(self) -> int:
+        return int(self.cores.max()) if self.cores.size else 0
+
+
+def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
+    """Areas and chokepoints of ``grid`` (the whole procedure of the module docstring)."""
+    if min_area < 1:
+        raise ValueError(f"min_area must be >= 1, got {min_area}")
+    geo = geometry(grid)
+    cores = area_seeds(geo.room, min_area=min_area)
+    area = flood(geo, cores)
+    floor = geo.floor
+    depth = geo.depth
+    rows, cols = grid.shape
+    # meeting pairs of 4-neighbours from different areas, with their crossing depth
+    pieces: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for dr, dc in ((0, 1), (1, 0)):
+        a = area[: rows - dr, : cols - dc]
+        b = area[dr:, dc:]
+        meet = (a > 0) & (b > 0) & (a != b)
+        for r, c in zip(*np.nonzero(meet)):
+            r, c = int(r), int(c)
+            la, lb = int(a[r, c]), int(b[r, c])
+            cross = max(int(depth[r, c]), int(depth[r + dr, c + dc]))
+            key = (min(la, lb), max(la, lb))
+            pieces.setdefault(key, []).append((r * cols + c, (r + dr) * cols + c + dc, cross))
+    necks: dict[frozenset, set[int]] = {}
+    flat_area = area.ravel()
+    for (la, lb), pairs in sorted(pieces.items()):
+        # the two areas' ground, in its bounding box: a neck never reaches into a third area
+        ours = (area == la) | (area == lb)
+        rr, cc = np.nonzero(ours)
+        r0, r1, c0, c1 = int(rr.min()), int(rr.max()) + 1, int(cc.min()), int(cc.max()) + 1
+        box_ours = ours[r0:r1, c0:c1]
+        box_depth = depth[r0:r1, c0:c1]
+        box_cols = c1 - c0
+        labels_at: dict[int, np.ndarray] = {}
+        # split the meeting line into connected pieces (8-neighbour squares)
+        line = np.zeros(rows * cols, dtype=bool)
+        for i, j, _ in pairs:
+            line[i] = line[j] = True
+        lab, n = ndimage.label(line.reshape(rows, cols), structure=np.ones((3, 3), bool))
+        lab = lab.ravel()
+        for piece in range(1, n + 1):
+            mine = [(i, j, x) for i, j, x in pairs if lab[i] == piece]
+            saddle = min(x for _, _, x in mine)
+            nlab = labels_at.get(saddle)
+            if nlab is None:
+                nlab = labels_at[saddle] = ndimage.label(box_ours & (box_depth >= saddle), structure=_CROSS)[0]
+            ids = set()
+            for i, j, _ in mine:
+                for sq in (i, j):
+                    r, c = divmod(sq, cols)
+                    v = int(nlab[r - r0, c - c0])
+                    if v > 0 and flat_area[sq] in (la, lb):
+                        ids.add(v)
+            for nid in ids:
+                br, bc = np.nonzero(nlab == nid)
+                sq = frozenset(((br + r0) * cols + (bc + c0)).tolist())
+                necks.setdefault(sq, set()).update((la, lb))
+    # a square belongs to the smallest neck holding it (necks of different saddles may nest)
+    taken: set[int] = set()
+    kept: dict[frozenset, set[int]] = {}
+    for sq, joins in sorted(necks.items(), key=lambda t: (len(t[0]), min(t[0]))):
+        rest = frozenset(sq - taken)
+        if rest:
+            kept.setdefault(rest, set()).update(joins)
+            taken |= rest
+    necks = kept
+    found = []
+    for sq, joins in necks.items():
+        idx = np.array(sorted(sq))
+        rr, cc = idx // cols, idx % cols
+        d = depth.ravel()[idx]
+        narrowest = idx[d == d.max()]
+        nr, nc = narrowest // cols, narrowest % cols
+        mr, mc = nr.mean(), nc.mean()
+        k = int(np.lexsort((nc, nr, (nr - mr) ** 2 + (nc - mc) ** 2))[0])
+        at = (int(nc[k]), int(nr[k]))
+        squares = tuple(sorted(((int(c), int(r)) for r, c in zip(rr, cc)), key=lambda p: (p[1], p[0])))
+        found.append((at, squares, float(grid.width_ft[rr, cc].min()), float(grid.height_ft[rr, cc].min()),
+                      tuple(sorted(joins))))
+    found.sort(key=lambda t: (t[0][1], t[0][0], t[1]))
+    chokes = tuple(Chokepoint(i + 1, at, sq, w, h, j) for i, (at, sq, w, h, j) in enumerate(found))
+    neck = np.zeros(grid.shape, dtype=np.int32)
+    for c in chokes:
+        for x, y in c.squares:
+            neck[y, x] = c.index
+    for a in (cores, area, neck):
+        a.flags.writeable = False
+    return Layout(geo=geo, cores=cores, area=area, chokepoints=chokes, neck=neck)
+
+
+# =================================================================================================
+# Evaluation per body
+# =================================================================================================
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """What one chokepoint means for one body, between two of the areas it joins.
+
+    ``status``: ``open`` (it gets through), ``stopped`` (it stands on both sides but cannot get
+    through), ``no_access`` (it cannot stand near the chokepoint on one side). ``category``: the
+    worst category on the fastest way through (when stopped: the mildest category a way through
+    would need, square by square, and the ``reason``, see :func:`_bottleneck`). Times in move actions (a round is two): the way through, and the extra over the
+    same passage as roomy as its sides (guaranteed: take 10 / take 20 allowed; None when no time
+    is guaranteed)."""
+
+    side_a: int
+    side_b: int
+    status: str
+    category: str | None = None
+    move_actions: float | None = None
+    expected_move_actions: float | None = None
+    extra_move_actions: float | None = None
+    expected_extra_move_actions: float | None = None
+    escape_dc: int | None = None
+    reason: str | None = None      # when stopped: no_room | escape_artist | footprint
+    ends: tuple = ()               # the two squares (x, y) the way through was timed between
+
+    @property
+    def extra_rounds(self) -> float | None:
+        return None if self.extra_move_actions is None else self.extra_move_actions / 2
+
+    @property
+    def expected_extra_rounds(self) -> float | None:
+        return None if self.expected_extra_move_actions is None else self.expected_extra_move_actions / 2
+
+    def to_json(self) -> dict:
+        return {"between": [f"A{self.side_a}", f"A{self.side_b}"], "ends": [list(e) for e in self.ends],
+                "status": self.status, "category": self.category,
+                "move_actions": _r(self.move_actions), "expected_move_actions": _r(self.expected_move_actions),
+                "extra_move_actions": _r(self.extra_move_actions), "extra_rounds": _r(self.extra_rounds),
+                "expected_extra_move_actions": _r(self.expected_extra_move_actions),
+                "expected_extra_rounds": _r(self.expected_extra_rounds), "escape_dc": self.escape_dc,
+                "reason": self.reason}
+
+
+def _r(v: float | None) -> float | None:
+    return None if v is None else round(float(v), 4)
+
+
+def evaluate(grid: CaveGrid, layout: Layout, choke: Chokepoint, mover: Mover) -> list[Passage]:
+    """The chokepoint for one body, for each pair of areas it joins (see :class:`Passage`)."""
+    out = []
+    joins = choke.joins
+    for i in range(len(joins)):
+        for j in range(i + 1, len(joins)):
+            out.append(_evaluate_pair(grid, layout, choke, mover, joins[i], joins[j]))
+    return out
+
+
+def _window(grid: CaveGrid, layout: Layout, choke: Chokepoint, a: int, b: int, k: int):
+    xs = [x for x, _ in choke.squares]
+    ys = [y for _, y in choke.squares]
+    m = max(3, 2 * k + 1)
+    rows, cols = grid.shape
+    r0, r1 = max(0, min(ys) - m), min(rows, max(ys) + m + 1)
+    c0, c1 = max(0, min(xs) - m), min(cols, max(xs) + m + 1)
+    area = layout.area[r0:r1, c0:c1]
+    necks = layout.neck[r0:r1, c0:c1]
+    neck = necks == choke.index
+    # the two areas' ground (other chokepoints on it included: they may lie on the way), but no
+    # other chokepoint between the same two areas (a way around this one)
+    parallel = [c.index for c in layout.chokepoints if c.index != choke.index and a in c.joins and b in c.joins]
+    keep = neck | (((area == a) | (area == b)) & ~np.isin(necks, parallel))
+    return (r0, c0), keep, neck, area
+
+
+def _sub_grid(grid: CaveGrid, origin, keep: np.ndarray, neck: np.ndarray, *, relaxed: bool) -> CaveGrid:
+    r0, c0 = origin
+    r1, c1 = r0 + keep.shape[0], c0 + keep.shape[1]
+    w = np.where(keep, grid.width_ft[r0:r1, c0:c1], 0.0)
+    h = np.where(keep, grid.height_ft[r0:r1, c0:c1], 0.0)
+    d = grid.difficult[r0:r1, c0:c1] & keep
+    if relaxed:
+        sides = keep & ~neck
+        if sides.any():
+            w = np.where(neck, max(float(w[sides].max()), float(w[neck].max())), w)
+            h = np.where(neck, max(float(h[sides].max()), float(h[neck].max())), h)
+        d = d & ~neck
+    return CaveGrid.from_arrays(w, h, difficult=d, name=grid.name)
+
+
+def _anchor(field: MoveField, ok: np.ndarray, side: np.ndarray, neck: np.ndarray, at: tuple[int, int]):
+    """A reference square on ``side`` whose footprint stays off the chokepoint, nearest to it
+    (then nearest its representative square ``at``, then first in reading order)."""
+    ys, xs = np.nonzero(ok & side)
+    if len(ys) == 0:
+        return None
+    ny, nx = np.nonzero(neck)
+    best = None
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        if field.k > 1 and any(neck[q[1], q[0]] for q in field.occupied((x, y), [])
+                               if 0 <= q[1] < neck.shape[0] and 0 <= q[0] < neck.shape[1]):
+            continue
+        d = int(np.min(np.maximum(np.abs(nx - x), np.abs(ny - y))))
+        key = (d, (x - at[0]) ** 2 + (y - at[1]) ** 2, y, x)
+        if best is None or key < best[0]:
+            best = (key, (x, y))
+    return None if best is None else best[1]
+
+
+def _evaluate_pair(grid, layout, choke, mover, a, b) -> Passage:
+    k = 1 if mover.is_swarm else mover.body.size.squares
+    origin, keep, neck, area = _window(grid, layout, choke, a, b, k)
+    sub = _sub_grid(grid, origin, keep, neck, relaxed=False)
+    f = move_field(sub, mover)
+    ok = usable(f)
+    side_a = (area == a) & keep & ~neck
+    side_b = (area == b) & keep & ~neck
+    at = (choke.at[0] - origin[1], choke.at[1] - origin[0])
+    pa = _anchor(f, ok, side_a, neck, at)
+    pb = _anchor(f, ok, side_b, neck, at)
+    if pa is None or pb is None:
+        return Passage(a, b, "no_access")
+    ends = ((pa[0] + origin[1], pa[1] + origin[0]), (pb[0] + origin[1], pb[1] + origin[0]))
+    path = find_path(f, pa, pb)
+    if not path.reachable:
+        cat, reason = _bottleneck(f, pa, pb)
+        return Passage(a, b, "stopped", category=cat.name, reason=reason, ends=ends)
+    rel = find_path(move_field(_sub_grid(grid, origin, keep, neck, relaxed=True), mover), pa, pb)
+    inside = [s for s in path.steps if neck[s.at[1], s.at[0]] or
+              any(neck[q[1], q[0]] for q in f.occupied(tuple(s.at), []) if 0 <= q[1] < neck.shape[0]
+                  and 0 <= q[0] < neck.shape[1])]
+    cat = max((Category[s.category] for s in inside), default=Category.CLEAR)
+    dcs = [s.dc for s in path.steps if s.dc]
+    extra = None
+    if path.move_actions is not None and rel.reachable and rel.move_actions is not None:
+        extra = max(0.0, path.move_actions - rel.move_actions)
+    eextra = None
+    if path.expected_move_actions is not None and rel.reachable and rel.expected_move_actions is not None:
+        eextra = max(0.0, path.expected_move_actions - rel.expected_move_actions)
+    return Passage(a, b, "open", ends=ends, category=cat.name, move_actions=path.move_actions,
+                   expected_move_actions=path.expected_move_actions, extra_move_actions=extra,
+                   expected_extra_move_actions=eextra, escape_dc=max(dcs) if dcs else None)
+
+
+def _bottleneck(f: MoveField, pa, pb) -> tuple[Category, str]:
+    """For a body that cannot get through: the mildest category, square by square, that a way
+    from ``pa`` to ``pb`` would have to cross, and why it stops the body: ``no_room`` (its head
+    does not fit, RULES §2.3), ``escape_artist`` (an Escape Artist check it cannot make, §5.3)
+    or ``footprint`` (every square would do, but its space cannot get through, §2.6-2.7)."""
+    from sim.analysis.regions import geometry_labels
+    from sim.classify import classify_arrays
+
+    rock = f.grid.rock
+    cats = classify_arrays(f.grid.width_ft, f.grid.height_ft, rock, f.mover.body)
+    found = Category.IMPASSABLE
+    for cat in Category:
+        ok = (cats <= cat) & ~rock
+        ok[pa[1], pa[0]] = ok[pb[1], pb[0]] = True
+        lab = geometry_labels(ok, rock)
+        if lab[pa[1], pa[0]] and lab[pa[1], pa[0]] == lab[pb[1], pb[0]]:
+            found = cat
+            break
+    if found is Category.IMPASSABLE:
+        return found, "no_room"
+    dc = effects(found).escape_dc
+    if dc is not None:
+        t = f.mover.tries(int(dc))
+        if t.guaranteed is None and t.successes == 0:
+            return found, "escape_artist"
+    return found, "footprint"
+
+
+def passage_words(category: str | None) -> str:
+    """How a body gets through a chokepoint of this category, in plain words.
+
+    >>> passage_words("CRAWL"), passage_words("AWKWARD")
+    ('crawling through', 'squeezing (Escape Artist DC 15) through')
+    """
+    if category is None:
+        return "through"
+    cat = Category[category]
+    if cat is Category.CLEAR:
+        return "crossing"
+    if cat in (Category.NARROW_OR_LOW, Category.NARROW_AND_LOW):
+        return f"edging ({effects(cat).speed} speed) through"
+    if cat is Category.CRAWL:
+        return "crawling through"
+    dc = effects(cat).escape_dc
+    return f"squeezing (Escape Artist DC {dc}) through"
+
+
+def rounds_text(move_actions: float | None) -> str:
+    """``+1.5 rounds`` style text for a time in move actions.
+
+    >>> rounds_text(3), rounds_text(2), rounds_text(None)
+    ('+1.5 rounds', '+1 round', 'no guaranteed time')
+    """
+    if move_actions is None:
+        return "no guaranteed time"
+    r = move_actions / 2
+    txt = f"{r:.2f}".rstrip("0").rstrip(".")
+    return f"+{txt} round" + ("" if math.isclose(r, 1.0) else "s")

@@ -1,0 +1,111 @@
+"""``cavesim play ENCOUNTER``: the interactive window -- select creatures, preview paths with
+their cost, move, attack, let the AI take turns, toggle overlays. ``cavesim play --replay
+EVENTS.jsonl [MAP]`` steps through a recorded fight, forward and back."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from sim.cli._common import add_map_limit, limits_from
+from sim.errors import UsageError
+from sim.render.options import add_window_args, parse_size
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play", help="interactive window: move, attack, step or auto-play turns; or replay a fight log",
+                       description="Open an encounter in a window and play it: your teams by mouse, the others by the "
+                                   "AI (Space plays the current turn, P auto-plays). With --replay, step through a "
+                                   "recorded fight (cavesim fight --events) forward and back.")
+    p.add_argument("encounter", nargs="?", help="encounter file (TOML); with --replay, optionally the map it was played on")
+    p.add_argument("--replay", metavar="EVENTS.jsonl", help="replay a fight log written by cavesim fight --events")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: the file's seed)")
+    p.add_argument("--control", default=None, metavar="TEAMS",
+                   help="teams you play, comma-separated, or all / none (default: party, else the first team)")
+    p.add_argument("--autoplay", action="store_true", help="start in auto-play")
+    add_window_args(p)
+    add_map_limit(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    size = parse_size(args.size)
+    if args.seed is not None and args.seed < 0:
+        raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
+    if args.max_frames is not None and args.max_frames < 1:
+        raise UsageError(f"--max-frames must be at least 1, got {args.max_frames}")
+    if not args.replay and not args.encounter:
+        raise UsageError("give an encounter file (cavesim play maps/demo.toml) or --replay EVENTS.jsonl")
+    build = _replay(args, size) if args.replay else _live(args, size)  # bad input fails before any window
+    from sim.render.app import App, has_display, open_window, test_driver
+
+    if not (has_display() or (test_driver() and args.max_frames is not None)):
+        raise UsageError("cavesim play needs a display and none was found (DISPLAY/WAYLAND_DISPLAY unset); "
+                         "to see the fight without one, use cavesim render ENCOUNTER --out fight.gif")
+    screen = open_window(size, "cavesim — play")
+    if screen is None:
+        raise UsageError("cavesim play: the display cannot be opened; use cavesim render ENCOUNTER --out fight.gif")
+    scene, driver = build(screen.get_size())
+    import pygame
+
+    pygame.display.set_caption(f"cavesim — {scene.title}")
+    return App(scene, driver, screen, max_frames=args.max_frames, fixed=args.max_frames is not None).run()
+
+
+def _live(args, size):
+    from sim.loaders import load_encounter
+
+    spec = load_encounter(Path(args.encounter), limits=limits_from(args))
+    teams = []
+    for c in spec.combatants:
+        if c.team not in teams:
+            teams.append(c.team)
+    control = parse_control(args.control, teams)
+
+    def build(size):
+        from sim.render.session import play_scene
+
+        scene, ctl = play_scene(spec, seed=args.seed, size=size, control=control)
+        scene.autoplay = bool(args.autoplay)
+        return scene, ctl
+
+    return build
+
+
+def parse_control(text: str | None, teams: list[str]) -> set[str]:
+    """The teams the user plays.
+
+    >>> sorted(parse_control(None, ["party", "monsters"])), sorted(parse_control("all", ["a", "b"]))
+    (['party'], ['a', 'b'])
+    >>> parse_control("none", ["party"])
+    set()
+    """
+    if text is None:
+        return {"party"} if "party" in teams else ({teams[0]} if teams else set())
+    t = text.strip().lower()
+    if t == "all":
+        return set(teams)
+    if t == "none":
+        return set()
+    chosen = {x.strip() for x in text.split(",") if x.strip()}
+    unknown = chosen - set(teams)
+    if unknown:
+        raise UsageError(f"--control: no team {', '.join(sorted(unknown))} in this encounter; teams: {', '.join(teams)}")
+    return chosen
+
+
+def _replay(args, size):
+    from sim.render.session import find_map_for, load_replay
+
+    events = load_replay(args.replay)
+    grid, base, title, subtitle = find_map_for(events, args.encounter, limits_from(args))
+
+    def build(size):
+        from sim.render.session import replay_scene
+
+        return replay_scene(events, grid, base_path=base, title=title, subtitle=subtitle, size=size,
+                            autoplay=bool(args.autoplay))
+
+    return build

@@ -1,0 +1,248 @@
+"""The window: input, the fixed-step loop, and the choice between a window and headless export.
+
+The loop follows STYLE habit 11: real time is accumulated and consumed in fixed steps of 1/60 s
+(``driver.pump()`` then ``scene.update(step)``); the frame is drawn interpolated between the last
+two steps. Keys and mouse (the README lists them):
+
+* all views: Space pause (play: let the AI play this turn; Pause or . pauses), P auto-play, +/- speed, 1-9 the
+  category overlay for Fine..Colossal, C for the selected creature, 0 off, R reach this turn,
+  T travel-time contours, L legend, H interface, F fit the map, Tab next creature, drag to pan,
+  wheel to zoom (over the log: scroll), Esc quit;
+* watch and replay: → or ] step a turn forward, ← or [ a turn back, Home restart;
+* play: click a creature to select it, click a square to move there (the path, each step's cost
+  and the total show under the cursor), click an enemy to attack with the chosen weapon (Shift
+  full attack, Ctrl charge), W choose the weapon, E end the turn.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+STEP = 1.0 / 60.0
+SPEEDS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
+
+
+def has_display() -> bool:
+    """Whether a window can be opened: not with the dummy/offscreen driver, and on Linux/BSD only
+    with an X11 or Wayland display (macOS and Windows always have one)."""
+    drv = os.environ.get("SDL_VIDEODRIVER", "").lower()
+    if drv in ("dummy", "offscreen"):
+        return False
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def test_driver() -> bool:
+    """SDL's dummy (or offscreen) video driver is selected: a window that draws nowhere, for
+    tests and benchmarks run with a frame limit."""
+    return os.environ.get("SDL_VIDEODRIVER", "").lower() in ("dummy", "offscreen")
+
+
+def open_window(size, title: str):
+    """Open a resizable window, or return None when SDL cannot (no usable display)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    except pygame.error:
+        return None
+    pygame.display.set_caption(title)
+    from sim.render.assets import icon_surface
+
+    try:
+        pygame.display.set_icon(icon_surface())
+    except pygame.error:
+        pass
+    return screen
+
+
+class App:
+    """Runs a scene and its driver (a :class:`~sim.render.session.Timeline` or a
+    :class:`~sim.render.session.PlayController`) in a window. ``max_frames`` and ``fixed``
+    (one step per frame, no wall clock) are for tests on the dummy driver."""
+
+    def __init__(self, scene, driver, screen, *, max_frames: int | None = None, fixed: bool = False, fps: int = 60):
+        self.scene = scene
+        self.driver = driver
+        self.screen = screen
+        self.max_frames = max_frames
+        self.fixed = fixed
+        self.fps = fps
+        self.running = True
+        self._drag = None
+        scene.resume_speed = scene.director.speed or 1.0
+        self.frames = 0
+
+    # -- the loop ------------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        import pygame
+
+        clock = pygame.time.Clock()
+        acc = 0.0
+        while self.running:
+            for event in pygame.event.get():
+                self.handle(event)
+            if self.fixed:
+                acc = STEP
+            else:
+                acc += min(0.25, clock.tick(self.fps) / 1000.0)
+            while acc >= STEP:
+                self.driver.pump()
+                self.scene.update(STEP)
+                acc -= STEP
+            self.scene.draw(self.screen, min(1.0, acc / STEP))
+            pygame.display.flip()
+            self.frames += 1
+            if self.max_frames is not None and self.frames >= self.max_frames:
+                break
+        return 0
+
+    # -- input ---------------------------------------------------------------------------------------------------------
+    def handle(self, event) -> None:
+        import pygame
+
+        sc = self.scene
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.VIDEORESIZE:
+            self.screen = pygame.display.get_surface()
+            sc.resize(self.screen.get_size())
+        elif event.type == pygame.KEYDOWN:
+            self.key(event.key, event.mod, getattr(event, "unicode", ""))
+        elif event.type == pygame.MOUSEWHEEL:
+            mx, my = pygame.mouse.get_pos()
+            if sc.r_panel.collidepoint(mx, my):
+                sc.hudder.log_scroll = max(0, sc.hudder.log_scroll + event.y * 3)
+            else:
+                sc.auto_camera = False
+                sc.camera.zoom_at(1 if event.y > 0 else -1, mx, my)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2, 3):
+            self._drag = (event.pos, event.pos, event.button, False)
+        elif event.type == pygame.MOUSEMOTION:
+            if self._drag is not None:
+                start, last, button, moved = self._drag
+                dx, dy = event.pos[0] - last[0], event.pos[1] - last[1]
+                moved = moved or abs(event.pos[0] - start[0]) + abs(event.pos[1] - start[1]) > 5
+                if moved:
+                    sc.auto_camera = False
+                    sc.camera.pan_pixels(dx, dy)
+                self._drag = (start, event.pos, button, moved)
+            self.hover(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button in (1, 2, 3):
+            drag, self._drag = self._drag, None
+            if drag is not None and not drag[3]:
+                self.click(event.pos, event.button, pygame.key.get_mods())
+
+    def key(self, key: int, mod: int, char: str = "") -> None:
+        import pygame
+
+        sc = self.scene
+        d = sc.director
+        play = sc.mode == "play"
+        if key in (pygame.K_ESCAPE, pygame.K_q):
+            self.running = False
+        elif key == pygame.K_SPACE and play:
+            self.driver.request_step()
+        elif key in (pygame.K_SPACE, pygame.K_PAUSE, pygame.K_PERIOD):
+            if d.speed == 0:
+                d.speed = self.scene.resume_speed
+            else:
+                self.scene.resume_speed = d.speed
+                d.speed = 0.0
+        elif key == pygame.K_p:
+            sc.autoplay = not sc.autoplay
+            if d.speed == 0:
+                d.speed = self.scene.resume_speed
+            sc.toast("auto-play on" if sc.autoplay else "auto-play off", 1.2)
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS) or char == "+":
+            self._speed(+1)
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS, pygame.K_UNDERSCORE) or char == "-":
+            self._speed(-1)
+        elif key in (pygame.K_RIGHT, pygame.K_RIGHTBRACKET) and not play:
+            self.driver.step_forward()
+        elif key in (pygame.K_LEFT, pygame.K_LEFTBRACKET) and not play:
+            self.driver.step_back()
+        elif key == pygame.K_HOME and not play:
+            self.driver.restart(upto=self.driver.bounds[0])
+        elif pygame.K_1 <= key <= pygame.K_9:
+            i = key - pygame.K_1
+            sc.overlays["size"] = None if sc.overlays.get("size") == i else i
+            sc.overlays["creature"] = False
+        elif key == pygame.K_0:
+            sc.overlays.update(size=None, creature=False, reach=False, contours=False)
+        elif key == pygame.K_c:
+            sc.overlays["creature"] = not sc.overlays.get("creature")
+            sc.overlays["size"] = None
+        elif key == pygame.K_r:
+            sc.overlays["reach"] = not sc.overlays.get("reach")
+        elif key == pygame.K_t:
+            sc.overlays["contours"] = not sc.overlays.get("contours")
+        elif key == pygame.K_l:
+            sc.show_legend = not sc.show_legend
+        elif key == pygame.K_h:
+            sc.show_hud = not sc.show_hud
+            sc.resize(sc.size)
+        elif key == pygame.K_f:
+            sc.fit()
+            sc.auto_camera = sc.mode != "play" and not sc.auto_camera
+        elif key == pygame.K_TAB:
+            ids = [cid for cid in sc.model.order if sc.model.creatures[cid].alive]
+            if ids:
+                cur = sc.selected_id()
+                sc.selected = ids[(ids.index(cur) + 1) % len(ids)] if cur in ids else ids[0]
+        elif play and key == pygame.K_w:
+            self.driver.cycle_weapon()
+        elif play and key == pygame.K_e:
+            self.driver.end_turn()
+
+    def _speed(self, direction: int) -> None:
+        d = self.scene.director
+        cur = d.speed or self.scene.resume_speed
+        i = min(range(len(SPEEDS)), key=lambda j: abs(SPEEDS[j] - cur))
+        new = SPEEDS[max(0, min(len(SPEEDS) - 1, i + direction))]
+        if d.speed == 0:
+            self.scene.resume_speed = new
+        else:
+            d.speed = new
+        self.scene.toast(f"speed {new:g}x", 1.0)
+
+    def hover(self, pos) -> None:
+        sc = self.scene
+        if not sc.r_view.collidepoint(pos):
+            sc.hover = None
+            sc.preview = None
+            return
+        sq = sc.camera.square_at(*pos)
+        if sq == sc.hover:
+            return
+        sc.hover = sq
+        sc.preview = None
+        if sc.mode == "play" and sc.awaiting_input:
+            c = self.driver.current()
+            if c is not None and sc.grid.in_bounds(sq) and not sc.model.at(sq):
+                sc.preview = sc.world.path_preview(c.id, sq)
+
+    def click(self, pos, button: int, mods: int) -> None:
+        import pygame
+
+        sc = self.scene
+        if not sc.r_view.collidepoint(pos):
+            return
+        sq = sc.camera.square_at(*pos)
+        if button == 3:
+            sc.selected = None
+            return
+        if button != 1:
+            return
+        if sc.mode == "play":
+            self.driver.click_square(sq, shift=bool(mods & pygame.KMOD_SHIFT), ctrl=bool(mods & pygame.KMOD_CTRL))
+            self.hover(pos)
+        else:
+            here = [cv for cv in sc.model.at(sq)]
+            sc.selected = here[0].id if here else None
+

@@ -1,0 +1,268 @@
+"""Headless export: animated GIF or WebP, or one PNG frame, drawn off-screen with no window.
+
+The scene is stepped at a fixed 60 steps per second and a frame is taken every ``60 / fps``
+steps: no wall clock is read, and particle motion is seeded from the fight's seed, so the same
+seed gives the same frames (and the same bytes). A GIF shares one palette over the whole
+animation (computed from sampled frames in a first pass), without dithering, so it stays small.
+Files are written through :func:`sim.fileio.atomic_path`: a failed export leaves no file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from sim.errors import DataError
+from sim.fileio import atomic_path
+
+STEPS_PER_SECOND = 60
+STEP = 1.0 / STEPS_PER_SECOND
+FORMATS = {".gif": "GIF", ".webp": "WEBP", ".png": "PNG"}
+TRANSPARENT = 255   # the GIF palette index meaning "unchanged since the last frame"
+
+
+def format_of(path: str | Path) -> str:
+    """The export format from a file name; a clear error for anything else.
+
+    >>> format_of("fight.GIF"), format_of("a/b.webp"), format_of("frame.png")
+    ('GIF', 'WEBP', 'PNG')
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        shown = suffix or "(none)"
+        raise DataError(f"{path}: unknown output format {shown}; use a file name ending in .gif, .webp or .png")
+    return FORMATS[suffix]
+
+
+def check_out(path: str | Path) -> str:
+    """Check an output path before any work: known format, existing folder, not a folder."""
+    fmt = format_of(path)
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.exists():
+        raise DataError(f"{p}: folder {parent} does not exist; create it first or choose another --out")
+    if p.exists() and p.is_dir():
+        raise DataError(f"{p}: is a directory; give a file name ending in .gif, .webp or .png")
+    return fmt
+
+
+def init_headless() -> None:
+    """pygame without a screen: the dummy video driver (set before pygame is imported)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    if not pygame.font.get_init():
+        pygame.font.init()
+
+
+@dataclass
+class ExportResult:
+    path: Path
+    format: str
+    frames: int
+    size: tuple[int, int]
+    seconds: float          # animation length
+
+
+def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: float, sample_every: int = 0,
+            last: dict | None = None):
+    """Yield (index, PIL image) for every frame of the animation. ``make()`` builds a fresh
+    (scene, driver). With ``sample_every`` only every n-th frame is drawn (palette pass)."""
+    import pygame
+    from PIL import Image
+
+    scene, driver = make()
+    scene.camera_glide = 0.0   # the camera cuts instead of gliding: a glide rewrites whole frames
+    surf = pygame.Surface(scene.size)
+    per_frame = max(1, int(round(STEPS_PER_SECOND / fps)))
+    out_size = (max(2, int(round(scene.size[0] * scale))), max(2, int(round(scene.size[1] * scale))))
+    i = 0
+    ended_at = None
+    step = 0
+    while True:
+        if max_frames is not None and i >= max_frames:
+            return
+        if step % per_frame == 0:
+            if not sample_every or i % sample_every == 0:
+                scene.draw(surf, 1.0)
+                img = Image.frombytes("RGB", scene.size, pygame.image.tobytes(surf, "RGB"))
+                if last is not None:
+                    last["image"] = img
+                if out_size != scene.size:
+                    img = img.resize(out_size, Image.LANCZOS)
+                yield i, img
+            i += 1
+        driver.pump()
+        scene.update(STEP)
+        step += 1
+        if driver.done and scene.model.finished:
+            if ended_at is None:
+                ended_at = step
+            elif step - ended_at >= tail * STEPS_PER_SECOND:
+                return
+        if step > STEPS_PER_SECOND * 60 * 30:  # 30 minutes of animation: something is wrong
+            return
+
+
+def _palette(make, *, fps, scale, max_frames, tail):
+    """One 255-colour palette for the whole GIF, from a mosaic of sampled frames."""
+    from PIL import Image
+
+    every = max(1, int(round(2.0 * fps)))  # one frame in two seconds of animation
+    samples = [img for _, img in _frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail,
+                                         sample_every=every)]
+    if len(samples) > 16:
+        idx = sorted({round(k * (len(samples) - 1) / 15) for k in range(16)})
+        samples = [samples[k] for k in idx]
+    w, h = samples[0].size
+    small = [s.resize((max(1, w // 2), max(1, h // 2)), Image.BILINEAR) for s in samples]
+    cols = 4
+    rows = (len(small) + cols - 1) // cols
+    mosaic = Image.new("RGB", (cols * small[0].width, rows * small[0].height))
+    for k, s in enumerate(small):
+        mosaic.paste(s, ((k % cols) * s.width, (k // cols) * s.height))
+    fixed = _fixed_colours()
+    pal = mosaic.quantize(colors=255 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    n = 255 - len(fixed)
+    colours = pal.getpalette()[:n * 3]
+    colours += [0] * (n * 3 - len(colours))
+    for rgb in fixed:
+        colours += list(rgb)
+    colours += colours[:3]          # index 255 (transparent) repeats colour 0; frames never keep it
+    out = Image.new("P", (1, 1))
+    out.putpalette(colours)
+    return out
+
+
+def quantize(img):
+    """An RGB image to 256 colours: an adaptive palette plus the colours that must stay exact
+    (teams, categories, fire, hp): for small screenshots."""
+    from PIL import Image
+
+    fixed = _fixed_colours()
+    pal = img.quantize(colors=256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    n = 256 - len(fixed)
+    colours = pal.getpalette()[:n * 3]
+    colours += [0] * (n * 3 - len(colours))
+    for rgb in fixed:
+        colours += list(rgb)
+    p = Image.new("P", (1, 1))
+    p.putpalette(colours)
+    return img.quantize(palette=p, dither=Image.Dither.NONE)
+
+
+def _fixed_colours() -> list[tuple[int, int, int]]:
+    """Colours the GIF palette must hold exactly, however small their area: teams (and the
+    shades of a token), categories, fire, hp bars, text."""
+    from sim.render import palette as P
+
+    out: list[tuple[int, int, int]] = [(0, 0, 0), (255, 255, 255), (240, 240, 240), (20, 16, 16)]
+    teams = list(P.TEAM_RGB.values()) + list(P.EXTRA_TEAMS[:2])
+    for rgb in teams:
+        light = P.mix(rgb, (255, 255, 255), 0.35)
+        out += [rgb, P.shade(rgb, 0.42), P.shade(rgb, 0.62), P.mix(P.shade(rgb, 0.62), light, 0.5), light]
+    out += list(P.CATEGORY_RGB.values()) + list(P.FIRE) + list(P.HP_COLOURS)
+    out += [P.UI_ACCENT, P.UI_BAD, P.UI_GOOD, P.DAMAGE_TEXT, P.HEAL_TEXT, P.CRIT_TEXT, P.SWARM_TEXT, P.MAGIC,
+            P.REACH_SINGLE, P.REACH_DOUBLE, P.UI_TEXT, P.UI_DIM, P.UI_BG, P.UI_PANEL, P.UI_EDGE]
+    seen, uniq = set(), []
+    for c in out:
+        c = tuple(int(v) for v in c)
+        if c not in seen:
+            seen.add(c)
+            uniq.append(c)
+    return uniq[:64]
+
+
+def export(make: Callable, out: str | Path, *, fps: float = 10.0, scale: float = 0.75, max_frames: int | None = None,
+           tail: float = 3.0, at: float | None = None, still: str | Path | None = None) -> ExportResult:
+    """Render the animation of ``make()`` (a fresh (scene, driver) each call) to ``out``.
+
+    ``.gif`` / ``.webp``: the whole fight (``max_frames`` caps it), and with ``still`` its last
+    frame at full size as a PNG too; ``.png``: one frame, at ``at`` seconds of animation, or the
+    last frame."""
+    fmt = check_out(out)
+    if still is not None and format_of(still) != "PNG":
+        raise DataError(f"{still}: the still frame is written as PNG; give a name ending in .png")
+    if still is not None:
+        check_out(still)
+    last: dict = {}
+    init_headless()
+    out = Path(out)
+    if fps <= 0 or fps > 60:
+        raise DataError(f"--fps must be between 1 and 60, got {fps:g}")
+    if not (0.1 <= scale <= 2.0):
+        raise DataError(f"--scale must be between 0.1 and 2, got {scale:g}")
+    if fmt == "PNG":
+        return _export_png(make, out, fps=fps, scale=scale, max_frames=max_frames, tail=tail, at=at)
+    duration = int(round(1000 / fps))
+    if fmt == "GIF":
+        pal = _palette(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail)
+        frames = list(_gif_frames(_frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail, last=last),
+                                  pal))
+        with atomic_path(out) as tmp:
+            frames[0].save(tmp, format="GIF", save_all=True, append_images=frames[1:], duration=duration, loop=0,
+                           optimize=False, disposal=1)
+        size = frames[0].size
+        n = len(frames)
+    else:
+        collected = []
+
+        def gen():
+            for _, img in _frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail, last=last):
+                collected.append(img.size)
+                yield img
+
+        it = gen()
+        first = next(it)
+        with atomic_path(out) as tmp:
+            first.save(tmp, format="WEBP", save_all=True, append_images=it, duration=duration, loop=0, quality=80,
+                       method=4)
+        size = first.size
+        n = len(collected)
+    if still is not None and "image" in last:
+        with atomic_path(still) as tmp:
+            last["image"].save(tmp, format="PNG", optimize=True)
+    return ExportResult(path=out, format=fmt, frames=n, size=size, seconds=n / fps)
+
+
+def _gif_frames(frames, pal):
+    """Quantize every frame to the shared palette; after the first, pixels that did not change
+    are written as the transparent index 255, so each frame stores only what moved."""
+    import numpy as np
+    from PIL import Image
+
+    prev = None
+    for _, img in frames:
+        q = img.quantize(palette=pal, dither=Image.Dither.NONE)
+        cur = np.array(q)
+        cur[cur == TRANSPARENT] = 0   # same colour, so index 255 stays free for "unchanged"
+        if prev is None:
+            q = Image.fromarray(cur, mode="P")
+            q.putpalette(pal.getpalette())
+        if prev is None:
+            out = q
+        else:
+            delta = np.where(cur != prev, cur, np.uint8(TRANSPARENT))
+            out = Image.fromarray(delta, mode="P")
+            out.putpalette(pal.getpalette())
+            out.info["transparency"] = TRANSPARENT
+        prev = cur
+        yield out
+
+
+def _export_png(make, out: Path, *, fps, scale, max_frames, tail, at) -> ExportResult:
+    last = None
+    n = 0
+    stop = None if at is None else int(round(at * fps))
+    for i, img in _frames(make, fps=fps, scale=scale, max_frames=max_frames if stop is None else stop + 1, tail=tail):
+        last = img
+        n = i + 1
+    if last is None:
+        raise DataError(f"{out}: no frame to write")
+    with atomic_path(out) as tmp:
+        last.save(tmp, format="PNG", optimize=True)
+    return ExportResult(path=out, format="PNG", frames=1, size=last.size, seconds=n / fps)

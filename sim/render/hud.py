@@ -1,0 +1,460 @@
+"""The heads-up display: top bar (title, round, speed), the side panel (initiative order, the
+selected creature's panel with the category it stands in and what that category does, the
+combat log), the key help, the map legend, and the cards (title, round banner, end)."""
+
+from __future__ import annotations
+
+import pygame
+
+from sim.render import palette
+from sim.render.easing import ease_out_cubic, fade
+from sim.rules.categories import Category, describe
+
+SIZE_NAMES = ("Fine", "Diminutive", "Tiny", "Small", "Medium", "Large", "Huge", "Gargantuan", "Colossal")
+
+TONE_RGB = {"hit": (255, 214, 120), "crit": palette.CRIT_TEXT, "miss": palette.UI_DIM, "damage": (255, 140, 120),
+            "heal": palette.HEAL_TEXT, "good": (170, 220, 170), "bad": (240, 150, 140), "round": palette.UI_ACCENT,
+            "end": palette.UI_ACCENT, "": palette.UI_TEXT}
+
+HELP = {
+    "watch": "Space pause  ·  P auto-play  ·  ←/→ step turn  ·  +/- speed  ·  1-9 categories per size  ·  C creature  "
+             "·  R reach  ·  T travel time  ·  L legend  ·  drag pan, wheel zoom  ·  Esc quit",
+    "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
+              "·  R reach  ·  T travel  ·  L legend  ·  drag, wheel  ·  Esc quit",
+    "play": "click square: move  ·  click enemy: attack (Shift full attack, Ctrl charge)  ·  W weapon  ·  E end turn  "
+            "·  Space AI turn  ·  P auto  ·  . pause  ·  +/- speed  ·  1-9/C/R/T overlays  ·  drag, wheel  ·  Esc quit",
+}
+
+
+def panel_box(surf, rect, *, fill=palette.UI_PANEL, edge=palette.UI_EDGE, radius: int = 6, alpha: int | None = None):
+    if alpha is None:
+        pygame.draw.rect(surf, fill, rect, border_radius=radius)
+    else:
+        s = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(s, (*fill, alpha), s.get_rect(), border_radius=radius)
+        surf.blit(s, rect.topleft)
+    if edge is not None:
+        pygame.draw.rect(surf, edge, rect, width=1, border_radius=radius)
+
+
+def hp_bar(surf, rect: pygame.Rect, frac: float, *, shown: float | None = None, border=True,
+           cache: dict | None = None) -> None:
+    """An hp bar: the hit points left in colour, the part just lost fading in light grey (one
+    image per look, kept in ``cache``)."""
+    f = round(max(0.0, min(1.0, frac)), 2)
+    s = f if shown is None else round(max(0.0, min(1.0, shown)), 2)
+    key = (rect.w, rect.h, f, s, border)
+    img = cache.get(key) if cache is not None else None
+    if img is None:
+        img = pygame.Surface((rect.w, rect.h))
+        img.fill((20, 16, 16))
+        if s > f:
+            pygame.draw.rect(img, (200, 200, 200), pygame.Rect(0, 0, int(rect.w * s), rect.h))
+        if f > 0:
+            pygame.draw.rect(img, palette.hp_rgb(f), pygame.Rect(0, 0, max(1, int(rect.w * f)), rect.h))
+        if border:
+            pygame.draw.rect(img, (0, 0, 0), img.get_rect(), 1)
+        if pygame.display.get_surface() is not None:
+            img = img.convert()
+        if cache is not None:
+            if len(cache) > 4000:
+                cache.clear()
+            cache[key] = img
+    surf.blit(img, rect.topleft)
+
+
+class Hud:
+    """Draws the interface around and over the map. Sizes in pixels."""
+
+    def __init__(self, scene):
+        self.scene = scene
+        self.text = scene.text
+        self._panel: pygame.Surface | None = None
+        self._panel_key = None
+        self.log_scroll = 0
+        self._page_start = 0
+        self._wrapped: dict = {}
+        self._legend_key = None
+        self._legend = None
+
+    # -- bars -----------------------------------------------------------------------------------------------------
+    def topbar(self, surf, rect: pygame.Rect) -> None:
+        sc = self.scene
+        m = sc.model
+        pygame.draw.rect(surf, palette.UI_BG, rect)
+        pygame.draw.line(surf, palette.UI_EDGE, rect.bottomleft, (rect.right, rect.bottom), 1)
+        t = self.text
+        x = rect.x + 12
+        title = t.render(sc.title or m.map_name, 22, palette.UI_ACCENT)
+        surf.blit(title, (x, rect.centery - title.get_height() // 2))
+        x += title.get_width() + 14
+        if sc.title and m.map_name and m.map_name != sc.title:
+            sub = t.render(f"{m.map_name}  ·  seed {m.seed}", 17, palette.UI_DIM)
+            surf.blit(sub, (x, rect.centery - sub.get_height() // 2 + 1))
+        # right: round, mode, speed
+        right = rect.right - 12
+        mode = sc.status_text()
+        ms = t.render(mode, 18, palette.UI_TEXT)
+        right -= ms.get_width()
+        surf.blit(ms, (right, rect.centery - ms.get_height() // 2))
+        right -= 18
+        rnd = t.render(f"Round {max(1, m.round)}" if m.round else "Setting up", 22, palette.UI_TEXT)
+        right -= rnd.get_width()
+        surf.blit(rnd, (right, rect.centery - rnd.get_height() // 2))
+
+    def bottombar(self, surf, rect: pygame.Rect) -> None:
+        pygame.draw.rect(surf, palette.UI_BG, rect)
+        pygame.draw.line(surf, palette.UI_EDGE, rect.topleft, (rect.right, rect.top), 1)
+        s = self.text.render(HELP.get(self.scene.mode, HELP["watch"]), 16, palette.UI_DIM)
+        surf.blit(s, (rect.x + 10, rect.centery - s.get_height() // 2 + 1))
+
+    # -- the side panel ------------------------------------------------------------------------------------------
+    def panel(self, surf, rect: pygame.Rect) -> None:
+        sc = self.scene
+        key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.turn_key(),
+               tuple(round(v, 2) for v in sc.hp_shown.values()))
+        if self._panel is None or key != self._panel_key or self._panel.get_size() != rect.size:
+            if self._panel is None or self._panel.get_size() != rect.size:
+                self._panel = pygame.Surface(rect.size)
+            self._draw_panel(self._panel, pygame.Rect(0, 0, rect.w, rect.h))
+            self._panel_key = key
+        surf.blit(self._panel, rect.topleft)
+
+    def _draw_panel(self, surf, rect: pygame.Rect) -> None:
+        surf.fill(palette.UI_BG)
+        pygame.draw.line(surf, palette.UI_EDGE, rect.topleft, rect.bottomleft, 1)
+        pad = 10
+        inner = rect.inflate(-2 * pad, -2 * pad)
+        y = inner.y
+        y = self._initiative(surf, inner.x, y, inner.w, max_h=int(rect.h * 0.36))
+        y += 8
+        y = self._selected(surf, inner.x, y, inner.w)
+        y += 8
+        self._log(surf, pygame.Rect(inner.x, y, inner.w, inner.bottom - y))
+
+    def _header(self, surf, x, y, w, text) -> int:
+        s = self.text.render(text.upper(), 16, palette.UI_DIM)
+        surf.blit(s, (x, y))
+        yy = y + s.get_height() // 2
+        pygame.draw.line(surf, palette.UI_EDGE, (x + s.get_width() + 8, yy), (x + w, yy), 1)
+        return y + s.get_height() + 4
+
+    def _initiative(self, surf, x, y, w, max_h) -> int:
+        sc = self.scene
+        m = sc.model
+        y = self._header(surf, x, y, w, "Initiative")
+        row_h = 19
+        order = m.order
+        n_fit = max(3, (max_h - 20) // row_h)
+        start = 0
+        if len(order) > n_fit and m.current in order:
+            start = max(0, min(len(order) - n_fit, order.index(m.current) - n_fit // 3))
+        for cid in order[start:start + n_fit]:
+            cv = m.creatures[cid]
+            r = pygame.Rect(x, y, w, row_h - 1)
+            cur = cid == m.current and not m.finished
+            if cur:
+                pygame.draw.rect(surf, (58, 50, 30), r, border_radius=4)
+                pygame.draw.polygon(surf, palette.UI_ACCENT, [(x + 2, y + 4), (x + 2, y + row_h - 6), (x + 8, y + row_h // 2 - 1)])
+            if cid == sc.selected_id():
+                pygame.draw.rect(surf, palette.UI_EDGE, r, 1, border_radius=4)
+            team = palette.team_rgb(cv.team, cv.team_index)
+            pygame.draw.circle(surf, team if cv.alive else palette.shade(team, 0.4), (x + 16, y + row_h // 2 - 1), 5)
+            col = palette.UI_TEXT if cv.alive and not cv.down else palette.UI_DIM
+            init = f"{cv.initiative:>2}" if cv.initiative is not None else "  "
+            s = self.text.render(init, 16, palette.UI_DIM)
+            surf.blit(s, (x + 26, y + 3))
+            name = self.text.render(cv.label, 18, col)
+            surf.blit(name, (x + 48, y + 2))
+            if not cv.alive:
+                st = "dispersed" if "dispersed" in cv.conditions else "dead"
+                s = self.text.render(st, 16, palette.UI_BAD)
+                surf.blit(s, (x + w - s.get_width() - 2, y + 3))
+                pygame.draw.line(surf, palette.UI_DIM, (x + 48, y + row_h // 2), (x + 48 + name.get_width(), y + row_h // 2), 1)
+            else:
+                bar = pygame.Rect(x + w - 52, y + 6, 50, 6)
+                hp_bar(surf, bar, cv.hp_fraction, shown=sc.hp_shown.get(cid), cache=sc.bars)
+                s = self.text.render(f"{cv.hp}/{cv.max_hp}", 16, palette.UI_BAD if cv.hp <= 0 else palette.UI_DIM)
+                surf.blit(s, (bar.x - s.get_width() - 6, y + 3))
+            y += row_h
+        if len(order) > n_fit:
+            s = self.text.render(f"{len(order)} creatures", 15, palette.UI_DIM)
+            surf.blit(s, (x + w - s.get_width(), y))
+            y += 14
+        return y
+
+    def _selected(self, surf, x, y, w) -> int:
+        sc = self.scene
+        cid = sc.selected_id()
+        cv = sc.model.get(cid)
+        y = self._header(surf, x, y, w, "Selected" if cid == sc.selected else "Acting")
+        if cv is None:
+            s = self.text.render("click a creature", 17, palette.UI_DIM)
+            surf.blit(s, (x, y))
+            return y + 22
+        team = palette.team_rgb(cv.team, cv.team_index)
+        s = self.text.render(cv.label, 24, team)
+        surf.blit(s, (x, y))
+        info = sc.creature_summary(cid)
+        s2 = self.text.render(info.get("what", ""), 16, palette.UI_DIM)
+        surf.blit(s2, (x + s.get_width() + 8, y + 6))
+        y += s.get_height() + 3
+        bar = pygame.Rect(x, y, w, 10)
+        hp_bar(surf, bar, cv.hp_fraction, shown=sc.hp_shown.get(cid), cache=sc.bars)
+        hp = self.text.render(f"{cv.hp} / {cv.max_hp} hp", 15, (255, 255, 255), outline=(0, 0, 0))
+        surf.blit(hp, (x + w - hp.get_width() - 2, y - 2))
+        y += 14
+        for line in info.get("lines", []):
+            for part in self.text.wrap(line, 17, w):
+                s = self.text.render(part, 17, palette.UI_TEXT)
+                surf.blit(s, (x, y))
+                y += s.get_height() + 1
+        cat = info.get("category")
+        if cat is not None:
+            y += 3
+            rgb = palette.category_rgb(cat)
+            pygame.draw.rect(surf, rgb, pygame.Rect(x, y + 2, 12, 12), border_radius=3)
+            pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(x, y + 2, 12, 12), 1, border_radius=3)
+            s = self.text.render(f"Stands in: {Category(cat).label}", 18, rgb)
+            surf.blit(s, (x + 18, y + 1))
+            y += s.get_height() + 3
+            words = info.get("category_words") or describe(cat)
+            effect = words.split(": ", 1)[1] if ": " in words else words
+            for part in self.text.wrap(effect, 16, w - 4):
+                s = self.text.render(part, 16, palette.UI_DIM)
+                surf.blit(s, (x + 4, y))
+                y += s.get_height() + 1
+        return y
+
+    def _log(self, surf, rect: pygame.Rect) -> None:
+        """The combat log, paged: new lines are written below the last ones and the page turns by
+        half when it is full (the lines on screen do not shift at every event)."""
+        y = self._header(surf, rect.x, rect.y, rect.w, "Combat log")
+        area = pygame.Rect(rect.x, y, rect.w, rect.bottom - y)
+        if area.h < 20:
+            return
+        lh = self.text.line_height(16) + 1
+        n_fit = max(1, area.h // lh)
+        lines = []
+        for entry in self.scene.model.log:
+            key = (entry.text, area.w)
+            wrapped = self._wrapped.get(key)
+            if wrapped is None:
+                wrapped = self.text.wrap(entry.text, 16, area.w)
+                self._wrapped[key] = wrapped
+            lines.extend((part, entry.tone) for part in wrapped)
+        total = len(lines)
+        if self.log_scroll > 0:
+            self.log_scroll = min(self.log_scroll, max(0, total - n_fit))
+            end = total - self.log_scroll
+            show = lines[max(0, end - n_fit):end]
+        else:
+            if self._page_start > total or total - self._page_start > n_fit:
+                self._page_start = max(0, total - max(1, n_fit // 2)) if total > n_fit else 0
+            show = lines[self._page_start:self._page_start + n_fit]
+        yy = area.y
+        for text, tone in show:
+            s = self.text.render(text, 16, TONE_RGB.get(tone, palette.UI_TEXT))
+            surf.blit(s, (area.x, yy))
+            yy += lh
+
+    # -- on the map ------------------------------------------------------------------------------------------------
+    def legend(self, surf, view: pygame.Rect) -> None:
+        sc = self.scene
+        key = (sc.category_overlay_name(), bool(sc.overlays.get("reach")), bool(sc.overlays.get("contours")),
+               tuple(sc.model.teams), view.bottom, view.x)
+        if key != self._legend_key:
+            self._legend_key = key
+            self._legend = self._make_legend(view)
+        img, pos = self._legend
+        surf.blit(img, pos)
+
+    def _make_legend(self, view: pygame.Rect):
+        sc = self.scene
+        out = pygame.Surface(view.size, pygame.SRCALPHA)
+        surf = out
+        t = self.text
+        w = 210
+        x0 = 10
+        items = []
+        items.append(("ceiling", None))
+        cat_for = sc.category_overlay_name()
+        if cat_for:
+            items.append(("title", f"Categories for {cat_for}"))
+            for cat in Category:
+                items.append(("cat", cat))
+        if sc.overlays.get("reach"):
+            items.append(("swatch", (palette.REACH_SINGLE, "one move action")))
+            items.append(("swatch", (palette.REACH_DOUBLE, "double move")))
+        if sc.overlays.get("contours"):
+            items.append(("line", "travel time, rounds"))
+        teams = sc.model.teams
+        for i, team in enumerate(teams[:4]):
+            items.append(("team", (palette.team_rgb(team, i), team)))
+        line_h = 17
+        h = 10
+        for kind, _ in items:
+            h += 36 if kind == "ceiling" else line_h
+        box = pygame.Rect(x0, view.h - h - 10, w, h)
+        panel_box(surf, box, fill=(14, 14, 18), alpha=205)
+        y = box.y + 6
+        for kind, val in items:
+            if kind == "ceiling":
+                s = t.render("Floor shade = ceiling height", 15, palette.UI_TEXT)
+                surf.blit(s, (box.x + 8, y))
+                bar = pygame.Rect(box.x + 8, y + 15, w - 16, 9)
+                for i in range(bar.w):
+                    hft = 2 + 14 * i / max(1, bar.w - 1)
+                    pygame.draw.line(surf, palette.ceiling_rgb(hft), (bar.x + i, bar.y), (bar.x + i, bar.bottom))
+                pygame.draw.rect(surf, (0, 0, 0), bar, 1)
+                lo = t.render("2 ft", 14, palette.UI_DIM)
+                hi = t.render("16 ft+", 14, palette.UI_DIM)
+                surf.blit(lo, (bar.x, bar.bottom + 1))
+                surf.blit(hi, (bar.right - hi.get_width(), bar.bottom + 1))
+                mid = t.render("cracks to scale", 14, palette.UI_DIM)
+                surf.blit(mid, (bar.centerx - mid.get_width() // 2, bar.bottom + 1))
+                y += 36
+            elif kind == "title":
+                s = t.render(val, 15, palette.UI_ACCENT)
+                surf.blit(s, (box.x + 8, y))
+                y += line_h
+            elif kind == "cat":
+                rgb = palette.category_rgb(val)
+                pygame.draw.rect(surf, rgb, pygame.Rect(box.x + 8, y + 2, 14, 11), border_radius=2)
+                s = t.render(val.label, 15, palette.UI_TEXT)
+                surf.blit(s, (box.x + 28, y))
+                y += line_h
+            elif kind == "swatch":
+                rgb, label = val
+                pygame.draw.rect(surf, rgb, pygame.Rect(box.x + 8, y + 2, 14, 11), border_radius=2)
+                s = t.render(label, 15, palette.UI_TEXT)
+                surf.blit(s, (box.x + 28, y))
+                y += line_h
+            elif kind == "line":
+                pygame.draw.line(surf, palette.CONTOUR, (box.x + 8, y + 7), (box.x + 22, y + 7), 2)
+                s = t.render(val, 15, palette.UI_TEXT)
+                surf.blit(s, (box.x + 28, y))
+                y += line_h
+            elif kind == "team":
+                rgb, label = val
+                pygame.draw.circle(surf, rgb, (box.x + 15, y + 7), 6)
+                s = t.render(label, 15, palette.UI_TEXT)
+                surf.blit(s, (box.x + 28, y))
+                y += line_h
+        box = box.inflate(2, 2)
+        img = out.subsurface(box).copy()
+        if pygame.display.get_surface() is not None:
+            img = img.convert_alpha()
+        return img, (box.x + view.x, box.y + view.y)
+
+    def caption(self, surf, view: pygame.Rect, text: str, alpha: float = 1.0) -> None:
+        if not text or alpha <= 0.02:
+            return
+        key = (text, view.w)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            lines = self._wrapped[key] = self.text.wrap(text, 19, view.w - 300)[:2]
+        lh = self.text.line_height(19) + 2
+        h = lh * len(lines) + 10
+        w = max(self.text.size(s, 19)[0] for s in lines) + 24
+        box = pygame.Rect(view.centerx - w // 2 + 100, view.bottom - h - 10, w, h)
+        box.right = min(box.right, view.right - 10)
+        panel_box(surf, box, fill=(10, 10, 14), alpha=int(200 * alpha), edge=None)
+        y = box.y + 6
+        for s in lines:
+            r = self.text.render(s, 19, palette.UI_TEXT)
+            if alpha < 1:
+                r = r.copy()
+                r.set_alpha(int(255 * alpha))
+            surf.blit(r, (box.x + 12, y))
+            y += lh
+
+    def banner(self, surf, view: pygame.Rect, text: str, p: float) -> None:
+        a = fade(p, 0.15, 0.35)
+        if a <= 0:
+            return
+        s = self.text.render(text, 40, palette.UI_ACCENT, outline=(0, 0, 0))
+        w = s.get_width() + 60
+        box = pygame.Rect(0, 0, w, s.get_height() + 16)
+        box.centerx = view.centerx
+        box.y = view.y + 14 - int((1 - ease_out_cubic(min(1.0, p * 4))) * 20)
+        panel_box(surf, box, fill=(12, 12, 16), alpha=int(190 * a), edge=None, radius=10)
+        s2 = s.copy()
+        s2.set_alpha(int(255 * a))
+        surf.blit(s2, (box.centerx - s.get_width() // 2, box.y + 8))
+
+    def title_card(self, surf, view: pygame.Rect, anim, p: float) -> None:
+        a = fade(p, 0.08, 0.2)
+        if a <= 0:
+            return
+        sc = self.scene
+        shade = pygame.Surface(view.size, pygame.SRCALPHA)
+        shade.fill((6, 6, 10, int(185 * a)))
+        surf.blit(shade, view.topleft)
+        t = self.text
+        lines = []
+        title = anim.data.get("title") or sc.model.map_name
+        lines.append((title, 60, palette.UI_ACCENT))
+        sub = anim.data.get("subtitle") or ""
+        for part in t.wrap(sub, 26, int(view.w * 0.8)):
+            lines.append((part, 26, palette.UI_TEXT))
+        lines.append(("", 14, palette.UI_TEXT))
+        for team, names in sc.teams_summary():
+            rgb = palette.team_rgb(team, sc.model.teams.index(team) if team in sc.model.teams else 0)
+            head = f"{team.title()}: "
+            for part in t.wrap(head + names, 22, int(view.w * 0.8)):
+                lines.append((part, 22, rgb))
+        lines.append(("", 14, palette.UI_TEXT))
+        lines.append((f"{sc.model.map_name}  ·  {sc.model.cols} x {sc.model.rows} squares of 5 ft  ·  seed {sc.model.seed}",
+                      18, palette.UI_DIM))
+        total = sum(t.line_height(sz) + 6 for _, sz, _ in lines)
+        y = view.centery - total // 2 - int((1 - ease_out_cubic(min(1.0, p * 5))) * 30)
+        for text, size, rgb in lines:
+            if text:
+                s = t.render(text, size, rgb, outline=(0, 0, 0) if size >= 40 else None)
+                s2 = s.copy()
+                s2.set_alpha(int(255 * a))
+                surf.blit(s2, (view.centerx - s.get_width() // 2, y))
+            y += t.line_height(size) + 6
+
+    def end_card(self, surf, view: pygame.Rect, anim, p: float) -> None:
+        a = min(1.0, p * 4)
+        sc = self.scene
+        m = sc.model
+        t = self.text
+        winner = anim.data.get("winner")
+        rnd = anim.data.get("round", m.round)
+        if winner:
+            head = "The party wins" if winner == "party" else f"The {winner} win"
+        else:
+            head = "No winner"
+        sub = f"after {rnd} round{'s' if rnd != 1 else ''}" + ("" if winner else f" ({anim.data.get('reason', '').replace('_', ' ')})")
+        standing = [cv for cv in m.creatures.values() if cv.alive and not cv.down]
+        surv = ", ".join(f"{cv.label} {cv.hp}/{cv.max_hp}" for cv in standing) or "nobody"
+        body = [(head, 48, palette.team_rgb(winner, m.teams.index(winner)) if winner in m.teams else palette.UI_ACCENT),
+                (sub, 24, palette.UI_TEXT)]
+        for part in t.wrap(f"Still standing: {surv}", 19, int(view.w * 0.6)):
+            body.append((part, 19, palette.UI_DIM))
+        h = sum(t.line_height(s) + 8 for _, s, _ in body) + 24
+        w = max(t.size(x, s)[0] for x, s, _ in body) + 60
+        box = pygame.Rect(0, 0, w, h)
+        box.center = (view.centerx, view.centery - int((1 - ease_out_cubic(a)) * 30))
+        panel_box(surf, box, fill=(12, 12, 16), alpha=int(220 * a), radius=12)
+        y = box.y + 14
+        for text, size, rgb in body:
+            s = t.render(text, size, rgb, outline=(0, 0, 0) if size >= 40 else None).copy()
+            s.set_alpha(int(255 * a))
+            surf.blit(s, (box.centerx - s.get_width() // 2, y))
+            y += t.line_height(size) + 8
+
+    def toast(self, surf, view: pygame.Rect, text: str, a: float) -> None:
+        if a <= 0:
+            return
+        s = self.text.render(text, 20, (255, 235, 230))
+        box = pygame.Rect(0, 0, s.get_width() + 30, s.get_height() + 14)
+        box.centerx = view.centerx
+        box.y = view.bottom - box.h - 70
+        panel_box(surf, box, fill=(120, 30, 26), alpha=int(230 * a), edge=(200, 80, 70), radius=8)
+        s2 = s.copy()
+        s2.set_alpha(int(255 * a))
+        surf.blit(s2, (box.x + 15, box.y + 7))

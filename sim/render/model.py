@@ -1,0 +1,298 @@
+"""The renderer's view state, rebuilt from events alone (no pygame, no engine objects).
+
+The engine's events are the renderer's only input (DESIGN §3). :class:`ViewModel` applies them
+one by one and keeps what the screen shows: every creature's squares, posture, hit points and
+conditions, the initiative order and the acting creature, the round, the outcome, and the
+combat log as readable lines (``sim.log.Narrator``). Applying a prefix of a fight's events gives
+the state at that moment, which is how a replay steps backwards.
+
+>>> from sim import events as ev
+>>> m = ViewModel()
+>>> m.apply(ev.EncounterStart(round=0, map="m", seed=1, cols=4, rows=3, combatants=(
+...     {"id": "a", "name": "Ann", "template": "human-fighter-1", "team": "party", "size": "medium",
+...      "squares": [[0, 0]], "hp": 10, "max_hp": 10, "swarm": False, "speed": 30},)))
+>>> m.apply(ev.Moved(round=1, actor="a", path=({"at": [1, 1], "category": "CLEAR", "kind": "walk", "feet": 5},),
+...                  squares=((1, 1),), prone=False, action="move"))
+>>> m.creatures["a"].squares, m.creatures["a"].pos, m.creatures["a"].facing
+([(1, 1)], (1, 1), (1, 1))
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sim import events as ev
+from sim.log import Narrator
+from sim.rules.sizes import Size
+
+Pos = tuple[int, int]
+
+
+def _pos(p) -> Pos:
+    return (int(p[0]), int(p[1]))
+
+
+@dataclass(slots=True)
+class CreatureView:
+    """What the screen knows about one combatant."""
+
+    id: str
+    name: str
+    label: str                     # the name shown (unique among the combatants)
+    team: str
+    template: str
+    size: str
+    k: int                         # side of its block of squares (1 for swarms)
+    swarm: bool
+    component: str | None
+    kind: str
+    type: str
+    speed: int
+    squares: list[Pos]
+    pos: Pos                       # reference square (swarms: the lead)
+    hp: int
+    max_hp: int
+    prone: bool = False
+    conditions: set[str] = field(default_factory=set)
+    wielding: str | None = None
+    torch_lit: bool = False
+    armor_off: bool = False
+    facing: tuple[int, int] = (1, 0)
+    step_category: str | None = None   # the category of the square of its last step (engine's word)
+    initiative: int | None = None
+    team_index: int = 0
+
+    @property
+    def alive(self) -> bool:
+        return not ({"dead", "dispersed"} & self.conditions)
+
+    @property
+    def down(self) -> bool:
+        """Out of the fight but not dead (dying, unconscious, stable, asleep...)."""
+        return self.alive and bool({"dying", "unconscious", "stable", "asleep", "paralyzed"} & self.conditions)
+
+    @property
+    def hp_fraction(self) -> float:
+        return max(0.0, min(1.0, self.hp / self.max_hp)) if self.max_hp > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    text: str
+    kind: str          # the event type it came from
+    round: int
+    tone: str = ""     # hit | miss | crit | damage | heal | good | bad | round | turn | end | ""
+
+
+def labels_for(combatants) -> dict[str, str]:
+    """id -> the name to show: the name when unique, else the name and the id's number
+    ("Goblin 2"), else the id.
+
+    >>> labels_for([{"id": "goblin-1", "name": "Goblin"}, {"id": "goblin-2", "name": "Goblin"},
+    ...             {"id": "bruna", "name": "Bruna"}])
+    {'goblin-1': 'Goblin 1', 'goblin-2': 'Goblin 2', 'bruna': 'Bruna'}
+    """
+    rows = [(c["id"], c["name"]) for c in combatants]
+    counts: dict[str, int] = {}
+    for _, name in rows:
+        counts[name] = counts.get(name, 0) + 1
+    out = {}
+    for cid, name in rows:
+        if counts[name] == 1:
+            out[cid] = name
+        else:
+            m = re.search(r"(\d+)$", cid)
+            out[cid] = f"{name} {m.group(1)}" if m else cid
+    return out
+
+
+class ViewModel:
+    """State of the fight as shown; :meth:`apply` one event at a time."""
+
+    def __init__(self) -> None:
+        self.creatures: dict[str, CreatureView] = {}
+        self.order: list[str] = []
+        self.round = 0
+        self.current: str | None = None
+        self.acting = False
+        self.finished = False
+        self.winner: str | None = None
+        self.end_reason = ""
+        self.map_name = ""
+        self.seed = 0
+        self.cols = 0
+        self.rows = 0
+        self.teams: list[str] = []
+        self.log: list[LogLine] = []
+        self.applied = 0              # events applied so far
+        self.version = 0              # bumps on every change (caches key on it)
+        self.narrator = Narrator()
+
+    # -- queries ---------------------------------------------------------------------------------
+    def get(self, cid: str | None) -> CreatureView | None:
+        return self.creatures.get(cid) if cid else None
+
+    def label(self, cid: str | None) -> str:
+        c = self.get(cid)
+        return c.label if c else (cid or "")
+
+    def at(self, square: Pos) -> list[CreatureView]:
+        """Creatures covering a square, the living first and non-swarms before swarms."""
+        out = [c for c in self.creatures.values() if square in c.squares]
+        return sorted(out, key=lambda c: (not c.alive, c.swarm))
+
+    # -- applying events ---------------------------------------------------------------------------
+    def apply(self, e: ev.Event) -> None:
+        handler = getattr(self, f"_on_{e.type}", None)
+        if handler is not None:
+            handler(e)
+        text = self.narrator.line(e)
+        if text is not None:
+            self.log.append(LogLine(text=text, kind=e.type, round=e.round, tone=_tone(e)))
+        self.applied += 1
+        self.version += 1
+
+    def _on_encounter_start(self, e: ev.EncounterStart) -> None:
+        self.map_name, self.seed, self.cols, self.rows = e.map, e.seed, e.cols, e.rows
+        labels = labels_for(e.combatants)
+        self.narrator = Narrator(labels)
+        self.creatures.clear()
+        self.teams = []
+        for d in e.combatants:
+            team = d["team"]
+            if team not in self.teams:
+                self.teams.append(team)
+            size = Size.parse(d["size"])
+            swarm = bool(d.get("swarm"))
+            squares = [_pos(s) for s in d["squares"]]
+            self.creatures[d["id"]] = CreatureView(
+                id=d["id"], name=d["name"], label=labels[d["id"]], team=team, template=d.get("template", ""),
+                size=size.key, k=1 if swarm else size.squares, swarm=swarm, component=d.get("component"),
+                kind=d.get("kind", ""), type=d.get("type", ""), speed=int(d.get("speed", 0)),
+                squares=squares, pos=squares[0] if squares else (0, 0), hp=int(d["hp"]), max_hp=int(d["max_hp"]),
+                prone=bool(d.get("prone", False)), wielding=d.get("wielding"),
+                team_index=self.teams.index(team))
+        self.order = list(self.creatures)
+
+    def _on_initiative(self, e: ev.Initiative) -> None:
+        self.order = [o["id"] for o in e.order if o["id"] in self.creatures]
+        for o in e.order:
+            c = self.creatures.get(o["id"])
+            if c is not None:
+                c.initiative = int(o["total"])
+
+    def _on_round_start(self, e: ev.RoundStart) -> None:
+        self.round = e.round
+
+    def _on_turn_start(self, e: ev.TurnStart) -> None:
+        self.current = e.actor
+        self.acting = True
+        self.round = max(self.round, e.round)
+
+    def _on_turn_end(self, e: ev.TurnEnd) -> None:
+        self.acting = False
+
+    def _on_moved(self, e: ev.Moved) -> None:
+        c = self.creatures.get(e.actor)
+        if c is None:
+            return
+        start = c.pos
+        if e.squares:
+            c.squares = [_pos(s) for s in e.squares]
+        if e.path:
+            last = _pos(e.path[-1]["at"])
+            prev = _pos(e.path[-2]["at"]) if len(e.path) > 1 else start
+            if last != prev:
+                c.facing = (_sign(last[0] - prev[0]), _sign(last[1] - prev[1]))
+            c.pos = last
+            c.step_category = e.path[-1]["category"]
+        elif c.squares and not c.swarm:
+            c.pos = c.squares[0]
+        c.prone = bool(e.prone)
+
+    def _on_swarm_shape(self, e: ev.SwarmShape) -> None:
+        c = self.creatures.get(e.actor)
+        if c is not None and e.squares:
+            c.squares = [_pos(s) for s in e.squares]
+
+    def _on_damage(self, e: ev.Damage) -> None:
+        c = self.creatures.get(e.target)
+        if c is not None and not e.nonlethal:
+            c.hp = int(e.hp_after)
+
+    def _on_healed(self, e: ev.Healed) -> None:
+        c = self.creatures.get(e.target)
+        if c is not None:
+            c.hp = int(e.hp_after)
+
+    def _on_condition(self, e: ev.Condition) -> None:
+        c = self.creatures.get(e.target)
+        if c is None:
+            return
+        if e.active:
+            c.conditions.add(e.condition)
+        else:
+            c.conditions.discard(e.condition)
+        if e.condition == "prone":
+            c.prone = bool(e.active)
+
+    def _on_died(self, e: ev.Died) -> None:
+        c = self.creatures.get(e.target)
+        if c is not None:
+            c.conditions.add("dead")
+            c.conditions.discard("dying")
+
+    def _on_dispersed(self, e: ev.Dispersed) -> None:
+        c = self.creatures.get(e.target)
+        if c is not None:
+            c.conditions.add("dispersed")
+
+    def _on_item(self, e: ev.ItemUsed) -> None:
+        c = self.creatures.get(e.actor)
+        if c is None:
+            return
+        if e.action == "light":
+            c.torch_lit = True
+            c.wielding = "torch"
+        elif e.action == "draw":
+            c.wielding = e.item
+        elif e.action == "drop_prone":
+            c.prone = True
+        elif e.action == "stand_up":
+            c.prone = False
+        elif e.action == "armor_off":
+            c.armor_off = True
+        elif e.action == "armor_on":
+            c.armor_off = False
+
+    def _on_encounter_end(self, e: ev.EncounterEnd) -> None:
+        self.finished = True
+        self.winner = e.winner
+        self.end_reason = e.reason
+        self.acting = False
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _tone(e: ev.Event) -> str:
+    t = e.type
+    if t == "attack":
+        return "crit" if e.critical else ("hit" if e.hit else "miss")
+    if t == "damage":
+        return "damage" if e.amount > 0 else "miss"
+    if t == "healed":
+        return "heal"
+    if t in ("save", "check"):
+        return "good" if e.success else "bad"
+    if t in ("died", "dispersed"):
+        return "bad"
+    if t == "round_start":
+        return "round"
+    if t == "encounter_end":
+        return "end"
+    if t == "refused":
+        return "miss"
+    return ""

@@ -1,0 +1,359 @@
+"""Building what the renderer shows: a fight to watch (simulated, then animated), a recorded
+fight to replay, or a live fight to play -- and the play controller that turns clicks into
+engine actions.
+
+Watching and replaying animate a complete list of events; stepping backwards rebuilds the view
+from the events up to a turn boundary. Playing drives the live :class:`~sim.encounter.Encounter`
+one action at a time: the controller builds the action (``Move``, ``Strike``...), the engine
+performs it or answers ``Impossible(reason)``, which the screen shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim import events as ev
+from sim.errors import DataError
+from sim.render import timeline as tl
+from sim.render.model import ViewModel
+from sim.render.world import World
+
+Pos = tuple[int, int]
+
+
+def simulate(spec, *, seed: int | None = None):
+    """Play the whole fight with the AI; returns (encounter, events)."""
+    from sim.encounter import Encounter
+
+    enc = Encounter(spec, seed=seed)
+    events = enc.run()
+    return enc, list(events)
+
+
+def fight_title(spec) -> tuple[str, str]:
+    return spec.name or spec.grid.name, spec.description or spec.grid.description
+
+
+def watch_scene(spec, *, seed: int | None = None, size=(1280, 720), speed: float = 1.0, pace: float = 1.0,
+                mode: str = "watch", hud: bool = True, legend: bool = True, events: list | None = None):
+    """A scene that animates the whole AI fight of ``spec`` (demo, render, window watch), turn by
+    turn in auto-play. ``events``: the fight already simulated. Returns (scene, timeline)."""
+    if events is None:
+        _, events = simulate(spec, seed=seed)
+    title, subtitle = fight_title(spec)
+    return scene_from_events(events, spec.grid, base_path=spec.path, title=title, subtitle=subtitle, size=size,
+                             speed=speed, pace=pace, mode=mode, hud=hud, legend=legend, autoplay=True)
+
+
+def replay_scene(events: list[ev.Event], grid, *, base_path: str = ".", title: str = "", subtitle: str = "",
+                 size=(1280, 720), speed: float = 1.0, autoplay: bool = False, hud: bool = True):
+    """A scene replaying a recorded fight, stepped by the user (or in auto-play)."""
+    return scene_from_events(events, grid, base_path=base_path, title=title, subtitle=subtitle, size=size,
+                             speed=speed, mode="replay", hud=hud, autoplay=autoplay)
+
+
+def scene_from_events(events: list[ev.Event], grid, *, base_path: str = ".", title: str = "", subtitle: str = "",
+                      size=(1280, 720), speed: float = 1.0, pace: float = 1.0, mode: str = "watch", hud: bool = True,
+                      legend: bool = True, autoplay: bool = True):
+    from sim.render.scene import Scene
+
+    if not events or not isinstance(events[0], ev.EncounterStart):
+        raise DataError("the fight log must start with an encounter_start event (write it with cavesim fight --events)")
+    start = events[0]
+    if (start.cols, start.rows) != (grid.cols, grid.rows):
+        raise DataError(f"the fight log is for a {start.cols}x{start.rows} map ({start.map!r}), but the map given is "
+                        f"{grid.cols}x{grid.rows}; give the map or encounter the fight was played on")
+    title = title or start.map
+    world = World.shadow(start, grid, base_path=base_path, name=title)
+    model = ViewModel()
+    director = tl.Director(model, speed=speed, pace=pace, title=title, subtitle=subtitle)
+    scene = Scene(world=world, model=model, director=director, size=size, title=title, subtitle=subtitle,
+                  mode=mode, seed=start.seed, hud=hud, legend=legend)
+    scene.autoplay = autoplay
+    timeline = Timeline(scene, events)
+    if not autoplay:
+        timeline.step_forward()
+    return scene, timeline
+
+
+def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[str] | None = None,
+               speed: float = 1.0):
+    """A scene on a live encounter, and the controller that plays it. Returns (scene, controller)."""
+    from sim.encounter import Encounter
+    from sim.render.scene import Scene
+
+    enc = Encounter(spec, seed=seed)
+    title, subtitle = fight_title(spec)
+    world = World(enc, live=True)
+    model = ViewModel()
+    director = tl.Director(model, speed=speed, title=title, subtitle=subtitle)
+    scene = Scene(world=world, model=model, director=director, size=size, title=title, subtitle=subtitle,
+                  mode="play", seed=enc.seed)
+    ctl = PlayController(scene, enc, control=control)
+    return scene, ctl
+
+
+class Timeline:
+    """Steps through a known list of events: play them all, or turn by turn, forward and back."""
+
+    def __init__(self, scene, events: list[ev.Event]):
+        self.scene = scene
+        self.events = list(events)
+        self.fed = 0                          # events handed to the director so far
+        self.bounds = [i for i, e in enumerate(self.events) if isinstance(e, ev.TurnStart)] + [len(self.events)]
+
+    def play_all(self) -> None:
+        self.scene.feed(self.events[self.fed:])
+        self.fed = len(self.events)
+
+    def pump(self) -> None:
+        """Called every frame: in auto-play, keep the director fed."""
+        if self.scene.autoplay and self.fed < len(self.events) and self.scene.director.idle():
+            self.step_forward()
+
+    def step_forward(self) -> bool:
+        """Animate the events up to the next turn's start (the current turn, in full)."""
+        if self.fed >= len(self.events):
+            return False
+        d = self.scene.director
+        if d.queue:  # still animating: finish it at once first
+            self.scene.jump(list(d.queue))
+            d.queue.clear()
+        nxt = next((b for b in self.bounds if b > self.fed), len(self.events))
+        self.scene.feed(self.events[self.fed:nxt])
+        self.fed = nxt
+        return True
+
+    @property
+    def shown(self) -> int:
+        """Events applied to the view so far."""
+        return self.fed - len(self.scene.director.queue)
+
+    @property
+    def done(self) -> bool:
+        return self.fed >= len(self.events) and self.scene.director.idle()
+
+    def step_back(self) -> bool:
+        """Rebuild the view just before the turn before the one shown (no animation); the next
+        step forward animates that turn."""
+        shown = self.shown
+        starts = [b for b in self.bounds if b < shown]
+        cur = starts[-1] if starts else 0
+        before = [b for b in self.bounds if b < cur]
+        target = before[-1] if before else min(self.bounds[0], shown)
+        if target >= shown and shown > 0 and not before and cur == target:
+            return False
+        self.restart(upto=target)
+        return True
+
+    def restart(self, *, upto: int = 0) -> None:
+        from sim.render.particles import ParticleSystem
+
+        sc = self.scene
+        sc.model.__init__()
+        d = sc.director
+        d.queue.clear()
+        d.anims.clear()
+        d.created.clear()
+        sc.particles = ParticleSystem(seed=sc.seed, rock=sc.grid.rock, band=sc.passage_band)
+        sc._dispersed.clear()
+        sc.hp_shown.clear()
+        sc.jump(self.events[:upto])
+        self.fed = upto
+
+
+@dataclass
+class PlayState:
+    controlled: set[str] = field(default_factory=set)     # teams the user plays
+
+
+class PlayController:
+    """Drives a live encounter for ``cavesim play``: AI turns for the other teams (or every turn
+    in auto-play), user actions for the controlled teams."""
+
+    def __init__(self, scene, enc, *, control: set[str] | None = None):
+        self.scene = scene
+        self.enc = enc
+        self.state = PlayState(controlled=set(control or ()))
+        scene.autoplay = False
+        self.scene.feed(enc.start())
+
+    # -- the turn loop -------------------------------------------------------------------------------------------
+    def current(self):
+        return self.enc.current()
+
+    def controls(self, c) -> bool:
+        return c is not None and c.team in self.state.controlled
+
+    def pump(self) -> None:
+        """Called every frame: advance the fight when the screen has caught up."""
+        sc = self.scene
+        if not sc.director.idle() or self.enc.finished:
+            sc.awaiting_input = False
+            return
+        if self.enc.turn is None and not self._begin():
+            return
+        c = self.current()
+        if self.controls(c) and not sc.autoplay:
+            sc.awaiting_input = True
+            turn = (c.id, self.enc.round)
+            if getattr(self, "_choice_for", None) != turn:  # a new turn: the weapon in hand
+                self._choice_for = turn
+                sc.weapon_choice = c.wielding
+            return
+        sc.awaiting_input = False
+        if sc.autoplay:
+            self.ai_turn()
+
+    def _begin(self) -> bool:
+        """Start the next creature's turn; False if there is none to play now."""
+        mark = len(self.enc.events)
+        self.enc.begin_turn()
+        self.scene.feed(self.enc.events[mark:])
+        t = self.enc.turn
+        if t is None:
+            return False
+        if t.ended:
+            self._end_turn()
+            return False
+        return True
+
+    def request_step(self) -> None:
+        """Space: let the AI play the current turn (whoever it is)."""
+        if not self.scene.director.idle() or self.enc.finished:
+            return
+        if self.enc.turn is None and not self._begin():
+            return
+        self.scene.awaiting_input = False
+        self.ai_turn()
+
+    def ai_turn(self) -> None:
+        if self.enc.turn is None or self.enc.finished:
+            return
+        mark = len(self.enc.events)
+        if not self.enc.turn.ended:
+            self.enc.ai_turn()
+        self.scene.feed(self.enc.events[mark:])
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        mark = len(self.enc.events)
+        self.enc.end_turn()
+        self.scene.feed(self.enc.events[mark:])
+        self.scene.preview = None
+
+    # -- user actions ------------------------------------------------------------------------------------------------
+    def perform(self, action) -> bool:
+        """Ask the engine; show its refusal, or animate what happened."""
+        from sim.encounter import Impossible
+
+        if not self.scene.director.idle():
+            return False
+        c = self.current()
+        if not self.controls(c):
+            self.scene.toast("not your creature's turn: Space lets the AI play it")
+            return False
+        result = self.enc.perform(action)
+        if isinstance(result, Impossible):
+            self.scene.toast(f"{c.name} cannot: {result.reason}")
+            return False
+        self.scene.feed(result.events)
+        self.scene.preview = None
+        if self.enc.turn is not None and self.enc.turn.ended:
+            self._end_turn()
+        return True
+
+    def end_turn(self) -> None:
+        from sim.encounter import Delay
+
+        if self.scene.director.idle() and self.controls(self.current()) and self.enc.turn is not None:
+            self.enc.perform(Delay())
+            self._end_turn()
+
+    def click_square(self, sq: Pos, *, shift: bool = False, ctrl: bool = False) -> None:
+        """A click on the map: a creature (enemy: attack; other: select) or a square (move)."""
+        from sim.encounter import Charge, FullAttack, Move, Strike, Throw
+
+        sc = self.scene
+        c = self.current()
+        here = [cv for cv in sc.model.at(sq) if cv.alive]
+        if here:
+            target = here[0]
+            if c is not None and self.controls(c) and target.team != c.team:
+                choice = sc.weapon_choice or c.wielding
+                if choice in c.items and c.attack_named(choice) is None:
+                    self.perform(Throw(choice, target=target.id))
+                elif ctrl:
+                    self.perform(Charge(target.id, attack=choice))
+                elif shift:
+                    self.perform(FullAttack(target.id, attack=choice))
+                else:
+                    self.perform(Strike(target.id, attack=choice))
+                return
+            sc.selected = target.id
+            return
+        if c is None or not self.controls(c):
+            sc.selected = None
+            return
+        pv = sc.world.path_preview(c.id, sq)
+        if not pv.steps:
+            sc.toast(f"{c.name} cannot go there: {pv.reason or 'no way'}")
+            return
+        double = pv.single < len(pv.steps)
+        self.perform(Move(sq, double=double))
+
+    def cycle_weapon(self) -> None:
+        from sim.items import throwable_items
+
+        c = self.current()
+        if c is None:
+            return
+        options = [a.name for a in c.block.attacks] + [i for i in throwable_items(c) if c.attack_named(i) is None]
+        if not options:
+            return
+        cur = self.scene.weapon_choice or c.wielding
+        i = options.index(cur) if cur in options else -1
+        self.scene.weapon_choice = options[(i + 1) % len(options)]
+        self.scene.toast(f"weapon: {self.scene.weapon_choice}", 1.2)
+
+
+def load_replay(path: str | Path) -> list[ev.Event]:
+    events = list(ev.read_jsonl(path))
+    if not events:
+        raise DataError(f"{path}: the fight log is empty; write one with cavesim fight ENCOUNTER --events FILE")
+    return events
+
+
+def find_map_for(events: list[ev.Event], given: str | None, limits=None):
+    """The map of a recorded fight: the file given (a map or an encounter), else the shipped map
+    with the recorded name. Returns (grid, base_path, title, subtitle)."""
+    from sim.loaders import Limits, load_encounter, load_map, read_toml
+    from sim.paths import maps_dir
+
+    limits = limits or Limits()
+    start = events[0]
+    if given:
+        p = Path(given)
+        data, _ = read_toml(p)
+        if "encounter" in data:
+            spec = load_encounter(p, limits=limits, check=False)
+            return spec.grid, spec.path, spec.name, spec.description
+        grid = load_map(p, limits=limits)
+        return grid, str(p), grid.name, grid.description
+    name = getattr(start, "map", "")
+    for f in sorted(maps_dir().glob("*.toml")):
+        try:
+            data, _ = read_toml(f)
+        except DataError:
+            continue
+        m = data.get("map")
+        if isinstance(m, dict) and m.get("name") == name:
+            if "encounter" in data:
+                spec = load_encounter(f, limits=limits, check=False)
+                return spec.grid, spec.path, spec.name, spec.description
+            grid = load_map(f, limits=limits)
+            if (grid.cols, grid.rows) == (start.cols, start.rows):
+                return grid, str(f), grid.name, grid.description
+    raise DataError(f"the fight log was played on the map {name!r}, which is not a shipped map; "
+                    "give its map or encounter file: cavesim play --replay EVENTS.jsonl MAP.toml")

@@ -1,0 +1,9 @@
+import pytest
+
+from .helpers import headless
+
+
+@pytest.fixture(autouse=True)
+def _headless():
+    headless()
+    yield
