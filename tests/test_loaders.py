@@ -187,3 +187,19 @@ def test_validate_lists_every_problem_in_every_file(write_map, tmp_path, capsys)
     assert "b.toml: not valid TOML" in err
     assert "2 of 3 files have problems" in err
     assert main(["validate", str(MAPS / "gallery.toml"), str(MAPS / "gallery_m.toml")]) == 0
+
+
+def test_validate_every_shipped_file_and_stat_block(capsys):
+    import glob
+
+    files = sorted(glob.glob(str(MAPS / "*.toml"))) + sorted(glob.glob("sim/data/pcs/*.toml"))[:3]
+    assert main(["validate", *files]) == 0
+    out = capsys.readouterr().out
+    assert out.count(": ok") == len(files)
+
+
+def test_validate_a_file_of_nothing_known(tmp_path, capsys):
+    p = tmp_path / "x.toml"
+    p.write_text("a = 1\n")
+    assert main(["validate", str(p)]) == 2
+    assert "not a map ([map]), an encounter ([encounter]), a crawl ([crawl]) or a stat block" in capsys.readouterr().err

@@ -25,7 +25,11 @@ def validate_file(path: Path, args: argparse.Namespace) -> list[str]:
 
     try:
         data, _ = read_toml(path)
-        if "encounter" in data:
+        if "crawl" in data:
+            from sim.crawl import load_crawl
+
+            load_crawl(path, limits=limits_from(args))
+        elif "encounter" in data:
             load_encounter(path, limits=limits_from(args))
         elif "map" in data:
             load_map(path, limits=limits_from(args))
@@ -34,8 +38,8 @@ def validate_file(path: Path, args: argparse.Namespace) -> list[str]:
 
             load_template(path)
         else:
-            return [f"{path}: not a map ([map]), an encounter ([encounter]) or a stat block ([abilities]); "
-                    "nothing to check"]
+            return [f"{path}: not a map ([map]), an encounter ([encounter]), a crawl ([crawl]) or a stat block "
+                    "([abilities]); nothing to check"]
     except DataError as exc:
         return exc.problems
     return []
