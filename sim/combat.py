@@ -536,7 +536,7 @@ def update_state(enc: "Encounter", c: Creature, *, source: Creature | None = Non
             c.fell_at = c.pos
             enc.emit(Dispersed(round=enc.round, target=c.id, at=tuple(c.squares)))
             if source is not None:
-                source.kills.append(c.id)
+                _credit(source, c)
         return
     con = c.block.abilities.con
     con_left = None if con is None else con - c.ability_damage.get("con", 0)
@@ -547,7 +547,7 @@ def update_state(enc: "Encounter", c: Creature, *, source: Creature | None = Non
         c.fell_at = c.pos
         enc.emit(Died(round=enc.round, target=c.id, at=tuple(c.squares)))
         if source is not None and source is not c:
-            source.kills.append(c.id)
+            _credit(source, c)
         return
     if c.hp < 0:
         _unset(enc, c, "disabled")
@@ -555,7 +555,7 @@ def update_state(enc: "Encounter", c: Creature, *, source: Creature | None = Non
             _set(enc, c, "dying")
             c.fell_at = c.fell_at or c.pos
             if source is not None and source is not c:
-                source.kills.append(c.id)
+                _credit(source, c)
         return
     if c.hp == 0:
         _set(enc, c, "disabled")
@@ -566,9 +566,15 @@ def update_state(enc: "Encounter", c: Creature, *, source: Creature | None = Non
             _set(enc, c, "unconscious")
             c.fell_at = c.fell_at or c.pos
             if source is not None and source is not c:
-                source.kills.append(c.id)
+                _credit(source, c)
     elif "unconscious" in c.conditions and c.nonlethal < c.hp:
         _unset(enc, c, "unconscious")
+
+
+def _credit(source: Creature, victim: Creature) -> None:
+    """The creature that took ``victim`` out of the fight (counted once, when it goes down)."""
+    if victim.id not in source.kills:
+        source.kills.append(victim.id)
 
 
 def _set(enc: "Encounter", c: Creature, cond: str, cause: str = "") -> None:
