@@ -179,8 +179,8 @@ class Entry:
 
     start: float
     rounds: float
-    what: str           # walk | single_file | crawl | awkward | tight | armor_off | armor_on | keep_armor_off |
-                        # wait | encounter | left_behind | arrive
+    what: str           # walk | single_file | crawl | awkward | tight | armor_off | stand_up | armor_on |
+                        # keep_armor_off | wait | encounter | left_behind | arrive
     who: tuple[str, ...]
     at: Pos
     detail: dict = field(default_factory=dict)
@@ -431,6 +431,16 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
         # out of the tight place first (the first square of open ground), then dress there
         t, fields, travellers = _stretch(grid, route, kind, a, a + 1, t, fields, travellers, armor_off,
                                          monsters_left, timeline, tracks, left_behind, rng, fields_now, dress=False)
+        # whoever crawled out stands up (a move action) before dressing, where the ceiling allows
+        risers = [c for c in travellers if c.prone and c.id in armor_off
+                  and not fields[c.id].prone[route[a + 1][1], route[a + 1][0]]
+                  and not _fight_near(grid, route[a + 1], monsters_left)]
+        if risers:
+            for c in risers:
+                c.prone = False
+                tracks[c.id].append((t + 0.5, route[a + 1], False))
+            timeline.append(Entry(t, 0.5, "stand_up", tuple(c.id for c in risers), route[a + 1], {}))
+            t += 0.5
         return _stretch(grid, route, kind, a + 1, b, t, fields, travellers, armor_off, monsters_left, timeline,
                         tracks, left_behind, rng, fields_now, split=False)
     squares = route[a:b + 1]

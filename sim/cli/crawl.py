@@ -1,14 +1,23 @@
-"""``cavesim crawl MAP --party T1,T2,... --from P --to Q``: a party travelling through the cave."""
+"""``cavesim crawl MAP --party T1,T2,... --from P --to Q``: a party travelling through the cave.
+
+Prints the plan and the timeline (or ``--json``); with a display it also animates the crawl in a
+window (``--headless`` or ``--json``: no window); ``--out crawl.gif|.webp|.png`` draws the
+animation off-screen instead (the export options are those of ``cavesim render``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from sim.cli._common import add_map_limit, limits_from
 from sim.errors import UsageError
+from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
+
+EXPORT_SPEED = 1.5   # the default --speed of an exported crawl (a window plays at 1x)
 
 
 def register(sub) -> None:
@@ -24,6 +33,19 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="random seed (default: the crawl file's, else 0)")
     p.add_argument("--json", action="store_true", help="the plan and timeline as JSON")
     p.add_argument("--events", metavar="FILE", help="write the events of the fights as JSON lines")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="draw the animation without a window: NAME.gif, NAME.webp or NAME.png (one frame: the "
+                        "last, or --at)")
+    p.add_argument("--headless", action="store_true", help="no window, even with a display (print the plan only)")
+    p.add_argument("--at", type=float, default=None, metavar="SECONDS",
+                   help="for --out NAME.png: the moment to draw, in seconds of animation (default: the last frame)")
+    p.add_argument("--no-hud", action="store_true", help="the map and the clock only, without the side panel and bars")
+    add_window_args(p)
+    add_export_args(p, speed=EXPORT_SPEED)
+    for action in p._actions:
+        if action.dest == "speed":
+            action.help = f"playback speed: a window plays at 1x, an export at {EXPORT_SPEED:g}x unless this says"
+    p.set_defaults(speed=None)
     add_map_limit(p)
     p.set_defaults(handler=run)
 
@@ -36,7 +58,7 @@ def _clock(rounds: float) -> str:
 WORDS = {
     "walk": "walks", "single_file": "goes single file", "crawl": "crawls", "awkward": "squeezes (awkward space)",
     "tight": "squeezes (tight squeeze)", "armor_off": "takes off", "armor_on": "puts on",
-    "keep_armor_off": "keeps the armour off", "wait": "waits", "encounter": "FIGHT", "left_behind": "is left behind",
+    "keep_armor_off": "keeps the armour off", "wait": "waits", "stand_up": "stand up", "encounter": "FIGHT", "left_behind": "is left behind",
     "arrive": "arrives",
 }
 
@@ -46,6 +68,21 @@ def run(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
+    window_speed = args.speed if args.speed is not None else 1.0
+    if args.speed is None:
+        args.speed = EXPORT_SPEED
+    check_export_args(args)
+    size = parse_size(args.size)
+    if args.out is not None:   # before any work: unknown format or missing folder -> exit 2, no file
+        from sim.render.export import check_out
+
+        fmt = check_out(args.out)
+        if args.at is not None and fmt != "PNG":
+            raise UsageError("--at picks one frame: use it with --out NAME.png")
+        if args.at is not None and args.at < 0:
+            raise UsageError(f"--at must be >= 0 seconds, got {args.at:g}")
+    elif args.at is not None:
+        raise UsageError("--at picks one frame of the animation: use it with --out NAME.png")
     party = [p.strip() for p in args.party.split(",") if p.strip()] if args.party else None
     if args.party is not None and not party:
         raise UsageError("--party needs at least one stat block name, e.g. --party human-fighter-3,halfling-rogue-3")
@@ -59,9 +96,51 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         json.dump(result.to_json(), sys.stdout, separators=(",", ":"))
         sys.stdout.write("\n")
+    else:
+        _print_text(result)
+    if args.out is not None:
+        return export(result, args, size)
+    if args.json or args.headless:
         return 0
-    _print_text(result)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from sim.render.app import has_display, test_driver
+
+    if has_display() or (test_driver() and args.max_frames is not None):
+        return window(result, args, size, window_speed)
     return 0
+
+
+def export(result, args: argparse.Namespace, size) -> int:
+    """Draw the crawl off-screen into ``--out`` (GIF, WebP or one PNG frame)."""
+    from sim.render.export import export as write, init_headless
+
+    init_headless()
+    hud = not args.no_hud
+
+    def make():
+        from sim.render.crawl import crawl_scene
+
+        return crawl_scene(result, size=size, speed=args.speed, hud=hud)
+
+    out = sys.stderr if args.json else sys.stdout
+    print(f"{result.spec.name}: drawing the crawl off-screen ...", file=out, flush=True)
+    r = write(make, args.out, fps=args.fps, scale=args.scale, max_frames=args.max_frames, at=args.at, tail=1.0)
+    print(f"wrote {r.path} ({r.format}, {r.frames} frame{'s' if r.frames != 1 else ''}, {r.size[0]}x{r.size[1]}, "
+          f"{r.seconds:.1f} s at {args.speed:g}x)", file=out)
+    return 0
+
+
+def window(result, args: argparse.Namespace, size, speed: float) -> int:
+    """Animate the crawl in a window (Space pause, +/- speed, arrows: next / previous part, Esc quit)."""
+    from sim.render.app import App, open_window
+    from sim.render.crawl import crawl_scene
+
+    screen = open_window(size, f"cavesim — {result.spec.name}")
+    if screen is None:
+        print("cavesim crawl: the display cannot be opened; use --out crawl.gif to draw the animation to a file")
+        return 0
+    scene, player = crawl_scene(result, size=screen.get_size(), speed=speed, hud=not args.no_hud)
+    return App(scene, player, screen, max_frames=args.max_frames, fixed=args.max_frames is not None).run()
 
 
 def _print_text(result) -> None:

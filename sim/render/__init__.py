@@ -17,6 +17,8 @@ them freely):
 * ``art``, ``draw``, ``hud``, ``scene`` -- pygame drawing (cave, overlays, tokens, effects, HUD)
 * ``app``       -- the window: input, play controller, replay stepping
 * ``export``    -- headless GIF / WebP / PNG export
+* ``crawlplan``, ``crawl`` -- a cave crawl (``sim.crawl``) on screen: crawl time mapped onto
+  screen time and where each member is (no pygame), then the crawl view itself
 
 Importing this package imports nothing heavy; pygame is loaded by the drawing modules only.
 """

@@ -341,7 +341,7 @@ class Hud:
                 s = t.render(label, 15, palette.UI_TEXT)
                 surf.blit(s, (box.x + 28, y))
                 y += line_h
-        box = box.inflate(2, 2)
+        box = box.inflate(2, 2).clip(out.get_rect())  # a small view: keep the legend's box on the surface
         img = out.subsurface(box).copy()
         if pygame.display.get_surface() is not None:
             img = img.convert_alpha()

@@ -118,15 +118,22 @@ class Scene:
         self._cam_target = None
         self._zoom_f = float(self.camera.ts)
 
+    def _frame_points(self) -> list | None:
+        """The squares the director's camera keeps in view: the creatures still fighting; None
+        for the whole cave (the cards, before the first round). Views built on this one (the
+        crawl) frame other things."""
+        m = self.model
+        if any(a.kind in (tl.TITLE, tl.END) for a in self.director.anims) or not m.round:
+            return None
+        return [sq for cv in m.creatures.values() if cv.alive and not cv.down for sq in cv.squares] or None
+
     def _auto_frame(self, dt: float) -> None:
         """The director's camera (watch mode): frame the creatures still fighting, easing, with a
         dead zone so the view moves only when the action leaves it; the whole cave for the cards."""
         cam = self.camera
-        m = self.model
-        cards = any(a.kind in (tl.TITLE, tl.END) for a in self.director.anims)
-        pts = [sq for cv in m.creatures.values() if cv.alive and not cv.down for sq in cv.squares]
+        pts = self._frame_points()
         vx, vy, vw, vh = cam.view
-        if cards or not pts or not m.round:
+        if pts is None:
             fx0, fy0, fx1, fy1 = self._floor_box
             target = ((fx0 + fx1) / 2, (fy0 + fy1) / 2, float(self.fit_ts))
         else:

@@ -81,9 +81,11 @@ def test_fighter_in_chainmail_through_a_crawlway(tmp_path):
     assert off.detail["armor"] == "chainmail" and off.rounds == 10 and not off.detail["helped"]  # 1 minute
     assert crawl.rounds == 1.5          # 3 crawl squares = 3 move actions (§2.4)
     assert out1.rounds == 0.5           # crawl out into the open: 1 move action, still prone
+    stand = entries(r, "stand_up")[0]
+    assert stand.rounds == 0.5 and stand.start == off.start + 10 + 1.5 + 0.5  # a move action
     on = entries(r, "armor_on")[0]
-    assert on.rounds == 40 and on.start == off.start + 10 + 1.5 + 0.5  # 4 minutes, after getting out
-    assert walk2.rounds == 1.0          # stand up (a move action) + 2 squares (one move action at 20 ft)
+    assert on.rounds == 40 and on.start == stand.start + 0.5  # 4 minutes, standing, once out
+    assert walk2.rounds == 0.5          # 2 squares: one move action at 20 ft
     assert r.total_rounds == 0.5 + 10 + 1.5 + 0.5 + 40 + 1.0 == 53.5
 
 

@@ -1,0 +1,610 @@
+"""The crawl view: a party's journey through the cave (:mod:`sim.crawl`), animated.
+
+The cave is drawn as every view draws it, with the route faintly over it; the party moves along
+its tracks at the pace of :class:`~sim.render.crawlplan.CrawlPlan` (walking compressed, squeezes
+slowed down, each member on its own timing, single file where the way is narrow), lying prone
+where it crawls, dragging its armour (a bundle behind the token) where it had to take it off,
+idle ("...") while it waits for the others; the monsters stand where the crawl file puts them.
+A fight is played by the renderer's own fight animation from the fight's events, then the crawl
+goes on. A clock shows the crawl's elapsed time (minutes:seconds and rounds) with a strip of the
+whole journey; the caption says what is happening.
+
+Everything drawn is a function of the director's clock (screen seconds), so the same crawl gives
+the same frames: :func:`crawl_scene` builds a (scene, driver) pair that the window
+(:class:`~sim.render.app.App`) and the headless export (:func:`~sim.render.export.export`) run
+like any fight.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from sim.render import palette
+from sim.render import timeline as tl
+from sim.render.crawlplan import INTRO, CrawlPlan, clock, crawl_start_event
+from sim.render.easing import ease_out_cubic
+from sim.render.hud import Hud, panel_box
+from sim.render.model import LogLine, ViewModel
+from sim.render.particles import ParticleSystem
+from sim.render.scene import Scene
+from sim.render.world import World
+
+# the strip of the journey and the activity word: one colour per kind of going
+KIND_RGB = {
+    "walk": (118, 190, 108), "single_file": (228, 208, 80), "crawl": (240, 150, 50), "awkward": (200, 80, 160),
+    "tight": (140, 96, 220), "armor_off": (130, 160, 205), "armor_on": (130, 160, 205), "encounter": (235, 60, 60),
+}
+KIND_WORD = {
+    "walk": "walking", "single_file": "single file", "crawl": "crawling", "awkward": "squeezing",
+    "tight": "tight squeeze", "armor_off": "armour off", "armor_on": "armour on", "encounter": "FIGHT",
+    "left_behind": "left behind", "keep_armor_off": "armour stays off", "arrive": "arrived", "": "on the way",
+}
+HELP = ("Space pause  ·  +/- speed  ·  → next part  ·  ← back  ·  Home restart  ·  1-9 categories per size  ·  "
+        "L legend  ·  H interface  ·  drag pan, wheel zoom  ·  Esc quit")
+ROUTE_RGBA = (255, 236, 190, 60)
+ARMOUR_RGB = (168, 178, 192)
+
+
+def crawl_scene(result, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
+                legend: bool = True):
+    """The crawl ``result`` (:func:`sim.crawl.run_crawl`) as a (scene, driver) pair."""
+    scene = CrawlScene(result, size=size, speed=speed, pace=pace, hud=hud, legend=legend)
+    return scene, CrawlPlayer(scene)
+
+
+class CrawlPlayer:
+    """The driver of a crawl scene (what :class:`~sim.render.app.App` and the export call):
+    the scene plays itself; → and ← jump a part of the journey, Home restarts."""
+
+    def __init__(self, scene: "CrawlScene"):
+        self.scene = scene
+        self.bounds = [0]
+
+    def pump(self) -> None:
+        pass
+
+    @property
+    def done(self) -> bool:
+        return self.scene.finished
+
+    def step_forward(self) -> bool:
+        return self.scene.skip(+1)
+
+    def step_back(self) -> bool:
+        return self.scene.skip(-1)
+
+    def restart(self, *, upto: int = 0) -> None:
+        self.scene.reset(0.0)
+
+
+class CrawlScene(Scene):
+    """A :class:`~sim.render.scene.Scene` whose party follows the crawl's plan between fights."""
+
+    def __init__(self, result, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
+                 legend: bool = True):
+        spec = result.spec
+        start, enc = crawl_start_event(result)
+        self.result = result
+        self.start_event = start
+        self.plan = CrawlPlan(result, start, pace=pace)
+        model = ViewModel()
+        director = tl.Director(model, speed=speed, pace=pace, title=spec.name)
+        super().__init__(world=World(enc, live=False), model=model, director=director, size=size, title=spec.name,
+                         subtitle=self.plan.caption(0.0), mode="watch", seed=spec.seed, hud=hud, legend=legend)
+        self.hudder = CrawlHud(self)
+        self.finished = False
+        self.crawl_t = 0.0
+        self._route = (None, -1, None)
+        self._where_key = None
+        self._where = None
+        self.reset(0.0)
+
+    # -- time ---------------------------------------------------------------------------------------------
+    def reset(self, s: float = 0.0) -> None:
+        """Show the crawl as it is at screen time ``s``: the fights before it applied at once."""
+        m = self.model
+        m.__init__()
+        m.apply(self.start_event)
+        m.log.clear()
+        m.round = 0
+        d = self.director
+        d.queue.clear()
+        d.anims.clear()
+        d.created.clear()
+        d.started.clear()
+        d.t = d.t_prev = d.next_at = float(s)
+        self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
+        self._dispersed.clear()
+        self.hp_shown.clear()
+        self._snap = True
+        self._fed: set[int] = set()
+        self._extras: dict = {}
+        self._fighting = -1
+        self._logged = 0
+        self._log_plan = self.plan.log_lines()
+        self.finished = False
+        self._where_key = None
+        self._cam_target = None
+        spec = self.result.spec
+        m.log.append(LogLine(text=f"{spec.name}: {self.plan.caption(0.0)}", kind="crawl", round=0, tone="round"))
+        for g in self.plan.segments:
+            if g.kind == "fight" and g.s1 <= s:
+                self._log_upto(g.s0)
+                self._feed(g, instant=True)
+        if s < INTRO:
+            d.anims.append(tl.Anim(tl.TITLE, 0.0, INTRO + 0.6, data={
+                "title": spec.name, "subtitle": self.plan.caption(0.0), "seed": spec.seed}))
+        self._sync(float(s))
+
+    def skip(self, direction: int) -> bool:
+        """Jump to the next part of the journey (a fight: to its end), or back to the start of
+        this one (or the one before)."""
+        plan = self.plan
+        s = self.director.t
+        cur = plan.segment_at(s)
+        segs = plan.segments
+        i = segs.index(cur)
+        if direction > 0:
+            if i >= len(segs) - 1:
+                return False
+            target = cur.s1
+        else:
+            if s - cur.s0 > 0.6 or i == 0:
+                target = cur.s0
+            else:
+                target = segs[i - 1].s0
+            if plan.segment_at(target).kind == "fight":
+                target = plan.segment_at(target).s0
+        self.reset(target)
+        return True
+
+    def _feed(self, g, *, instant: bool = False) -> None:
+        """Hand a fight to the director: it plays the fight's events from the segment's start."""
+        f = self.plan.fights[g.fight]
+        m = self.model
+        d = self.director
+        self._extras = {cid: cv for cid, cv in m.creatures.items() if cid not in f.ids}
+        d.title = "FIGHT!"
+        d.subtitle = self.plan.entry_text(g.entries[0]) if g.entries else ""
+        if d.subtitle.startswith("FIGHT! "):
+            d.subtitle = d.subtitle[len("FIGHT! "):]
+        self._fed.add(g.fight)
+        if instant:
+            d.apply_instant(f.events)
+            self._restore_extras()
+            self._leave_fight()
+            return
+        d.feed(f.events)
+        d.next_at = g.s0           # the fight's first event starts exactly where the plan put it
+
+    def _leave_fight(self) -> None:
+        """After a fight: its end card goes, the marching order comes back."""
+        m = self.model
+        d = self.director
+        d.anims = [a for a in d.anims if a.kind != tl.END]
+        m.finished = False
+        m.current = None
+        m.acting = False
+        m.round = 0
+        party = [c for c in self.plan.party if c in m.creatures]
+        m.order = party + [c for c in m.creatures if c not in party]
+        for cv in m.creatures.values():
+            cv.initiative = None
+        self._fighting = -1
+
+    def _restore_extras(self) -> bool:
+        """Creatures not in the fight (other monsters, members left behind) stay on the map."""
+        changed = False
+        for cid, cv in self._extras.items():
+            if cid not in self.model.creatures:
+                self.model.creatures[cid] = cv
+                changed = True
+        return changed
+
+    def update(self, dt: float) -> None:
+        d = self.director
+        upto = d.t + dt * d.speed
+        for g in self.plan.segments:
+            if g.kind == "fight" and g.fight not in self._fed and g.s0 <= upto:
+                self._feed(g)
+        super().update(dt)
+        self._sync(d.t)
+
+    def _sync(self, s: float) -> None:
+        """Bring the view model to screen time ``s``: positions, postures, armour, log, the end."""
+        plan = self.plan
+        m = self.model
+        g = plan.segment_at(s)
+        changed = self._restore_extras()
+        if g.kind == "fight":
+            self._fighting = g.fight
+        else:
+            if self._fighting >= 0:          # the fight is over: back to the crawl
+                self._leave_fight()
+                changed = True
+            if m.round:
+                m.round = 0
+            where = plan.where(s) or {}
+            for cid, (x, y, sq, prone) in where.items():
+                cv = m.creatures.get(cid)
+                if cv is None:
+                    continue
+                sq = tuple(sq)
+                if not self.grid.in_bounds(sq) or self.grid.rock[sq[1], sq[0]]:
+                    continue
+                squares = [(sq[0] + i, sq[1] + j) for j in range(cv.k) for i in range(cv.k)]
+                if cv.squares != squares or cv.prone != prone:
+                    if cv.squares and squares[0] != cv.squares[0]:
+                        fx, fy = squares[0][0] - cv.squares[0][0], squares[0][1] - cv.squares[0][1]
+                        cv.facing = ((fx > 0) - (fx < 0), (fy > 0) - (fy < 0))
+                    cv.squares, cv.pos, cv.prone = squares, sq, bool(prone)
+                    changed = True
+        t = plan.crawl_time(s)
+        self.crawl_t = t
+        for cid in plan.party:
+            cv = m.creatures.get(cid)
+            if cv is None:
+                continue
+            off = plan.armour(cid, t)[0] in ("off", "putting_on")
+            if cv.armor_off != off:
+                cv.armor_off = off
+                changed = True
+        changed = self._log_upto(s) or changed
+        if s >= plan.duration and not self.finished:
+            self.finished = True
+            m.finished = True
+            changed = True
+        if changed:
+            m.version += 1
+
+    def _log_upto(self, s: float) -> bool:
+        """The journey's log: each timeline entry once its part of the crawl begins."""
+        plan = self.plan
+        m = self.model
+        n = self._logged
+        while self._logged < len(self._log_plan) and self._log_plan[self._logged][0] <= s + 1e-9:
+            i = self._log_plan[self._logged][1]
+            e = plan.timeline[i]
+            tone = {"encounter": "round", "left_behind": "bad", "arrive": "good", "keep_armor_off": "bad"}.get(e.what, "")
+            m.log.append(LogLine(text=f"{clock(e.start)}  {plan.entry_text(i)}", kind="crawl", round=m.round,
+                                 tone=tone))
+            self._logged += 1
+        return self._logged > n
+
+    # -- where things are drawn -------------------------------------------------------------------------
+    def _where_at(self, t: float):
+        if self._where_key != t:
+            self._where_key = t
+            self._where = self.plan.where(t)
+        return self._where
+
+    def token_centre(self, cid: str, t: float) -> tuple[float, float]:
+        w = self._where_at(t)
+        if w is not None and cid in w:
+            return (w[cid][0], w[cid][1])
+        return super().token_centre(cid, t)
+
+    def composite(self) -> pygame.Surface:
+        """The cave (and any overlay) with the route drawn faintly over it."""
+        base = super().composite()
+        ts = self.camera.ts
+        if self._route[0] is base and self._route[1] == ts:
+            return self._route[2]
+        comp = base.copy()
+        over = pygame.Surface(comp.get_size(), pygame.SRCALPHA)
+        pts = [((x + 0.5) * ts, (y + 0.5) * ts) for x, y in self.plan.route]
+        if len(pts) > 1:
+            pygame.draw.lines(over, ROUTE_RGBA, False, pts, max(2, ts // 6))
+        dot = max(1, ts // 10)
+        for p in pts:
+            pygame.draw.circle(over, (255, 240, 200, 90), (int(p[0]), int(p[1])), dot)
+        comp.blit(over, (0, 0))
+        for (x, y), name, rgb in ((self.plan.route[0], self.result.spec.start_name or "start", (140, 210, 140)),
+                                  (self.plan.route[-1], self.result.spec.goal_name or "goal", palette.UI_ACCENT)):
+            cx, cy = int((x + 0.5) * ts), int((y + 0.5) * ts)
+            r = max(4, int(ts * 0.55))
+            pygame.draw.circle(comp, (0, 0, 0), (cx, cy), r + 1, 3)
+            pygame.draw.circle(comp, rgb, (cx, cy), r, 2)
+            if ts >= 10:
+                lab = self.text.render(name, max(14, min(20, ts)), rgb, outline=(0, 0, 0))
+                comp.blit(lab, (cx - lab.get_width() // 2, cy - r - lab.get_height() - 1))
+        self._route = (base, ts, comp)
+        return comp
+
+    def _draw_tokens(self, surf, anims, t) -> None:
+        plan = self.plan
+        ts = self.camera.ts
+        tc = plan.crawl_time(t)
+        g = plan.segment_at(t)
+        kit = {}
+        for cid in plan.party:
+            cv = self.model.creatures.get(cid)
+            if cv is None or not cv.alive:
+                continue
+            state, p = plan.armour(cid, tc)
+            if state == "on":
+                continue
+            x, y = self.token_centre(cid, t)
+            kit[cid] = (x, y, state, p)
+            if state == "off":
+                self._armour_bundle(surf, cv, x, y, 1.0, cord_only=True)
+        super()._draw_tokens(surf, anims, t)
+        if g.kind in ("travel", "dress"):
+            places = plan.placements(tc, g)
+            for cid, pl in places.items():
+                cv = self.model.creatures.get(cid)
+                if pl.waiting and cv is not None and cv.alive:
+                    x, y = self.token_centre(cid, t)
+                    self._waiting_dots(surf, x, y, cv)
+        for cid, (x, y, state, p) in kit.items():
+            cv = self.model.creatures[cid]
+            if state in ("off", "putting_on"):
+                self._armour_bundle(surf, cv, x, y, 1.0 if state == "off" else 1.0 - p)
+            if state in ("taking_off", "putting_on"):
+                cv = self.model.creatures[cid]
+                sx, sy = self._px(x, y)
+                r = int(0.5 * cv.k * ts) + 4
+                rect = pygame.Rect(sx - r, sy - r, 2 * r, 2 * r)
+                pygame.draw.circle(surf, (0, 0, 0), (sx, sy), r, 4)
+                if p > 0.01:
+                    for d in (0, 1, 2):
+                        pygame.draw.arc(surf, palette.UI_ACCENT, rect.inflate(-2 * d, -2 * d),
+                                        math.pi / 2 - 2 * math.pi * p, math.pi / 2, 2)
+                if state == "taking_off":
+                    self._armour_bundle(surf, cv, x, y, p, beside=True)
+
+    def _armour_bundle(self, surf, cv, x: float, y: float, strength: float, *, beside: bool = False,
+                       cord_only: bool = False) -> None:
+        """The armour, off: a strapped breastplate dragged on a cord behind the token (beside it
+        while it comes off); ``strength`` 0..1 its size while it comes off or goes back on. The
+        cord is drawn under the tokens (``cord_only``), the plate over them."""
+        if strength <= 0.05:
+            return
+        ts = self.camera.ts
+        fx, fy = cv.facing
+        n = math.hypot(fx, fy) or 1.0
+        fx, fy = fx / n, fy / n
+        back = 0.5 * cv.k * (1.15 if cv.prone else 0.9) + 0.12
+        if beside:
+            bx, by = x - fy * back, y + fx * back
+        else:
+            bx, by = x - fx * back, y - fy * back
+        sx, sy = self._px(x, y)
+        px, py = self._px(bx, by)
+        w = max(8, int(ts * 0.5 * (0.5 + 0.5 * strength)))
+        h = max(7, int(w * 0.9))
+        if cord_only:
+            pygame.draw.line(surf, (30, 22, 14), (sx, sy), (px, py), max(2, ts // 12))
+            pygame.draw.line(surf, (190, 150, 100), (sx, sy), (px, py), 1)
+            return
+        # a breastplate: a shield-like plate, rounded at the top, pointed at the bottom
+        top, bottom = py - h // 2, py + h // 2
+        pts = [(px - w // 2, top + h // 5), (px - w // 3, top), (px + w // 3, top), (px + w // 2, top + h // 5),
+               (px + w // 2, top + h * 3 // 5), (px, bottom), (px - w // 2, top + h * 3 // 5)]
+        pygame.draw.polygon(surf, (0, 0, 0), [(a + (1 if a > px else -1), b + (1 if b > py else -1)) for a, b in pts])
+        pygame.draw.polygon(surf, ARMOUR_RGB, pts)
+        pygame.draw.polygon(surf, palette.shade(ARMOUR_RGB, 0.5), pts, 1)
+        pygame.draw.line(surf, palette.shade(ARMOUR_RGB, 0.6), (px, top + 2), (px, bottom - 2), 1)
+        pygame.draw.line(surf, (120, 84, 50), (px - w // 2 + 1, top + h * 2 // 5), (px + w // 2 - 1, top + h * 2 // 5),
+                         max(1, h // 6))
+
+    def _waiting_dots(self, surf, x: float, y: float, cv) -> None:
+        """Idle: a small bubble with three dots at the token's upper left."""
+        ts = self.camera.ts
+        sx, sy = self._px(x, y)
+        r = max(0.5 * cv.k * ts * 0.9, ts * 0.36)
+        w = max(13, int(ts * 0.56))
+        h = max(7, int(ts * 0.28))
+        box = pygame.Rect(0, 0, w, h)
+        box.bottomright = (int(sx - r * 0.55), int(sy - r * 0.45))
+        pygame.draw.rect(surf, (0, 0, 0), box.inflate(2, 2), border_radius=h // 2)
+        pygame.draw.rect(surf, (232, 232, 238), box, border_radius=h // 2)
+        phase = int(self.clock * 3) % 3
+        for i in range(3):
+            c = (50, 50, 60) if i == phase else (140, 140, 150)
+            pygame.draw.circle(surf, c, (box.x + w * (i + 1) // 4, box.centery), max(1, h // 5))
+
+    def _frame_points(self) -> list | None:
+        """The camera: the party and the way ahead of it while it travels (the fight's own
+        framing in a fight, the whole cave for the title and the arrival)."""
+        d = self.director
+        plan = self.plan
+        g = plan.segment_at(d.t)
+        if g.kind == "fight":
+            return super()._frame_points()
+        if g.kind in ("intro", "outro") or any(a.kind in (tl.TITLE, tl.END) for a in d.anims):
+            return None
+        m = self.model
+        pts = [sq for cid in plan.party if (cv := m.creatures.get(cid)) is not None and cv.alive and not cv.down
+               for sq in cv.squares]
+        if g.kind == "gather" and 0 <= g.fight < len(plan.fights):
+            f = plan.fights[g.fight]
+            pts += [sq for sqs in f.start_squares.values() for sq in sqs]
+        else:
+            t = plan.crawl_time(d.t)
+            moving = [plan.progress(c, t) for c in plan.party if c in plan.placements(t, g)]
+            if moving:
+                lead = int(max(moving))
+                pts += plan.route[lead:lead + 9]
+        return pts or None
+
+    def _caption(self) -> str:
+        s = self.director.t
+        g = self.plan.segment_at(s)
+        if g.kind == "fight":
+            return super()._caption()
+        if g.kind in ("outro", "intro"):
+            return ""
+        return self.plan.caption(s)
+
+    def _draw_cards(self, surf, anims, t) -> None:
+        super()._draw_cards(surf, anims, t)
+        g = self.plan.segment_at(t)
+        if g.kind == "outro":
+            self.hudder.arrival_card(surf, self.r_view, min(1.0, (t - g.s0) / 0.6))
+        self.hudder.clock_panel(surf, self.r_view, t)
+
+    def status_text(self) -> str:
+        d = self.director
+        g = self.plan.segment_at(d.t)
+        if d.speed == 0:
+            state = "paused"
+        elif self.finished or g.kind == "outro":
+            state = "arrived" if self.result.arrived else "over"
+        elif g.kind == "fight":
+            state = f"fight, round {max(1, self.model.round)}"
+        else:
+            state = "crawl"
+        return f"{state}  ·  {self.speed_label()}"
+
+
+class CrawlHud(Hud):
+    """The interface for a crawl: the clock and the journey strip, the marching order, the log."""
+
+    def _header(self, surf, x, y, w, text) -> int:
+        sc = self.scene
+        if text == "Initiative" and sc.plan.segment_at(sc.director.t).kind != "fight":
+            text = "Marching order"
+        elif text == "Combat log":
+            text = "Journey"
+        return super()._header(surf, x, y, w, text)
+
+    def topbar(self, surf, rect: pygame.Rect) -> None:
+        sc = self.scene
+        t = self.text
+        pygame.draw.rect(surf, palette.UI_BG, rect)
+        pygame.draw.line(surf, palette.UI_EDGE, rect.bottomleft, (rect.right, rect.bottom), 1)
+        x = rect.x + 12
+        title = t.render(sc.title, 22, palette.UI_ACCENT)
+        surf.blit(title, (x, rect.centery - title.get_height() // 2))
+        x += title.get_width() + 14
+        spec = sc.result.spec
+        sub = t.render(f"{spec.grid.name}  ·  {sc.plan.origin()} » {sc.plan.goal()}  ·  seed {spec.seed}", 17,
+                       palette.UI_DIM)
+        surf.blit(sub, (x, rect.centery - sub.get_height() // 2 + 1))
+        right = rect.right - 12
+        ms = t.render(sc.status_text(), 18, palette.UI_TEXT)
+        right -= ms.get_width()
+        surf.blit(ms, (right, rect.centery - ms.get_height() // 2))
+        right -= 18
+        ck = t.render(f"{clock(sc.crawl_t)}  ({sc.crawl_t:.1f} rounds)", 22, palette.UI_TEXT)
+        right -= ck.get_width()
+        surf.blit(ck, (right, rect.centery - ck.get_height() // 2))
+
+    def bottombar(self, surf, rect: pygame.Rect) -> None:
+        pygame.draw.rect(surf, palette.UI_BG, rect)
+        pygame.draw.line(surf, palette.UI_EDGE, rect.topleft, (rect.right, rect.top), 1)
+        s = self.text.render(HELP, 16, palette.UI_DIM)
+        surf.blit(s, (rect.x + 10, rect.centery - s.get_height() // 2 + 1))
+
+    def legend(self, surf, view: pygame.Rect) -> None:
+        if view.w >= 240 and view.h >= 140:      # no room for it in a very small frame
+            super().legend(surf, view)
+
+    def caption(self, surf, view: pygame.Rect, text: str, alpha: float = 1.0) -> None:
+        """The caption at the bottom of the map, beside the legend, up to three lines."""
+        if not text or alpha <= 0.02:
+            return
+        left = view.x + (232 if self.scene.show_legend and view.w >= 240 else 10)
+        avail = max(160, view.right - 10 - left)
+        key = (text, avail)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            lines = self._wrapped[key] = self.text.wrap(text, 19, avail - 24)[:3]
+        lh = self.text.line_height(19) + 2
+        h = lh * len(lines) + 10
+        w = min(avail, max(self.text.size(s, 19)[0] for s in lines) + 24)
+        box = pygame.Rect(0, 0, w, h)
+        box.midbottom = (left + avail // 2, view.bottom - 10)
+        panel_box(surf, box, fill=(10, 10, 14), alpha=int(200 * alpha), edge=None)
+        y = box.y + 6
+        for line in lines:
+            r = self.text.render(line, 19, palette.UI_TEXT)
+            surf.blit(r, (box.centerx - r.get_width() // 2, y))
+            y += lh
+
+    def clock_panel(self, surf, view: pygame.Rect, s: float) -> None:
+        """The elapsed crawl time (minutes:seconds and rounds), what the party is doing, how much
+        faster than life it plays, and the strip of the whole journey with where it is now."""
+        sc = self.scene
+        plan = sc.plan
+        t = plan.crawl_time(s)
+        g = plan.segment_at(s)
+        txt = self.text
+        w = min(360, view.w - 20)
+        box = pygame.Rect(view.x + 10, view.y + 10, w, 62)
+        panel_box(surf, box, fill=(12, 12, 16), alpha=215, radius=8)
+        big = txt.render(clock(t), 34, (255, 255, 255))
+        surf.blit(big, (box.x + 12, box.y + 6))
+        x = box.x + 12 + big.get_width() + 10
+        rounds = f"{t:.1f}".rstrip("0").rstrip(".")
+        small = txt.render(f"{rounds} round{'s' if t != 1 else ''}", 18, palette.UI_DIM)
+        surf.blit(small, (x, box.y + 8))
+        what = g.what if g.kind not in ("intro", "outro") else ("" if g.kind == "intro" else "arrive")
+        word = "setting out" if g.kind == "intro" else KIND_WORD.get(what, what)
+        if g.kind == "outro" and not sc.result.arrived:
+            word = "stopped"
+        if g.kind == "fight":
+            word = f"FIGHT, round {max(1, sc.model.round)}"
+        rgb = KIND_RGB.get(what, palette.UI_TEXT)
+        ws = txt.render(word, 18, rgb)
+        surf.blit(ws, (x, box.y + 8 + small.get_height()))
+        if g.kind in ("travel", "dress") and g.s1 > g.s0 and g.t1 > g.t0:
+            fast = (g.t1 - g.t0) * 6.0 / (g.s1 - g.s0) * (sc.director.speed or sc.resume_speed)
+            fs = txt.render(f"time x{fast:.0f}" if fast >= 2 else f"time x{fast:.1f}", 16, palette.UI_DIM)
+            surf.blit(fs, (box.right - fs.get_width() - 10, box.y + 8))
+        end = txt.render(f"of {clock(plan.total)}", 16, palette.UI_DIM)
+        surf.blit(end, (box.right - end.get_width() - 10, box.y + 8 + small.get_height()))
+        # the strip: the whole journey in crawl time
+        strip = pygame.Rect(box.x + 12, box.bottom - 14, box.w - 24, 7)
+        pygame.draw.rect(surf, (50, 52, 60), strip)
+        total = plan.total or 1.0
+        for seg in plan.segments:
+            if seg.t1 <= seg.t0:
+                continue
+            x0 = strip.x + int(strip.w * seg.t0 / total)
+            x1 = strip.x + int(strip.w * seg.t1 / total)
+            pygame.draw.rect(surf, KIND_RGB.get(seg.what, (118, 190, 108)),
+                             pygame.Rect(x0, strip.y, max(1, x1 - x0), strip.h))
+        pygame.draw.rect(surf, (0, 0, 0), strip, 1)
+        hx = strip.x + int(strip.w * min(1.0, t / total))
+        pygame.draw.line(surf, (255, 255, 255), (hx, strip.y - 4), (hx, strip.bottom + 2), 2)
+        pygame.draw.polygon(surf, (255, 255, 255), [(hx - 4, strip.y - 6), (hx + 4, strip.y - 6), (hx, strip.y - 1)])
+
+    def arrival_card(self, surf, view: pygame.Rect, p: float) -> None:
+        sc = self.scene
+        plan = sc.plan
+        r = sc.result
+        a = max(0.0, min(1.0, p))
+        t = self.text
+        m = sc.model
+        if r.arrived:
+            head = f"At {plan.goal()}"
+            rgb = palette.UI_ACCENT
+        else:
+            head = f"Short of {plan.goal()}"
+            rgb = palette.UI_BAD
+        body = [(head, 48, rgb),
+                (f"{clock(plan.total)} on the way  ·  {plan.total:g} rounds", 24, palette.UI_TEXT)]
+        if r.arrived:
+            here = ", ".join(f"{m.label(c)} {m.creatures[c].hp}/{m.creatures[c].max_hp}" if c in m.creatures
+                             else m.label(c) for c in r.arrived)
+            for part in t.wrap(f"Arrived: {here}", 19, int(view.w * 0.6)):
+                body.append((part, 19, palette.UI_DIM))
+        for cid, why in r.left_behind.items():
+            for part in t.wrap(f"{m.label(cid)}: {why}", 18, int(view.w * 0.6)):
+                body.append((part, 18, palette.UI_BAD))
+        h = sum(t.line_height(sz) + 8 for _, sz, _ in body) + 24
+        w = max(t.size(x, sz)[0] for x, sz, _ in body) + 60
+        box = pygame.Rect(0, 0, w, h)
+        box.center = (view.centerx, view.centery - int((1 - ease_out_cubic(a)) * 30))
+        panel_box(surf, box, fill=(12, 12, 16), alpha=int(220 * a), radius=12)
+        y = box.y + 14
+        for text, size, col in body:
+            s = t.render(text, size, col, outline=(0, 0, 0) if size >= 40 else None).copy()
+            s.set_alpha(int(255 * a))
+            surf.blit(s, (box.centerx - s.get_width() // 2, y))
+            y += t.line_height(size) + 8
+
