@@ -764,13 +764,20 @@ class Scene:
     def _draw_effects(self, surf, anims, t) -> None:
         ts = self.camera.ts
         m = self.model
+        # words floating over the same creature at the same time stack instead of overlapping
+        slots: dict[int, int] = {}
+        stacks: dict[str, int] = {}
+        for a in sorted((a for a in anims if a.kind in (tl.FLOAT, tl.MISS, tl.CRIT) and a.t0 <= t),
+                        key=lambda a: a.t0):
+            slots[id(a)] = stacks.get(a.target, 0)
+            stacks[a.target] = slots[id(a)] + 1
         for a in anims:
             p = a.progress(t)
             k = a.kind
             if k == tl.FLOAT and a.target in m.creatures:
-                self._float_text(surf, a, p)
+                self._float_text(surf, a, p, slot=slots.get(id(a), 0))
             elif k in (tl.MISS, tl.CRIT) and a.target in m.creatures and a.t0 <= t:
-                self._float_text(surf, a, p, big=k == tl.CRIT)
+                self._float_text(surf, a, p, big=k == tl.CRIT, slot=slots.get(id(a), 0))
                 if k == tl.CRIT and p < 0.5:
                     x, y = self.token_centre(a.target, t)
                     sx, sy = self._px(x, y)
@@ -832,7 +839,7 @@ class Scene:
                     rr = ts * (0.3 + 0.7 * p)
                     pygame.draw.circle(surf, palette.mix((200, 40, 40), (30, 0, 0), p / 0.6), (sx, sy), int(rr), 2)
 
-    def _float_text(self, surf, a, p, big=False) -> None:
+    def _float_text(self, surf, a, p, big=False, slot: int = 0) -> None:
         t = self.director.time_at(1.0)
         x, y = self.token_centre(a.target, t)
         ts = self.camera.ts
@@ -857,6 +864,7 @@ class Scene:
         scale_in = 1.0 + 0.4 * (1 - easing.ease_out_back(min(1.0, p * 5))) if not a.data.get("small") else 1.0
         if scale_in != 1.0:
             s2 = pygame.transform.smoothscale(s2, (max(1, int(s.get_width() * scale_in)), max(1, int(s.get_height() * scale_in))))
+        off -= slot * s.get_height() * 0.95
         surf.blit(s2, (sx - s2.get_width() // 2, int(sy + off - rise - s2.get_height() // 2)))
 
     def _torch_swing(self, surf, a, t, p) -> None:
