@@ -182,9 +182,10 @@ def distance_map(field: MoveField, start: tuple[int, int], *, expected: bool = F
     else:
         r, c = ij(start)
         with field.scratch.take() as work:
-            kernel.distance(_words(field, start, blocked), C, r * C + c, _start_prone(field, start, prone), sp,
-                            kernel.key_bits(sp), plan.M, plan.awk_units, plan.tight_units, _ring(field, plan),
-                            work.key, work.done, actions.ravel(), feet.ravel(), rounds.ravel())
+            work.pool = kernel.distance(_words(field, start, blocked), C, r * C + c, _start_prone(field, start, prone),
+                                        sp, kernel.key_bits(sp), plan.M, plan.awk_units, plan.tight_units,
+                                        _ring(field, plan), work.key, work.pool, actions.ravel(), feet.ravel(),
+                                        rounds.ravel())
     for a in (actions, feet, rounds):
         a.flags.writeable = False
     return DistanceMap(start=start, expected=expected, actions=actions, feet=feet, rounds=rounds)
