@@ -23,6 +23,7 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
+from sim.movement.queries import expected_rounds, whole_rounds
 from sim.analysis.regions import covering_refs, region_labels, usable
 from sim.grid import CaveGrid
 from sim.movement import DistanceMap, Mover, distance_map, find_path, move_field
@@ -50,11 +51,11 @@ class Trip:
 
     @property
     def rounds(self) -> int | None:
-        return None if self.move_actions is None else math.ceil(self.move_actions / 2)
+        return whole_rounds(self.move_actions)
 
     @property
     def expected_rounds(self) -> float | None:
-        return None if self.expected_move_actions is None else self.expected_move_actions / 2
+        return expected_rounds(self.expected_move_actions)
 
 
 @dataclass(slots=True, eq=False)

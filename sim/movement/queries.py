@@ -191,6 +191,20 @@ def distance_map(field: MoveField, start: tuple[int, int], *, expected: bool = F
     return DistanceMap(start=start, expected=expected, actions=actions, feet=feet, rounds=rounds)
 
 
+def whole_rounds(move_actions: float | None) -> int | None:
+    """Whole rounds needed for ``move_actions`` (two move actions a round, RULES §6.1).
+
+    >>> whole_rounds(3), whole_rounds(4), whole_rounds(None)
+    (2, 2, None)
+    """
+    return None if move_actions is None else math.ceil(move_actions / 2)
+
+
+def expected_rounds(move_actions: float | None) -> float | None:
+    """Expected rounds: expected move actions over two (a fraction)."""
+    return None if move_actions is None else move_actions / 2
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of a path: the square entered (or stood up in), its category, the movement it
@@ -270,11 +284,11 @@ class Path:
 
     @property
     def rounds(self) -> int | None:
-        return None if self.move_actions is None else math.ceil(self.move_actions / 2)
+        return whole_rounds(self.move_actions)
 
     @property
     def expected_rounds(self) -> float | None:
-        return None if self.expected_move_actions is None else self.expected_move_actions / 2
+        return expected_rounds(self.expected_move_actions)
 
     def to_json(self) -> dict:
         return {
