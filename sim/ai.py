@@ -520,8 +520,11 @@ def _firing_spot(enc: "Encounter", c: Creature, foes: list[Creature], *, max_act
     return best[1] if best else None
 
 
+_EIGHT = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
 def _offensive_spell(enc: "Encounter", c: Creature, foes: list[Creature]):
-    from sim.spells import cone_squares, has_spell, range_ft
+    from sim.spells import cone_origins, cone_squares, has_spell, range_ft
 
     if c.block.spells is None:
         return None
@@ -529,16 +532,17 @@ def _offensive_spell(enc: "Encounter", c: Creature, foes: list[Creature]):
     ally_sq = {s for a in allies for s in a.squares}
     if has_spell(c, "burning-hands") is not None:
         best = None
-        for d in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-            area = set(cone_squares(enc, c, d))
-            if area & ally_sq:
-                continue
-            hits = [f for f in foes if set(f.squares) & area]
-            score = sum(1.5 if f.is_swarm else 1.0 for f in hits)
-            if hits and (best is None or score > best[0]):
-                best = (score, d)
+        for d in _EIGHT:
+            for o in cone_origins(c, d):
+                area = set(cone_squares(enc, c, d, o))
+                if area & ally_sq:
+                    continue
+                hits = [f for f in foes if set(f.squares) & area]
+                score = sum(1.5 if f.is_swarm else 1.0 for f in hits)
+                if hits and (best is None or score > best[0]):
+                    best = (score, d, o)
         if best is not None and (best[0] >= 1.5 or any(f.is_swarm for f in foes)):
-            return Cast("burning-hands", direction=best[1])
+            return Cast("burning-hands", direction=best[1], at=best[2])
     if has_spell(c, "sleep") is not None:
         cands = [f for f in foes if f.block.hit_dice <= 4 and not (f.is_swarm and f.mindless)
                  and f.block.type not in ("undead", "construct")]
@@ -607,15 +611,16 @@ def _against_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]
     allies = enc.allies(c)
     ally_sq = {s for a in allies for s in a.squares} | set(c.squares)
     # 0. burning hands on a swarm, when the cone misses every ally (x1.5 against a swarm, §4.7)
-    from sim.spells import cone_squares, has_spell
+    from sim.spells import cone_origins, cone_squares, has_spell
 
     if c.block.spells is not None and has_spell(c, "burning-hands") is not None:
-        for d in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-            area = set(cone_squares(enc, c, d))
-            if area & (ally_sq - set(c.squares)):
-                continue
-            if any(set(s.squares) & area for s in swarms):
-                return Cast("burning-hands", direction=d)
+        for d in _EIGHT:
+            for o in cone_origins(c, d):
+                area = set(cone_squares(enc, c, d, o))
+                if area & (ally_sq - set(c.squares)):
+                    continue
+                if any(set(s.squares) & area for s in swarms):
+                    return Cast("burning-hands", direction=d, at=o)
     # 1. throw a lantern or a flask: weigh the fire on the swarm (x1.5, §4.7) against what the
     #    splash does to allies in it (RULES §7.21: the thrower and allies are hit too)
     best = None

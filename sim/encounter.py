@@ -123,6 +123,10 @@ class Throw:
 
 @dataclass(frozen=True, slots=True)
 class Cast:
+    """Cast a simulated spell (RULES §8): ``target`` a creature (magic missile, cure light wounds),
+    ``at`` a grid intersection (sleep's centre; burning hands' starting corner, see
+    :func:`sim.spells.cone_origins`), ``direction`` one of the eight (burning hands)."""
+
     spell: str
     target: str | None = None
     at: Pos | None = None

@@ -135,7 +135,30 @@ def line_clear(rock: np.ndarray, p0, p1, *, blockers: set[Pos] | None = None, ig
             return False
         if blockers and (x, y) in blockers:
             return False
-    return True
+    return not _along_a_seam(rock, p0, p1)
+
+
+def _along_a_seam(rock: np.ndarray, p0, p1) -> bool:
+    """Whether the segment runs along a grid line between two rock squares somewhere: through
+    the inside of a wall, though it crosses no square's interior (a line along the face of a
+    wall, rock on one side only, is clear)."""
+    (x0, y0), (x1, y1) = p0, p1
+    rows, cols = rock.shape
+
+    def solid(x: int, y: int) -> bool:
+        return not (0 <= x < cols and 0 <= y < rows) or bool(rock[y, x])
+
+    if abs(y1 - y0) < EPS and abs(y0 - round(y0)) < EPS:  # along the horizontal line y = y0
+        y = int(round(y0))
+        lo, hi = sorted((x0, x1))
+        return any(solid(x, y - 1) and solid(x, y) for x in range(int(math.floor(lo)), int(math.ceil(hi)))
+                   if min(hi, x + 1) - max(lo, x) > EPS)
+    if abs(x1 - x0) < EPS and abs(x0 - round(x0)) < EPS:  # along the vertical line x = x0
+        x = int(round(x0))
+        lo, hi = sorted((y0, y1))
+        return any(solid(x - 1, y) and solid(x, y) for y in range(int(math.floor(lo)), int(math.ceil(hi)))
+                   if min(hi, y + 1) - max(lo, y) > EPS)
+    return False
 
 
 def _corners(squares: Iterable[Pos]) -> set[tuple[float, float]]:

@@ -7,6 +7,7 @@ when hurt while casting or inside a swarm (§4.4), areas on the grid that stop a
 from __future__ import annotations
 
 import functools
+import math
 from typing import TYPE_CHECKING
 
 from sim import combat
@@ -134,9 +135,13 @@ def _plan(enc, c: Creature, spell: str, data: dict, a: "Cast"):
             return Impossible("sleep needs a point (a grid intersection)")
         return burst(a.at, int(data["radius_ft"]), enc.grid.shape)
     if spell == "burning-hands":
-        if a.direction is None:
-            return Impossible("burning hands needs a direction")
-        origin = _cone_origin(c, a.direction)
+        if a.direction is None or tuple(a.direction) == (0, 0) or any(v not in (-1, 0, 1) for v in a.direction):
+            return Impossible("burning hands needs a direction (one of the eight)")
+        origins = cone_origins(c, a.direction)
+        origin = origins[0] if a.at is None else tuple(a.at)
+        if origin not in origins:
+            return Impossible(f"a cone towards {tuple(a.direction)} starts at a corner of the caster's space facing "
+                              f"it: {' or '.join(map(str, origins))}")
         return cone(origin, a.direction, int(data["length_ft"]), enc.grid.rock)
     if spell == "bless":
         return burst(_corner(c), int(data["radius_ft"]), enc.grid.shape)
@@ -148,23 +153,32 @@ def _corner(c: Creature) -> tuple[float, float]:
     return (x + 0.5 * c.k + 0.5 - 0.5, y + 0.5 * c.k)
 
 
-def _cone_origin(c: Creature, direction) -> tuple[float, float]:
-    """A cone starts at the caster's square edge/corner facing its direction."""
+def cone_origins(c: Creature, direction) -> list[tuple[int, int]]:
+    """The grid intersections a cone towards ``direction`` may start from: a corner of the
+    caster's space (SRD: "it starts from any corner of your square") on the side it faces. A
+    diagonal starts at the facing corner; an orthogonal cone at the middle of the facing edge
+    when that is an intersection (an even space), else at either end of the middle square's
+    edge (a Medium caster aiming east: its north-east or south-east corner), first the one with
+    the lesser coordinate."""
     x0 = min(x for x, _ in c.squares)
     y0 = min(y for _, y in c.squares)
     k = c.k
     dx, dy = direction
-    ox = x0 + (k if dx > 0 else 0 if dx < 0 else k / 2)
-    oy = y0 + (k if dy > 0 else 0 if dy < 0 else k / 2)
-    if dx == 0:
-        ox = x0 + (k // 2 if k > 1 else 0.5)
-    if dy == 0:
-        oy = y0 + (k // 2 if k > 1 else 0.5)
-    return (ox, oy)
+
+    def along(lo: int, d: int) -> list[int]:
+        if d > 0:
+            return [lo + k]
+        if d < 0:
+            return [lo]
+        return [lo + k // 2] if k % 2 == 0 else [lo + k // 2, lo + k // 2 + 1]
+
+    return [(ox, oy) for ox in along(x0, dx) for oy in along(y0, dy)]
 
 
-def cone_squares(enc, c: Creature, direction) -> list[tuple[int, int]]:
-    return cone(_cone_origin(c, direction), direction, int(spell_data()["burning-hands"]["length_ft"]), enc.grid.rock)
+def cone_squares(enc, c: Creature, direction, origin=None) -> list[tuple[int, int]]:
+    """Burning hands' 15-ft cone from ``origin`` (one of :func:`cone_origins`, the first by default)."""
+    origin = cone_origins(c, direction)[0] if origin is None else origin
+    return cone(origin, direction, int(spell_data()["burning-hands"]["length_ft"]), enc.grid.rock)
 
 
 def _effect(enc: "Encounter", c: Creature, spell: str, data: dict, plan, a: "Cast") -> None:
@@ -172,7 +186,7 @@ def _effect(enc: "Encounter", c: Creature, spell: str, data: dict, plan, a: "Cas
     if spell == "magic-missile":
         target = plan[0]
         missiles = int(data["missiles"][min(cl, len(data["missiles"])) - 1])
-        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(target.id,), squares=()))
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
         if target.is_swarm:
             return  # immune to spells that target a number of creatures (§4.5)
         dice = Dice.parse(data["damage"])
@@ -180,7 +194,7 @@ def _effect(enc: "Encounter", c: Creature, spell: str, data: dict, plan, a: "Cas
         combat.deal_damage(enc, target, [combat.DamagePart(total, "force", "energy")], source=c, cause="spell")
     elif spell == "cure-light-wounds":
         target = plan[0]
-        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(target.id,), squares=()))
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
         amount = Dice.parse(data["heal"]).roll(enc.rng) + min(cl * int(data["per_level"]), int(data["max_bonus"]))
         heal(enc, target, amount, source=c)
         if target.bleed:
@@ -190,7 +204,7 @@ def _effect(enc: "Encounter", c: Creature, spell: str, data: dict, plan, a: "Cas
         squares = plan
         victims = [o for o in enc.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)]
         enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=tuple(v.id for v in victims),
-                           squares=tuple(squares)))
+                           squares=tuple(squares), defensive=a.defensive))
         n = min(cl, int(data["max_dice"]))
         dice = Dice(n, Dice.parse(data["damage_per_level"]).sides, 0)
         dc = c.block.spells.save_dc(1)
@@ -202,12 +216,12 @@ def _effect(enc: "Encounter", c: Creature, spell: str, data: dict, plan, a: "Cas
                 combat.deal_damage(enc, v, [combat.DamagePart(amount, "fire", "energy", area=True)], source=c,
                                    cause="spell")
     elif spell == "sleep":
-        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(), squares=tuple(plan)))
-        c.pending_spell = ("sleep", tuple(plan), enc.round)
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(), squares=tuple(plan), defensive=a.defensive))
+        c.pending_spell = ("sleep", tuple(plan), enc.round, tuple(a.at))
     elif spell == "bless":
         allies = [o for o in enc.creatures.values() if o.team == c.team and o.alive and set(o.squares) & set(plan)]
         enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=tuple(o.id for o in allies),
-                           squares=()))
+                           squares=(), defensive=a.defensive))
         until = enc.round + int(data["duration_rounds_per_level"]) * cl - 1
         for o in allies:
             o.blessed_until = until
@@ -229,8 +243,9 @@ def heal(enc: "Encounter", target: Creature, amount: int, *, source: Creature | 
 def complete_pending(enc: "Encounter", c: Creature) -> None:
     """Sleep takes effect at the start of the caster's next turn (casting time 1 round, §8):
     4 HD of living creatures in the burst, fewest HD first (ties: nearest the centre), none of
-    5+ HD; Will negates; mindless vermin swarms are immune."""
-    kind, squares, _ = c.pending_spell
+    5+ HD; Will negates; mindless vermin swarms are immune. Distance to the centre: from the
+    burst's point of origin (a grid intersection) to the nearest square centre of the creature."""
+    kind, squares, _, (px, py) = c.pending_spell
     c.pending_spell = None
     data = spell_data()["sleep"]
     budget = int(data["hit_dice"])
@@ -245,7 +260,8 @@ def complete_pending(enc: "Encounter", c: Creature) -> None:
             continue
         if o.block.hit_dice > int(data["max_hd_each"]):
             continue
-        cands.append((o.block.hit_dice, min(abs(x - squares[0][0]) + abs(y - squares[0][1]) for x, y in o.squares), o.id, o))
+        near = min(math.hypot(x + 0.5 - px, y + 0.5 - py) for x, y in o.squares)
+        cands.append((o.block.hit_dice, near, o.id, o))
     cands.sort(key=lambda t: (t[0], t[1], t[2]))
     dc = c.block.spells.save_dc(1)
     for hd, _, _, o in cands:

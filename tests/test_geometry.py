@@ -65,3 +65,14 @@ def test_cone_15_ft():
     assert len(east) == 8 and (5, 4) in east and (5, 5) in east and (7, 4) in east and (8, 5) not in east
     rock[:, 6] = True  # a wall right in front: the cone stops at rock
     assert sorted(cone((5, 5), (1, 0), 15, rock)) == [(5, 4), (5, 5)]
+
+
+def test_a_line_along_the_seam_inside_a_wall_is_blocked_along_its_face_clear():
+    rock = np.zeros((5, 6), bool)
+    rock[1:4, 3] = True           # a wall three squares long
+    assert not line_clear(rock, (3, 2), (4, 2))     # between two of its squares: inside the wall
+    assert line_clear(rock, (3.0, 1.0), (3.0, 3.5))  # along its west face
+    rock[1:4, 4] = True           # two squares thick: the seam x = 4 runs inside it
+    assert not line_clear(rock, (4.0, 1.0), (4.0, 3.5))
+    assert line_clear(rock, (3, 1), (4, 1))         # along its top face: rock on one side only
+    assert line_clear(rock, (5, 1.5), (5, 3.5))     # along its east face

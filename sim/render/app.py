@@ -10,8 +10,10 @@ two steps. Keys and mouse (the README lists them):
   wheel to zoom (over the log: scroll), Esc quit;
 * watch and replay: → or ] step a turn forward, ← or [ a turn back, Home restart;
 * play: click a creature to select it, click a square to move there (the path, each step's cost
-  and the total show under the cursor), click an enemy to attack with the chosen weapon (Shift
-  full attack, Ctrl charge), W choose the weapon, E end the turn.
+  and the total show under the cursor; Alt-click a 5-ft step, Shift-click withdraw), click an enemy
+  to attack with the chosen weapon (Shift full attack, Ctrl charge), W choose the weapon, X choose
+  a spell (then click its target, point or direction; the area shows under the cursor; Ctrl-click
+  casts defensively), D drop prone / stand up, I light a torch, E end the turn.
 """
 
 from __future__ import annotations
@@ -199,6 +201,13 @@ class App:
             self.driver.cycle_weapon()
         elif play and key == pygame.K_e:
             self.driver.end_turn()
+        elif play and key == pygame.K_x:
+            self.driver.cycle_spell()
+            self._refresh_hover()
+        elif play and key == pygame.K_d:
+            self.driver.toggle_prone()
+        elif play and key == pygame.K_i:
+            self.driver.light_torch()
 
     def _speed(self, direction: int) -> None:
         d = self.scene.director
@@ -218,6 +227,15 @@ class App:
             sc.preview = None
             return
         sq = sc.camera.square_at(*pos)
+        self._mouse = pos
+        if sc.mode == "play" and sc.spell_choice:
+            # the area follows the cursor (sleep's intersection moves within a square)
+            sc.hover = sq
+            sc.preview = None
+            sc.area_preview = (self.driver.spell_area(sq, point=self._point(pos))
+                               if sc.awaiting_input and sc.grid.in_bounds(sq) else [])
+            return
+        sc.area_preview = []
         if sq == sc.hover:
             return
         sc.hover = sq
@@ -226,6 +244,16 @@ class App:
             c = self.driver.current()
             if c is not None and sc.grid.in_bounds(sq) and not sc.model.at(sq):
                 sc.preview = sc.world.path_preview(c.id, sq)
+
+    def _point(self, pos) -> tuple[float, float]:
+        """Where in the map a screen pixel falls, in squares (fractional)."""
+        x, y = self.scene.camera.to_world(*pos)
+        return (float(x), float(y))
+
+    def _refresh_hover(self) -> None:
+        if getattr(self, "_mouse", None) is not None:
+            self.scene.hover = None
+            self.hover(self._mouse)
 
     def click(self, pos, button: int, mods: int) -> None:
         import pygame
@@ -240,7 +268,9 @@ class App:
         if button != 1:
             return
         if sc.mode == "play":
-            self.driver.click_square(sq, shift=bool(mods & pygame.KMOD_SHIFT), ctrl=bool(mods & pygame.KMOD_CTRL))
+            self.driver.click_square(sq, shift=bool(mods & pygame.KMOD_SHIFT), ctrl=bool(mods & pygame.KMOD_CTRL),
+                                     alt=bool(mods & pygame.KMOD_ALT), point=self._point(pos))
+            sc.hover = None
             self.hover(pos)
         else:
             here = [cv for cv in sc.model.at(sq)]

@@ -4,6 +4,8 @@ combat log), the key help, the map legend, and the cards (title, round banner, e
 
 from __future__ import annotations
 
+import functools
+
 import pygame
 
 from sim.render import palette
@@ -21,8 +23,9 @@ HELP = {
              "·  R reach  ·  T travel time  ·  L legend  ·  drag pan, wheel zoom  ·  Esc quit",
     "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
               "·  R reach  ·  T travel  ·  L legend  ·  drag, wheel  ·  Esc quit",
-    "play": "click square: move  ·  click enemy: attack (Shift full attack, Ctrl charge)  ·  W weapon  ·  E end turn  "
-            "·  Space AI turn  ·  P auto  ·  . pause  ·  +/- speed  ·  1-9/C/R/T overlays  ·  drag, wheel  ·  Esc quit",
+    "play": "click square: move (Alt 5-ft step, Shift withdraw)  ·  click enemy: attack (Shift full attack, Ctrl charge)  "
+            "·  W weapon  ·  X spell  ·  D prone/stand  ·  I torch  ·  E end turn  ·  Space AI turn  ·  P auto  ·  . pause  "
+            "·  +/- speed  ·  1-9/C/R/T overlays  ·  drag, wheel  ·  Esc quit",
 }
 
 
@@ -105,8 +108,26 @@ class Hud:
     def bottombar(self, surf, rect: pygame.Rect) -> None:
         pygame.draw.rect(surf, palette.UI_BG, rect)
         pygame.draw.line(surf, palette.UI_EDGE, rect.topleft, (rect.right, rect.top), 1)
-        s = self.text.render(HELP.get(self.scene.mode, HELP["watch"]), 16, palette.UI_DIM)
-        surf.blit(s, (rect.x + 10, rect.centery - s.get_height() // 2 + 1))
+        lines = self._help_lines(self.scene.mode, rect.width, rect.height)
+        y = rect.centery - 9 * len(lines) + 1
+        for line in lines:
+            s = self.text.render(line, 16, palette.UI_DIM)
+            surf.blit(s, (rect.x + 10, y))
+            y += 18
+
+    @functools.lru_cache(maxsize=8)
+    def _help_lines(self, mode: str, width: int, height: int) -> tuple[str, ...]:
+        """The key help items, wrapped into as many lines as the bar holds (the last takes the rest)."""
+        n_lines = max(1, (height - 4) // 18)
+        lines: list[str] = []
+        for item in HELP.get(mode, HELP["watch"]).split("  ·  "):
+            if lines:
+                trial = f"{lines[-1]}  ·  {item}"
+                if self.text.size(trial, 16)[0] <= width - 20 or len(lines) == n_lines:
+                    lines[-1] = trial
+                    continue
+            lines.append(item)
+        return tuple(lines)
 
     # -- the side panel ------------------------------------------------------------------------------------------
     def panel(self, surf, rect: pygame.Rect) -> None:

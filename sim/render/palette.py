@@ -65,6 +65,7 @@ UI_BAD: RGB = (255, 110, 96)
 UI_GOOD: RGB = (120, 220, 130)
 REACH_SINGLE: RGB = (90, 200, 255)
 REACH_DOUBLE: RGB = (235, 240, 255)
+SPELL_AREA: RGB = (255, 150, 60)    # play: the squares a chosen area spell would fill
 CONTOUR: RGB = (255, 255, 255)
 PATH: RGB = (255, 255, 255)
 

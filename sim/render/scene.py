@@ -57,6 +57,8 @@ class Scene:
         self.overlays: dict = {"size": None, "creature": False, "reach": False, "contours": False}
         self.selected: str | None = None
         self.weapon_choice: str | None = None
+        self.spell_choice: str | None = None   # play: the spell a click casts (X), None for weapons
+        self.area_preview: list[Pos] = []      # play: the squares the chosen spell would fill
         self.hover: Pos | None = None
         self.preview = None
         self.toast_text = ""
@@ -96,7 +98,7 @@ class Scene:
         self.size = (w, h)
         if self.show_hud:
             panel_w = max(280, min(380, int(w * 0.27)))
-            top, bottom = 34, 24
+            top, bottom = 34, (42 if self.mode == "play" else 24)  # play: two lines of key help
             self.r_top = pygame.Rect(0, 0, w, top)
             self.r_panel = pygame.Rect(w - panel_w, top, panel_w, h - top - bottom)
             self.r_bottom = pygame.Rect(0, h - bottom, w, bottom)
@@ -295,6 +297,8 @@ class Scene:
                 w = f"In hand: {cv.wielding or '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
                 if self.mode == "play" and weapon != cv.wielding:
                     w += f"  ·  chosen (W): {weapon}"
+                if self.mode == "play" and self.spell_choice and cid == self.model.current:
+                    w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
                 lines.append(w)
         conds = [portray.BADGE_NAMES.get(k, k) for k in sorted(cv.conditions) if k not in ("flat_footed",)]
         if cv.prone and "prone" not in cv.conditions:
@@ -958,6 +962,13 @@ class Scene:
     def _draw_preview(self, surf) -> None:
         pv = self.preview
         ts = self.camera.ts
+        if self.area_preview and self.mode == "play":
+            tile = pygame.Surface((ts, ts), pygame.SRCALPHA)
+            tile.fill((*palette.SPELL_AREA, 90))
+            for x, y in self.area_preview:
+                sx, sy = self._px(x, y)
+                surf.blit(tile, (sx, sy))
+                pygame.draw.rect(surf, palette.SPELL_AREA, pygame.Rect(sx, sy, ts, ts), 1)
         if self.hover is not None and self.mode == "play":
             hx, hy = self.hover
             if self.grid.in_bounds((hx, hy)):

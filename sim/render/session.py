@@ -271,12 +271,18 @@ class PlayController:
             self.enc.perform(Delay())
             self._end_turn()
 
-    def click_square(self, sq: Pos, *, shift: bool = False, ctrl: bool = False) -> None:
-        """A click on the map: a creature (enemy: attack; other: select) or a square (move)."""
-        from sim.encounter import Charge, FullAttack, Move, Strike, Throw
+    def click_square(self, sq: Pos, *, shift: bool = False, ctrl: bool = False, alt: bool = False,
+                     point: tuple[float, float] | None = None) -> None:
+        """A click on the map: with a spell chosen, cast it there (:meth:`cast_at`); else a creature
+        (enemy: attack; other: select) or a square (move; ``alt`` a 5-ft step, ``shift`` withdraw).
+        ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
+        from sim.encounter import Charge, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
 
         sc = self.scene
         c = self.current()
+        if sc.spell_choice and c is not None and self.controls(c):
+            self.cast_at(sq, point=point, defensive=ctrl)
+            return
         here = [cv for cv in sc.model.at(sq) if cv.alive]
         if here:
             target = here[0]
@@ -295,6 +301,12 @@ class PlayController:
             return
         if c is None or not self.controls(c):
             sc.selected = None
+            return
+        if alt:
+            self.perform(FiveFootStep(sq))
+            return
+        if shift:
+            self.perform(Withdraw(sq))
             return
         pv = sc.world.path_preview(c.id, sq)
         if not pv.steps:
@@ -316,6 +328,117 @@ class PlayController:
         i = options.index(cur) if cur in options else -1
         self.scene.weapon_choice = options[(i + 1) % len(options)]
         self.scene.toast(f"weapon: {self.scene.weapon_choice}", 1.2)
+
+
+    # -- spells and the other actions of a turn ------------------------------------------------------------------
+    def spell_options(self, c=None) -> list[str]:
+        """The simulated spells the acting creature has a slot for (RULES §8)."""
+        from sim.spells import SIMULATED, has_spell
+
+        c = c or self.current()
+        if c is None:
+            return []
+        return [s for s in SIMULATED if has_spell(c, s) is not None]
+
+    def cycle_spell(self) -> None:
+        """X: the next spell to cast, then back to weapons."""
+        c = self.current()
+        if c is None or not self.controls(c):
+            return
+        options = self.spell_options(c)
+        if not options:
+            self.scene.spell_choice = None
+            self.scene.toast(f"{c.name} has no spell left to cast", 1.5)
+            return
+        cur = self.scene.spell_choice
+        i = options.index(cur) if cur in options else -1
+        self.scene.spell_choice = options[i + 1] if i + 1 < len(options) else None
+        self.scene.area_preview = []
+        if self.scene.spell_choice is None:
+            self.scene.toast(f"weapon: {self.scene.weapon_choice or c.wielding}", 1.2)
+        else:
+            self.scene.toast(f"spell: {self.scene.spell_choice.replace('-', ' ')} (click to cast, X next)", 1.6)
+
+    def spell_action(self, sq: Pos, *, point: tuple[float, float] | None = None, defensive: bool = False):
+        """The :class:`~sim.encounter.Cast` that a click on ``sq`` means for the chosen spell, or a
+        reason why it means none: a creature for magic missile and cure light wounds, the grid
+        intersection nearest the click for sleep, the direction from the caster for burning
+        hands' cone (from the corner of its space nearest the click), the caster itself for bless."""
+        from sim.encounter import Cast
+
+        sc = self.scene
+        c = self.current()
+        spell = sc.spell_choice
+        if spell in ("magic-missile", "cure-light-wounds"):
+            here = [cv for cv in sc.model.at(sq) if cv.alive]
+            if not here:
+                return "click a creature to target"
+            return Cast(spell, target=here[0].id, defensive=defensive)
+        if spell == "sleep":
+            px, py = point if point is not None else (sq[0] + 0.5, sq[1] + 0.5)
+            return Cast(spell, at=(int(round(px)), int(round(py))), defensive=defensive)
+        if spell == "burning-hands":
+            xs = [x for x, _ in c.squares]
+            ys = [y for _, y in c.squares]
+            cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+            dx, dy = sq[0] - cx, sq[1] - cy
+            if abs(dx) < 1 and abs(dy) < 1:
+                return "click a square beside the caster to aim the cone"
+            # the nearest of the eight directions
+            sx = (dx > 0) - (dx < 0) if abs(dx) >= abs(dy) / 2.414 else 0
+            sy = (dy > 0) - (dy < 0) if abs(dy) >= abs(dx) / 2.414 else 0
+            # from the corner of the caster's space nearest the click (SRD: any corner)
+            from sim.spells import cone_origins
+
+            px, py = point if point is not None else (sq[0] + 0.5, sq[1] + 0.5)
+            origin = min(cone_origins(c, (sx, sy)), key=lambda o: (o[0] - px) ** 2 + (o[1] - py) ** 2)
+            return Cast(spell, direction=(sx, sy), at=origin, defensive=defensive)
+        return Cast(spell, defensive=defensive)
+
+    def cast_at(self, sq: Pos, *, point: tuple[float, float] | None = None, defensive: bool = False) -> bool:
+        """Cast the chosen spell at what was clicked (Ctrl: defensively); the engine decides."""
+        a = self.spell_action(sq, point=point, defensive=defensive)
+        if isinstance(a, str):
+            self.scene.toast(a)
+            return False
+        done = self.perform(a)
+        if done:
+            self.scene.spell_choice = None
+            self.scene.area_preview = []
+        return done
+
+    def spell_area(self, sq: Pos, *, point: tuple[float, float] | None = None) -> list[Pos]:
+        """The squares the chosen spell would fill if cast at ``sq`` (empty for targeted spells)."""
+        from sim.geometry import burst
+        from sim.spells import cone_squares, spell_data, _corner
+
+        a = self.spell_action(sq, point=point)
+        c = self.current()
+        if isinstance(a, str) or c is None:
+            return []
+        shape = self.enc.grid.shape
+        if a.spell == "sleep":
+            return list(burst(a.at, int(spell_data()["sleep"]["radius_ft"]), shape))
+        if a.spell == "burning-hands":
+            return list(cone_squares(self.enc, c, a.direction, a.at))
+        if a.spell == "bless":
+            return list(burst(_corner(c), int(spell_data()["bless"]["radius_ft"]), shape))
+        return []
+
+    def toggle_prone(self) -> bool:
+        """D: drop prone, or stand up (a move action that provokes)."""
+        from sim.encounter import DropProne, StandUp
+
+        c = self.current()
+        if c is None:
+            return False
+        return self.perform(StandUp() if c.prone else DropProne())
+
+    def light_torch(self) -> bool:
+        """I: light a torch and take it in hand (§3.5)."""
+        from sim.encounter import LightTorch
+
+        return self.perform(LightTorch())
 
 
 def load_replay(path: str | Path) -> list[ev.Event]:

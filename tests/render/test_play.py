@@ -64,3 +64,114 @@ def test_space_lets_the_ai_play_and_e_ends_the_turn():
     scene.director.skip_queue()
     ctl.request_step()                        # the goblin's turn, by the AI
     assert any(isinstance(e, ev.TurnEnd) and e.actor == "gob" for e in ctl.enc.events)
+
+
+HALL = ["############",
+        "#..........#",
+        "#..........#",
+        "#..........#",
+        "#..........#",
+        "############"]
+
+
+def _moves(events, actor):
+    return [e for e in events if isinstance(e, ev.Moved) and e.actor == actor]
+
+
+def test_alt_click_is_a_five_foot_step_and_shift_click_a_withdraw():
+    s = spec(HALL, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (3, 2)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (4, 2)}], seed=4)
+    scene, ctl = ready(s)
+    assert ctl.current().id == "bruna"
+    n = len(ctl.enc.events)
+    ctl.click_square((2, 2), alt=True)
+    steps = _moves(ctl.enc.events[n:], "bruna")
+    assert ctl.enc.creatures["bruna"].pos == (2, 2)
+    assert steps[0].action == "five_foot_step" and len(steps[0].path) == 1
+    assert not any(isinstance(e, ev.Attack) and e.actor == "gob" for e in ctl.enc.events[n:])  # no AoO
+    scene.director.skip_queue()
+    ctl.click_square((1, 1), alt=True)       # a second 5-ft step in the same round: refused, with the reason
+    assert ctl.enc.creatures["bruna"].pos == (2, 2)
+    assert scene.toast_text.startswith("Bruna cannot:")
+
+    s = spec(HALL, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (3, 2)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (4, 2)}], seed=4)
+    scene, ctl = ready(s)
+    n = len(ctl.enc.events)
+    ctl.click_square((1, 4), shift=True)
+    moves = _moves(ctl.enc.events[n:], "bruna")
+    assert ctl.enc.creatures["bruna"].pos == (1, 4)
+    assert moves and moves[0].action == "withdraw"
+    assert not any(isinstance(e, ev.Attack) and e.actor == "gob" for e in ctl.enc.events[n:])
+
+
+def test_d_drops_prone_and_stands_up_and_i_lights_a_torch():
+    s = spec(HALL, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (1, 1)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (10, 4)}], seed=4)
+    scene, ctl = ready(s)
+    bruna = ctl.enc.creatures["bruna"]
+    assert ctl.light_torch()
+    assert bruna.torch_lit and bruna.wielding == "torch"
+    scene.director.skip_queue()
+    assert not ctl.light_torch()             # the standard action is spent: refused with the engine's reason
+    assert scene.toast_text.startswith("Bruna cannot:")
+    assert ctl.toggle_prone() and bruna.prone
+    assert not ctl.toggle_prone()            # still animating: the click waits for the screen
+    scene.director.skip_queue()
+    assert ctl.toggle_prone() and not bruna.prone   # standing up: the move action; the turn is over
+    assert ctl.enc.turn is None or ctl.enc.turn.actor != "bruna" or ctl.enc.turn.ended
+
+
+def test_x_chooses_a_spell_and_a_click_casts_it_where_it_points():
+    s = spec(HALL, [{"id": "ilde", "template": "elf-wizard-3", "team": "party", "at": (2, 2)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (4, 2)},
+                    {"id": "gob2", "template": "goblin", "team": "monsters", "at": (9, 4)}], seed=4)
+    scene, ctl = ready(s)
+    assert ctl.current().id == "ilde"
+    assert ctl.spell_options() == ["magic-missile", "sleep", "burning-hands"]
+    ctl.cycle_spell()
+    assert scene.spell_choice == "magic-missile"
+    ctl.cycle_spell()
+    ctl.cycle_spell()
+    assert scene.spell_choice == "burning-hands"
+    # aimed east (the click is right of the caster): the cone's squares, shown before the click
+    area = ctl.spell_area((4, 2))
+    assert (3, 2) in area and (4, 2) in area and all(x > 2 for x, _ in area)
+    assert ctl.spell_action((2, 2)) == "click a square beside the caster to aim the cone"
+    assert ctl.spell_action((5, 3)).direction == (1, 0)       # within 22.5 degrees of east
+    assert ctl.spell_action((4, 3)).direction == (1, 1)       # 26.6 degrees: south-east
+    assert ctl.spell_action((4, 4)).direction == (1, 1)
+    n = len(ctl.enc.events)
+    assert ctl.cast_at((4, 2))
+    cast = [e for e in ctl.enc.events[n:] if isinstance(e, ev.SpellCast)]
+    assert cast[0].spell == "burning-hands" and (4, 2) in [tuple(q) for q in cast[0].squares]
+    assert scene.spell_choice is None and scene.area_preview == []
+    assert ctl.spell_options() == ["magic-missile", "sleep"]   # the slot is spent
+
+
+def test_spell_clicks_without_a_target_say_what_is_needed():
+    s = spec(HALL, [{"id": "ilde", "template": "elf-wizard-1", "team": "party", "at": (2, 2)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (8, 2)}], seed=4)
+    scene, ctl = ready(s)
+    ctl.cycle_spell()
+    assert scene.spell_choice == "magic-missile"
+    n = len(ctl.enc.events)
+    ctl.click_square((5, 4))                 # no creature there
+    assert len(ctl.enc.events) == n and scene.toast_text == "click a creature to target"
+    ctl.cycle_spell()
+    assert scene.spell_choice == "sleep"
+    # sleep centres on the grid intersection nearest the click point
+    assert ctl.spell_action((8, 2), point=(8.8, 2.9)).at == (9, 3)
+    assert len(ctl.spell_area((8, 2), point=(8.8, 2.9))) == 12
+    ctl.cycle_spell()
+    assert scene.spell_choice is None        # back to weapons
+
+
+def test_play_key_help_wraps_onto_two_lines():
+    s = spec(HALL, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (1, 1)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (10, 4)}], seed=4)
+    scene, ctl = play_scene(s, size=(1280, 720), control={"party"})
+    lines = scene.hudder._help_lines("play", scene.r_bottom.width, scene.r_bottom.height)
+    assert len(lines) == 2
+    assert all(scene.text.size(line, 16)[0] <= scene.r_bottom.width - 20 for line in lines)
+    assert "X spell" in " ".join(lines) and "D prone/stand" in " ".join(lines)
