@@ -42,6 +42,7 @@ def test_swarm_and_height_options(capsys):
     assert main(["classify", str(MAPS / "warrens.toml"), "--size", "tiny", "--swarm", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["body"]["opening"] == 0.25
+    assert out["size"] == "tiny" and out["swarm"] is True and "creature" not in out
     assert set(c for row in out["grid"] for c in row) == {"CLEAR", "IMPASSABLE"}
     assert main(["classify", str(MAPS / "gallery.toml"), "--size", "small", "--height", "3.1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["grid"][2][6] == "CLEAR"  # W 10, C 4 for a halfling
@@ -55,3 +56,13 @@ def test_python_dash_m_and_importing_core_leaves_pygame_out():
     r = subprocess.run([sys.executable, "-m", "sim", "classify", "maps/gallery.toml", "--size", "large"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and "for a large body" in r.stdout
+
+
+def test_classify_json_size_is_always_a_size_name(capsys):
+    assert main(["classify", str(MAPS / "gallery.toml"), "--creature", "ogre", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["size"], out["creature"], out["swarm"]) == ("large", "Ogre", False)
+    assert out["body"]["size"] == "large"
+    assert main(["classify", str(MAPS / "gallery.toml"), "--creature", "rat-swarm", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["size"], out["creature"], out["swarm"]) == ("tiny", "Rat swarm", True)

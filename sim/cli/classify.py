@@ -44,10 +44,13 @@ def run(args: argparse.Namespace) -> int:
     counts = category_counts(np.where(grid.rock, np.uint8(Category.IMPASSABLE), cats)[~grid.rock])
     if args.json:
         names = np.array([c.name for c in Category])
+        bj = body.to_json()
         print_json({
             "map": grid.name,
-            "size": label,
-            "body": body.to_json(),
+            "size": bj["size"],  # always a size name; the creature and swarm flags say what else
+            **({"creature": label} if getattr(args, "creature", None) else {}),
+            "swarm": body.opening is not None and body.opening > 0,
+            "body": bj,
             "cols": grid.cols,
             "rows": grid.rows,
             "grid": names[cats].tolist(),

@@ -41,11 +41,11 @@ def run(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else Path(DEFAULT_OUT)
     if args.headless or args.out:
         return headless(args, size, out_dir)
-    from sim.render.app import has_display, test_driver
+    from sim.render.app import has_display, no_display_reason, test_driver
 
     if has_display() or (test_driver() and args.max_frames is not None):
         return window(args, size, out_dir)
-    print("cavesim demo: no display found (DISPLAY/WAYLAND_DISPLAY unset); writing the animation instead")
+    print(f"cavesim demo: no display ({no_display_reason()}); writing the animation instead")
     return headless(args, size, out_dir)
 
 

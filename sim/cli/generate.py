@@ -148,7 +148,7 @@ def _summary(grid: CaveGrid, files: list[Path], fmt: str, args: argparse.Namespa
             "medium": {c.name: n for c, n in counts.items()},
         })
         return
-    what = (f"ASCII grid, {len(grid.legend) - 1} floor glyphs" if fmt == "ascii"
+    what = (f"ASCII grid, {len(grid.legend)} glyphs: {len(grid.legend) - 1} floor kinds and rock" if fmt == "ascii"
             else f"numeric layers in {files[1]}")
     print(f"wrote {files[0]} ({what})")
     print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n_floor} floor ({100 * n_floor / grid.width_ft.size:.0f}%), "

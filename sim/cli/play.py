@@ -39,10 +39,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.replay and not args.encounter:
         raise UsageError("give an encounter file (cavesim play maps/demo.toml) or --replay EVENTS.jsonl")
     build = _replay(args, size) if args.replay else _live(args, size)  # bad input fails before any window
-    from sim.render.app import App, has_display, open_window, test_driver
+    from sim.render.app import App, has_display, no_display_reason, open_window, test_driver
 
     if not (has_display() or (test_driver() and args.max_frames is not None)):
-        raise UsageError("cavesim play needs a display and none was found (DISPLAY/WAYLAND_DISPLAY unset); "
+        raise UsageError(f"cavesim play needs a display and none was found ({no_display_reason()}); "
                          "to see the fight without one, use cavesim render ENCOUNTER --out fight.gif")
     screen = open_window(size, "cavesim — play")
     if screen is None:

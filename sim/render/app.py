@@ -36,6 +36,14 @@ def has_display() -> bool:
     return True
 
 
+def no_display_reason() -> str:
+    """Why :func:`has_display` says no, in words for a message."""
+    drv = os.environ.get("SDL_VIDEODRIVER", "").lower()
+    if drv in ("dummy", "offscreen"):
+        return f"SDL_VIDEODRIVER={drv} draws no window"
+    return "DISPLAY/WAYLAND_DISPLAY unset"
+
+
 def test_driver() -> bool:
     """SDL's dummy (or offscreen) video driver is selected: a window that draws nowhere, for
     tests and benchmarks run with a frame limit."""
