@@ -125,3 +125,46 @@ def test_window_resizes(screen):
     scene.resize((800, 500))
     run(app, 20)
     assert scene.r_view.w < 800 and scene.camera.ts > 0
+
+
+def test_play_view_keys_cast_a_spell_with_its_area_under_the_cursor_and_drop_prone(screen):
+    from .helpers import spec as small_spec
+
+    hall = ["############",
+            "#..........#",
+            "#..........#",
+            "#..........#",
+            "#..........#",
+            "############"]
+    s = small_spec(hall, [{"id": "ilde", "template": "elf-wizard-3", "team": "party", "at": (2, 2)},
+                          {"id": "gob", "template": "goblin", "team": "monsters", "at": (7, 2)}], seed=4)
+    scene, ctl = play_scene(s, size=screen.get_size(), control={"party"})
+    app = App(scene, ctl, screen, fixed=True)
+    run(app, 240)
+    for _ in range(10):
+        if ctl.current() is not None and ctl.current().id == "ilde" and scene.awaiting_input:
+            break
+        post_key(pygame.K_SPACE)
+        run(app, 90)
+    assert ctl.current().id == "ilde" and scene.awaiting_input
+    for _ in range(3):                          # magic missile, sleep, burning hands
+        post_key(pygame.K_x)
+        run(app, 2)
+    assert scene.spell_choice == "burning-hands"
+    # east of the caster, low in the row: the cone starts at the caster's south-east corner (3, 3)
+    sx, sy = scene.camera.to_screen(4.5, 2.9)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(int(sx), int(sy)), rel=(0, 0), buttons=(0, 0, 0)))
+    run(app, 2)
+    assert sorted(scene.area_preview) == [(3, 2), (3, 3), (4, 1), (4, 2), (4, 3), (4, 4), (5, 2), (5, 3)]
+    sx, sy = scene.camera.to_screen(4.5, 2.1)   # high in the row: from the north-east corner (3, 2)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(int(sx), int(sy)), rel=(0, 0), buttons=(0, 0, 0)))
+    run(app, 2)
+    assert sorted(scene.area_preview) == [(3, 1), (3, 2), (4, 1), (4, 2), (4, 3), (5, 1), (5, 2)]  # row 0 is rock
+    post_key(pygame.K_x)                        # back to weapons: no area any more
+    run(app, 2)
+    assert scene.spell_choice is None and scene.area_preview == []
+    n = len(ctl.enc.events)
+    post_key(pygame.K_d)
+    run(app, 30)
+    assert ctl.enc.creatures["ilde"].prone
+    assert any(isinstance(e, ev.Condition) and e.condition == "prone" and e.active for e in ctl.enc.events[n:])
