@@ -347,6 +347,8 @@ class Encounter:
             self.creatures[c.id] = c
         for c in self.creatures.values():
             self._place(c, c.pos)
+            if not c.is_swarm and not c.prone and self.field(c).prone[c.pos[1], c.pos[0]]:
+                c.prone = True  # placed where it can only crawl: it lies there (RULES §2.4 Crawl-Navigable)
         if policy is None:
             from sim.ai import default_policy
 

@@ -1,0 +1,92 @@
+"""The default tactics (issue: "tactics a player would call sensible"), each in a small cave where
+the sensible choice is plain: what the policy asks the engine to do next."""
+
+from __future__ import annotations
+
+from sim import ai
+from sim.encounter import Cast, Delay, Draw, FiveFootStep, LightTorch, Move, Strike
+
+from .helpers import encounter, ready
+from .test_spells import turn_of
+
+
+def next_action(enc, cid):
+    c = turn_of(enc, cid)
+    return ai.default_policy(enc, c, enc.turn)
+
+
+def test_closes_on_the_enemy_it_reaches_soonest_not_the_nearest():
+    rows = ["............",
+            "##########..",
+            "............"]
+    enc = ready(encounter(rows, [{"id": "g", "template": "goblin", "team": "m", "at": [1, 0]},
+                                 {"id": "near", "template": "human-fighter-3", "team": "p", "at": [1, 2]},
+                                 {"id": "far", "template": "human-fighter-3", "team": "p", "at": [7, 0]}]))
+    # "near" is 10 ft away through the rock, 19 squares around it; "far" 30 ft down a clear lane
+    assert next_action(enc, "g") == Move((6, 0))   # beside "far", in one move action
+
+
+def test_swaps_to_a_light_weapon_in_a_narrow_crawlway():
+    # "q": 4 ft wide, 2.5 ft high: a narrow crawlway for a Medium fighter (the Narrow and Low row:
+    # light -4, one-handed -8; prone -4; Tunnelfighter does not help in a crawlway, RULES §2.8)
+    enc = ready(encounter(["..q..", "....."], [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [2, 0]},
+                                               {"id": "g", "template": "goblin", "team": "m", "at": [3, 0]}],
+                          legend={"q": (4, 2.5)}))
+    f, g = enc.creatures["f"], enc.creatures["g"]
+    assert f.wielding == "longsword" and f.prone
+    sword, dagger = f.attack_named("longsword"), f.attack_named("dagger")
+    # longsword +3 +2 Str +1 focus -8 -4 prone = -6: a 20 to hit AC 15 (5%) x 6.5; the dagger stabs
+    # (the stab-light column, no penalty, §2.5): +3 +2 -4 prone = +1: 14 or better (35%) x 4.5
+    assert round(ai.expected_damage(enc, f, sword, g), 3) == 0.325
+    assert round(ai.expected_damage(enc, f, dagger, g), 3) == 1.575
+    assert next_action(enc, "f") == Draw("dagger")
+    assert enc.perform(Draw("dagger"))
+    a = ai.default_policy(enc, f, enc.turn)
+    assert isinstance(a, Strike) and a.target == "g" and a.attack == "dagger"
+
+
+def test_waits_at_the_mouth_of_a_crawlway_for_an_enemy_who_must_crawl_out():
+    # "c": 5 ft wide, 2.5 ft high: a crawlway for both Medium creatures
+    enc = ready(encounter(["..ccc.."], [{"id": "h", "template": "hobgoblin", "team": "m", "at": [1, 0]},
+                                        {"id": "f", "template": "human-fighter-3", "team": "p", "at": [6, 0]}]))
+    # it holds the clear square at the mouth for three rounds (its patience), then goes in
+    for rnd in (1, 2, 3):
+        assert enc.round == rnd and next_action(enc, "h") == Delay()
+        enc.round += 1
+    assert next_action(enc, "h") == Move((5, 0), double=True)
+
+
+def test_a_caster_steps_out_of_reach_and_shoots_from_range():
+    enc = ready(encounter(["......", "......", "......"],
+                          [{"id": "w", "template": "elf-wizard-1", "team": "p", "at": [2, 1]},
+                           {"id": "g", "template": "goblin", "team": "m", "at": [3, 1]}]))
+    w = enc.creatures["w"]
+    a = next_action(enc, "w")
+    assert a == FiveFootStep((1, 0))                       # threatened: a 5-ft step out of reach first
+    assert enc.perform(a)
+    assert ai.default_policy(enc, w, enc.turn) == Cast("magic-missile", target="g")
+    w.spells_left = {}                                     # no spells left: its crossbow
+    a = ai.default_policy(enc, w, enc.turn)
+    assert isinstance(a, Strike) and a.target == "g" and w.attack_named(a.attack).mode == "ranged"
+
+
+def test_a_swarm_goes_for_the_squares_that_cover_the_most_enemies():
+    enc = ready(encounter(["........", "........", "........", "........"],
+                          [{"id": "rats", "template": "rat-swarm", "team": "m", "at": [3, 1]},
+                           {"id": "lone", "template": "human-fighter-3", "team": "p", "at": [1, 0]},
+                           {"id": "a", "template": "human-fighter-3", "team": "p", "at": [6, 2]},
+                           {"id": "b", "template": "human-fighter-3", "team": "p", "at": [7, 3]}]))
+    rats = enc.creatures["rats"]
+    assert (1, 0) in rats.squares                    # its first shape already covers the lone fighter ...
+    assert next_action(enc, "rats") == Move((6, 2))  # ... but it leaves him for the pair
+
+
+def test_against_a_weapon_immune_swarm_a_fighter_lights_a_torch():
+    enc = ready(encounter(["......", "......", "......"],
+                          [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 1]},
+                           {"id": "ally", "template": "human-fighter-3", "team": "p", "at": [2, 1]},
+                           {"id": "bats", "template": "bat-swarm", "team": "m", "at": [2, 0]}]))
+    f = enc.creatures["f"]
+    f.items["alchemists-fire"] = 0  # nothing to throw: the torch is its weapon (RULES §3.5, §7.19)
+    a = next_action(enc, "f")
+    assert isinstance(a, LightTorch), a
