@@ -26,8 +26,8 @@ import numpy as np
 
 from sim import combat
 from sim.creature import Creature
-from sim.encounter import (Cast, Charge, Delay, Draw, FiveFootStep, FullAttack, LightTorch, Move, StandUp, Strike,
-                           Throw, Turn, Withdraw)
+from sim.encounter import (Cast, Charge, Delay, Draw, FiveFootStep, FullAttack, LightTorch, Load, Move, StandUp,
+                           Strike, Throw, Turn, Withdraw, load_action)
 from sim.geometry import footprint_distance_ft, line_of_effect, threatened
 from sim.movement import distance_map
 from sim.movement.field import BLOCKED
@@ -444,7 +444,20 @@ def _ranged(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
                 if v > 0 and (best is None or v > best[0]):
                     best = (v, a, f)
         if best is not None:
-            return Strike(best[2].id, best[1].name)
+            la = load_action(best[1])
+            if best[1].name in c.unloaded:
+                # load first (RULES §3.3): a move action, then shoot; a heavy crossbow takes the round
+                if la == "move" and (t.move or t.full_round):
+                    return Load(best[1].name)
+                if la == "full_round" and t.full_round:
+                    return Load(best[1].name)
+            else:
+                return Strike(best[2].id, best[1].name)
+    elif t.move and not t.moved and not t.stepped:
+        # shot already: load again with the move action left, ready for the next round
+        empty = [a for a in ranged if a.name in c.unloaded and load_action(a) == "move"]
+        if empty:
+            return Load(empty[0].name)
     if t.move and not t.moved and not t.stepped:
         spot = _firing_spot(enc, c, foes, max_actions=1)
         if spot is not None and spot != c.pos:

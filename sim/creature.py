@@ -55,6 +55,8 @@ class Creature:
     squeezing_rounds: int = 0
     nauseated_rounds: int = 0
     kills: list[str] = field(default_factory=list)
+    unloaded: set[str] = field(default_factory=set)          # fired crossbows and slings (RULES §3.3)
+    thrown_left: dict[str, int] = field(default_factory=dict)  # weapon key -> how many it can still throw
     fell_at: Pos | None = None
 
     # -- identity -----------------------------------------------------------------------------------

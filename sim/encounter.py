@@ -135,11 +135,20 @@ class Cast:
 
 
 @dataclass(frozen=True, slots=True)
+class Load:
+    """Load a fired crossbow or sling (RULES §3.3 handling: a move action, a heavy crossbow a
+    full-round action; provokes). ``attack``: which (default: the first that needs it)."""
+
+    attack: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Delay:
     """End the turn now (wait; hold a chokepoint)."""
 
 
-Action = Move | FiveFootStep | Withdraw | Strike | FullAttack | Charge | Draw | LightTorch | DropProne | StandUp | Throw | Cast | Delay
+Action = (Move | FiveFootStep | Withdraw | Strike | FullAttack | Charge | Draw | LightTorch | DropProne | StandUp | Throw
+          | Cast | Load | Delay)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +240,18 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
                 c.spells_left.setdefault(lvl, []).append(name)
     if spec.lit and items.get("torch", 0) > 0:
         c.torch_lit = True
+    thrown = {a.weapon.key for a in block.attacks if a.thrown and a.weapon is not None}
+    c.thrown_left = {e.name: e.count for e in block.source.weapons if e.name in thrown}
     return c
+
+
+def load_action(att) -> str | None:
+    """How a ranged attack's weapon is loaded between shots: "move" or "full_round" (crossbows,
+    sling: RULES §3.3), or None (thrown weapons, bows: nothing to load)."""
+    if att is None or att.mode != "ranged" or att.weapon is None or att.thrown:
+        return None
+    la = att.weapon.load_action
+    return la if la in ("move", "full_round") else None
 
 
 def check_placement(spec: EncounterSpec) -> list[str]:
@@ -984,6 +1004,9 @@ class Encounter:
         att = self._attack_for(c, a.attack)
         if isinstance(att, Impossible):
             return att
+        why = self._unloaded(c, att)
+        if why:
+            return Impossible(why)
         plan = combat.plan_attack(self, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
         if not plan:
             return Impossible(plan.reason)
@@ -997,6 +1020,7 @@ class Encounter:
                 t.standard = False
                 return True
         combat.resolve_attack(self, plan)
+        self._after_shot(c, att)
         t.standard = False
         if c.disabled:
             self._strain(c)
@@ -1024,6 +1048,11 @@ class Encounter:
         routine = self._routine(c, a.attack)
         if isinstance(routine, Impossible):
             return routine
+        if routine and load_action(routine[0][0]) is not None:
+            why = self._unloaded(c, routine[0][0])
+            if why:
+                return Impossible(why)
+            routine = routine[:1]  # one shot: loading again takes an action of its own (RULES §3.3)
         kind = lambda att: "melee" if att.mode == "melee" else "ranged"  # noqa: E731
         plans = [combat.plan_attack(self, c, att, target, kind=kind(att), iterative=it) for att, it, _ in routine]
         if not any(plans):
@@ -1035,11 +1064,70 @@ class Encounter:
             plan = combat.plan_attack(self, c, att, target, kind=kind(att), iterative=iterative)
             if not plan:
                 continue  # e.g. the club of a claw-claw-club routine in an awkward space
+            if att.thrown and c.thrown_left.get(att.weapon.key, 1) <= 0:
+                break  # nothing left to throw
             if att.mode == "ranged":
                 self.provoke(c, "ranged_attack")
                 if not c.in_fight:
                     break
             combat.resolve_attack(self, plan)
+            self._after_shot(c, att)
+        return True
+
+    def _unloaded(self, c: Creature, att) -> str | None:
+        """Why this crossbow or sling cannot shoot now: it was fired and not loaded again."""
+        la = load_action(att)
+        if la is None or att.name not in c.unloaded:
+            return None
+        how = "a move action" if la == "move" else "a full-round action"
+        return f"the {att.name} is not loaded: load it first ({how}, provokes)"
+
+    def _after_shot(self, c: Creature, att) -> None:
+        """A crossbow or sling is empty after a shot; a thrown weapon is gone (the last one thrown
+        takes that weapon's attacks with it, and empties the hand that held it)."""
+        if load_action(att) is not None:
+            c.unloaded.add(att.name)
+        if not att.thrown or att.weapon is None or att.weapon.key not in c.thrown_left:
+            return
+        key = att.weapon.key
+        c.thrown_left[key] -= 1
+        if c.thrown_left[key] > 0:
+            return
+        import dataclasses
+
+        gone = {x.name for x in c.block.attacks if x.weapon is not None and x.weapon.key == key}
+        c.block = dataclasses.replace(c.block, attacks=tuple(x for x in c.block.attacks if x.name not in gone))
+        c.base_block = dataclasses.replace(c.base_block,
+                                           attacks=tuple(x for x in c.base_block.attacks if x.name not in gone))
+        if c.wielding in gone:
+            c.wielding = None
+        self.emit(ItemUsed(round=self.round, actor=c.id, action="last_thrown", item=key))
+
+    def _do_Load(self, c: Creature, t: Turn, a: Load):
+        if a.attack is not None:
+            att = c.attack_named(a.attack)
+            if att is None:
+                return Impossible(f"{c.name} has no attack {a.attack!r}")
+            if load_action(att) is None:
+                return Impossible(f"a {att.name} needs no loading")
+            if att.name not in c.unloaded:
+                return Impossible(f"the {att.name} is already loaded")
+        else:
+            att = next((x for x in c.block.attacks if x.name in c.unloaded and load_action(x)), None)
+            if att is None:
+                return Impossible("nothing to load: every crossbow and sling is loaded")
+        full = load_action(att) == "full_round"
+        why = self._needs(c, t, full=full, move=not full)
+        if why:
+            return Impossible(why)
+        self.provoke(c, "load")
+        if full:
+            t.standard = t.move = False
+        else:
+            self._spend_move(c, t)
+        if c.in_fight:
+            c.unloaded.discard(att.name)
+            self.emit(ItemUsed(round=self.round, actor=c.id, action="load", item=att.name))
         return True
 
     def _routine(self, c: Creature, name: str | None):

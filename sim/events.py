@@ -261,7 +261,8 @@ class Engulf(Event):
 
 @_event
 class ItemUsed(Event):
-    """draw, sheathe, light (torch), drop, armor_off, armor_on, stand_up, drop_prone, delay."""
+    """draw, sheathe, light (torch), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
+    (a crossbow or sling), last_thrown (its last javelin, dagger...: that weapon is gone)."""
 
     type: ClassVar[str] = "item"
     actor: str

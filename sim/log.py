@@ -164,7 +164,8 @@ class Narrator:
 
     def _item(self, e: ev.ItemUsed) -> str:
         words = {"draw": "draws", "light": "lights a", "drop_prone": "drops prone", "stand_up": "stands up",
-                 "armor_off": "takes off", "armor_on": "puts on"}
+                 "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
+                 "last_thrown": "has thrown its last"}
         return f"{self.n(e.actor)} {words.get(e.action, e.action)} {e.item}".rstrip()
 
     def _splash(self, e: ev.Splash) -> str:

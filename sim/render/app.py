@@ -13,7 +13,8 @@ two steps. Keys and mouse (the README lists them):
   and the total show under the cursor; Alt-click a 5-ft step, Shift-click withdraw), click an enemy
   to attack with the chosen weapon (Shift full attack, Ctrl charge), W choose the weapon, X choose
   a spell (then click its target, point or direction; the area shows under the cursor; Ctrl-click
-  casts defensively), D drop prone / stand up, I light a torch, E end the turn.
+  casts defensively), D drop prone / stand up, I light a torch, O load a crossbow or sling, E end
+  the turn.
 """
 
 from __future__ import annotations
@@ -216,6 +217,8 @@ class App:
             self.driver.toggle_prone()
         elif play and key == pygame.K_i:
             self.driver.light_torch()
+        elif play and key == pygame.K_o:
+            self.driver.load()
 
     def _speed(self, direction: int) -> None:
         d = self.scene.director

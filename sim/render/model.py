@@ -257,6 +257,9 @@ class ViewModel:
             c.wielding = "torch"
         elif e.action == "draw":
             c.wielding = e.item
+        elif e.action == "last_thrown":
+            if c.wielding is not None and (c.wielding == e.item or c.wielding.startswith(e.item + " (")):
+                c.wielding = None  # the last one left its hand
         elif e.action == "drop_prone":
             c.prone = True
         elif e.action == "stand_up":

@@ -434,6 +434,17 @@ class PlayController:
             return False
         return self.perform(StandUp() if c.prone else DropProne())
 
+    def load(self) -> bool:
+        """O: load the crossbow or sling chosen with W, or the first one that needs it (RULES §3.3)."""
+        from sim.encounter import Load, load_action
+
+        c = self.current()
+        if c is None:
+            return False
+        choice = self.scene.weapon_choice
+        att = c.attack_named(choice) if choice else None
+        return self.perform(Load(att.name if att is not None and load_action(att) else None))
+
     def light_torch(self) -> bool:
         """I: light a torch and take it in hand (§3.5)."""
         from sim.encounter import LightTorch
