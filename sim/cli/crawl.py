@@ -55,12 +55,24 @@ def _clock(rounds: float) -> str:
     return f"{seconds // 60:d}:{seconds % 60:02d}"
 
 
-WORDS = {
-    "walk": "walks", "single_file": "goes single file", "crawl": "crawls", "awkward": "squeezes (awkward space)",
-    "tight": "squeezes (tight squeeze)", "armor_off": "takes off", "armor_on": "puts on",
-    "keep_armor_off": "keeps the armour off", "wait": "waits", "stand_up": "stand up", "encounter": "FIGHT", "left_behind": "is left behind",
-    "arrive": "arrives",
+WORDS = {  # what -> (one creature, several)
+    "walk": ("walks", "walk"), "single_file": ("goes single file", "go single file"), "crawl": ("crawls", "crawl"),
+    "awkward": ("squeezes (awkward space)", "squeeze (awkward space)"),
+    "tight": ("squeezes (tight squeeze)", "squeeze (tight squeeze)"), "armor_off": ("takes off", "take off"),
+    "armor_on": ("puts on", "put on"), "keep_armor_off": ("keeps the armour off", "keep the armour off"),
+    "wait": ("waits", "wait"), "stand_up": ("stands up", "stand up"), "encounter": ("FIGHT", "FIGHT"),
+    "left_behind": ("is left behind", "are left behind"), "arrive": ("arrives", "arrive"),
 }
+
+
+def _verb(what: str, who) -> str:
+    one, many = WORDS.get(what, (what, what))
+    return one if len(who) == 1 else many
+
+
+def _n(k, unit: str) -> str:
+    """``3 squares``, ``1 square``, ``0.5 rounds``."""
+    return f"{k:g} {unit}" + ("" if k == 1 else "s")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -157,24 +169,26 @@ def _print_text(result) -> None:
         d = e.detail
         if e.what in ("walk", "single_file", "crawl", "awkward", "tight"):
             per = ", ".join(f"{k} {v:g}" for k, v in d.get("member_rounds", {}).items())
-            line = f"{who} {WORDS[e.what]} {d.get('squares')} squares from {e.at} ({e.rounds:g} rounds: {per})"
+            line = (f"{who} {_verb(e.what, e.who)} {_n(d.get('squares'), 'square')} from {e.at} "
+                    f"({_n(e.rounds, 'round')}: {per})")
             checks = d.get("checks")
             if checks:
                 line += "; Escape Artist: " + "; ".join(
                     f"{k} {sum(c['tries'] for c in v):g} tries" for k, v in checks.items() if v)
         elif e.what in ("armor_off", "armor_on"):
-            line = f"{who} {WORDS[e.what]} the {d['armor']} ({d['minutes']:g} min{', helped' if d['helped'] else ''})"
+            line = (f"{who} {_verb(e.what, e.who)} the {d['armor']} ({d['minutes']:g} min"
+                    f"{', helped' if d['helped'] else ''})")
         elif e.what == "wait":
-            line = f"{who} wait for {d['for']}"
+            line = f"{who} {_verb('wait', e.who)} for {d['for']}"
         elif e.what == "encounter":
             line = (f"FIGHT at {e.at} with {', '.join(d['monsters'])}: {d['winner'] or 'no one'} wins after "
                     f"{d['rounds']} rounds (seed {d['seed']})" + (f"; armour off: {', '.join(d['armor_off'])}" if d['armor_off'] else ""))
         elif e.what == "left_behind":
             line = f"{who} {d['reason']}"
         elif e.what == "keep_armor_off":
-            line = f"{who} keeps the armour off: {d['reason']}"
+            line = f"{who} {_verb(e.what, e.who)}: {d['reason']}"
         else:
-            line = f"{who} {WORDS.get(e.what, e.what)} at {e.at}"
+            line = f"{who} {_verb(e.what, e.who)} at {e.at}"
         print(f"  {_clock(e.start):>6} {e.start:>7g}  {line}")
     print()
     print(f"total: {result.total_rounds:g} rounds = {_clock(result.total_rounds)} (min:sec); "

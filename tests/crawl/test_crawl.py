@@ -100,3 +100,16 @@ def test_cli_and_bad_input(tmp_path, capsys):
     assert "human-fighter-9" in capsys.readouterr().err
     assert main(["crawl", "maps/warrens.toml", "--from", "entrance", "--to", "lair"]) == 2
     assert "no party" in capsys.readouterr().err
+
+
+def test_cli_timeline_reads_as_sentences(tmp_path, capsys):
+    p = crawl_file(tmp_path, ["#" * 15, "#.............#", "#" * 15], {},
+                   ["mialee:elf-wizard-3", "tordek:dwarf-fighter-3"], frm="1,1", to="13,1")
+    assert main(["crawl", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "mialee, tordek walk 12 squares from (1, 1) (1.5 rounds: mialee 1, tordek 1.5)" in out
+    assert "mialee waits for tordek" in out and "mialee, tordek arrive at (13, 1)" in out
+    p = crawl_file(tmp_path, ["#" * 4, "#..#", "#" * 4], {}, ["mialee:elf-wizard-3"], frm="1,1", to="2,1")
+    assert main(["crawl", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "mialee walks 1 square from (1, 1) (0.5 rounds: mialee 0.5)" in out and "mialee arrives at (2, 1)" in out
