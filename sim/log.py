@@ -45,6 +45,15 @@ def ac_words(mods: dict) -> str:
     return ", ".join(parts)
 
 
+_THING_NAMES = {"alchemists-fire": "alchemist's fire"}
+
+
+def thing(key: str) -> str:
+    """A weapon or item key as words: "light-crossbow" -> "light crossbow", "alchemists-fire" ->
+    "alchemist's fire"."""
+    return _THING_NAMES.get(key) or key.replace("-", " ")
+
+
 def display_names(combatants) -> dict[str, str]:
     """id -> the name to show: the creature's name when it is unique, else its id."""
     rows = [(c["id"], c["name"]) if isinstance(c, dict) else (c.id, c.name) for c in combatants]
@@ -114,7 +123,7 @@ class Narrator:
         kind = {"opportunity": " (attack of opportunity)", "charge": " (charge)", "ranged_touch": " (ranged touch)",
                 "touch": " (touch)"}.get(e.kind, "")
         target = f" vs {self.n(e.target)}" if e.target else ""
-        s = (f"{self.n(e.actor)}, {e.weapon}{target}{kind}: d20 {e.roll} {mod_words(e.modifiers)} = {e.total} "
+        s = (f"{self.n(e.actor)}, {thing(e.weapon)}{target}{kind}: d20 {e.roll} {mod_words(e.modifiers)} = {e.total} "
              f"vs AC {e.ac}")
         acw = ac_words(e.ac_modifiers)
         if acw and any(k.startswith("no_dex") or k in ("prone", "cover", "charged", "tight_squeeze") for k in e.ac_modifiers):
@@ -166,11 +175,11 @@ class Narrator:
         words = {"draw": "draws", "light": "lights a", "drop_prone": "drops prone", "stand_up": "stands up",
                  "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
                  "last_thrown": "has thrown its last"}
-        return f"{self.n(e.actor)} {words.get(e.action, e.action)} {e.item}".rstrip()
+        return f"{self.n(e.actor)} {words.get(e.action, e.action)} {thing(e.item)}".rstrip()
 
     def _splash(self, e: ev.Splash) -> str:
         where = f"the corner {e.at}" if e.intersection else f"{e.at}"
-        return f"  the {e.item} breaks at {where}, fire on {len(e.squares)} squares"
+        return f"  the {thing(e.item)} breaks at {where}, fire on {len(e.squares)} squares"
 
     def _spell(self, e: ev.SpellCast) -> str:
         if e.lost:
