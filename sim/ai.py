@@ -8,8 +8,10 @@ the engine like a player's). What the default policy does:
   the squares it could attack from those where it fights without penalty (Clear first); swap to
   a weapon that works where it stands (a dagger in a fissure); charge when the lane is clear;
   full attack when it need not move; hold a clear square at the mouth of a chokepoint and let an
-  enemy who must squeeze through it come out, rather than crawl in to meet it;
-* **ranged and casters**: keep at range (step or withdraw out of reach), shoot or cast; magic
+  enemy who must squeeze through it come out, rather than crawl in to meet it, throwing its
+  javelins while it waits;
+* **ranged and casters**: keep at range (step or withdraw out of reach), shoot or cast, load a
+  crossbow with the move action left; magic
   missile the wounded, sleep groups of weak foes, burning hands on clusters and swarms, cure the
   dying, bless the party;
 * **against swarms**: light a torch and hit the swarm with it, throw lanterns and alchemist's
@@ -274,8 +276,32 @@ def _hold_ground(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
             continue
         if all(Category(int(cats[y, x])) >= Category.NARROW_OR_LOW for x, y in ring):
             held.add(enc.round)
-            return Delay()
+            return _throw_while_waiting(enc, c, t, foes) or Delay()
     return None
+
+
+def _throw_while_waiting(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+    """Holding ground is no reason to stand idle: throw a javelin (or a dagger it keeps another
+    weapon for) at the enemy it expects to hurt most, if any is in range and not threatening it
+    (a ranged attack there would provoke). The weapon in hand stays in hand."""
+    if not t.standard or c.is_swarm:
+        return None
+    if any(set(c.squares) & combat.threatens(enc, f) for f in foes):
+        return None
+    best = None
+    for a in c.block.attacks:
+        if not (a.thrown and a.mode == "ranged") or a.weapon is None or a.name == c.wielding:
+            continue
+        if c.wielding is not None and c.wielded() is not None and c.wielded().weapon is not None \
+                and c.wielded().weapon.key == a.weapon.key:
+            continue  # never throw the weapon it fights with
+        for f in foes:
+            v = expected_damage(enc, c, a, f)
+            if v > 0 and (best is None or v > best[0]):
+                best = (v, a, f)
+    if best is None:
+        return None
+    return Strike(best[2].id, best[1].name)
 
 
 def _reachiest(c: Creature):
@@ -411,7 +437,7 @@ def _hold_chokepoint(enc: "Encounter", c: Creature, t: Turn, target: Creature, d
     mouth = tuple(mouth)
     if mouth != c.pos and (t.move or t.standard) and enc.movement_plan(c, mouth, budget=1):
         return Move(mouth)
-    return Delay()
+    return _throw_while_waiting(enc, c, t, [o for o in enc.enemies(c) if o.in_fight]) or Delay()
 
 
 # =================================================================================================

@@ -7,7 +7,7 @@ from sim import ai
 from sim.encounter import Cast, Delay, Draw, FiveFootStep, LightTorch, Move, Strike
 
 from .helpers import encounter, ready
-from .test_spells import turn_of
+from .test_spells import Fixed, turn_of
 
 
 def next_action(enc, cid):
@@ -49,10 +49,16 @@ def test_waits_at_the_mouth_of_a_crawlway_for_an_enemy_who_must_crawl_out():
     # "c": 5 ft wide, 2.5 ft high: a crawlway for both Medium creatures
     enc = ready(encounter(["..ccc.."], [{"id": "h", "template": "hobgoblin", "team": "m", "at": [1, 0]},
                                         {"id": "f", "template": "human-fighter-3", "team": "p", "at": [6, 0]}]))
-    # it holds the clear square at the mouth for three rounds (its patience), then goes in
+    # it holds the clear square at the mouth for three rounds (its patience), throwing its three
+    # javelins while it waits, then goes in
+    h = enc.creatures["h"]
+    enc.rng = Fixed(2)  # every throw misses: the fight goes on
     for rnd in (1, 2, 3):
-        assert enc.round == rnd and next_action(enc, "h") == Delay()
+        assert enc.round == rnd and next_action(enc, "h") == Strike("f", "javelin")
+        assert enc.perform(Strike("f", "javelin"))
+        assert ai.default_policy(enc, h, enc.turn) == Delay()
         enc.round += 1
+    assert h.thrown_left == {"javelin": 0} and h.wielding == "longsword"
     assert next_action(enc, "h") == Move((5, 0), double=True)
 
 
