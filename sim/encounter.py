@@ -1080,7 +1080,7 @@ class Encounter:
         if la is None or att.name not in c.unloaded:
             return None
         how = "a move action" if la == "move" else "a full-round action"
-        return f"the {att.name} is not loaded: load it first ({how}, provokes)"
+        return f"the {att.name} is not loaded: load it first ({how}, provokes; O in cavesim play)"
 
     def _after_shot(self, c: Creature, att) -> None:
         """A crossbow or sling is empty after a shot; a thrown weapon is gone (the last one thrown

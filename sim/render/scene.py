@@ -300,6 +300,12 @@ class Scene:
                 if self.mode == "play" and self.spell_choice and cid == self.model.current:
                     w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
                 lines.append(w)
+                if self.mode == "play":  # the live creature: what is loaded, what is left to throw
+                    gear = [f"{k.replace('-', ' ')} empty (O loads)" for k in sorted(getattr(c, "unloaded", ()))]
+                    gear += [f"{n} {k.replace('-', ' ')}{'s' if n != 1 else ''} to throw"
+                             for k, n in sorted(getattr(c, "thrown_left", {}).items())]
+                    if gear:
+                        lines.append("  ·  ".join(gear))
         conds = [portray.BADGE_NAMES.get(k, k) for k in sorted(cv.conditions) if k not in ("flat_footed",)]
         if cv.prone and "prone" not in cv.conditions:
             conds.append("prone")

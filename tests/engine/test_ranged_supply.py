@@ -24,7 +24,7 @@ def test_a_light_crossbow_shoots_then_loads_with_a_move_action():
     turn_of(enc, "w")
     r = enc.perform(Strike("g", "light-crossbow"))
     assert isinstance(r, Impossible)
-    assert r.reason == "the light-crossbow is not loaded: load it first (a move action, provokes)"
+    assert r.reason == "the light-crossbow is not loaded: load it first (a move action, provokes; O in cavesim play)"
     n = len(enc.events)
     assert enc.perform(Load())                      # the move action ...
     assert not w.unloaded and enc.turn.standard and not enc.turn.move

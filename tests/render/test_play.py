@@ -175,3 +175,14 @@ def test_play_key_help_wraps_onto_two_lines():
     assert len(lines) == 2
     assert all(scene.text.size(line, 16)[0] <= scene.r_bottom.width - 20 for line in lines)
     assert "X spell" in " ".join(lines) and "D prone/stand" in " ".join(lines)
+
+
+def test_the_panel_says_what_is_empty_and_what_is_left_to_throw():
+    s = spec(HALL, [{"id": "ilde", "template": "elf-wizard-1", "team": "party", "at": (2, 2)},
+                    {"id": "ogre", "template": "ogre", "team": "monsters", "at": (9, 2)}], seed=4)
+    scene, ctl = ready(s)
+    from sim.encounter import Strike
+
+    assert ctl.perform(Strike("ogre", "light-crossbow"))
+    lines = scene.creature_summary("ilde")["lines"]
+    assert "light crossbow empty (O loads)  ·  1 dagger to throw" in lines
