@@ -853,6 +853,12 @@ class Encounter:
             if c.is_swarm:
                 self._swarm_flow(c, old_squares)
         done_steps.append({"at": list(step.at), "category": step.category, "kind": step.kind, "feet": int(step.feet)})
+        if step.kind == "crawl" and not c.is_swarm:
+            # crawling provokes from every creature threatening the crawler at any point of the
+            # crawl (RULES §5.1): arriving in a threatened square too, once per enemy per move
+            self._provoke_for_leaving(c, step.at, why="crawling")
+            if not c.in_fight:
+                return False
         return True
 
     def _swarm_flow(self, c: Creature, old_squares: list[Pos]) -> None:
@@ -882,8 +888,9 @@ class Encounter:
         self._pending_move = None
         self._moved_this = None
 
-    def _provoke_for_leaving(self, c: Creature, to: Pos) -> None:
-        """Leaving a threatened square provokes, once per enemy per move (RULES §6.6, §7.27)."""
+    def _provoke_for_leaving(self, c: Creature, to: Pos, *, why: str = "leaving") -> None:
+        """Leaving a threatened square provokes, once per enemy per move (RULES §6.6, §7.27); so
+        does being threatened anywhere along a crawl (``why="crawling"``, §5.1)."""
         already = getattr(self, "_moved_this", None)
         if already is None or already[0] != (self.round, c.id):
             self._moved_this = ((self.round, c.id), set())
@@ -895,7 +902,7 @@ class Encounter:
             t = combat.threatens(self, o)
             if cur & t:
                 seen.add(o.id)
-                self._attack_of_opportunity(o, c, "leaving")
+                self._attack_of_opportunity(o, c, why)
                 if not c.in_fight:
                     return
 

@@ -1,0 +1,105 @@
+"""Conditions with exact numbers (RULES §5.1, §5.2, §5.5): hit-point states, dying and stabilising,
+disabled strain, nausea's single move action, prone actions, and crawling that provokes."""
+
+from __future__ import annotations
+
+from sim import combat
+from sim.encounter import DropProne, FiveFootStep, Move, StandUp, Strike
+
+from .helpers import encounter, ready
+from .test_spells import Fixed, of_type, turn_of
+
+HALL = ["." * 8] * 3
+
+
+def two(a="human-fighter-3", b="goblin", a_at=(1, 1), b_at=(2, 1), rows=HALL, **kw):
+    return ready(encounter(rows, [{"id": "a", "template": a, "team": "p", "at": list(a_at)},
+                                  {"id": "b", "template": b, "team": "m", "at": list(b_at)}], **kw))
+
+
+def test_hit_points_disabled_at_0_dying_below_dead_at_minus_10():
+    enc = two()
+    a = enc.creatures["a"]
+    states = []
+    for hp in (1, 0, -1, -9, -10):
+        a.hp = hp
+        combat.update_state(enc, a)
+        states.append(sorted(a.conditions & {"disabled", "dying", "dead"}))
+    assert states == [[], ["disabled"], ["dying"], ["dying"], ["dead"]]
+    assert [e.target for e in of_type(enc, "died")] == ["a"]
+
+
+def test_dying_loses_1_hp_a_round_or_stabilises_on_10_percent():
+    enc = two()
+    a = enc.creatures["a"]
+    a.hp = -3
+    combat.update_state(enc, a)
+    enc.rng = Fixed(11)          # d% 11: above the 10% chance
+    turn_of(enc, "a")
+    assert a.hp == -4 and "dying" in a.conditions and enc.turn.ended
+    enc.rng = Fixed(10)          # d% 10: stabilises, no hp lost
+    turn_of(enc, "a")
+    assert a.hp == -4 and "stable" in a.conditions and "dying" not in a.conditions
+    enc.rng = Fixed(1)
+    turn_of(enc, "a")
+    assert a.hp == -4            # stable: no more loss
+
+
+def test_disabled_takes_one_action_and_a_standard_action_costs_1_hp():
+    enc = two()
+    a = enc.creatures["a"]
+    a.hp = 0
+    combat.update_state(enc, a)
+    turn_of(enc, "a")
+    r = enc.perform(Move((1, 0), double=True))
+    assert not r and r.reason == "A is disabled: a single move or standard action"
+    enc.rng = Fixed(2)           # the sword misses; straining costs the hit point anyway
+    assert enc.perform(Strike("b", "longsword"))
+    assert a.hp == -1 and "dying" in a.conditions
+    assert [e.parts for e in of_type(enc, "damage") if e.target == "a"] == [{"strain": 1}]
+
+
+def test_nauseated_only_a_move_action():
+    enc = two(b_at=(5, 1))
+    a = enc.creatures["a"]
+    turn_of(enc, "a")
+    a.conditions.add("nauseated")
+    r = enc.perform(Strike("b", "longsword"))
+    assert not r and r.reason == "A is nauseated: only a move action (§5.2)"
+    assert enc.perform(Move((2, 1)))
+    assert enc.turn.ended        # the move was its one action: no 5-ft step in addition ([PD] §5.2)
+    assert not enc.perform(FiveFootStep((3, 1)))
+
+
+def test_drop_prone_is_free_and_standing_up_is_a_move_action_that_provokes():
+    enc = two()
+    a = enc.creatures["a"]
+    turn_of(enc, "a")
+    assert enc.perform(DropProne())
+    assert a.prone and enc.turn.standard and enc.turn.move          # free
+    enc.rng = Fixed(2)                                               # the goblin's attack misses
+    n = len(enc.events)
+    assert enc.perform(StandUp())
+    assert not a.prone and enc.turn.standard and not enc.turn.move   # a move action ...
+    assert [(e.actor, e.target) for e in of_type(enc, "attack", n)] == [("b", "a")]  # ... that provokes
+
+
+def test_crawling_provokes_from_every_enemy_it_passes_even_arriving():
+    # "c": a crawlway (5 ft wide, 2.5 ft high) in the rock. The fighter crawls from (1, 1) to (3, 1)
+    # (a square per move action), beside the goblin at (4, 1): arriving there provokes (SRD: crawling provokes from every
+    # creature threatening the crawler at any point of the crawl); a walker arriving would not.
+    enc = two(a_at=(1, 1), b_at=(4, 1), rows=["########", "cccc....", "########"])
+    a = enc.creatures["a"]
+    assert a.prone                              # placed in a crawlway: lying down
+    turn_of(enc, "a")
+    enc.rng = Fixed(2)
+    n = len(enc.events)
+    assert enc.perform(Move((3, 1), double=True))
+    aoo = [e for e in of_type(enc, "attack", n) if e.actor == "b"]
+    assert a.pos == (3, 1) and len(aoo) == 1
+    walk = two(a_at=(1, 1), b_at=(4, 1), rows=["########", "........", "########"])
+    turn_of(walk, "a")
+    n = len(walk.events)
+    assert walk.perform(Move((3, 1)))
+    assert walk.creatures["a"].pos == (3, 1)
+    assert not [e for e in of_type(walk, "attack", n) if e.actor == "b"]
