@@ -72,6 +72,8 @@ def loses_dex(enc: "Encounter", c: Creature) -> str | None:
         return "helpless"
     if c.flat_footed:
         return "flat_footed"
+    if "running" in c.conditions:
+        return "running"  # RULES §5.4, §6.5 (the Run feat keeps it: the condition is not set then)
     cat = standing_category(enc, c)
     if effects(cat).loses_dex:
         feats_keep = cat is Category.NARROW_OR_LOW and (c.block.has_feat("tunnelrunner") or c.block.has_feat("tunnelfighter"))

@@ -63,6 +63,15 @@ class FiveFootStep:
 
 
 @dataclass(frozen=True, slots=True)
+class Run:
+    """Run to ``to`` (RULES §6.5): a full-round action, up to 4 x speed (3 x in heavy armor) in a
+    straight line over clear squares that are neither constricted nor difficult; the runner loses
+    its Dex bonus to AC until its next turn (unless it has the Run feat)."""
+
+    to: Pos
+
+
+@dataclass(frozen=True, slots=True)
 class Withdraw:
     to: Pos
 
@@ -147,7 +156,7 @@ class Delay:
     """End the turn now (wait; hold a chokepoint)."""
 
 
-Action = (Move | FiveFootStep | Withdraw | Strike | FullAttack | Charge | Draw | LightTorch | DropProne | StandUp | Throw
+Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropProne | StandUp | Throw
           | Cast | Load | Delay)
 
 
@@ -559,6 +568,8 @@ class Encounter:
         c.flat_footed = False
         c.aoo_used = 0
         c.charged = False
+        if "running" in c.conditions:
+            combat.clear_condition(self, c, "running", "expired")
         if c.nauseated:
             combat.clear_condition(self, c, "nauseated", "expired")
         if c.blessed_until and c.blessed_until < self.round:
@@ -1183,6 +1194,63 @@ class Encounter:
                 combat.resolve_attack(self, plan)
         c.charged = True
         return True
+
+    def _do_Run(self, c: Creature, t: Turn, a: Run):
+        why = self._needs(c, t, full=True)
+        if why:
+            return Impossible(why)
+        lane = self.run_lane(c, tuple(a.to))
+        if isinstance(lane, Impossible):
+            return lane
+        steps = self._begin_move(c, "run")
+        for step in lane.steps:
+            if not self._step(c, step, steps):
+                break
+        steps[:] = [dict(s, kind="run") for s in steps]
+        self._finish_move(c, steps, "run")
+        t.standard = t.move = False
+        t.moved = True
+        if c.in_fight and not c.block.has_feat("run"):
+            combat.set_condition(self, c, "running", "run")  # no Dex to AC until its next turn
+        return True
+
+    def run_lane(self, c: Creature, to: Pos):
+        """The path of a run to ``to`` (§6.5), or why there is none: a straight line from square
+        centre to square centre, every square on it open and Clear for this creature and not
+        difficult, no enemy on it, ``to`` free; at most 4 x speed (3 x in heavy armor), 5-10-5."""
+        from sim.geometry import squares_on_segment
+
+        f = self.field(c)
+        if c.prone:
+            return Impossible("prone: stand up before running")
+        if not effects(combat.standing_category(self, c)).run_charge:
+            return Impossible("no running in a constricted space (§2.4)")
+        if not self.grid.in_bounds(to) or to == c.pos:
+            return Impossible("run to another square on the map")
+        heavy = c.block.armor is not None and c.block.armor.kind == "heavy" and not c.armor_off
+        times = combat_modifier("movement", "run_heavy" if heavy else "run")
+        if distance_squares(c.pos, to) * 5 > times * c.speed_ft_value():
+            return Impossible(f"too far to run: {distance_squares(c.pos, to) * 5} ft, at most {times} x speed "
+                              f"= {times * c.speed_ft_value()} ft")
+        blocked, no_end = self.occupancy_masks(c)
+        if no_end[to[1], to[0]] or blocked[to[1], to[0]]:
+            return Impossible(f"{to} is occupied")
+        line = [c.pos] + [q for q in squares_on_segment((c.pos[0] + 0.5, c.pos[1] + 0.5), (to[0] + 0.5, to[1] + 0.5))
+                          if q != c.pos]
+        for (x, y) in line[1:]:
+            if not self.grid.in_bounds((x, y)) or f.mode[y, x] != 1 or f.category[y, x] != Category.CLEAR \
+                    or f.mult[y, x] != 1:
+                return Impossible("the run is not a straight line over clear ground (constricted, difficult or "
+                                  "blocked squares on the way)")
+            if blocked[y, x]:
+                return Impossible("an enemy stands in the way")
+        off_line = np.ones(self.grid.shape, dtype=bool)
+        for (x, y) in line:
+            off_line[y, x] = False
+        path = find_path(f, c.pos, to, blocked=off_line | blocked, prone=False)
+        if not path.reachable:
+            return Impossible("the run is not a straight line over clear ground")
+        return path
 
     def charge_square(self, c: Creature, target: Creature, att) -> Pos | Impossible:
         """The charge rules (§6.5): at least 10 ft, at most double speed, straight at the target,

@@ -107,12 +107,15 @@ class Narrator:
         kinds = {s["kind"] for s in e.path}
         cats = sorted({s["category"].replace("_", " ").lower() for s in e.path if s["category"] != "CLEAR"})
         end = tuple(e.path[-1]["at"])
-        verb = {"five_foot_step": "steps", "charge": "charges", "withdraw": "withdraws", "double_move": "moves (double)"}.get(e.action, "moves")
+        verb = {"five_foot_step": "steps", "charge": "charges", "withdraw": "withdraws", "double_move": "moves (double)",
+                "run": "runs"}.get(e.action, "moves")
         if "crawl" in kinds:
             verb = "crawls"
         feet = sum(s["feet"] for s in e.path)
         extra = f" through {', '.join(cats)}" if cats else ""
-        return f"{self.n(e.actor)} {verb} {len(e.path)} squares to {end} ({feet} ft){extra}" + (" prone" if e.prone else "")
+        n = len(e.path)
+        return (f"{self.n(e.actor)} {verb} {n} square{'s' if n != 1 else ''} to {end} ({feet} ft){extra}"
+                + (" prone" if e.prone else ""))
 
     def _check(self, e: ev.Check) -> str:
         what = e.skill.replace("_", " ").title()

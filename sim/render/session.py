@@ -274,7 +274,8 @@ class PlayController:
     def click_square(self, sq: Pos, *, shift: bool = False, ctrl: bool = False, alt: bool = False,
                      point: tuple[float, float] | None = None) -> None:
         """A click on the map: with a spell chosen, cast it there (:meth:`cast_at`); else a creature
-        (enemy: attack; other: select) or a square (move; ``alt`` a 5-ft step, ``shift`` withdraw).
+        (enemy: attack; other: select) or a square (move; ``alt`` a 5-ft step, ``shift`` withdraw,
+        ``shift`` and ``ctrl`` run).
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
         from sim.encounter import Charge, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
 
@@ -304,6 +305,11 @@ class PlayController:
             return
         if alt:
             self.perform(FiveFootStep(sq))
+            return
+        if shift and ctrl:
+            from sim.encounter import Run
+
+            self.perform(Run(sq))
             return
         if shift:
             self.perform(Withdraw(sq))

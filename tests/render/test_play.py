@@ -186,3 +186,12 @@ def test_the_panel_says_what_is_empty_and_what_is_left_to_throw():
     assert ctl.perform(Strike("ogre", "light-crossbow"))
     lines = scene.creature_summary("ilde")["lines"]
     assert "light crossbow empty (O loads)  ·  1 dagger to throw" in lines
+
+
+def test_ctrl_shift_click_runs():
+    s = spec(["#####################", "#...................#", "#####################"],
+             [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (1, 1)},
+              {"id": "gob", "template": "goblin", "team": "monsters", "at": (19, 1)}], seed=4)
+    scene, ctl = ready(s)
+    ctl.click_square((17, 1), shift=True, ctrl=True)   # 16 squares: 4 x 20 ft
+    assert ctl.enc.creatures["bruna"].pos == (17, 1) and "running" in ctl.enc.creatures["bruna"].conditions
