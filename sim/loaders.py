@@ -344,13 +344,15 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
         bad_mask = ~np.isfinite(a)
         if bad_mask.any():
             r, c = np.argwhere(bad_mask)[0]
-            bad(line, f"[map] layers {key}", f"{int(bad_mask.sum())} squares are NaN or infinite, first at "
+            n = int(bad_mask.sum())
+            bad(line, f"[map] layers {key}", f"{n} square{' is' if n == 1 else 's are'} NaN or infinite, first at "
                 f"({int(c)}, {int(r)}); use 0 for rock")
             return None
         neg = a < 0
         if neg.any():
             r, c = np.argwhere(neg)[0]
-            bad(line, f"[map] layers {key}", f"{int(neg.sum())} squares are negative, first at ({int(c)}, {int(r)}) "
+            n = int(neg.sum())
+            bad(line, f"[map] layers {key}", f"{n} square{' is' if n == 1 else 's are'} negative, first at ({int(c)}, {int(r)}) "
                 f"= {a[r, c]}; use 0 for rock")
             return None
         if units == "m":
