@@ -60,7 +60,7 @@ def save(img, name: str) -> Path:
 def main() -> None:
     shots = [
         ("demo.png", frame("demo.toml", 8.3)),
-        ("swarm-crack.png", frame("rat_crack.toml", 5.75, speed=1.5, camera=(14.5, 3.5, 72))),
+        ("swarm-crack.png", frame("rat_crack.toml", 5.15, speed=1.5, camera=(14.5, 3.5, 72))),
         ("overlays.png", frame("demo.toml", 14.0, overlays={"size": 5, "reach": True}, select="tordek")),
     ]
     for name, img in shots:
