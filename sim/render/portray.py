@@ -67,11 +67,13 @@ CONDITION_BADGES: dict[str, tuple[str, tuple[int, int, int]]] = {
     "diseased": ("f", (170, 150, 60)),
     "blessed": ("+", (120, 190, 255)),
     "burning": ("*", (255, 140, 40)),
+    "running": ("r", (240, 220, 120)),
 }
 BADGE_NAMES = {
     "dying": "dying", "dead": "dead", "stable": "stable", "unconscious": "unconscious", "asleep": "asleep",
     "paralyzed": "paralyzed", "nauseated": "nauseated", "prone": "prone", "disabled": "disabled",
     "wounded": "bleeding", "poisoned": "poisoned", "diseased": "diseased", "blessed": "blessed", "burning": "burning",
+    "running": "running (no Dex to AC)",
 }
 
 
