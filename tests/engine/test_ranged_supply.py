@@ -4,6 +4,9 @@ both provoking; a thrown javelin is gone."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sim import ai
 from sim.encounter import FullAttack, Impossible, Load, Strike
 
@@ -90,3 +93,44 @@ def test_the_ai_loads_with_the_move_action_it_has_left():
     w.unloaded.add("light-crossbow")
     turn_of(enc, "w")
     assert ai.default_policy(enc, w, enc.turn) == Load("light-crossbow")  # empty at the start: load, then shoot
+
+
+def _shots_follow_loads(enc):
+    """Replaying the events: no crossbow or sling shoots twice without a load between."""
+    from sim.encounter import load_action
+
+    for cid, c in enc.creatures.items():
+        loaded: dict[str, bool] = {}
+        for e in enc.events:
+            if getattr(e, "actor", None) != cid:
+                continue
+            if e.type == "item" and e.action == "load":
+                loaded[e.item] = True
+            if e.type == "attack" and e.kind == "ranged":
+                att = next((a for a in c.base_block.attacks if a.name == e.weapon), None)
+                if att is not None and load_action(att):
+                    assert loaded.get(e.weapon, True), (cid, e)
+                    loaded[e.weapon] = False
+    return sum(1 for e in enc.events if e.type == "item" and e.action == "load")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_ai_fights_never_shoot_unloaded_nor_throw_what_they_lack(seed):
+    rows = ["..........cc......", "..........cc......", ".................."]
+    enc = encounter(rows, [{"id": "w1", "template": "elf-wizard-1", "team": "p", "at": [16, 0]},
+                           {"id": "w2", "template": "elf-wizard-1", "team": "p", "at": [17, 2]},
+                           {"id": "f", "template": "human-fighter-3", "team": "p", "at": [15, 1]},
+                           {"id": "h1", "template": "hobgoblin", "team": "m", "at": [1, 0]},
+                           {"id": "h2", "template": "hobgoblin", "team": "m", "at": [2, 2]},
+                           {"id": "o", "template": "ogre", "team": "m", "at": [4, 1]}], seed=seed)
+    for c in ("w1", "w2"):
+        enc.creatures[c].spells_left = {}  # crossbows only
+    enc.run(max_rounds=12)
+    loads = _shots_follow_loads(enc)
+    shots = sum(1 for e in enc.events if e.type == "attack" and e.weapon == "light-crossbow")
+    assert shots == 0 or loads >= shots - 2     # every shot after each wizard's first needed a load
+    for c in enc.creatures.values():
+        assert all(n >= 0 for n in c.thrown_left.values())
+    javelins = sum(1 for e in enc.events if e.type == "attack" and e.weapon == "javelin")
+    assert javelins <= 6                        # two hobgoblins, three javelins each
