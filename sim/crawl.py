@@ -24,8 +24,9 @@ Time model (each number is exact for this model, and tested):
   unstraps its shield with it, and drags them and its pack behind; its speed, AC and Escape Artist modifier change accordingly.
   When the way opens up again it puts the armor back on (SRD donning times: 1 or 4 minutes,
   halved with help) -- unless a fight is near, in which case it keeps it off.
-* Monsters placed in the map start a fight when the party comes within their senses (darkvision or
-  other senses, else 60 ft, with a line of effect), or the party within its own (its light). The
+* Monsters placed in the map start a fight when the party comes within their senses (darkvision,
+  blindsense or tremorsense, at least 60 ft, with a line of effect; the party's own light reaches
+  no farther than 60 ft, a lantern's shadowy radius, so the monsters always notice first). The
   fight is played by the encounter engine from the positions and equipment the party has at that
   moment (armor off in a crawlway included); the crawl goes on with the survivors if the party wins.
 """
@@ -568,8 +569,8 @@ def _sense_range_ft(template: str, path: str) -> int:
 
 
 def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], party: list[Creature]):
-    """The first square of the stretch where a monster senses the party (or the party, carrying
-    light, sees it): returns (index, the monsters that join the fight)."""
+    """The first square of the stretch where a monster senses the party (see the module notes):
+    returns (index, the monsters that join the fight: those within 60 ft of one that noticed)."""
     if not monsters:
         return None
     for i, sq in enumerate(squares):
