@@ -88,7 +88,7 @@ def threatens(enc: "Encounter", c: Creature) -> frozenset[tuple[int, int]] | set
     threaten nothing."""
     if c.is_swarm or not c.in_fight or c.nauseated or c.reach_ft() <= 0:
         return set()
-    a = c.wielded() or _first_melee(c)
+    a = melee_in_hand(c)
     if a is None:
         return set()
     reach = int(a.reach_ft or c.reach_ft())
@@ -105,6 +105,20 @@ def threatens(enc: "Encounter", c: Creature) -> frozenset[tuple[int, int]] | set
         out = memo[key] = frozenset(threatened(c.squares, reach, reach_weapon=reach_weapon,
                                                adjacent_too=adjacent_too))
     return out
+
+
+def melee_in_hand(c: Creature) -> Attack | None:
+    """The melee attack ``c`` can make right now, without drawing anything (what it threatens
+    and makes attacks of opportunity with, RULES §6.6): the melee weapon in hand, else a natural
+    attack; None with a bow or crossbow in hand (and nothing natural), or with empty hands. An
+    unarmed strike threatens only with Improved Unarmed Strike."""
+    w = c.wielded()
+    if w is not None and w.mode == "melee":
+        if w.weapon is not None and w.weapon.key == "unarmed-strike" and not c.block.has_feat("improved-unarmed-strike"):
+            return None
+        return w
+    natural = [a for a in c.block.attacks if a.mode == "melee" and a.kind == "natural"]
+    return natural[0] if natural else None
 
 
 def _first_melee(c: Creature) -> Attack | None:
@@ -317,12 +331,14 @@ def target_ac(enc: "Encounter", attacker: Creature, target: Creature, *, ranged:
         parts[key] = int(value)
     if denied and denied != "helpless":
         parts[f"no_dex:{denied}"] = 0
+    if denied == "helpless" and "dex" not in parts and "dexterity" not in parts:
+        parts["dex"] = _mod("ac", "helpless_dex")  # Dex treated as 0: -5, whatever its score (§5.4)
     cat = standing_category(enc, target)
     eff = effects(cat)
     if eff.ac_modifier:
         parts[_label(cat)] = eff.ac_modifier
     prone = target.prone or eff.posture == "prone" or (eff.posture == "prone_if_low" and enc.is_low(target))
-    if prone or target.helpless:
+    if prone:  # (helpless alone is not prone: its melee +4 is an attack modifier, §5.4)
         parts["prone"] = _mod("ac", "prone_vs_ranged") if ranged else _mod("ac", "prone_vs_melee")
     if target.charged:
         parts["charged"] = _mod("ac", "charge")
@@ -411,7 +427,7 @@ def weapon_damage(enc: "Encounter", plan: AttackPlan, *, critical: bool, multipl
             parts.append(DamagePart(a.block.sneak_attack.roll(rng), types[0], "sneak", types=tuple(types),
                                     join=att.types_join, magic=_is_magic(att)))
     deal_damage(enc, t, parts, source=a, cause="weapon")
-    if att.riders and not t.is_swarm:
+    if att.riders and not t.is_swarm and enc.last_damage > 0:  # a rider needs a wound (§4.9)
         from sim.swarms import apply_riders
 
         apply_riders(enc, a, t, att.riders)
@@ -444,9 +460,12 @@ def _physical(part: DamagePart) -> bool:
     return part.kind in ("weapon", "sneak", "swarm") or part.type in PHYSICAL
 
 
-def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str, int]) -> int:
+def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str, int],
+                      dr_left: list[int] | None = None) -> int:
     """RULES §4.7 for swarms (order: immunity or halving, x1.5 for area effects, then resistance
-    and damage reduction), DR and energy resistance for everyone. Returns what is left."""
+    and damage reduction), DR and energy resistance for everyone. Returns what is left.
+    ``dr_left``: the damage reduction still to apply to this attack (one-item list, used up part
+    by part: DR stops so much of a whole hit, SRD), or None for the whole of it."""
     amount = part.amount
     key = part.kind if part.kind != "weapon" else "weapon"
     if target.is_swarm:
@@ -484,7 +503,9 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
         bypass = d.dr_bypass
         bypassed = (bypass == "magic" and part.magic) or (bypass in (part.types or (part.type,)))
         if not bypassed:
-            cut = min(amount, int(d.damage_reduction))
+            cut = min(amount, int(d.damage_reduction) if dr_left is None else dr_left[0])
+            if dr_left is not None:
+                dr_left[0] -= cut
             if cut:
                 adjustments[f"dr_{d.damage_reduction}/{bypass}"] = adjustments.get(f"dr_{d.damage_reduction}/{bypass}", 0) - cut
             amount -= cut
@@ -494,7 +515,9 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
 def deal_damage(enc: "Encounter", target: Creature, parts: list[DamagePart], *, source: Creature | None,
                 cause: str) -> int:
     """Apply a hit's parts to ``target``; emit the damage event and any change of state.
-    Returns the hit points lost (lethal damage)."""
+    Returns the hit points lost (lethal damage); ``enc.last_damage`` holds all the damage that
+    got through, nonlethal included (riders need some, RULES §4.9)."""
+    enc.last_damage = 0
     if not target.alive:
         return 0
     adjustments: dict[str, int] = {}
@@ -503,9 +526,10 @@ def deal_damage(enc: "Encounter", target: Creature, parts: list[DamagePart], *, 
     nonlethal = 0
     regen = target.block.defenses.regeneration
     bypass = set(target.block.defenses.regeneration_bypassed_by)
+    dr_left = [int(target.block.defenses.damage_reduction or 0)]  # once per hit, across its parts
     for p in parts:
         raw[p.type] = raw.get(p.type, 0) + p.amount
-        left = adjust_for_target(target, p, adjustments)
+        left = adjust_for_target(target, p, adjustments, dr_left)
         if p.nonlethal or (regen and p.type not in bypass and not target.is_swarm):
             nonlethal += left  # regeneration: only fire and acid (for a troll) deal lethal damage
             if regen and not p.nonlethal and left:
@@ -515,6 +539,9 @@ def deal_damage(enc: "Encounter", target: Creature, parts: list[DamagePart], *, 
     before = target.hp
     target.hp -= lethal
     target.nonlethal += nonlethal
+    enc.last_damage = lethal + nonlethal
+    if enc.last_damage and "asleep" in target.conditions:
+        _unset(enc, target, "asleep", "woken")  # a wound wakes a magically sleeping creature (§8)
     enc.emit(Damage(round=enc.round, target=target.id, amount=lethal, parts=raw, source=source.id if source else None,
                     cause=cause, hp_before=before, hp_after=target.hp, adjustments=adjustments,
                     nonlethal=bool(nonlethal and not lethal)))
@@ -523,6 +550,10 @@ def deal_damage(enc: "Encounter", target: Creature, parts: list[DamagePart], *, 
         target.conditions.discard("concentrating")
         enc.damage_while_casting = lethal
     update_state(enc, target, source=source)
+    if target.pending_spell is not None and enc.last_damage:
+        from sim.spells import disturb_casting
+
+        disturb_casting(enc, target, enc.last_damage)
     return lethal
 
 
@@ -533,7 +564,7 @@ def update_state(enc: "Encounter", c: Creature, *, source: Creature | None = Non
     if not c.alive:
         return
     if c.is_swarm:
-        if c.hp <= 0:
+        if c.hp <= 0 or (c.nonlethal and c.nonlethal > c.hp):  # killed or knocked out: it disperses (§4.5)
             _set(enc, c, "dispersed")
             c.fell_at = c.pos
             enc.emit(Dispersed(round=enc.round, target=c.id, at=tuple(c.squares)))
@@ -563,14 +594,21 @@ def update_state(enc: "Encounter", c: Creature, *, source: Creature | None = Non
         _set(enc, c, "disabled")
     elif "disabled" in c.conditions:
         _unset(enc, c, "disabled")
-    if c.nonlethal and c.nonlethal >= c.hp and c.hp > 0:
+    # nonlethal damage (RULES §5.5): equal to the current hit points staggers, more knocks out
+    if c.nonlethal and c.nonlethal > c.hp and c.hp > 0:
+        _unset(enc, c, "staggered")
         if "unconscious" not in c.conditions:
             _set(enc, c, "unconscious")
             c.fell_at = c.fell_at or c.pos
             if source is not None and source is not c:
                 _credit(source, c)
-    elif "unconscious" in c.conditions and c.nonlethal < c.hp:
+        return
+    if "unconscious" in c.conditions and c.nonlethal <= c.hp:
         _unset(enc, c, "unconscious")
+    if c.nonlethal and c.nonlethal == c.hp and c.hp > 0:
+        _set(enc, c, "staggered")
+    else:
+        _unset(enc, c, "staggered")
 
 
 def _credit(source: Creature, victim: Creature) -> None:

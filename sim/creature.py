@@ -52,6 +52,7 @@ class Creature:
     charged: bool = False                # -2 AC until its next turn (§6.5)
     spells_left: dict[int, list[str]] = field(default_factory=dict)
     pending_spell: tuple | None = None   # sleep: takes effect at the start of the caster's next turn
+    asleep_until: int = 0                # the last round of a sleep spell's hold on it
     squeezing_rounds: int = 0
     nauseated_rounds: int = 0
     kills: list[str] = field(default_factory=list)
@@ -113,6 +114,11 @@ class Creature:
     @property
     def disabled(self) -> bool:
         return "disabled" in self.conditions
+
+    @property
+    def single_action(self) -> bool:
+        """Disabled or staggered: one move or standard action a turn (RULES §5.5)."""
+        return "disabled" in self.conditions or "staggered" in self.conditions
 
     def dex_mod_delta(self) -> int:
         """Change of the Dex modifier from ability damage (poison: RULES §4.9)."""

@@ -189,7 +189,9 @@ class Turn:
 
     @property
     def full_round(self) -> bool:
-        return self.standard and self.move and not self.stepped
+        """A full-round action is still open: neither action used (a 5-ft step allows one, SRD:
+        before or after a full attack; the full-round actions that move refuse it themselves)."""
+        return self.standard and self.move
 
 
 # =================================================================================================
@@ -354,6 +356,7 @@ class Encounter:
         self.finished = False
         self.end_reason = ""
         self.damage_while_casting = 0
+        self.last_damage = 0  # what the last deal_damage let through (combat.deal_damage)
         self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
         if shared is not None and shared.get("grid") is not spec.grid:
             shared.clear()
@@ -570,6 +573,8 @@ class Encounter:
         c.charged = False
         if "running" in c.conditions:
             combat.clear_condition(self, c, "running", "expired")
+        if "asleep" in c.conditions and c.asleep_until and self.round > c.asleep_until:
+            combat.clear_condition(self, c, "asleep", "expired")
         if c.nauseated:
             combat.clear_condition(self, c, "nauseated", "expired")
         if c.blessed_until and c.blessed_until < self.round:
@@ -686,10 +691,15 @@ class Encounter:
         if not c.in_fight:
             return Impossible(f"{c.name} cannot act")
         mark = len(self.events)
+        was_disabled = c.disabled
         handler = getattr(self, f"_do_{type(action).__name__}")
         result = handler(c, t, action)
         if isinstance(result, Impossible):
             return result
+        if (c.single_action or was_disabled) and not (t.standard and t.move):  # one action a turn (§5.5)
+            if was_disabled and isinstance(action, (Strike, Throw, Cast, LightTorch)) and c.disabled:
+                self._strain(c)  # a standard action costs a disabled creature 1 hp
+            t.standard = t.move = False
         if self.decided():
             t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
         if not t.standard and not t.move:
@@ -702,8 +712,8 @@ class Encounter:
             return "needs a full-round action (nothing else this turn)"
         if c.nauseated and (standard or full):
             return f"{c.name} is nauseated: only a move action (§5.2)"
-        if c.disabled and full:
-            return f"{c.name} is disabled: a single move or standard action"
+        if c.single_action and full:
+            return f"{c.name} is {'disabled' if c.disabled else 'staggered'}: a single move or standard action"
         if standard and not t.standard:
             return "no standard action left"
         if move and not (t.move or t.standard):
@@ -715,7 +725,7 @@ class Encounter:
             t.move = False
         else:
             t.standard = False  # a standard action can be taken as a move action
-        if c.disabled or c.nauseated:
+        if c.single_action or c.nauseated:
             t.standard = False
             t.move = False
 
@@ -952,7 +962,7 @@ class Encounter:
         allowance = 1 + (max(0, o.block.abilities.mod("dex")) if o.block.has_feat("combat-reflexes") else 0)
         if o.aoo_used >= allowance:
             return False
-        att = o.wielded() if (o.wielded() and o.wielded().mode == "melee") else combat._first_melee(o)
+        att = combat.melee_in_hand(o)
         if att is None:
             return False
         plan = combat.plan_attack(self, o, att, target, kind="opportunity")
@@ -974,6 +984,8 @@ class Encounter:
     def _do_FiveFootStep(self, c: Creature, t: Turn, a: FiveFootStep):
         if t.moved or t.stepped:
             return Impossible("already moved this round: no 5-ft step")
+        if c.nauseated:
+            return Impossible(f"{c.name} is nauseated: a move action only, no 5-ft step ([PD] §5.2)")
         if c.speed_ft_value() <= 5:
             return Impossible("a creature of speed 5 ft or less cannot take a 5-ft step")
         if distance_squares(c.pos, a.to) != 1:
@@ -1001,6 +1013,8 @@ class Encounter:
         why = self._needs(c, t, full=True)
         if why:
             return Impossible(why)
+        if t.stepped:
+            return Impossible("took a 5-ft step: no other movement this round")
         return self._travel(c, t, a.to, budget=2, action="withdraw", withdraw=True)
 
     # attacks ------------------------------------------------------------------------------------------------
@@ -1040,8 +1054,6 @@ class Encounter:
         combat.resolve_attack(self, plan)
         self._after_shot(c, att)
         t.standard = False
-        if c.disabled:
-            self._strain(c)
         return True
 
     def _strain(self, c: Creature) -> None:
@@ -1168,6 +1180,8 @@ class Encounter:
         why = self._needs(c, t, full=True)
         if why:
             return Impossible(why)
+        if t.stepped:
+            return Impossible("took a 5-ft step: no other movement this round")
         target = self.creatures.get(a.target)
         if target is None:
             return Impossible(f"no creature {a.target!r}")
@@ -1199,6 +1213,8 @@ class Encounter:
         why = self._needs(c, t, full=True)
         if why:
             return Impossible(why)
+        if t.stepped:
+            return Impossible("took a 5-ft step: no other movement this round")
         lane = self.run_lane(c, tuple(a.to))
         if isinstance(lane, Impossible):
             return lane

@@ -110,6 +110,8 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
             "size": int(c.size.modifier)}
     if increments > 1:
         mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
+    if c.blessed_until >= enc.round:
+        mods["bless"] = combat_modifier("attack", "bless")  # +1 on attack rolls (RULES §8)
     if target is not None:
         ac, ac_mods = combat.target_ac(enc, c, target, ranged=True, touch=True)
         if combat._in_melee_with_ally(enc, c, target):
@@ -138,8 +140,10 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
         direct = None
     everyone = sw.area == "square_and_adjacent"  # the lantern: the same 1d4 to all in the area (§7.21)
     area = splash_area(enc, center, intersection=intersection, item_area=sw.area)
-    if direct is not None:
-        area = sorted(set(area) | set(direct.squares))
+    if direct is not None:  # everything within 5 ft of the target, whatever its size (§3.5)
+        around = {q for sq in direct.squares for q in _square_and_adjacent(sq)
+                  if enc.grid.in_bounds(q) and not enc.grid.rock[q[1], q[0]]}
+        area = sorted(set(area) | around | set(direct.squares))
     enc.emit(Splash(round=enc.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
                     squares=tuple(area), direct=direct.id if direct else None, hit=hit))
     hit_ids = set()

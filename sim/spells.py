@@ -133,6 +133,15 @@ def _plan(enc, c: Creature, spell: str, data: dict, a: "Cast"):
     if spell == "sleep":
         if a.at is None:
             return Impossible("sleep needs a point (a grid intersection)")
+        px, py = a.at
+        xs = [x for x, _ in c.squares]
+        ys = [y for _, y in c.squares]
+        # 5-10-5 from the caster's space to the point (the nearest corner of the space)
+        dx = max(0.0, min(xs) - px, px - (max(xs) + 1))
+        dy = max(0.0, min(ys) - py, py - (max(ys) + 1))
+        a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
+        if 5 * (max(a_, b_) + min(a_, b_) // 2) > reach:
+            return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
         return burst(a.at, int(data["radius_ft"]), enc.grid.shape)
     if spell == "burning-hands":
         if a.direction is None or tuple(a.direction) == (0, 0) or any(v not in (-1, 0, 1) for v in a.direction):
@@ -211,7 +220,7 @@ def _effect(enc: "Encounter", c: Creature, spell: str, data: dict, plan, a: "Cas
         for v in victims:
             amount = max(1, dice.roll(enc.rng))
             if roll_save(enc, v, "ref", dc, "burning_hands", c.id):
-                amount //= 2
+                amount = max(1, amount // 2)  # §7.23: halve, round down, at least 1
             if amount > 0:
                 combat.deal_damage(enc, v, [combat.DamagePart(amount, "fire", "energy", area=True)], source=c,
                                    cause="spell")
@@ -270,3 +279,17 @@ def complete_pending(enc: "Encounter", c: Creature) -> None:
         budget -= hd
         if not roll_save(enc, o, "will", dc, "sleep", c.id):
             combat.set_condition(enc, o, "asleep", c.id)
+            # helpless for 1 min/level (10 rounds a level), unless a wound wakes it (§8)
+            o.asleep_until = enc.round + int(data["duration_rounds_per_level"]) * caster_level(c)
+
+
+def disturb_casting(enc: "Encounter", c: Creature, damage: int) -> None:
+    """Damage during sleep's casting time (a round, §8): Concentration DC 10 + damage + spell
+    level, or the spell is lost."""
+    if c.pending_spell is None or damage <= 0:
+        return
+    spell = c.pending_spell[0]
+    dc = combat_modifier("concentration", "damaged_base") + damage + int(spell_data()[spell]["level"])
+    if not c.in_fight or not concentration(enc, c, dc, "damaged_while_casting"):
+        c.pending_spell = None
+        enc.emit(SpellCast(round=enc.round, actor=c.id, spell=spell, targets=(), squares=(), lost=True))

@@ -258,10 +258,23 @@ def distraction(enc: "Encounter", c: Creature) -> None:
     for s in enc.creatures.values():
         if not s.is_swarm or not s.in_fight or not (sq & set(s.squares)) or s.team == c.team:
             continue
+        if _immune_to_swarm(c, s):
+            continue  # nothing the swarm does can hurt it: no distraction (§4.4, §7.29)
         dc = s.block.swarm.distraction_dc
         if not roll_save(enc, c, "fort", dc, "distraction", s.id):
             set_condition(enc, c, "nauseated", f"distraction:{s.id}")
             c.nauseated_rounds += 1
+
+
+def _immune_to_swarm(c: Creature, swarm: Creature) -> bool:
+    """Whether the swarm's bite can never hurt ``c``: its highest roll still fully stopped (by
+    damage reduction, or an immunity)."""
+    from sim.combat import DamagePart, adjust_for_target
+
+    dice: Dice = swarm.block.swarm.damage
+    top = dice.count * dice.sides + dice.bonus
+    magic = "magic" in swarm.block.swarm.aligned
+    return adjust_for_target(c, DamagePart(top, "swarm", "swarm", types=("swarm",), magic=magic), {}) <= 0
 
 
 def shape_event(enc: "Encounter", swarm: Creature) -> None:

@@ -192,3 +192,28 @@ def test_draw_is_a_move_action():
     assert enc.creatures["a"].wielding == "dagger" and not enc.turn.move and enc.turn.standard
     assert enc.perform(Strike("b"))
     assert enc.turn.ended
+
+
+def test_damage_reduction_once_per_hit_and_riders_need_a_wound():
+    from sim.combat import DamagePart, deal_damage
+
+    from .helpers import encounter, ready
+    from .test_spells import Fixed
+
+    enc = ready(encounter(["...."], [{"id": "r", "template": "halfling-rogue-3", "team": "p", "at": [0, 0]},
+                                     {"id": "g", "template": "grick", "team": "m", "at": [1, 0]},
+                                     {"id": "rat", "template": "dire-rat", "team": "m", "at": [2, 0]}]))
+    g = enc.creatures["g"]
+    hp = g.hp
+    # a sneak attack hit: 4 weapon + 12 sneak = 16; DR 10/magic stops 10 of the hit, once
+    deal_damage(enc, g, [DamagePart(4, "piercing", "weapon", types=("piercing",)),
+                         DamagePart(12, "piercing", "sneak", types=("piercing",))], source=None, cause="weapon")
+    dmg = [e for e in enc.events if e.type == "damage"][-1]
+    assert dmg.amount == 6 and dmg.adjustments == {"dr_10/magic": -10} and g.hp == hp - 6
+    # a dire rat's bite (1d4 + filth fever) that DR stops wholly carries no disease
+    rat = enc.creatures["rat"]
+    enc.rng = Fixed(15, 4)  # hits, 4 damage: all stopped
+    plan = combat.plan_attack(enc, rat, rat.wielded() or combat._first_melee(rat), g)
+    combat.resolve_attack(enc, plan)
+    assert [e for e in enc.events if e.type == "damage"][-1].amount == 0
+    assert not g.diseases and not [e for e in enc.events if e.type == "save" and e.target == "g"]

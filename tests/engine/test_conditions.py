@@ -103,3 +103,79 @@ def test_crawling_provokes_from_every_enemy_it_passes_even_arriving():
     assert walk.perform(Move((3, 1)))
     assert walk.creatures["a"].pos == (3, 1)
     assert not [e for e in of_type(walk, "attack", n) if e.actor == "b"]
+
+
+def test_a_5_ft_step_then_a_full_attack_but_no_other_movement():
+    from sim.encounter import FullAttack, Run, Withdraw
+
+    enc = two(b_at=(3, 1))
+    turn_of(enc, "a")
+    enc.rng = Fixed(2)
+    assert enc.perform(FiveFootStep((2, 1)))
+    assert enc.perform(FullAttack("b", "longsword"))      # SRD: a 5-ft step and a full-round action
+    enc = two(b_at=(3, 1))
+    turn_of(enc, "a")
+    assert enc.perform(FiveFootStep((2, 1)))
+    for action in (Move((0, 0), double=True), Withdraw((0, 0)), Run((0, 0))):
+        r = enc.perform(action)
+        assert not r and r.reason == "took a 5-ft step: no other movement this round"
+
+
+def test_a_nauseated_creature_takes_no_5_ft_step():
+    enc = two(b_at=(5, 1))
+    a = enc.creatures["a"]
+    turn_of(enc, "a")
+    a.conditions.add("nauseated")
+    r = enc.perform(FiveFootStep((2, 1)))
+    assert not r and r.reason == "A is nauseated: a move action only, no 5-ft step ([PD] §5.2)"
+
+
+def test_helpless_dex_counts_as_0_and_melee_gets_4_no_ranged_bonus():
+    enc = two(b="orc", b_at=(2, 1))
+    a, b = enc.creatures["a"], enc.creatures["b"]
+    b.conditions.add("asleep")
+    ac, parts = combat.target_ac(enc, a, b, ranged=False)
+    assert parts["dex"] == -5 and "prone" not in parts         # an orc's Dex 11 counts as 0
+    assert ac == 10 + 3 - 5 == 8                                # studded leather +3, Dex -5
+    assert combat.target_ac(enc, a, b, ranged=True)[0] == ac    # no bonus against ranged attacks
+    plan = combat.plan_attack(enc, a, a.wielded(), b)
+    assert plan.modifiers["helpless_target"] == 4
+
+
+def test_nonlethal_equal_to_hp_staggers_more_knocks_out():
+    enc = two()
+    a = enc.creatures["a"]
+    a.nonlethal = a.hp
+    combat.update_state(enc, a)
+    assert "staggered" in a.conditions and a.in_fight
+    turn_of(enc, "a")
+    r = enc.perform(Move((1, 0), double=True))
+    assert not r and r.reason == "A is staggered: a single move or standard action"
+    assert enc.perform(Move((1, 0))) and enc.turn.ended          # one action, then the turn is over
+    a.nonlethal += 1
+    combat.update_state(enc, a)
+    assert "unconscious" in a.conditions and "staggered" not in a.conditions
+
+
+def test_a_disabled_caster_strains_on_a_spell_and_gets_one_action():
+    from sim.encounter import Cast
+
+    enc = two(a="elf-wizard-1", b="ogre", b_at=(7, 1))
+    w = enc.creatures["a"]
+    w.hp = 0
+    combat.update_state(enc, w)
+    turn_of(enc, "a")
+    assert enc.perform(Cast("magic-missile", target="b"))
+    assert w.hp == -1 and "dying" in w.conditions and enc.turn.ended
+
+
+def test_with_a_crossbow_in_hand_nothing_is_threatened():
+    from sim.encounter import Draw
+
+    enc = two(b_at=(2, 1))
+    a, b = enc.creatures["a"], enc.creatures["b"]
+    assert (2, 1) in combat.threatens(enc, a)
+    turn_of(enc, "a")
+    assert enc.perform(Draw("heavy-crossbow"))
+    assert not combat.threatens(enc, a) and combat.melee_in_hand(a) is None
+    assert (1, 1) in combat.threatens(enc, b)                  # the goblin's morningstar still does

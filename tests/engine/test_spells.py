@@ -50,7 +50,8 @@ HALL = ["." * 26] * 7
 
 # ---- magic missile --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("template,missiles", [("elf-wizard-1", 1), ("elf-wizard-3", 2), ("elf-wizard-5", 3)])
+@pytest.mark.parametrize("template,missiles", [("elf-wizard-1", 1), ("elf-wizard-2", 1), ("elf-wizard-3", 2),
+                                               ("elf-wizard-4", 2), ("elf-wizard-5", 3)])
 def test_magic_missile_one_missile_plus_one_per_two_levels_each_1d4_plus_1(template, missiles):
     enc = ready(encounter(HALL, [{"id": "w", "template": template, "team": "p", "at": [1, 3]},
                                  {"id": "o", "template": "ogre", "team": "m", "at": [12, 3]}]))
@@ -270,3 +271,58 @@ def test_bless_gives_allies_in_50_ft_plus_1_to_hit_for_a_minute_per_level():
 
     assert combat.plan_attack(enc, f, f.wielded(), g).modifiers["bless"] == 1
     assert "bless" not in combat.plan_attack(enc, far, far.wielded(), g).modifiers
+
+
+def test_burning_hands_halved_is_at_least_1():
+    enc = ready(encounter(HALL, [{"id": "w", "template": "elf-wizard-3", "team": "p", "at": [2, 3]},
+                                 {"id": "g", "template": "goblin", "team": "m", "at": [3, 3]}]))
+    turn_of(enc, "w")
+    enc.rng = Fixed(20, 1, 1, 1, 20)   # concentration 20 (cast defensively); 3d4 = 3; Reflex 20: half
+    n = len(enc.events)
+    assert enc.perform(Cast("burning-hands", direction=(1, 0), at=(3, 3), defensive=True))
+    assert [e.amount for e in of_type(enc, "damage", n)] == [1]   # 3 // 2 = 1 (and never 0, §7.23)
+
+
+def test_sleep_needs_its_point_in_range():
+    rows = ["." * 30] * 3
+    enc = ready(encounter(rows, [{"id": "w", "template": "elf-wizard-1", "team": "p", "at": [0, 1]},
+                                 {"id": "g", "template": "goblin", "team": "m", "at": [29, 1]}]))
+    turn_of(enc, "w")
+    r = enc.perform(Cast("sleep", at=(24, 1)))      # 23 squares beyond the caster's edge: 115 ft
+    assert not r and r.reason == "the point (24, 1) is out of range (110 ft)"
+    assert enc.perform(Cast("sleep", at=(23, 1)))   # 110 ft
+
+
+def test_sleep_lasts_a_minute_a_level_and_a_wound_wakes():
+    enc = ready(encounter(HALL, [{"id": "w", "template": "elf-wizard-1", "team": "p", "at": [0, 3]},
+                                 {"id": "g1", "template": "goblin", "team": "m", "at": [10, 3]},
+                                 {"id": "g2", "template": "goblin", "team": "m", "at": [11, 3]}]))
+    turn_of(enc, "w")
+    assert enc.perform(Cast("sleep", at=(11, 4)))
+    enc.rng = Fixed(1)
+    turn_of(enc, "w")
+    g1, g2 = enc.creatures["g1"], enc.creatures["g2"]
+    assert "asleep" in g1.conditions and g1.asleep_until == enc.round + 10   # 1 min at caster level 1
+    from sim import combat
+
+    combat.deal_damage(enc, g1, [combat.DamagePart(1, "slashing", "weapon")], source=None, cause="weapon")
+    assert "asleep" not in g1.conditions                                  # the wound wakes it
+    enc.round = g2.asleep_until + 1
+    turn_of(enc, "g2")
+    assert "asleep" not in g2.conditions                                  # the minute is over
+
+
+def test_damage_during_sleeps_casting_time_needs_concentration():
+    enc = ready(encounter(HALL, [{"id": "w", "template": "elf-wizard-1", "team": "p", "at": [0, 3]},
+                                 {"id": "g1", "template": "goblin", "team": "m", "at": [10, 3]}]))
+    w = turn_of(enc, "w")
+    assert enc.perform(Cast("sleep", at=(11, 4)))
+    assert w.pending_spell is not None
+    from sim import combat
+
+    enc.rng = Fixed(3)  # Concentration d20 3 + 5 = 8 < DC 10 + 2 damage + 1
+    n = len(enc.events)
+    combat.deal_damage(enc, w, [combat.DamagePart(2, "piercing", "weapon")], source=None, cause="weapon")
+    (chk,) = of_type(enc, "check", n)
+    assert chk.dc == 13 and chk.cause == "damaged_while_casting" and not chk.success
+    assert w.pending_spell is None and of_type(enc, "spell", n)[-1].lost

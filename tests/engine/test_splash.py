@@ -126,3 +126,18 @@ def test_throws_refused_with_the_reason():
     t.prone = True
     assert why(Throw("alchemists-fire", at=(2, 0))) == "prone: cannot throw"
     assert t.items["alchemists-fire"] == 2 and t.items["oil-flask"] == 1   # nothing spent
+
+
+def test_splash_reaches_everything_within_5_ft_of_a_large_target_and_bless_counts():
+    enc = fight({"id": "o", "template": "ogre", "team": "m", "at": [5, 2]},           # covers (5..6, 2..3)
+                {"id": "left", "template": "goblin", "team": "m", "at": [4, 3]},
+                {"id": "right", "template": "goblin", "team": "m", "at": [7, 3]},
+                {"id": "far", "template": "goblin", "team": "m", "at": [8, 3]})
+    t = enc.creatures["t"]
+    t.blessed_until = enc.round
+    enc.rng = Fixed(15, 4)
+    n = len(enc.events)
+    assert enc.perform(Throw("alchemists-fire", target="o"))
+    (atk,) = of_type(enc, "attack", n)
+    assert atk.modifiers["bless"] == 1
+    assert damage_by_target(enc, n) == {"o": 4, "left": 1, "right": 1}   # both sides of the ogre, not 10 ft

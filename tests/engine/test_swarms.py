@@ -250,3 +250,26 @@ def test_swarm_squares_always_valid(seed, template, shape):
             sq = [tuple(x) for x in e.squares]
             assert 1 <= len(sq) <= 4 and is_contiguous(sq)
             assert all(not enc.grid.rock[y, x] and passable[y, x] for x, y in sq)
+
+
+def test_no_distraction_for_a_creature_the_swarm_cannot_hurt():
+    # a grick's DR 10/magic stops every rat bite (1d6): nothing to be distracted by (§4.4, §7.29)
+    enc, s = one_swarm("rat-swarm", at=(1, 1), others=[{"id": "g", "template": "grick", "team": "p", "at": [1, 1]},
+                                                       {"id": "f", "template": "human-fighter-3", "team": "p",
+                                                        "at": [2, 1]}])
+    s.squares = [(1, 1), (2, 1)]
+    from sim.swarms import distraction
+
+    enc.rng = np.random.default_rng(0)
+    n = len(enc.events)
+    distraction(enc, enc.creatures["g"])
+    distraction(enc, enc.creatures["f"])
+    saves = [e.target for e in enc.events[n:] if e.type == "save"]
+    assert saves == ["f"]
+
+
+def test_nonlethal_beyond_its_hit_points_disperses_a_swarm():
+    enc, s = one_swarm("rat-swarm")
+    s.nonlethal = s.hp + 1
+    combat.update_state(enc, s)
+    assert "dispersed" in s.conditions and not s.in_fight
