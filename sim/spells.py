@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from sim import combat
 from sim.creature import Creature
 from sim.events import Check, Healed, SpellCast
-from sim.geometry import burst, cone, footprint_distance_ft, line_of_effect
+from sim.geometry import burst, cone, footprint_distance_ft, line_clear, line_of_effect
 from sim.rules import _data
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
@@ -142,7 +142,7 @@ def _plan(enc, c: Creature, spell: str, data: dict, a: "Cast"):
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
         if 5 * (max(a_, b_) + min(a_, b_) // 2) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
-        return burst(a.at, int(data["radius_ft"]), enc.grid.shape)
+        return burst_area(enc, a.at, int(data["radius_ft"]))
     if spell == "burning-hands":
         if a.direction is None or tuple(a.direction) == (0, 0) or any(v not in (-1, 0, 1) for v in a.direction):
             return Impossible("burning hands needs a direction (one of the eight)")
@@ -153,8 +153,15 @@ def _plan(enc, c: Creature, spell: str, data: dict, a: "Cast"):
                               f"it: {' or '.join(map(str, origins))}")
         return cone(origin, a.direction, int(data["length_ft"]), enc.grid.rock)
     if spell == "bless":
-        return burst(_corner(c), int(data["radius_ft"]), enc.grid.shape)
+        return burst_area(enc, _corner(c), int(data["radius_ft"]))
     return Impossible(f"unknown spell {spell}")
+
+
+def burst_area(enc, point, radius_ft: int) -> list[tuple[int, int]]:
+    """A burst's squares that its point of origin has a line of effect to: rock stops a burst as
+    it stops a cone (SRD: an effect needs line of effect; RULES §8)."""
+    return [q for q in burst(point, radius_ft, enc.grid.shape)
+            if not enc.grid.rock[q[1], q[0]] and line_clear(enc.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})]
 
 
 def _corner(c: Creature) -> tuple[float, float]:

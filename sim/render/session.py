@@ -415,20 +415,18 @@ class PlayController:
 
     def spell_area(self, sq: Pos, *, point: tuple[float, float] | None = None) -> list[Pos]:
         """The squares the chosen spell would fill if cast at ``sq`` (empty for targeted spells)."""
-        from sim.geometry import burst
-        from sim.spells import cone_squares, spell_data, _corner
+        from sim.spells import _corner, burst_area, cone_squares, spell_data
 
         a = self.spell_action(sq, point=point)
         c = self.current()
         if isinstance(a, str) or c is None:
             return []
-        shape = self.enc.grid.shape
         if a.spell == "sleep":
-            return list(burst(a.at, int(spell_data()["sleep"]["radius_ft"]), shape))
+            return burst_area(self.enc, a.at, int(spell_data()["sleep"]["radius_ft"]))
         if a.spell == "burning-hands":
             return list(cone_squares(self.enc, c, a.direction, a.at))
         if a.spell == "bless":
-            return list(burst(_corner(c), int(spell_data()["bless"]["radius_ft"]), shape))
+            return burst_area(self.enc, _corner(c), int(spell_data()["bless"]["radius_ft"]))
         return []
 
     def toggle_prone(self) -> bool:

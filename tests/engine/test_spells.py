@@ -326,3 +326,16 @@ def test_damage_during_sleeps_casting_time_needs_concentration():
     (chk,) = of_type(enc, "check", n)
     assert chk.dc == 13 and chk.cause == "damaged_while_casting" and not chk.success
     assert w.pending_spell is None and of_type(enc, "spell", n)[-1].lost
+
+
+def test_a_burst_stops_at_rock():
+    # sleep centred beside a wall: the goblin behind the wall (no line of effect) is not in it
+    rows = ["..........", ".....#....", ".....#....", ".....#....", ".........."]
+    enc = ready(encounter(rows, [{"id": "w", "template": "elf-wizard-1", "team": "p", "at": [0, 2]},
+                                 {"id": "near", "template": "goblin", "team": "m", "at": [4, 2]},
+                                 {"id": "behind", "template": "goblin", "team": "m", "at": [6, 2]}]))
+    turn_of(enc, "w")
+    n = len(enc.events)
+    assert enc.perform(Cast("sleep", at=(5, 3)))
+    squares = {tuple(q) for q in of_type(enc, "spell", n)[-1].squares}
+    assert (4, 2) in squares and (6, 2) not in squares and (5, 2) not in squares
