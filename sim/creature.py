@@ -57,6 +57,7 @@ class Creature:
     nauseated_rounds: int = 0
     kills: list[str] = field(default_factory=list)
     unloaded: set[str] = field(default_factory=set)          # fired crossbows and slings (RULES §3.3)
+    fused: dict[str, int] = field(default_factory=dict)      # oil flasks with a fuse ready (RULES §3.5)
     thrown_left: dict[str, int] = field(default_factory=dict)  # weapon key -> how many it can still throw
     fell_at: Pos | None = None
 

@@ -144,6 +144,14 @@ class Cast:
 
 
 @dataclass(frozen=True, slots=True)
+class PrepareFuse:
+    """Prepare an oil flask's fuse (RULES §3.5: a full-round action that provokes); then it can be
+    thrown like alchemist's fire, catching fire half the time."""
+
+    item: str = "oil-flask"
+
+
+@dataclass(frozen=True, slots=True)
 class Load:
     """Load a fired crossbow or sling (RULES §3.3 handling: a move action, a heavy crossbow a
     full-round action; provokes). ``attack``: which (default: the first that needs it)."""
@@ -157,7 +165,7 @@ class Delay:
 
 
 Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropProne | StandUp | Throw
-          | Cast | Load | Delay)
+          | Cast | Load | PrepareFuse | Delay)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1385,6 +1393,11 @@ class Encounter:
         if why:
             return Impossible(why)
         return throw_splash(self, c, t, a)
+
+    def _do_PrepareFuse(self, c: Creature, t: Turn, a: PrepareFuse):
+        from sim.items import prepare_fuse
+
+        return prepare_fuse(self, c, t, a.item)
 
     def _do_Cast(self, c: Creature, t: Turn, a: Cast):
         from sim.spells import cast

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from sim import combat
 from sim.creature import Creature
 from sim.events import Attack as AttackEvent
-from sim.events import Splash
+from sim.events import ItemUsed, Splash
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.rules.weapons import combat_modifier, gear, splash_weapon
 
@@ -34,8 +34,9 @@ def item_splash_key(item: str) -> str:
     return g.splash or item
 
 
-def throwable_items(c: Creature) -> list[str]:
-    """Splash weapons it carries that can be thrown at once (an oil flask needs a fuse first)."""
+def throwable_items(c: Creature, *, unprepared: bool = False) -> list[str]:
+    """Splash weapons it carries that can be thrown at once (an oil flask only once its fuse is
+    ready); with ``unprepared``, the oil flasks still waiting for a fuse too."""
     out = []
     for name, n in c.items.items():
         if n <= 0:
@@ -44,9 +45,38 @@ def throwable_items(c: Creature) -> list[str]:
             g = gear(name)
         except Exception:
             continue
-        if g.splash and splash_weapon(g.splash).prepare_action is None:
+        if not g.splash:
+            continue
+        if splash_weapon(g.splash).prepare_action is None or c.fused.get(name, 0) > 0 or unprepared:
             out.append(name)
     return out
+
+
+def prepare_fuse(enc: "Encounter", c: Creature, t: "Turn", item: str):
+    """Prepare an oil flask's fuse (RULES §3.5: a full-round action; preparing a splash weapon
+    provokes, §6.6): the flask can then be thrown like alchemist's fire, igniting half the time."""
+    from sim.encounter import Impossible
+    from sim.events import ItemUsed
+
+    if c.items.get(item, 0) <= 0:
+        return Impossible(f"{c.name} carries no {item}")
+    try:
+        sw = splash_weapon(item_splash_key(item))
+    except Exception:
+        return Impossible(f"a {item} is not a splash weapon")
+    if sw.prepare_action is None:
+        return Impossible(f"a {item} needs no fuse: throw it")
+    if c.fused.get(item, 0) >= c.items[item]:
+        return Impossible(f"every {item} it carries has a fuse ready")
+    why = enc._needs(c, t, full=True)
+    if why:
+        return Impossible(why)
+    t.standard = t.move = False
+    enc.provoke(c, "prepare_splash")
+    if c.in_fight:
+        c.fused[item] = c.fused.get(item, 0) + 1
+        enc.emit(ItemUsed(round=enc.round, actor=c.id, action="fuse", item=item))
+    return True
 
 
 def _squares_around_intersection(p: Pos) -> list[Pos]:
@@ -76,8 +106,8 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
         sw = splash_weapon(item_splash_key(a.item))
     except Exception as exc:
         return Impossible(str(exc))
-    if sw.prepare_action == "full_round":
-        return Impossible(f"a {a.item} needs a fuse prepared first (a full-round action)")
+    if sw.prepare_action == "full_round" and c.fused.get(a.item, 0) <= 0:
+        return Impossible(f"a {a.item} needs a fuse prepared first (a full-round action; O in cavesim play)")
     target = enc.creatures.get(a.target) if a.target else None
     if target is None and a.at is None:
         return Impossible("throw at a creature or at a square / intersection")
@@ -103,6 +133,8 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
         return Impossible(f"cannot throw in a {eff.label}" if eff.ranged != "any" else "prone: cannot throw")
     t.standard = False
     c.items[a.item] -= 1
+    if c.fused.get(a.item, 0) > 0:
+        c.fused[a.item] -= 1
     enc.provoke(c, "ranged_attack")
     if not c.in_fight:
         return True
@@ -146,6 +178,9 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
         area = sorted(set(area) | around | set(direct.squares))
     enc.emit(Splash(round=enc.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
                     squares=tuple(area), direct=direct.id if direct else None, hit=hit))
+    if sw.ignite_chance < 1.0 and float(enc.rng.random()) >= sw.ignite_chance:
+        enc.emit(ItemUsed(round=enc.round, actor=c.id, action="fizzle", item=a.item))
+        return True  # the oil splashes but does not catch fire (RULES §3.5: 50%)
     hit_ids = set()
     victims = [o for o in enc.creatures.values() if o.alive and set(o.squares) & set(area)]
     if direct is not None and direct not in victims:

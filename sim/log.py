@@ -177,7 +177,9 @@ class Narrator:
     def _item(self, e: ev.ItemUsed) -> str:
         words = {"draw": "draws", "light": "lights a", "drop_prone": "drops prone", "stand_up": "stands up",
                  "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
-                 "last_thrown": "has thrown its last"}
+                 "last_thrown": "has thrown its last", "fuse": "prepares the fuse of an"}
+        if e.action == "fizzle":
+            return f"  the {thing(e.item)} does not catch fire"
         return f"{self.n(e.actor)} {words.get(e.action, e.action)} {thing(e.item)}".rstrip()
 
     def _splash(self, e: ev.Splash) -> str:

@@ -14,8 +14,8 @@ two steps. Keys and mouse (the README lists them):
   run), click an enemy
   to attack with the chosen weapon (Shift full attack, Ctrl charge), W choose the weapon, X choose
   a spell (then click its target, point or direction; the area shows under the cursor; Ctrl-click
-  casts defensively), D drop prone / stand up, I light a torch, O load a crossbow or sling, E end
-  the turn.
+  casts defensively), D drop prone / stand up, I light a torch, O load a crossbow or sling (or
+  prepare the fuse of the oil flask chosen with W), E end the turn.
 """
 
 from __future__ import annotations

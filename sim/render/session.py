@@ -327,7 +327,8 @@ class PlayController:
         c = self.current()
         if c is None:
             return
-        options = [a.name for a in c.block.attacks] + [i for i in throwable_items(c) if c.attack_named(i) is None]
+        options = [a.name for a in c.block.attacks] + [i for i in throwable_items(c, unprepared=True)
+                                                       if c.attack_named(i) is None]
         if not options:
             return
         cur = self.scene.weapon_choice or c.wielding
@@ -439,13 +440,16 @@ class PlayController:
         return self.perform(StandUp() if c.prone else DropProne())
 
     def load(self) -> bool:
-        """O: load the crossbow or sling chosen with W, or the first one that needs it (RULES §3.3)."""
-        from sim.encounter import Load, load_action
+        """O: load the crossbow or sling chosen with W, or the first one that needs it (RULES §3.3);
+        with an oil flask chosen, prepare its fuse (§3.5)."""
+        from sim.encounter import Load, PrepareFuse, load_action
 
         c = self.current()
         if c is None:
             return False
         choice = self.scene.weapon_choice
+        if choice and choice in c.items and c.attack_named(choice) is None:
+            return self.perform(PrepareFuse(choice))
         att = c.attack_named(choice) if choice else None
         return self.perform(Load(att.name if att is not None and load_action(att) else None))
 

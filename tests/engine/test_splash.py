@@ -114,7 +114,8 @@ def test_throws_refused_with_the_reason():
         assert isinstance(r, Impossible), r
         return r.reason
 
-    assert why(Throw("oil-flask", target="hid")) == "a oil-flask needs a fuse prepared first (a full-round action)"
+    assert why(Throw("oil-flask", target="hid")) == ("a oil-flask needs a fuse prepared first (a full-round action; "
+                                                     "O in cavesim play)")
     assert why(Throw("hooded-lantern", target="hid")) == "T carries no hooded-lantern"
     assert why(Throw("alchemists-fire")) == "throw at a creature or at a square / intersection"
     assert why(Throw("alchemists-fire", target="hid")) == "no line of effect"       # the wall between
@@ -141,3 +142,30 @@ def test_splash_reaches_everything_within_5_ft_of_a_large_target_and_bless_count
     (atk,) = of_type(enc, "attack", n)
     assert atk.modifiers["bless"] == 1
     assert damage_by_target(enc, n) == {"o": 4, "left": 1, "right": 1}   # both sides of the ogre, not 10 ft
+
+
+def test_an_oil_flask_needs_a_fuse_then_catches_fire_half_the_time():
+    from sim.encounter import PrepareFuse
+
+    enc = fight({"id": "g", "template": "goblin", "team": "m", "at": [5, 3]}, items={"oil-flask": 2})
+    t = enc.creatures["t"]
+    r = enc.perform(Throw("oil-flask", target="g"))
+    assert not r and r.reason == "a oil-flask needs a fuse prepared first (a full-round action; O in cavesim play)"
+    assert enc.perform(PrepareFuse())                     # the whole round
+    assert t.fused == {"oil-flask": 1} and enc.turn.ended
+    turn_of(enc, "t")
+    enc.rng = Fixed(15, 4)                                # hits; rng.random() 0.5: >= 50%, no fire
+    n = len(enc.events)
+    assert enc.perform(Throw("oil-flask", target="g"))
+    assert [(e.action, e.item) for e in of_type(enc, "item", n)] == [("fizzle", "oil-flask")]
+    assert not of_type(enc, "damage", n) and t.items["oil-flask"] == 1 and t.fused == {"oil-flask": 0}
+    class Lit(Fixed):
+        def random(self):
+            return 0.2                                    # below 50%: it catches fire
+    turn_of(enc, "t")
+    assert enc.perform(PrepareFuse("oil-flask"))
+    turn_of(enc, "t")
+    enc.rng = Lit(15, 4)
+    n = len(enc.events)
+    assert enc.perform(Throw("oil-flask", target="g"))
+    assert damage_by_target(enc, n) == {"g": 4} and t.items["oil-flask"] == 0
