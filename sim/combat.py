@@ -546,9 +546,8 @@ def deal_damage(enc: "Encounter", target: Creature, parts: list[DamagePart], *, 
                     cause=cause, hp_before=before, hp_after=target.hp, adjustments=adjustments,
                     nonlethal=bool(nonlethal and not lethal)))
     if lethal and "concentrating" in target.conditions:
-        target.conditions.add("hurt_while_casting")
-        target.conditions.discard("concentrating")
-        enc.damage_while_casting = lethal
+        target.conditions.add("hurt_while_casting")  # every wound of the casting adds up (§8)
+        enc.damage_while_casting += lethal
     update_state(enc, target, source=source)
     if target.pending_spell is not None and enc.last_damage:
         from sim.spells import disturb_casting

@@ -339,3 +339,19 @@ def test_a_burst_stops_at_rock():
     assert enc.perform(Cast("sleep", at=(5, 3)))
     squares = {tuple(q) for q in of_type(enc, "spell", n)[-1].squares}
     assert (4, 2) in squares and (6, 2) not in squares and (5, 2) not in squares
+
+
+def test_every_wound_taken_while_casting_adds_to_the_concentration_dc():
+    enc = ready(encounter(HALL, [{"id": "w", "template": "elf-wizard-3", "team": "p", "at": [1, 3]},
+                                 {"id": "o1", "template": "orc", "team": "m", "at": [2, 3]},
+                                 {"id": "o2", "template": "orc", "team": "m", "at": [0, 3]},
+                                 {"id": "far", "template": "ogre", "team": "m", "at": [20, 3]}]))
+    w = turn_of(enc, "w")
+    w.hp = w.max_hp = 100               # (it must survive both blows to make the check)
+    enc.rng = Fixed(15, 2, 2, 15, 3, 3, 5)  # each orc hits: falchion 2d4 = 4, then 6; Concentration 5
+    n = len(enc.events)
+    assert enc.perform(Cast("magic-missile", target="far"))
+    hurt = [e.amount for e in of_type(enc, "damage", n) if e.target == "w"]
+    assert len(hurt) == 2
+    (chk,) = of_type(enc, "check", n)
+    assert chk.dc == 10 + sum(hurt) + 1 and of_type(enc, "spell", n)[-1].lost
