@@ -199,7 +199,8 @@ def plan_attack(enc: "Encounter", attacker: Creature, attack: Attack, target: Cr
             return Refusal(f"{attack.name} cannot be wielded by a {attacker.size.key} creature")
         if ranged:
             crossbow = bool(attack.crossbow)
-            cmod = eff.ranged_mod_for(index, crossbow=crossbow)
+            cmod = eff.ranged_mod_for(index, crossbow=crossbow,
+                                      narrow=cat is Category.CRAWL and crawl_is_narrow(enc, attacker))
             if cmod is None:
                 return Refusal(f"{attack.name} cannot be fired in a {eff.label}"
                                + (" (crossbows only)" if eff.ranged == "crossbows" else ""))

@@ -78,6 +78,7 @@ class Effects:
     prone_melee_penalty_applies: bool
     ranged: str
     ranged_mod: WeaponRow
+    ranged_mod_if_narrow: WeaponRow | None
     crossbow_mod: int | None
     remove_gear: bool
     attacks: bool
@@ -87,13 +88,15 @@ class Effects:
         row = self.melee_if_narrow if (narrow and self.melee_if_narrow is not None) else self.melee
         return row[_clamp_index(index)]
 
-    def ranged_mod_for(self, index: int, *, crossbow: bool) -> int | None:
-        """Ranged attack modifier (§2.4 ranged row, table 3.3); None = this weapon cannot fire here."""
+    def ranged_mod_for(self, index: int, *, crossbow: bool, narrow: bool = False) -> int | None:
+        """Ranged attack modifier (§2.4 ranged row, table 3.3; in a crawlway that is also narrow the
+        Narrow and Low row, §2.4 further details); None = this weapon cannot fire here."""
         if self.ranged == "none" or (self.ranged == "crossbows" and not crossbow):
             return None
         if crossbow and self.crossbow_mod is not None:
             return self.crossbow_mod
-        return self.ranged_mod[_clamp_index(index)]
+        row = self.ranged_mod_if_narrow if (narrow and self.ranged_mod_if_narrow is not None) else self.ranged_mod
+        return row[_clamp_index(index)]
 
 
 def _clamp_index(index: int) -> int:
@@ -138,6 +141,7 @@ def effects_table() -> dict[Category, Effects]:
             prone_melee_penalty_applies=bool(row["prone_melee_penalty_applies"]),
             ranged=row["ranged"],
             ranged_mod=_row(row["ranged_mod"]),
+            ranged_mod_if_narrow=_row(row["ranged_mod_if_narrow"]) if "ranged_mod_if_narrow" in row else None,
             crossbow_mod=row.get("crossbow_mod"),
             remove_gear=bool(row["remove_gear"]),
             attacks=bool(row["attacks"]),

@@ -217,3 +217,16 @@ def test_damage_reduction_once_per_hit_and_riders_need_a_wound():
     combat.resolve_attack(enc, plan)
     assert [e for e in enc.events if e.type == "damage"][-1].amount == 0
     assert not g.diseases and not [e for e in enc.events if e.type == "save" and e.target == "g"]
+
+
+def test_a_crossbow_in_a_narrow_crawlway_takes_the_narrow_and_low_row():
+    from .helpers import encounter, ready
+
+    # for a 5-ft elf: "v" 5 ft wide, 2 ft high is a crawlway; "q" 4 ft wide, 2 ft high a narrow one
+    for glyph, expected in (("v", -2), ("q", -4)):      # light crossbow: light (1) in each row
+        enc = ready(encounter([glyph + "....."], [{"id": "w", "template": "elf-wizard-1", "team": "x", "at": [0, 0]},
+                                                  {"id": "g", "template": "goblin", "team": "y", "at": [5, 0]}],
+                              legend={"q": (4, 2), "v": (5, 2)}))
+        w = enc.creatures["w"]
+        plan = combat.plan_attack(enc, w, w.attack_named("light-crossbow"), enc.creatures["g"], kind="ranged")
+        assert plan and plan.modifiers["crawl"] == expected, plan.modifiers
