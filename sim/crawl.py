@@ -34,6 +34,7 @@ Time model (each number is exact for this model, and tested):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +44,7 @@ import numpy as np
 
 from sim.creature import Creature
 from sim.errors import DataError
-from sim.geometry import line_of_effect
+from sim.geometry import distance_squares, line_of_effect
 from sim.grid import CaveGrid
 from sim.loaders import (SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec, Limits, _Lines, _parse_combatants,
                          load_map, read_toml)
@@ -303,9 +304,18 @@ def _kind_at(fields: dict[str, MoveField], grid: CaveGrid, members: list[Creatur
     kind = _MODE_KIND.get(worst, "open")
     if kind == "open":
         widest = max(c.block.body.space for c in members)
-        if grid.width_ft[y, x] < 2 * widest and len(members) > 1:
+        if _effective_width(grid)[y, x] < 2 * widest and len(members) > 1:
             kind = "single_file"
     return kind
+
+
+@functools.lru_cache(maxsize=8)
+def _effective_width(grid: CaveGrid) -> np.ndarray:
+    """The map's width capped by the rock around each square (as the chokepoint analysis reads
+    it): a one-square corridor drawn with a chamber glyph is still 5 ft wide."""
+    from sim.generate import width_allowance_ft
+
+    return np.minimum(grid.width_ft, width_allowance_ft(~grid.rock))
 
 
 def _member_time(c: Creature, f: MoveField, squares: list[Pos], grid: CaveGrid) -> tuple[float, list]:
@@ -378,7 +388,7 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
     while pos < len(route) - 1 and travellers:
         # the next square where monsters notice the party ends this leg (RULES: senses, §3 of the
         # module docstring); the leg is cut into stretches of one kind
-        trig = _trigger(grid, route[pos + 1:], monsters_left, travellers)
+        trig = _trigger(grid, route[pos + 1:], monsters_left, travellers, base=spec.path)
         end_at = pos + 1 + trig[0] if trig is not None else len(route) - 1
         kinds = [_kind_at(fields_unarmored(grid, travellers), grid, travellers, sq) for sq in route]
         stretches: list[tuple[str, int, int]] = []  # (kind, first index, last index)
@@ -428,7 +438,7 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
              left_behind, rng, fields_now, *, dress: bool = True, split: bool = True):
     """One stretch of the route: armor off before tight places (or back on after them), then every
     member's own time and the party's (waiting for the slowest; single file where narrow)."""
-    if split and dress and kind == "open" and armor_off and b > a + 1:
+    if split and dress and kind in ("open", "single_file") and armor_off and b > a:
         # out of the tight place first (the first square of open ground), then dress there
         t, fields, travellers = _stretch(grid, route, kind, a, a + 1, t, fields, travellers, armor_off,
                                          monsters_left, timeline, tracks, left_behind, rng, fields_now, dress=False)
@@ -442,16 +452,20 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
                 tracks[c.id].append((t + 0.5, route[a + 1], False))
             timeline.append(Entry(t, 0.5, "stand_up", tuple(c.id for c in risers), route[a + 1], {}))
             t += 0.5
-        return _stretch(grid, route, kind, a + 1, b, t, fields, travellers, armor_off, monsters_left, timeline,
-                        tracks, left_behind, rng, fields_now, split=False)
+        if b > a + 1:
+            return _stretch(grid, route, kind, a + 1, b, t, fields, travellers, armor_off, monsters_left, timeline,
+                            tracks, left_behind, rng, fields_now, split=False)
+        t, fields = _dress(grid, route[b], t, fields, travellers, armor_off, monsters_left, timeline, rng, fields_now)
+        return t, fields, travellers
     squares = route[a:b + 1]
     constricted = kind in ("crawl", "awkward", "tight")
-    # armor off before the tight places (RULES §2.4, §7.33)
+    # armor off before the tight places (RULES §2.4, §7.33); an ally with nothing of its own to
+    # take off helps (the time halves): two creatures busy with their own armor help nobody
     if constricted:
         need = [c for c in travellers if _needs_armor_off(c) and c.id not in armor_off
                 and _constricted_for(c, grid, squares[1:])]
         if need:
-            helped = len(travellers) > 1
+            helped = len(travellers) > len(need)
             times = {}
             for c in need:
                 mins = _minutes(c.base_block.armor.remove, rng) / (2 if helped else 1)
@@ -463,23 +477,9 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
                                        "minutes": mins}))
             t += max(times.values())
             fields = fields_now()
-    elif armor_off and kind == "open" and dress:
-        near = _fight_near(grid, squares[0], monsters_left)
-        don_times = []
-        for c in [c for c in travellers if c.id in armor_off]:
-            if near:
-                timeline.append(Entry(t, 0.0, "keep_armor_off", (c.id,), squares[0], {"reason": "a fight is near"}))
-                continue
-            helped = len(travellers) > 1
-            mins = _minutes(c.base_block.armor.don, rng) / (2 if helped else 1)
-            c.put_armor_on()
-            armor_off.discard(c.id)
-            timeline.append(Entry(t, mins * ROUNDS_PER_MINUTE, "armor_on", (c.id,), squares[0],
-                                  {"armor": c.base_block.armor.key, "helped": helped, "minutes": mins}))
-            don_times.append(mins * ROUNDS_PER_MINUTE)
-        if don_times:
-            t += max(don_times)  # the party waits while they dress
-            fields = fields_now()
+    elif armor_off and kind in ("open", "single_file") and dress:
+        t, fields = _dress(grid, squares[0], t, fields, travellers, armor_off, monsters_left, timeline, rng,
+                           fields_now)
     # each member's own time for the stretch; the party waits for the slowest
     times: dict[str, float] = {}
     steps: dict[str, list] = {}
@@ -535,6 +535,29 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
     return t, fields, travellers
 
 
+def _dress(grid, at: Pos, t: float, fields, travellers, armor_off, monsters_left, timeline, rng, fields_now):
+    """Armor back on where the way has opened (RULES §2.4 donning times, halved when an ally with
+    no armor of its own to put on helps), unless a fight is near. Returns (t, fields)."""
+    near = _fight_near(grid, at, monsters_left)
+    dressing = [c for c in travellers if c.id in armor_off]
+    helped = len(travellers) > len(dressing)
+    don_times = []
+    for c in dressing:
+        if near:
+            timeline.append(Entry(t, 0.0, "keep_armor_off", (c.id,), at, {"reason": "a fight is near"}))
+            continue
+        mins = _minutes(c.base_block.armor.don, rng) / (2 if helped else 1)
+        c.put_armor_on()
+        armor_off.discard(c.id)
+        timeline.append(Entry(t, mins * ROUNDS_PER_MINUTE, "armor_on", (c.id,), at,
+                              {"armor": c.base_block.armor.key, "helped": helped, "minutes": mins}))
+        don_times.append(mins * ROUNDS_PER_MINUTE)
+    if don_times:
+        t += max(don_times)  # the party waits while they dress
+        fields = fields_now()
+    return t, fields
+
+
 def fields_unarmored(grid: CaveGrid, members: list[Creature]) -> dict[str, MoveField]:
     """Fields with medium/heavy armor off (as it will be in tight places): to classify the route."""
     out = {}
@@ -554,34 +577,41 @@ def _constricted_for(c: Creature, grid: CaveGrid, squares: list[Pos]) -> bool:
 
 
 def _fight_near(grid: CaveGrid, at: Pos, monsters: list[CombatantSpec]) -> bool:
-    return any(max(abs(m.at[0] - at[0]), abs(m.at[1] - at[1])) <= FIGHT_NEAR_SQUARES for m in monsters)
+    return any(distance_squares(m.at, at) <= FIGHT_NEAR_SQUARES for m in monsters)  # 5-10-5 (§6.2)
 
 
-def _sense_range_ft(template: str, path: str) -> int:
+def _sense_range_ft(template: str, base: str = ".") -> int:
+    """How far a monster notices the party: its darkvision, blindsense or tremorsense, at least
+    60 ft. A template given as a file is found beside the crawl file, as in an encounter."""
     from sim.rules.statblocks import load_template
 
+    name = template
+    if name.endswith(".toml") and not Path(name).is_absolute():
+        name = str(Path(base).parent / name)
     try:
-        b = load_template(template)
+        b = load_template(name)
     except DataError:
         return 60
     s = b.senses
     return max(60, s.darkvision_ft, s.blindsense_ft, s.tremorsense_ft)
 
 
-def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], party: list[Creature]):
+def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], party: list[Creature], *,
+             base: str = "."):
     """The first square of the stretch where a monster senses the party (see the module notes):
-    returns (index, the monsters that join the fight: those within 60 ft of one that noticed)."""
+    returns (index, the monsters that join the fight: those within 60 ft of one that noticed).
+    Distances count diagonals 5-10-5 (§6.2)."""
     if not monsters:
         return None
     for i, sq in enumerate(squares):
         seen = []
         for m in monsters:
-            r = _sense_range_ft(m.template, "") // 5
-            if max(abs(m.at[0] - sq[0]), abs(m.at[1] - sq[1])) <= r and line_of_effect(grid.rock, [sq], [m.at]):
+            r = _sense_range_ft(m.template, base) // 5
+            if distance_squares(m.at, sq) <= r and line_of_effect(grid.rock, [sq], [m.at]):
                 seen.append(m)
         if seen:
             # everyone within 60 ft of the first to notice joins
-            group = [m for m in monsters if any(max(abs(m.at[0] - s.at[0]), abs(m.at[1] - s.at[1])) <= 12 for s in seen)]
+            group = [m for m in monsters if any(distance_squares(m.at, s.at) <= 12 for s in seen)]
             return i, group
     return None
 
@@ -599,21 +629,29 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
     enc_spec = EncounterSpec(name=f"{spec.name}: fight {number + 1}", path=spec.path, grid=grid, seed=seed,
                              combatants=tuple(combatants) + tuple(group), settings=dict(spec.settings))
     enc = Encounter(enc_spec)
-    for c in party:  # carry over what happened on the way: hp, armor off, items, conditions
+    for c in party:  # carry over what happened on the way: hp, armor off, items, spells, conditions
         e = enc.creatures[c.id]
         e.hp, e.block, e.base_block, e.armor_off = c.hp, c.block, c.base_block, c.armor_off
         e.items = dict(c.items)
         e.torch_lit = c.torch_lit
+        e.wielding = c.wielding
         e.conditions = set(c.conditions)
-        e.prone = bool(enc.field(e).prone[e.pos[1], e.pos[0]])
+        e.spells_left = {lvl: list(names) for lvl, names in c.spells_left.items()}
+        e.thrown_left = dict(c.thrown_left)
+        e.nonlethal = c.nonlethal
+        e.prone = c.prone or bool(enc.field(e).prone[e.pos[1], e.pos[0]])
         enc._place(e, e.pos)
     enc.run()
     standing = []
-    for c in party:
+    for c in party:  # and back: what the fight spent stays spent for the next one
         e = enc.creatures[c.id]
         c.hp = e.hp
         c.conditions = set(e.conditions)
         c.items = dict(e.items)
+        c.spells_left = {lvl: list(names) for lvl, names in e.spells_left.items()}
+        c.thrown_left = dict(e.thrown_left)
+        c.block, c.base_block = e.block, e.base_block
+        c.torch_lit, c.wielding, c.nonlethal = e.torch_lit, e.wielding, e.nonlethal
         if e.in_fight:
             standing.append(c.id)
     return {"events": enc.events,

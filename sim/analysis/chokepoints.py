@@ -294,7 +294,7 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         k = int(np.lexsort((nc, nr, (nr - mr) ** 2 + (nc - mc) ** 2))[0])
         at = (int(nc[k]), int(nr[k]))
         squares = tuple(sorted(((int(c), int(r)) for r, c in zip(rr, cc)), key=lambda p: (p[1], p[0])))
-        found.append((at, squares, float(grid.width_ft[rr, cc].min()), float(grid.height_ft[rr, cc].min()),
+        found.append((at, squares, float(geo.width_eff[rr, cc].min()), float(grid.height_ft[rr, cc].min()),
                       tuple(sorted(joins))))
     found.sort(key=lambda t: (t[0][1], t[0][0], t[1]))
     chokes = tuple(Chokepoint(i + 1, at, sq, w, h, j) for i, (at, sq, w, h, j) in enumerate(found))

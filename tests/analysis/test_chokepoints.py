@@ -51,7 +51,8 @@ def test_the_only_link_is_the_only_chokepoint(glyph):
     assert c.at == (6, 2)                       # the middle of the passage
     assert c.joins == (1, 2) and lay.n_areas == 2
     assert lay.area[2, 2] != lay.area[2, 10]    # west and east are different areas
-    assert (c.width_ft, c.ceiling_ft) == {"f": (2, 12), "F": (1, 12), "c": (5, 2.5), "l": (6, 4)}[glyph]
+    # the effective width: a 6-ft glyph in a one-square passage is 5 ft wide between its rock walls
+    assert (c.width_ft, c.ceiling_ft) == {"f": (2, 12), "F": (1, 12), "c": (5, 2.5), "l": (5, 4)}[glyph]
 
 
 def test_no_chokepoint_in_one_room():

@@ -50,9 +50,11 @@ def test_halfling_crawls_where_the_human_needs_escape_artist(tmp_path):
     assert squeeze.detail["member_rounds"]["bruna"] == 1.0  # two tries, a move action each
 
 
+HALL = ["#" * 15, "#.............#", "#.............#", "#.............#", "#" * 15]  # room to walk abreast
+
+
 def test_party_waits_for_its_slowest_member(tmp_path):
-    p = crawl_file(tmp_path, ["#" * 15, "#.............#", "#" * 15], {},
-                   ["mialee:elf-wizard-3", "tordek:dwarf-fighter-3"], frm="1,1", to="13,1")
+    p = crawl_file(tmp_path, HALL, {}, ["mialee:elf-wizard-3", "tordek:dwarf-fighter-3"], frm="1,2", to="13,2")
     r = run_crawl(load_crawl(p))
     walk = entries(r, "walk")[0]
     assert walk.detail["member_rounds"] == {"mialee": 1.0, "tordek": 1.5}  # 12 squares at 30 / at 20 ft
@@ -102,13 +104,20 @@ def test_cli_and_bad_input(tmp_path, capsys):
     assert "no party" in capsys.readouterr().err
 
 
-def test_cli_timeline_reads_as_sentences(tmp_path, capsys):
+def test_a_one_square_corridor_is_single_file_whatever_its_glyph(tmp_path):
+    # "." is a 30-ft-wide glyph, but between rock one square apart the passage is 5 ft wide
     p = crawl_file(tmp_path, ["#" * 15, "#.............#", "#" * 15], {},
-                   ["mialee:elf-wizard-3", "tordek:dwarf-fighter-3"], frm="1,1", to="13,1")
+                   ["mialee:elf-wizard-3", "lidda:halfling-rogue-3"], frm="1,1", to="13,1")
+    r = run_crawl(load_crawl(p))
+    assert [e.what for e in r.timeline if e.what != "wait"][:1] == ["single_file"]
+
+
+def test_cli_timeline_reads_as_sentences(tmp_path, capsys):
+    p = crawl_file(tmp_path, HALL, {}, ["mialee:elf-wizard-3", "tordek:dwarf-fighter-3"], frm="1,2", to="13,2")
     assert main(["crawl", str(p)]) == 0
     out = capsys.readouterr().out
-    assert "mialee, tordek walk 12 squares from (1, 1) (1.5 rounds: mialee 1, tordek 1.5)" in out
-    assert "mialee waits for tordek" in out and "mialee, tordek arrive at (13, 1)" in out
+    assert "mialee, tordek walk 12 squares from (1, 2) (1.5 rounds: mialee 1, tordek 1.5)" in out
+    assert "mialee waits for tordek" in out and "mialee, tordek arrive at (13, 2)" in out
     p = crawl_file(tmp_path, ["#" * 4, "#..#", "#" * 4], {}, ["mialee:elf-wizard-3"], frm="1,1", to="2,1")
     assert main(["crawl", str(p)]) == 0
     out = capsys.readouterr().out
