@@ -273,6 +273,41 @@ def _route(grid: CaveGrid, members: list[Creature], start: Pos, goal: Pos):
     return p if p.reachable else None
 
 
+def _route_mover(c: Creature, aid: int) -> Mover:
+    """The creature as it meets the tight places: medium or heavy armor off, ``aid`` added to
+    Escape Artist."""
+    was = c.armor_off
+    if _needs_armor_off(c) and not was:
+        c.take_armor_off(drop_shield=True)
+    m = travel_mover(c, aid=aid)
+    if _needs_armor_off(c) and not was:
+        c.put_armor_on()
+    return m
+
+
+def _best_route(grid: CaveGrid, members: list[Creature], start: Pos, goal: Pos):
+    """When no route suits the composite of the party (its largest body with its lowest Escape
+    Artist, who may be two different members), the route planned for one member that the most
+    members can follow, the fastest on ties. Returns (path, the members who can follow it), or
+    (None, []) when no member can reach the goal at all."""
+    aid = 2 if len(members) > 1 else 0
+    best = None
+    for c in members:
+        f = move_field(grid, _route_mover(c, aid))
+        if f.mode[start[1], start[0]] == BLOCKED or f.mode[goal[1], goal[0]] == BLOCKED:
+            continue
+        p = find_path(f, start, goal)
+        if not p.reachable:
+            continue
+        route = list(p.squares)
+        followers = [m for m in members
+                     if _stops_at(move_field(grid, _route_mover(m, aid)), route, grid) == len(route) - 1]
+        key = (-len(followers), float(p.move_actions if p.move_actions is not None else math.inf))
+        if best is None or key < best[0]:
+            best = (key, p, followers)
+    return (best[1], best[2]) if best is not None else (None, [])
+
+
 def _stops_at(f: MoveField, route: list[Pos], grid: CaveGrid) -> int:
     """Index of the last route square a creature can get to along the route from its start,
     with take 10 / take 20 (a squeeze whose check it cannot make stops it)."""
@@ -355,10 +390,8 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
     # 1. the route, and who cannot take it
     travellers = list(members)
     path = _route(grid, travellers, spec.start, spec.goal)
-    while path is None and len(travellers) > 1:
-        biggest = max(travellers, key=lambda c: (c.block.body.space, c.block.body.height))
-        travellers = [c for c in travellers if c is not biggest]
-        path = _route(grid, travellers, spec.start, spec.goal)
+    if path is None:  # planned for one member, the most of the others following (see _best_route)
+        path, travellers = _best_route(grid, members, spec.start, spec.goal)
     if path is None:
         raise DataError(f"{spec.path}: no route from {spec.start_name or spec.start} to {spec.goal_name or spec.goal} "
                         "for this party")
@@ -366,7 +399,7 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
     for c in members:
         if c in travellers:
             continue
-        f = move_field(grid, travel_mover(c))
+        f = move_field(grid, _route_mover(c, 2 if len(members) > 1 else 0))
         i = _stops_at(f, route, grid)
         stop = route[i]
         nx, ny = route[min(i + 1, len(route) - 1)]

@@ -2,6 +2,7 @@
 
 import json
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,17 @@ def test_cli_timeline_reads_as_sentences(tmp_path, capsys):
     assert main(["crawl", str(p)]) == 0
     out = capsys.readouterr().out
     assert "mialee walks 1 square from (1, 1) (0.5 rounds: mialee 0.5)" in out and "mialee arrives at (2, 1)" in out
+
+
+def test_a_route_one_member_plans_is_taken_when_all_can_follow_it(tmp_path):
+    # a 0.6-ft crack: a Tight Squeeze (DC 30) for the nimble Medium rogue, who takes 20 on +10; an
+    # Awkward Space (DC 15) for the clumsy halfling (-1, take 20: 19). The party's "composite"
+    # (the largest body with the lowest Escape Artist) could not pass; neither is left behind.
+    data = Path(__file__).parent / "data"
+    p = crawl_file(tmp_path, ["#" * 12, "#oooottoooo#", "#" * 12], {"o": "{ width = 30, height = 12 }",
+                                                                     "t": "{ width = 0.6, height = 10 }"},
+                   [f"rogue:{data / 'nimble_rogue.toml'}", f"hob:{data / 'clumsy_halfling.toml'}"],
+                   frm="1,1", to="10,1")
+    r = run_crawl(load_crawl(p))
+    assert r.left_behind == {} and r.arrived == ["rogue", "hob"]
+    assert {e.what for e in r.timeline} >= {"tight"}
