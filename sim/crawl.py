@@ -539,13 +539,26 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
         for c in travellers:
             offsets[c.id] = off
             st = steps[c.id]
-            first = st[0].move_action / 2.0 if st else 0.0
-            last = (st[-1].move_action - (st[-2].move_action if len(st) > 1 else 0.0)) / 2.0 if st else 0.0
+            # the next one follows once this one has cleared the first square: the part of a
+            # move action that square takes (its feet of movement over the speed), not a whole one
+            speed = max(5, fields[c.id].mover.speed_ft)
+
+            def square_time(i: int) -> float:
+                """Rounds for step ``i`` alone: in a single-file walk its feet over the speed (a
+                square is a sixth of a 30-ft move action); in a crawlway or squeeze its whole
+                actions (a crawl square, an Escape Artist try)."""
+                if kind == "single_file" and st[i].kind not in ("crawl", "escape_artist", "squeeze"):
+                    return min(1.0, st[i].feet / speed) / 2.0
+                return (st[i].move_action - (st[i - 1].move_action if i > 0 else 0.0)) / 2.0
+
+            first = square_time(0) if st else 0.0
+            last = square_time(len(st) - 1) if st else 0.0
             ends[c.id] = max(off + times[c.id], prev_end + last)
             prev_end = ends[c.id]
             off += first
     finish = max(ends.values())
-    slowest = max(travellers, key=lambda c: (offsets[c.id] + times[c.id], -travellers.index(c)))
+    # the last out (in single file, pushed back behind the ones ahead) is the one the others wait for
+    slowest = max(travellers, key=lambda c: (ends[c.id], -travellers.index(c)))
     for c in travellers:
         for s in steps[c.id]:
             tracks[c.id].append((t + offsets[c.id] + s.move_action / 2.0, tuple(s.at),
@@ -559,11 +572,10 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
                             for c in travellers}
     timeline.append(Entry(t, finish, "walk" if kind == "open" else kind, tuple(c.id for c in travellers),
                           squares[0], detail))
-    waits = [c.id for c in travellers if offsets[c.id] + times[c.id] < finish - 1e-9]
+    waits = [c.id for c in travellers if ends[c.id] < finish - 1e-9]
     if waits and finish > 0:
         timeline.append(Entry(t + finish, 0.0, "wait", tuple(waits), squares[-1],
-                              {"for": slowest.id,
-                               "rounds": {cid: round(finish - offsets[cid] - times[cid], 3) for cid in waits}}))
+                              {"for": slowest.id, "rounds": {cid: round(finish - ends[cid], 3) for cid in waits}}))
     t += finish
     return t, fields, travellers
 

@@ -137,3 +137,17 @@ def test_a_route_one_member_plans_is_taken_when_all_can_follow_it(tmp_path):
     r = run_crawl(load_crawl(p))
     assert r.left_behind == {} and r.arrived == ["rogue", "hob"]
     assert {e.what for e in r.timeline} >= {"tight"}
+
+
+def test_single_file_followers_start_once_the_one_ahead_is_a_square_in(tmp_path):
+    # four elves (30 ft) through a one-square gap in a wall: each needs a move action for the
+    # square (0.5 round); each next one starts when the one ahead has cleared the first square,
+    # 5 ft of its 30: 1/6 of a move action, 1/12 round. 0.5 + 3/12 = 0.75 round.
+    rows = ["#############", "#.....#.....#", "#...........#", "#.....#.....#", "#############"]
+    party = [f"e{i}:elf-wizard-3" for i in range(4)]
+    p = crawl_file(tmp_path, rows, {}, party, frm="5,2", to="7,2")
+    r = run_crawl(load_crawl(p))
+    (sf,) = entries(r, "single_file")
+    assert sf.detail["member_rounds"] == {f"e{i}": 0.5 for i in range(4)} and sf.rounds == pytest.approx(0.75)
+    wait = entries(r, "wait")[-1]
+    assert wait.detail["for"] == "e3" and set(wait.who) == {"e0", "e1", "e2"}
