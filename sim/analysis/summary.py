@@ -156,7 +156,7 @@ def terminal(summaries: list[VariantSummary], teams: list[str], console, *, titl
         t.add_row("errors", *[str(s.errors) for s in summaries])
     for team in teams:
         t.add_row(escape(f"{team} wins (95% CI)"), *[pct(s.wins[team]) for s in summaries])
-    t.add_row("draws (round cap)", *[pct(s.draws) for s in summaries])
+    t.add_row("no winner (round cap, or both sides down)", *[pct(s.draws) for s in summaries])
 
     def r(s, k):
         v = s.rounds.get(k)
