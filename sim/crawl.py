@@ -625,20 +625,33 @@ def _fight_near(grid: CaveGrid, at: Pos, monsters: list[CombatantSpec]) -> bool:
     return any(distance_squares(m.at, at) <= FIGHT_NEAR_SQUARES for m in monsters)  # 5-10-5 (§6.2)
 
 
-def _sense_range_ft(template: str, base: str = ".") -> int:
-    """How far a monster notices the party: its darkvision, blindsense or tremorsense, at least
-    60 ft. A template given as a file is found beside the crawl file, as in an encounter."""
+def _monster_block(template: str, base: str = "."):
+    """A monster's stat block; a template given as a file is found beside the crawl file, as in
+    an encounter. None if it cannot be read (the encounter reports that, with the reason)."""
     from sim.rules.statblocks import load_template
 
     name = template
     if name.endswith(".toml") and not Path(name).is_absolute():
         name = str(Path(base).parent / name)
     try:
-        b = load_template(name)
+        return load_template(name)
     except DataError:
+        return None
+
+
+def _sense_range_ft(template: str, base: str = ".") -> int:
+    """How far a monster notices the party: its darkvision, blindsense or tremorsense, at least 60 ft."""
+    b = _monster_block(template, base)
+    if b is None:
         return 60
     s = b.senses
     return max(60, s.darkvision_ft, s.blindsense_ft, s.tremorsense_ft)
+
+
+def _block_squares(at: Pos, space_ft: float, swarm: bool = False) -> set[Pos]:
+    """The squares a creature of this space covers from ``at`` (its top-left square)."""
+    k = 1 if swarm else max(1, int(space_ft // 5))
+    return {(at[0] + i, at[1] + j) for i in range(k) for j in range(k)}
 
 
 def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], party: list[Creature], *,
@@ -668,7 +681,11 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
     from sim.encounter import Encounter
 
     seed = int(np.random.SeedSequence(spec.seed).spawn(number + 2)[number + 1].generate_state(1)[0])
-    places = _file_positions(grid, party, list(reversed(behind)), {m.at for m in group})
+    taken: set[Pos] = set()
+    for m in group:  # the monsters' whole footprints (a Large ogre covers four squares)
+        b = _monster_block(m.template, spec.path)
+        taken |= _block_squares(m.at, b.body.space if b is not None else 5.0, b is not None and b.is_swarm)
+    places = _file_positions(grid, party, list(reversed(behind)), taken)
     combatants = [dataclasses.replace(m, at=places[c.id], team="party", id=c.id) for c, m in
                   zip(party, [next(s for s in spec.party if s.id == c.id) for c in party])]
     enc_spec = EncounterSpec(name=f"{spec.name}: fight {number + 1}", path=spec.path, grid=grid, seed=seed,
@@ -714,10 +731,11 @@ def _file_positions(grid: CaveGrid, party: list[Creature], back: list[Pos], take
     k = 0
     for c in party:
         f = move_field(grid, travel_mover(c))
-        while k < len(back) and (back[k] in used or f.mode[back[k][1], back[k][0]] == BLOCKED):
+        while k < len(back) and (_block_squares(back[k], c.block.body.space) & used
+                                 or f.mode[back[k][1], back[k][0]] == BLOCKED):
             k += 1
         sq = back[k] if k < len(back) else back[-1]
         out[c.id] = sq
-        used.add(sq)
+        used |= _block_squares(sq, c.block.body.space)
         k += 1
     return out

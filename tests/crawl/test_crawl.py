@@ -151,3 +151,17 @@ def test_single_file_followers_start_once_the_one_ahead_is_a_square_in(tmp_path)
     assert sf.detail["member_rounds"] == {f"e{i}": 0.5 for i in range(4)} and sf.rounds == pytest.approx(0.75)
     wait = entries(r, "wait")[-1]
     assert wait.detail["for"] == "e3" and set(wait.who) == {"e0", "e1", "e2"}
+
+
+def test_a_fight_places_the_party_clear_of_a_large_monsters_whole_space(tmp_path):
+    from sim.crawl import _block_squares, _file_positions
+    from sim.encounter import build_creature
+    from sim.loaders import CombatantSpec
+
+    p = crawl_file(tmp_path, HALL, {}, ["bruna:human-fighter-3"], frm="1,2", to="13,2")
+    spec = load_crawl(p)
+    bruna = build_creature(CombatantSpec(id="bruna", template="human-fighter-3", team="party", at=(1, 2)), spec.path)
+    ogre = _block_squares((5, 1), 10.0)                   # an ogre at (5, 1) covers (5..6, 1..2)
+    assert ogre == {(5, 1), (6, 1), (5, 2), (6, 2)}
+    back = [(6, 2), (5, 2), (4, 2), (3, 2)]               # the route behind the party, newest first
+    assert _file_positions(spec.grid, [bruna], back, ogre) == {"bruna": (4, 2)}
