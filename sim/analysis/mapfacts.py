@@ -230,7 +230,11 @@ def _trip_facts(m: MapAnalysis, s: Subject, trip: Trip, passages) -> dict:
                 if _footprint_hits(t, [sq], c.index, lay.neck)]
         cat = max(cats) if cats else Category.CLEAR
         ps = passages[(c.index, s.key)]
-        extra = max((p.extra_move_actions for p in ps if p.extra_move_actions is not None), default=None)
+        # the passage between the two areas the trip actually crosses from and into (the chokepoint
+        # may join more than two); any of them if the trip's sides cannot be told
+        sides = _sides_crossed(trip.squares, c.index, lay)
+        on_route = [p for p in ps if sides and {p.side_a, p.side_b} == sides] or ps
+        extra = max((p.extra_move_actions for p in on_route if p.extra_move_actions is not None), default=None)
         if cat is Category.CLEAR and not extra:
             continue
         parts.append(f"{passage_words(cat.name)} {c.id}" + (f" ({rounds_text(extra)})" if extra else ""))
@@ -239,6 +243,17 @@ def _trip_facts(m: MapAnalysis, s: Subject, trip: Trip, passages) -> dict:
     else:
         out["summary"] = f"{s.label} reaches {trip.goal} in {total}" + (f" via {', '.join(c.id for c in via)}" if via else "")
     return out
+
+
+def _sides_crossed(squares, index: int, lay) -> set[int]:
+    """The areas a route stands in just before it enters chokepoint ``index`` and just after it
+    leaves it (empty if it does not cross it)."""
+    inside = [i for i, (x, y) in enumerate(squares) if lay.neck[y, x] == index]
+    if not inside:
+        return set()
+    before = [int(lay.area[y, x]) for x, y in squares[:inside[0]] if lay.neck[y, x] == 0 and lay.area[y, x] > 0]
+    after = [int(lay.area[y, x]) for x, y in squares[inside[-1] + 1:] if lay.neck[y, x] == 0 and lay.area[y, x] > 0]
+    return {before[-1], after[0]} if before and after else set()
 
 
 def _area_route(m: MapAnalysis, start: str, goal: str) -> list:
