@@ -195,3 +195,13 @@ def test_regions_follow_escape_artist():
 
 def test_sizes_are_nine():
     assert len(list(Size)) == 9
+
+
+def test_the_sides_a_route_crosses_a_chokepoint_between():
+    from sim.analysis.mapfacts import _sides_crossed
+
+    lay = find_chokepoints(two_chambers("f"))
+    (c,) = lay.chokepoints
+    route = [(x, 2) for x in range(2, 11)]                  # west chamber, the fissure, east chamber
+    assert _sides_crossed(route, c.index, lay) == {int(lay.area[2, 2]), int(lay.area[2, 10])} == set(c.joins)
+    assert _sides_crossed(route[:3], c.index, lay) == set()   # it never gets into the fissure
