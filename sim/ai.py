@@ -53,7 +53,7 @@ def default_policy(enc: "Encounter", c: Creature, t: Turn):
     if c.nauseated:
         return _nauseated(enc, c, t, foes)
     covering = [f for f in foes if f.is_swarm and set(f.squares) & set(c.squares)]
-    if covering and all(_helpless_against(c, f) for f in covering) and t.full_round:
+    if covering and all(_helpless_against(c, f) for f in covering) and t.full_move:
         act = _flee_swarms(enc, c, t, foes, budget=2)
         if act is not None:
             return act
@@ -351,7 +351,7 @@ def _reposition(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature])
     wait = _hold_chokepoint(enc, c, t, target, p)
     if wait is not None:
         return wait
-    if t.full_round and actions > 1 and att is not None and att.mode == "melee" and att.name == (c.wielding or att.name):
+    if t.full_move and actions > 1 and att is not None and att.mode == "melee" and att.name == (c.wielding or att.name):
         ch = enc.charge_square(c, target, att)
         if not isinstance(ch, type(None)) and not hasattr(ch, "reason"):
             return Charge(target.id, att.name)
@@ -361,7 +361,7 @@ def _reposition(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature])
 def _move_or_wait(enc: "Encounter", c: Creature, t: Turn, p: Pos, actions: float):
     """Move toward ``p`` (one move action if that gets there, else a double move), or wait if the
     way is blocked this turn (an ally in the only square to stop in)."""
-    double = t.full_round and actions > 1
+    double = t.full_move and actions > 1
     if not enc.movement_plan(c, p, budget=2 if double else 1):
         return Delay()
     return Move(p, double=double)
@@ -452,7 +452,7 @@ def _ranged(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
             step = _safe_step(enc, c, foes)
             if step is not None:
                 return FiveFootStep(step)
-        if t.full_round:
+        if t.full_move:
             spot = _firing_spot(enc, c, foes, max_actions=2)
             if spot is not None and spot != c.pos:
                 return Withdraw(spot)
@@ -766,7 +766,7 @@ def swarm_policy(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
     if not targets:
         return None
     d = _dmap(enc, c)
-    budget = 2 if t.full_round else 1
+    budget = 2 if t.full_move else 1
     ok = d.reachable() & (d.actions <= budget)
     occ: dict[Pos, set[str]] = {}
     for f in targets:
@@ -792,4 +792,4 @@ def swarm_policy(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
         return None
     if float(d.actions[dest[1], dest[0]]) <= 1:
         return Move(dest)
-    return Move(dest, double=t.full_round)
+    return Move(dest, double=t.full_move)

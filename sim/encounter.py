@@ -201,6 +201,12 @@ class Turn:
         before or after a full attack; the full-round actions that move refuse it themselves)."""
         return self.standard and self.move
 
+    @property
+    def full_move(self) -> bool:
+        """A full-round action that moves (double move, run, charge, withdraw) is still open: no
+        5-ft step taken."""
+        return self.standard and self.move and not self.stepped
+
 
 # =================================================================================================
 # Setting up
@@ -571,6 +577,8 @@ class Encounter:
             self._turn_mark = len(self.events)
             self.emit(TurnStart(round=self.round, actor=c.id))
             self._start_of_turn(c)
+            if c.single_action:  # disabled or staggered: one move or standard action (§5.5), never a full round
+                self.turn.move = False
             if not c.in_fight or self.decided():
                 self.turn.ended = True
             return c
@@ -716,12 +724,12 @@ class Encounter:
 
     # movement ------------------------------------------------------------------------------------------
     def _needs(self, c: Creature, t: Turn, *, standard: bool = False, move: bool = False, full: bool = False) -> str | None:
+        if c.single_action and full:
+            return f"{c.name} is {'disabled' if c.disabled else 'staggered'}: a single move or standard action"
         if full and not t.full_round:
             return "needs a full-round action (nothing else this turn)"
         if c.nauseated and (standard or full):
             return f"{c.name} is nauseated: only a move action (§5.2)"
-        if c.single_action and full:
-            return f"{c.name} is {'disabled' if c.disabled else 'staggered'}: a single move or standard action"
         if standard and not t.standard:
             return "no standard action left"
         if move and not (t.move or t.standard):

@@ -118,3 +118,15 @@ def test_golden_fight():
 if __name__ == "__main__":
     GOLDEN.write_text(dumps(play(7).events))
     print(f"wrote {GOLDEN}")
+
+
+@pytest.mark.parametrize("name", ["demo", "fissure_hold", "bat_gallery", "kobold_warren"])
+def test_the_ai_never_asks_for_what_the_rules_refuse(name):
+    """The default tactics only choose legal actions: no `refused` event in the shipped fights."""
+    from sim.loaders import load_encounter
+    from sim.paths import maps_dir
+
+    spec = load_encounter(maps_dir() / f"{name}.toml")
+    for seed in range(6):
+        refused = [e for e in Encounter(spec, seed=seed).run() if e.type == "refused"]
+        assert not refused, refused[:3]
