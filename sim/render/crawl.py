@@ -24,7 +24,6 @@ import pygame
 from sim.render import palette
 from sim.render import timeline as tl
 from sim.render.crawlplan import INTRO, CrawlPlan, clock, crawl_start_event
-from sim.render.easing import ease_out_cubic
 from sim.render.hud import Hud, panel_box
 from sim.render.model import LogLine, ViewModel
 from sim.render.particles import ParticleSystem
@@ -596,15 +595,5 @@ class CrawlHud(Hud):
         for cid, why in r.left_behind.items():
             for part in t.wrap(f"{m.label(cid)}: {why}", 18, int(view.w * 0.6)):
                 body.append((part, 18, palette.UI_BAD))
-        h = sum(t.line_height(sz) + 8 for _, sz, _ in body) + 24
-        w = max(t.size(x, sz)[0] for x, sz, _ in body) + 60
-        box = pygame.Rect(0, 0, w, h)
-        box.center = (view.centerx, view.centery - int((1 - ease_out_cubic(a)) * 30))
-        panel_box(surf, box, fill=(12, 12, 16), alpha=int(220 * a), radius=12)
-        y = box.y + 14
-        for text, size, col in body:
-            s = t.render(text, size, col, outline=(0, 0, 0) if size >= 40 else None).copy()
-            s.set_alpha(int(255 * a))
-            surf.blit(s, (box.centerx - s.get_width() // 2, y))
-            y += t.line_height(size) + 8
+        self.card(surf, view, body, a)
 

@@ -456,6 +456,11 @@ class Hud:
                 (sub, 24, palette.UI_TEXT)]
         for part in t.wrap(f"Still standing: {surv}", 19, int(view.w * 0.6)):
             body.append((part, 19, palette.UI_DIM))
+        self.card(surf, view, body, a)
+
+    def card(self, surf, view: pygame.Rect, body: list, a: float) -> None:
+        """A closing card centred on the view: lines of (text, size, colour), fading in with ``a``."""
+        t = self.text
         h = sum(t.line_height(s) + 8 for _, s, _ in body) + 24
         w = max(t.size(x, s)[0] for x, s, _ in body) + 60
         box = pygame.Rect(0, 0, w, h)
