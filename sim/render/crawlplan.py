@@ -737,7 +737,9 @@ class CrawlPlan:
             return head
         if e.what == "arrive":
             return f"{who} arrive{'' if many else 's'} at {self.goal()}"
-        return f"{who}: {e.what}"
+        if e.what == "stand_up":
+            return f"{who} stand{'' if many else 's'} up"
+        return f"{who}: {e.what.replace('_', ' ')}"
 
     def caption(self, s: float) -> str:
         """What the caption says at screen time ``s`` (fights: the renderer's own)."""

@@ -347,3 +347,9 @@ def test_the_plan_needs_no_pygame():
             "assert 'pygame' not in sys.modules, 'pygame imported'; print('clean')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT_MAPS.parent)
     assert r.returncode == 0 and "clean" in r.stdout, r.stderr
+
+
+def test_the_journey_log_reads_as_sentences(plan, warrens):
+    texts = [plan.entry_text(i) for i in range(len(warrens.timeline))]
+    assert "Bruna stands up" in texts
+    assert not any("_" in t for t in texts), [t for t in texts if "_" in t]
