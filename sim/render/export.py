@@ -125,13 +125,7 @@ def _palette(make, *, fps, scale, max_frames, tail):
     mosaic = Image.new("RGB", (cols * small[0].width, rows * small[0].height))
     for k, s in enumerate(small):
         mosaic.paste(s, ((k % cols) * s.width, (k // cols) * s.height))
-    fixed = _fixed_colours()
-    pal = mosaic.quantize(colors=255 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    n = 255 - len(fixed)
-    colours = pal.getpalette()[:n * 3]
-    colours += [0] * (n * 3 - len(colours))
-    for rgb in fixed:
-        colours += list(rgb)
+    colours = _palette_colours(mosaic, 255)
     colours += colours[:3]          # index 255 (transparent) repeats colour 0; frames never keep it
     out = Image.new("P", (1, 1))
     out.putpalette(colours)
@@ -143,16 +137,24 @@ def quantize(img):
     (teams, categories, fire, hp): for small screenshots."""
     from PIL import Image
 
+    p = Image.new("P", (1, 1))
+    p.putpalette(_palette_colours(img, 256))
+    return img.quantize(palette=p, dither=Image.Dither.NONE)
+
+
+def _palette_colours(img, size: int) -> list[int]:
+    """``size`` palette colours (flat RGB): an adaptive median-cut palette of ``img`` for all
+    but the colours that must stay exact (:func:`_fixed_colours`), which close it."""
+    from PIL import Image
+
     fixed = _fixed_colours()
-    pal = img.quantize(colors=256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    n = 256 - len(fixed)
+    n = size - len(fixed)
+    pal = img.quantize(colors=n, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     colours = pal.getpalette()[:n * 3]
     colours += [0] * (n * 3 - len(colours))
     for rgb in fixed:
         colours += list(rgb)
-    p = Image.new("P", (1, 1))
-    p.putpalette(colours)
-    return img.quantize(palette=p, dither=Image.Dither.NONE)
+    return colours
 
 
 def _fixed_colours() -> list[tuple[int, int, int]]:
