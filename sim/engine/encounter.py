@@ -24,7 +24,7 @@ of opportunity from each enemy threatening it, once per enemy per move (§6.6).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from sim.engine import attacks, damage, items, moves, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
@@ -37,9 +37,8 @@ from sim.engine.world import World
 from sim.events import EncounterEnd, EncounterStart, Event, Healed, Initiative, Refused, RoundStart, TurnEnd, TurnStart
 from sim.rules.categories import Category
 from sim.rules.weapons import combat_modifier
+from sim.specs import EncounterSpec
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.loaders import EncounterSpec
 
 
 class Encounter(World):

@@ -6,13 +6,12 @@ imports the engine's rules; this module sits above both.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from sim.engine.ai import default_policy
 from sim.engine.encounter import Encounter
+from sim.specs import EncounterSpec
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.loaders import EncounterSpec
 
 
 def new_encounter(spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = default_policy,

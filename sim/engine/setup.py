@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from sim.coords import Pos
 from sim.engine.creature import Creature
@@ -20,9 +19,8 @@ from sim.rules.categories import Category
 from sim.rules.sizes import Size
 from sim.rules.statblocks import StatBlock, attacks_with, load_template
 from sim.rules.weapons import gear
+from sim.specs import CombatantSpec, EncounterSpec
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.loaders import CombatantSpec, EncounterSpec
 
 
 def _resolve_template(spec: CombatantSpec, base: str) -> StatBlock:

@@ -9,8 +9,6 @@ memoised in a declared :class:`QueryCache`: performance only, never outcomes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -26,9 +24,8 @@ from sim.movement.field import BLOCKED, MoveField
 from sim.movement.shapes import best_shape
 from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
+from sim.specs import EncounterSpec
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.loaders import EncounterSpec
 
 
 class Memo(dict):
