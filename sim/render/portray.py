@@ -121,10 +121,6 @@ SWARM_STYLES: dict[str, SwarmStyle] = {
 }
 
 
-def swarm_style(cv) -> SwarmStyle:
-    return SWARM_STYLES[swarm_kind(cv.template, cv.component)]
-
-
 def token_radius(cv) -> float:
     """Disc radius in squares."""
     return 0.5 * cv.k * TOKEN_SCALE.get(cv.size, 0.84)

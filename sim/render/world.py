@@ -116,15 +116,6 @@ class World:
             return Category.CLEAR
         return self._cached(("standing", cid, tuple(c.squares)), lambda: combat.standing_category(self.enc, c))
 
-    def body_standing(self, cid: str) -> Category:
-        """Worst per-square category under the creature for its own body (swarms included): what
-        constricts it, for portrayal."""
-        c = self.creature(cid)
-        if c is None or not c.squares:
-            return Category.CLEAR
-        cats = self.enc.categories(c)
-        return Category(int(max(cats[y, x] for x, y in c.squares if self.grid.in_bounds((x, y)))))
-
     def size_categories(self, size_index: int) -> np.ndarray:
         """Per-square categories for the default body of size 0 (Fine) .. 8 (Colossal)."""
         if self._sizes is None:
