@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.coords import Pos
 from sim.creature import Creature
 from sim.errors import DataError
 from sim.geometry import distance_squares, line_of_effect
@@ -52,7 +53,6 @@ from sim.rules.dice import Dice
 from sim.rules.statblocks import without_armor
 from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
 
-Pos = tuple[int, int]
 ROUNDS_PER_MINUTE = 10
 KINDS = ("open", "single_file", "crawl", "awkward", "tight")
 _MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}

@@ -31,9 +31,9 @@ import math
 from dataclasses import dataclass, field
 
 from sim import events as ev
+from sim.coords import Pos
 from sim.render.crawlwords import CrawlWords
 
-Pos = tuple[int, int]
 
 STRETCHES = ("walk", "single_file", "crawl", "awkward", "tight", "stand_up")
 DRESSING = ("armor_off", "armor_on")

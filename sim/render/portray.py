@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.coords import Pos
 from sim.render import palette
 from sim.rules.categories import Category
 
-Pos = tuple[int, int]
 
 # Fraction of its block a token's disc fills, by size (the block is k x k squares).
 TOKEN_SCALE = {"fine": 0.46, "diminutive": 0.54, "tiny": 0.64, "small": 0.78, "medium": 0.9, "large": 0.92,

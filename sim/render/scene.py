@@ -19,6 +19,7 @@ import numpy as np
 import pygame
 
 from sim import events as ev
+from sim.coords import Pos
 from sim.render import easing, portray
 from sim.render import timeline as tl
 from sim.render.camera import Camera
@@ -31,8 +32,6 @@ from sim.render.particles import ParticleSystem
 from sim.render.text import Text
 from sim.render.tokens import Tokens
 from sim.render.world import World
-
-Pos = tuple[int, int]
 
 
 class Scene(HudTexts, CaveLayers, Tokens, Effects):

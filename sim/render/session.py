@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim import events as ev
+from sim.coords import Pos
 from sim.errors import DataError
 from sim.render import timeline as tl
 from sim.render.model import ViewModel
 from sim.render.world import World
-
-Pos = tuple[int, int]
 
 
 def simulate(spec, *, seed: int | None = None):

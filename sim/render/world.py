@@ -14,12 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from sim.classify import classify_all_sizes
+from sim.coords import Pos
 from sim.grid import CaveGrid
 from sim.movement import distance_map, find_path, reach
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category
-
-Pos = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
