@@ -1,7 +1,9 @@
-"""The one place where positions and array indices meet (STYLE habit 4).
+"""Positions and array indices (STYLE habit 4): :class:`Pos`, the one position type the modules
+annotate with, and the conversions.
 
 Everywhere at a boundary (files, CLI, JSON, events) a position is ``(x, y)`` = (column, row),
-origin top-left. numpy arrays are indexed ``[row, col]``. Convert only with these helpers.
+origin top-left. numpy arrays are indexed ``[row, col]``. Convert with these helpers; much of
+the fight engine and the crawl still index ``grid[y, x]`` inline, which is the same swap.
 
 >>> ij((3, 1))
 (1, 3)

@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.coords import Pos
 from sim.engine.creature import Creature
 from sim.engine.fight import new_encounter
 from sim.engine.setup import build_creature, mover_for
@@ -54,7 +55,6 @@ from sim.rules.dice import Dice
 from sim.rules.statblocks import without_armor
 from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
 
-Pos = tuple[int, int]
 ROUNDS_PER_MINUTE = 10
 KINDS = ("open", "single_file", "crawl", "awkward", "tight")
 _MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}

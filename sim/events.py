@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator
 
-Pos = tuple[int, int]
+from sim.coords import Pos
 
 _REGISTRY: dict[str, type["Event"]] = {}
 
@@ -111,7 +111,7 @@ class TurnEnd(Event):
 class EncounterEnd(Event):
     type: ClassVar[str] = "encounter_end"
     winner: str | None
-    reason: str          # victory | round_cap | stalemate
+    reason: str          # victory | round_cap
     survivors: tuple     # of dicts: id, team, hp, max_hp
 
 

@@ -21,7 +21,7 @@ import re
 import tempfile
 import tomllib
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from sim.errors import DataError
 
@@ -95,7 +95,8 @@ class TomlLines:
         return start
 
 
-def _check_dir(path: Path) -> None:
+def check_dir(path: Path) -> None:
+    """The folder of an output file exists and the path is not a folder (DataError naming the fix)."""
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.exists():
         raise DataError(f"{path}: folder {parent} does not exist; create it first or choose another --out")
@@ -108,7 +109,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it is renamed onto ``path``,
     on any exception it is removed. Use for writers that want a file name (Pillow, numpy)."""
     path = Path(path)
-    _check_dir(path)
+    check_dir(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix or ".tmp", dir=path.parent or ".")
     os.close(fd)
     tmp_path = Path(tmp)
@@ -132,8 +133,3 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
-
-
-def atomic_write_with(path: str | Path, writer: Callable[[Path], None]) -> None:
-    with atomic_path(path) as tmp:
-        writer(tmp)

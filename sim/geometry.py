@@ -23,7 +23,8 @@ from typing import Iterable
 
 import numpy as np
 
-Pos = tuple[int, int]
+from sim.coords import Pos
+
 EPS = 1e-9
 
 
@@ -66,26 +67,6 @@ def threatened(squares: Iterable[Pos], reach_ft: int, *, reach_weapon: bool = Fa
                     continue
                 out.add(q)
     return out
-
-
-def _segment_hits_square(p0, p1, x: int, y: int) -> bool:
-    """Does the segment p0-p1 cross the open interior of square (x, y)? (Liang-Barsky clip.)"""
-    (x0, y0), (x1, y1) = p0, p1
-    dx, dy = x1 - x0, y1 - y0
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, x0 - (x + EPS)), (dx, (x + 1 - EPS) - x0), (-dy, y0 - (y + EPS)), (dy, (y + 1 - EPS) - y0)):
-        if abs(p) < 1e-15:
-            if q < 0:
-                return False
-        else:
-            t = q / p
-            if p < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-            if t0 > t1:
-                return False
-    return t1 - t0 > EPS
 
 
 def squares_on_segment(p0, p1) -> list[Pos]:

@@ -134,10 +134,10 @@ def part_path(path: str | Path) -> Path:
 def existing_records(path: str | Path, fmt: str, columns: list[str]) -> list[dict]:
     """The records a resumed batch starts from: its journal ``OUT.part`` if there is one, else a
     finished ``OUT``, else none. Checks the folder and the columns (raises :class:`DataError`)."""
-    from sim.fileio import _check_dir
+    from sim.fileio import check_dir
 
     p = Path(path)
-    _check_dir(p)
+    check_dir(p)
     part = part_path(p)
     src = part if part.exists() else (p if p.exists() else None)
     return [] if src is None else read_records(src, fmt, columns=columns)
@@ -149,10 +149,10 @@ class Journal:
 
     def __init__(self, path: str | Path, fmt: str, columns: list[str], *, existing: list[dict] | None = None,
                  resume: bool | None = None):
-        from sim.fileio import _check_dir
+        from sim.fileio import check_dir
 
         self.path = Path(path)
-        _check_dir(self.path)
+        check_dir(self.path)
         self.fmt = fmt
         self.columns = list(columns)
         self.part = part_path(self.path)

@@ -1,10 +1,10 @@
 """Pictures, HTML and files of the designer reports (``cavesim analyze`` and fight batches).
 
 Pictures are PNG bytes drawn with matplotlib's object API (no pyplot state, no window) in the
-renderer's colours (:mod:`sim.render.palette`, plain RGB tuples, imported lazily; without it a
-matplotlib colour map stands in). The HTML page is one self-contained file: the PNGs are
-embedded as data URIs, so it can be mailed or archived alone; the PNG files are written beside it
-too. Every file is written atomically (a temporary file renamed into place).
+renderer's colours (:mod:`sim.render.palette`: plain RGB tuples, it imports no pygame). The HTML
+page is one self-contained file: the PNGs are embedded as data URIs, so it can be mailed or
+archived alone; the PNG files are written beside it too. Every file is written atomically (a
+temporary file renamed into place).
 
 >>> html_table(["a", "b"], [[1, "<x>"]])
 '<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>&lt;x&gt;</td></tr></tbody></table>'
@@ -22,6 +22,7 @@ from typing import Iterable
 
 import numpy as np
 
+from sim.render import palette
 from sim.rules.categories import Category
 
 RGB = tuple[int, int, int]
@@ -32,23 +33,13 @@ RGB = tuple[int, int, int]
 # =================================================================================================
 
 def colours() -> dict:
-    """The colours the pictures use: the renderer's palette when it is there, else a stand-in
-    (categories from matplotlib's ``magma``, by severity; a dark rock, a grey floor)."""
-    try:
-        from sim.render import palette as p
-
-        return {"category": {c.name: tuple(p.CATEGORY_RGB[c.name]) for c in Category}, "rock": tuple(p.ROCK_DARK),
-                "floor_low": tuple(p.FLOOR_LOW), "floor_high": tuple(p.FLOOR_HIGH), "rubble": tuple(p.RUBBLE),
-                "accent": tuple(p.UI_ACCENT), "path": tuple(p.PATH), "team": p.team_rgb}
-    except Exception:  # the renderer is optional for reports
-        from matplotlib import colormaps
-
-        cmap = colormaps["magma"]
-        cat = {c.name: tuple(int(255 * v) for v in cmap(0.92 - 0.13 * int(c))[:3]) for c in Category}
-        extra = [(86, 168, 255), (232, 84, 64), (96, 200, 120), (200, 120, 230)]
-        return {"category": cat, "rock": (22, 20, 20), "floor_low": (62, 52, 46), "floor_high": (182, 164, 134),
-                "rubble": (96, 84, 72), "accent": (255, 196, 86), "path": (255, 255, 255),
-                "team": lambda team, index=0: extra[index % len(extra)]}
+    """The colours the pictures use: the renderer's palette (plain RGB tuples, no pygame)."""
+    return {
+        "category": {c.name: tuple(palette.CATEGORY_RGB[c.name]) for c in Category},
+        "rock": tuple(palette.ROCK_DARK), "floor_low": tuple(palette.FLOOR_LOW),
+        "floor_high": tuple(palette.FLOOR_HIGH), "rubble": tuple(palette.RUBBLE),
+        "accent": tuple(palette.UI_ACCENT), "path": tuple(palette.PATH), "team": palette.team_rgb,
+    }
 
 
 def _unit(rgb: Iterable[int]) -> tuple[float, float, float]:

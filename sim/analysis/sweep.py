@@ -36,8 +36,6 @@ import itertools
 import re
 from dataclasses import dataclass
 
-import numpy as np
-
 from sim.errors import DataError, UsageError
 from sim.grid import Terrain
 from sim.loaders import to_feet
@@ -223,11 +221,3 @@ def variants(spec: EncounterSpec, varies: list[Vary]) -> list[tuple[str, Encount
                                                                    if len(problems) > 1 else ""))
         out.append((label, s))
     return out
-
-
-def glyph_mask(spec: EncounterSpec, glyph: str) -> np.ndarray:
-    """Squares drawn with ``glyph`` (for reports of legend sweeps)."""
-    g = spec.grid
-    if g.glyphs is None or glyph not in g.legend:
-        return np.zeros(g.shape, dtype=bool)
-    return g.glyphs == list(g.legend).index(glyph)

@@ -23,14 +23,13 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
+from sim.coords import Pos
 from sim.movement.queries import expected_rounds, whole_rounds
 from sim.analysis.regions import covering_refs, region_labels, usable
 from sim.grid import CaveGrid
 from sim.movement import DistanceMap, Mover, distance_map, find_path, move_field
 from sim.movement.field import MoveField
 from sim.rules.categories import Category
-
-Pos = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,9 +82,9 @@ def run(args: argparse.Namespace) -> int:
     existing = REC.existing_records(args.out, fmt, cols) if args.resume else []
     _check_existing(existing, labels, args.runs, seed, args.out)
     if args.out:
-        from sim.fileio import _check_dir
+        from sim.fileio import check_dir
 
-        _check_dir(Path(args.out))
+        check_dir(Path(args.out))
     executor = _cluster(args.cluster) if args.cluster else None
     journal = REC.Journal(args.out, fmt, cols, existing=existing) if args.out else None
     done = {(str(r.get("variant", "")), int(r["index"])) for r in existing}

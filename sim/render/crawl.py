@@ -23,11 +23,13 @@ import pygame
 
 from sim.render import palette
 from sim.render import timeline as tl
-from sim.render.crawlplan import INTRO, CrawlPlan, clock, crawl_start_event
+from sim.render.crawlplan import INTRO, CrawlPlan
+from sim.render.crawlwords import clock
 from sim.render.hud import Hud, panel_box
 from sim.render.model import LogLine, ViewModel
 from sim.render.particles import ParticleSystem
 from sim.render.scene import Scene
+from sim.render.session import crawl_start_event
 from sim.render.world import World
 
 # the strip of the journey and the activity word: one colour per kind of going

@@ -31,8 +31,9 @@ import math
 from dataclasses import dataclass, field
 
 from sim import events as ev
+from sim.coords import Pos
+from sim.render.crawlwords import CrawlWords
 
-Pos = tuple[int, int]
 
 STRETCHES = ("walk", "single_file", "crawl", "awkward", "tight", "stand_up")
 DRESSING = ("armor_off", "armor_on")
@@ -63,16 +64,6 @@ def plan_rate(what: str, rounds: float) -> float:
     """Screen seconds (at speed 1) for a part of the crawl of ``rounds`` rounds."""
     rate, lo, hi = RATE[what]
     return round(min(hi, max(lo, rate * rounds)), 6)
-
-
-def clock(rounds: float) -> str:
-    """Crawl time as minutes:seconds (a round is 6 seconds).
-
-    >>> clock(0), clock(10.5), clock(42)
-    ('0:00', '1:03', '4:12')
-    """
-    seconds = int(round(max(0.0, rounds) * 6))
-    return f"{seconds // 60:d}:{seconds % 60:02d}"
 
 
 # =================================================================================================
@@ -155,16 +146,8 @@ def fight_schedule(events: list, *, pace: float = 1.0):
     model = ViewModel()
     d = Director(model, pace=pace)
     d.keep_history = False
-    d.queue.extend(events)
-    t = 0.0
-    starts = []
-    while d.queue:          # exactly Director.update's rule: each event starts when the last hold ends
-        e = d.queue.popleft()
-        starts.append(t)
-        t += d._start(e, t) * pace
-        d.anims.clear()
-        d.started.clear()
-    return starts, t, model
+    starts, total = d.schedule(events)
+    return starts, total, model
 
 
 def split_fights(result) -> list[list]:
@@ -233,10 +216,10 @@ class _Track:
     prone: list[bool] = field(default_factory=list)
 
 
-class CrawlPlan:
+class CrawlPlan(CrawlWords):
     """The crawl on screen: the schedule (crawl time <-> screen time), who is where, what the
     caption says. ``start``: the crawl's opening ``encounter_start`` event (every creature's id,
-    name, size and square, from :func:`crawl_start_event`); ``pace`` scales the fights' holds
+    name, size and square, from :func:`sim.render.session.crawl_start_event`); ``pace`` scales the fights' holds
     as for a watched fight."""
 
     def __init__(self, result, start: ev.EncounterStart, *, pace: float = 1.0):
@@ -666,114 +649,6 @@ class CrawlPlan:
             return out
         return {cid: (pl.x, pl.y, pl.square, pl.prone) for cid, pl in self.placements(t, g).items()}
 
-    # -- words --------------------------------------------------------------------------------------
-    def name(self, cid: str) -> str:
-        return self.labels.get(cid, cid)
-
-    def names(self, ids) -> str:
-        ids = list(ids)
-        if set(ids) >= set(self.party) and len(self.party) > 1:
-            return "The party"
-        return _join([self.name(c) for c in ids])
-
-    def goal(self) -> str:
-        """The goal in words: 'the lair' for a named point, else its square."""
-        name = self.spec.goal_name
-        return f"the {name}" if name and name in self.grid.points else str(tuple(self.spec.goal))
-
-    def origin(self) -> str:
-        name = self.spec.start_name
-        return f"the {name}" if name and name in self.grid.points else str(tuple(self.spec.start))
-
-    def group_names(self, ids) -> str:
-        """'4 kobolds', or the names."""
-        ids = list(ids)
-        base = {self.labels.get(c, c).rstrip("0123456789 ") for c in ids}
-        if len(ids) > 1 and len(base) == 1:
-            return f"{len(ids)} {next(iter(base)).lower()}s"
-        return _join([self.name(c) for c in ids])
-
-    def entry_text(self, i: int) -> str:
-        """A timeline entry in words, for the caption and the log."""
-        e = self.timeline[i]
-        d = e.detail
-        who = self.names(e.who)
-        many = len(e.who) > 1 and who != "The party"
-        rounds = f"{e.rounds:g} round{'s' if e.rounds != 1 else ''}"
-        sq = d.get("squares", 0)
-        squares = f"{sq} square{'s' if sq != 1 else ''}"
-        if e.what == "walk":
-            return f"{who} walk{'' if many else 's'} {squares} ({rounds})"
-        if e.what == "single_file":
-            return f"Single file through the passage: {squares}, {rounds}"
-        if e.what in ("crawl", "awkward", "tight"):
-            crawlers = [c for c, cats in d.get("categories", {}).items() if "CRAWL" in cats]
-            place = {"crawl": "the crawlway", "awkward": "the squeeze (awkward space, Escape Artist DC 15)",
-                     "tight": "the tight squeeze (Escape Artist DC 30)"}[e.what]
-            text = f"{'Single file through' if many else 'Through'} {place}: {squares}, {rounds}"
-            if e.what == "crawl" and crawlers and len(crawlers) < len(e.who):
-                text += f"; {_join([self.name(c) for c in crawlers])} crawl{'s' if len(crawlers) == 1 else ''}"
-            checks = d.get("checks") or {}
-            tries = {c: sum(x["tries"] for x in v) for c, v in checks.items() if v}
-            if tries:
-                text += "; " + ", ".join(f"{self.name(c)} {n:g} tr{'y' if n == 1 else 'ies'}" for c, n in tries.items())
-            return text
-        if e.what == "armor_off":
-            return f"{who} takes off the {d.get('armor', 'armour')} ({d.get('minutes', 0):g} min{', helped' if d.get('helped') else ''})"
-        if e.what == "armor_on":
-            return f"{who} puts the {d.get('armor', 'armour')} back on ({d.get('minutes', 0):g} min{', helped' if d.get('helped') else ''})"
-        if e.what == "keep_armor_off":
-            return f"{who} keep{'' if many else 's'} the armour off: {d.get('reason', '')}"
-        if e.what == "wait":
-            return f"{who} wait{'' if many else 's'} for {self.name(d.get('for', ''))}"
-        if e.what == "left_behind":
-            return f"{who} {'are' if many else 'is'} left behind: {d.get('reason', '')}"
-        if e.what == "encounter":
-            monsters = d.get("monsters", [])
-            head = (f"FIGHT! {self.group_names(monsters)} notice{'' if len(monsters) > 1 else 's'} the party at "
-                    f"{tuple(e.at)}")
-            if d.get("armor_off"):
-                head += f"; armour off: {_join([self.name(c) for c in d['armor_off']])}"
-            return head
-        if e.what == "arrive":
-            return f"{who} arrive{'' if many else 's'} at {self.goal()}"
-        if e.what == "stand_up":
-            return f"{who} stand{'' if many else 's'} up"
-        return f"{who}: {e.what.replace('_', ' ')}"
-
-    def caption(self, s: float) -> str:
-        """What the caption says at screen time ``s`` (fights: the renderer's own)."""
-        g = self.segment_at(s)
-        if g.kind == "intro":
-            sq = len(self.route) - 1
-            return (f"From {self.origin()} to {self.goal()}: {sq} squares ({sq * 5} ft); marching order "
-                    f"{', '.join(self.name(c) for c in self.party)}")
-        if g.kind == "outro":
-            return self.outcome()
-        if g.kind == "regroup" and 0 <= g.fight < len(self.result.fights):
-            f = self.result.fights[g.fight]
-            if f["winner"] == "party":
-                return f"The party wins after {f['rounds']} rounds and goes on towards {self.goal()}"
-            return f"The party loses after {f['rounds']} rounds"
-        if not g.entries:
-            return "On the way"
-        parts = [self.entry_text(i) for i in g.entries[:1]]
-        if len(g.entries) > 1 and g.kind == "dress":
-            parts = ["; ".join(self.entry_text(i) for i in g.entries)]
-        w = self.waiting_for(s)
-        if w is not None:
-            who, whom = w
-            parts.append(f"{_join([self.name(c) for c in who])} wait{'' if len(who) > 1 else 's'} for {self.name(whom)}")
-        return "  ·  ".join(parts)
-
-    def outcome(self) -> str:
-        r = self.result
-        if r.arrived:
-            who = self.names(r.arrived)
-            return f"{who} reach{'' if len(r.arrived) > 1 and who != 'The party' else 'es'} {self.goal()} after " \
-                   f"{clock(self.total)} ({self.total:g} rounds)"
-        return f"No one reaches {self.goal()}"
-
 
 def _centre(squares) -> tuple[float, float]:
     xs = [s[0] for s in squares]
@@ -785,35 +660,3 @@ def _squares_of(size: str) -> int:
     from sim.rules.sizes import Size
 
     return Size.parse(size).squares
-
-
-def _join(names: list[str]) -> str:
-    """
-    >>> _join(["Bruna"]), _join(["Bruna", "Lidda"]), _join(["A", "B", "C"])
-    ('Bruna', 'Bruna and Lidda', 'A, B and C')
-    """
-    names = [n for n in names if n]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def crawl_start_event(result):
-    """Everyone of the crawl as an ``encounter_start`` event: the party at the start, the
-    monsters where the crawl file puts them (what the view model and the shadow world are built
-    from). Returns (the event, the encounter it came from)."""
-    from sim.engine.encounter import Encounter
-
-    enc = Encounter(crawl_encounter_spec(result))
-    return enc.start()[0], enc
-
-
-def crawl_encounter_spec(result):
-    import dataclasses
-
-    from sim.specs import EncounterSpec
-
-    spec = result.spec
-    party = tuple(dataclasses.replace(m, at=spec.start, team="party") for m in spec.party)
-    return EncounterSpec(name=spec.name, path=spec.path, grid=spec.grid, seed=spec.seed,
-                         combatants=party + tuple(spec.monsters), settings=dict(spec.settings))

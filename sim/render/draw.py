@@ -313,3 +313,27 @@ def dashed_ring(surf, rgb, centre, radius: float, *, width: int = 2, dashes: int
         a0 = phase + 2 * math.pi * i / dashes
         a1 = a0 + math.pi / dashes
         pygame.draw.arc(surf, rgb, pygame.Rect(cx - radius, cy - radius, 2 * radius, 2 * radius), -a1, -a0, width)
+
+
+def stable_hash(text: str) -> int:
+    """A seed from a string that is the same in every process (``hash`` of a str is not)."""
+    import zlib
+
+    return zlib.crc32(text.encode()) & 0xFFFF
+
+
+def square_outline(surf, squares, cam, rgb, width: int = 1) -> None:
+    """Outline the edge of a set of squares (on screen through ``cam``)."""
+    sq = set(map(tuple, squares))
+    ts = cam.ts
+    for x, y in sq:
+        sx, sy = cam.to_screen(x, y)
+        sx, sy = int(round(sx)), int(round(sy))
+        if (x, y - 1) not in sq:
+            pygame.draw.line(surf, rgb, (sx, sy), (sx + ts, sy), width)
+        if (x, y + 1) not in sq:
+            pygame.draw.line(surf, rgb, (sx, sy + ts), (sx + ts, sy + ts), width)
+        if (x - 1, y) not in sq:
+            pygame.draw.line(surf, rgb, (sx, sy), (sx, sy + ts), width)
+        if (x + 1, y) not in sq:
+            pygame.draw.line(surf, rgb, (sx + ts, sy), (sx + ts, sy + ts), width)

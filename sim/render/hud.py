@@ -8,7 +8,7 @@ import functools
 
 import pygame
 
-from sim.render import palette
+from sim.render import palette, portray
 from sim.render.easing import ease_out_cubic, fade
 from sim.rules.categories import Category, describe
 
@@ -484,3 +484,112 @@ class Hud:
         s2 = s.copy()
         s2.set_alpha(int(255 * a))
         surf.blit(s2, (box.x + 15, box.y + 7))
+
+
+class HudTexts:
+    """The words the HUD shows, asked of the Scene (part of :class:`~sim.render.scene.Scene`: uses
+    its model, director, world, mode and choices)."""
+
+    def selected_id(self) -> str | None:
+        if self.selected and self.selected in self.model.creatures:
+            return self.selected
+        return self.model.current
+
+    def turn_key(self):
+        enc = self.world.enc
+        t = getattr(enc, "turn", None) if self.world.live else None
+        return (t.actor, t.standard, t.move, t.moved) if t is not None else None
+
+    def status_text(self) -> str:
+        d = self.director
+        if self.model.finished and d.idle():
+            state = "finished"
+        elif d.speed == 0:
+            state = "paused"
+        elif self.mode == "play" and not self.autoplay:
+            state = "your move" if self.awaiting_input else ("Space: AI turn" if d.idle() else "playing")
+        else:
+            state = "auto" if self.autoplay else "stepping"
+        return f"{state}  ·  {self.speed_label()}"
+
+    def speed_label(self) -> str:
+        s = self.director.speed or self.resume_speed
+        return f"{s:g}x"
+
+    def creature_summary(self, cid: str) -> dict:
+        cv = self.model.get(cid)
+        self.world.sync(self.model)
+        c = self.world.creature(cid)
+        out: dict = {"lines": []}
+        if cv is None:
+            return out
+        size = cv.size.title()
+        if cv.swarm:
+            out["what"] = f"{size} swarm  ·  {cv.team}"
+        else:
+            out["what"] = f"{size} {cv.template.replace('-', ' ')}  ·  {cv.team}"
+        lines = []
+        if c is not None:
+            b = c.block
+            lines.append(f"AC {b.ac} (touch {b.touch_ac}, flat-footed {b.flat_footed_ac})  ·  speed {cv.speed} ft"
+                         + (f"  ·  init {cv.initiative}" if cv.initiative is not None else ""))
+            if cv.swarm and b.swarm is not None:
+                lines.append(f"{b.swarm.count:,} {b.swarm.component.key} creatures; shares squares; "
+                             "pours through any crack one of them fits")
+            else:
+                weapon = self.weapon_choice if (self.mode == "play" and self.weapon_choice and cid == self.model.current) \
+                    else cv.wielding
+                w = f"In hand: {cv.wielding or '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
+                if self.mode == "play" and weapon != cv.wielding:
+                    w += f"  ·  chosen (W): {weapon}"
+                if self.mode == "play" and self.spell_choice and cid == self.model.current:
+                    w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
+                lines.append(w)
+                if self.mode == "play":  # the live creature: what is loaded, what is left to throw
+                    gear = [f"{k.replace('-', ' ')} empty (O loads)" for k in sorted(getattr(c, "unloaded", ()))]
+                    gear += [f"{n} {k.replace('-', ' ')}{'s' if n != 1 else ''} to throw"
+                             for k, n in sorted(getattr(c, "thrown_left", {}).items())]
+                    if gear:
+                        lines.append("  ·  ".join(gear))
+        conds = [portray.BADGE_NAMES.get(k, k) for k in sorted(cv.conditions) if k not in ("flat_footed",)]
+        if cv.prone and "prone" not in cv.conditions:
+            conds.append("prone")
+        if conds:
+            lines.append("Conditions: " + ", ".join(conds))
+        t = self.turn_key()
+        if t is not None and t[0] == cid:
+            left = [n for n, ok in (("standard", t[1]), ("move", t[2])) if ok]
+            lines.append("Actions left: " + (", ".join(left) if left else "none"))
+        out["lines"] = lines
+        if c is not None and c.squares and cv.alive:
+            if cv.swarm:
+                out["category"] = int(Category.CLEAR)
+                out["category_words"] = "Clear: a swarm never suffers constricted-space penalties (§7.25)"
+            else:
+                out["category"] = int(self.world.standing(cid))
+        return out
+
+    def teams_summary(self) -> list[tuple[str, str]]:
+        out = []
+        for team in self.model.teams:
+            members = [cv for cv in self.model.creatures.values() if cv.team == team]
+            counts: dict[str, list] = {}
+            for cv in members:
+                counts.setdefault(cv.name, []).append(cv)
+            parts = []
+            for name, group in counts.items():
+                if len(group) == 1:
+                    cv = group[0]
+                    what = "swarm" if cv.swarm else cv.template.replace("-", " ")
+                    parts.append(f"{cv.label} ({what})" if cv.label.lower() != what else cv.label)
+                else:
+                    parts.append(f"{len(group)} {name.lower()}s")
+            out.append((team, ", ".join(parts)))
+        return out
+
+    def category_overlay_name(self) -> str | None:
+        if self.overlays.get("size") is not None:
+            return SIZE_NAMES[self.overlays["size"]]
+        if self.overlays.get("creature") and self.selected_id():
+            return self.model.label(self.selected_id())
+        return None

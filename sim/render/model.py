@@ -23,10 +23,9 @@ import re
 from dataclasses import dataclass, field
 
 from sim import events as ev
+from sim.coords import Pos
 from sim.log import Narrator
 from sim.rules.sizes import Size
-
-Pos = tuple[int, int]
 
 
 def _pos(p) -> Pos:

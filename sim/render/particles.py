@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.coords import Pos
 from sim.render.portray import SWARM_STYLES
 
-Pos = tuple[int, int]
 KINDS = ("bat", "rat", "wasp", "crawler")
 K_ROUTE = 8           # waypoints per particle
 MARGIN = 0.02         # settled particles stay this far inside their square's edges

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.coords import Pos
 from sim.render import palette
 from sim.rules.categories import Category
 
-Pos = tuple[int, int]
 
 # Fraction of its block a token's disc fills, by size (the block is k x k squares).
 TOKEN_SCALE = {"fine": 0.46, "diminutive": 0.54, "tiny": 0.64, "small": 0.78, "medium": 0.9, "large": 0.92,
@@ -119,10 +119,6 @@ SWARM_STYLES: dict[str, SwarmStyle] = {
     "wasp": SwarmStyle(300, ((236, 196, 40), (250, 220, 80), (40, 30, 10), (200, 150, 20)), 11.0, 3.5, (60, 40, 0, 80), True),
     "crawler": SwarmStyle(240, ((44, 34, 34), (70, 50, 40), (30, 24, 26), (90, 70, 50)), 6.0, 1.0, (20, 10, 10, 120), False),
 }
-
-
-def swarm_style(cv) -> SwarmStyle:
-    return SWARM_STYLES[swarm_kind(cv.template, cv.component)]
 
 
 def token_radius(cv) -> float:

@@ -10,16 +10,16 @@ performs it or answers ``Impossible(reason)``, which the screen shows.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim import events as ev
+from sim.coords import Pos
 from sim.errors import DataError
 from sim.render import timeline as tl
 from sim.render.model import ViewModel
 from sim.render.world import World
-
-Pos = tuple[int, int]
 
 
 def simulate(spec, *, seed: int | None = None):
@@ -29,6 +29,26 @@ def simulate(spec, *, seed: int | None = None):
     enc = new_encounter(spec, seed=seed)
     events = enc.run()
     return enc, list(events)
+
+
+def crawl_start_event(result):
+    """Everyone of the crawl as an ``encounter_start`` event: the party at the start, the
+    monsters where the crawl file puts them (what the view model and the shadow world are built
+    from). Returns (the event, the encounter it came from)."""
+    from sim.engine.encounter import Encounter
+
+    enc = Encounter(crawl_encounter_spec(result))
+    return enc.start()[0], enc
+
+
+def crawl_encounter_spec(result):
+    """The crawl's party (at the start) and monsters as one encounter spec."""
+    from sim.specs import EncounterSpec
+
+    spec = result.spec
+    party = tuple(dataclasses.replace(m, at=spec.start, team="party") for m in spec.party)
+    return EncounterSpec(name=spec.name, path=spec.path, grid=spec.grid, seed=spec.seed,
+                         combatants=party + tuple(spec.monsters), settings=dict(spec.settings))
 
 
 def fight_title(spec) -> tuple[str, str]:
@@ -102,10 +122,6 @@ class Timeline:
         self.events = list(events)
         self.fed = 0                          # events handed to the director so far
         self.bounds = [i for i, e in enumerate(self.events) if isinstance(e, ev.TurnStart)] + [len(self.events)]
-
-    def play_all(self) -> None:
-        self.scene.feed(self.events[self.fed:])
-        self.fed = len(self.events)
 
     def pump(self) -> None:
         """Called every frame: in auto-play, keep the director fed."""

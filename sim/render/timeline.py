@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, ClassVar, Iterable
 
 from sim import events as ev
 from sim.render.model import ViewModel
@@ -130,6 +130,22 @@ class Director:
             self.last_event = e
         self.next_at = self.t
 
+    def schedule(self, events: Iterable[ev.Event]) -> tuple[list[float], float]:
+        """Start ``events`` back to back, at once, as :meth:`update` would start them (each when the
+        previous one's hold is over, holds times ``pace``), from time 0: each event's start and the
+        end of the last hold, in seconds at speed 1. The model is left as after the events; no
+        animation is kept. For a director of its own (the crawl times its fights with it)."""
+        self.queue.extend(events)
+        t = 0.0
+        starts: list[float] = []
+        while self.queue:   # popped one by one: a handler may look at the next event
+            e = self.queue.popleft()
+            starts.append(t)
+            t += self._start(e, t) * self.pace
+            self.anims.clear()
+            self.started.clear()
+        return starts, t
+
     def skip_queue(self) -> None:
         """Apply every waiting event at once."""
         self.apply_instant(list(self.queue))
@@ -150,8 +166,8 @@ class Director:
         before = self._snapshot(e)
         self.model.apply(e)
         self.last_event = e
-        handler = getattr(self, f"_on_{e.type}", None)
-        return handler(e, t, before) if handler else 0.0
+        handler = self.HANDLERS.get(type(e))
+        return handler(self, e, t, before) if handler else 0.0
 
     def _snapshot(self, e: ev.Event) -> dict:
         """What the animation needs from before the event (where a mover started, hp before)."""
@@ -337,6 +353,16 @@ class Director:
     def _on_encounter_end(self, e: ev.EncounterEnd, t, before):
         self._add(END, t, 4.5, winner=e.winner, reason=e.reason, round=e.round)
         return 4.0
+
+    # -- the dispatch table: event class -> its handler (an event not listed has no animation) ----------
+    HANDLERS: ClassVar[dict[type, Callable]] = {
+        ev.EncounterStart: _on_encounter_start, ev.Initiative: _on_initiative, ev.RoundStart: _on_round_start,
+        ev.TurnStart: _on_turn_start, ev.TurnEnd: _on_turn_end, ev.Moved: _on_moved,
+        ev.SwarmShape: _on_swarm_shape, ev.Check: _on_check, ev.Attack: _on_attack, ev.Damage: _on_damage,
+        ev.Healed: _on_healed, ev.Save: _on_save, ev.Condition: _on_condition, ev.Died: _on_died,
+        ev.Dispersed: _on_dispersed, ev.Engulf: _on_engulf, ev.ItemUsed: _on_item, ev.Splash: _on_splash,
+        ev.SpellCast: _on_spell, ev.Refused: _on_refused, ev.EncounterEnd: _on_encounter_end,
+    }
 
 
 def _centre(squares) -> tuple[float, float]:

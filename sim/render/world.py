@@ -14,12 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from sim.classify import classify_all_sizes
+from sim.coords import Pos
 from sim.grid import CaveGrid
 from sim.movement import distance_map, find_path, reach
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category
-
-Pos = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,15 +114,6 @@ class World:
         if c is None or not c.squares:
             return Category.CLEAR
         return self._cached(("standing", cid, tuple(c.squares)), lambda: attacks.standing_category(self.enc, c))
-
-    def body_standing(self, cid: str) -> Category:
-        """Worst per-square category under the creature for its own body (swarms included): what
-        constricts it, for portrayal."""
-        c = self.creature(cid)
-        if c is None or not c.squares:
-            return Category.CLEAR
-        cats = self.enc.categories(c)
-        return Category(int(max(cats[y, x] for x, y in c.squares if self.grid.in_bounds((x, y)))))
 
     def size_categories(self, size_index: int) -> np.ndarray:
         """Per-square categories for the default body of size 0 (Fine) .. 8 (Colossal)."""

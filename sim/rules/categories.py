@@ -165,20 +165,6 @@ def cost_multiplier_lut() -> np.ndarray:
     return lut
 
 
-@functools.cache
-def melee_penalty_lut() -> np.ndarray:
-    """``PENALTY[category, index]`` -> melee modifier; ``np.iinfo(int16).min`` marks unusable."""
-    lut = np.full((len(Category), 4), UNUSABLE, dtype=np.int16)
-    for cat, eff in effects_table().items():
-        for i, v in enumerate(eff.melee):
-            if v is not None:
-                lut[int(cat), i] = v
-    lut.flags.writeable = False
-    return lut
-
-
-UNUSABLE = int(np.iinfo(np.int16).min)
-
 _SPEED_WORDS = {"full": "full speed", "half": "½ speed", "quarter": "¼ speed"}
 _INDEX_WORDS = ("stabbing light", "light weapons", "one-handed", "two-handed")
 

@@ -94,10 +94,6 @@ class Dice:
     def maximum(self) -> int:
         return self.count * self.sides + self.bonus
 
-    @property
-    def is_flat(self) -> bool:
-        return self.count == 0
-
     def roll(self, rng) -> int:
         """One roll with ``rng`` (a ``numpy.random.Generator``). No minimum is applied here:
         the combat engine applies "damage is at least 1" (RULES §0.2) where the rules say so."""

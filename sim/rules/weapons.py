@@ -277,10 +277,6 @@ def weapon(name: str, *, size: Size | str | None = None) -> Weapon:
     return w if size is None else w.sized(size)
 
 
-def weapon_names() -> tuple[str, ...]:
-    return tuple(weapon_table())
-
-
 # -- natural weapons -------------------------------------------------------------------------------
 
 @functools.cache
@@ -484,14 +480,6 @@ def armor(name: str, *, masterwork: bool = False, enhancement: int = 0) -> Armor
 def shield(name: str, *, masterwork: bool = False, enhancement: int = 0) -> ArmorPiece:
     s = _lookup(_armor_tables()[1], name, "shield")
     return dataclasses.replace(s, masterwork=masterwork, enhancement=enhancement)
-
-
-def armor_names() -> tuple[str, ...]:
-    return tuple(_armor_tables()[0])
-
-
-def shield_names() -> tuple[str, ...]:
-    return tuple(_armor_tables()[1])
 
 
 @functools.cache

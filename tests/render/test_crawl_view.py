@@ -15,8 +15,9 @@ from PIL import Image
 from sim.cli import main
 from sim.crawl import run_crawl
 from sim.loaders import load_crawl
-from sim.render.crawlplan import (BEAT, INTRO, RATE, CrawlPlan, clock, crawl_start_event, fight_schedule,
-                                  plan_rate, split_fights)
+from sim.render.crawlplan import BEAT, INTRO, RATE, CrawlPlan, fight_schedule, plan_rate, split_fights
+from sim.render.crawlwords import clock
+from sim.render.session import crawl_start_event
 
 from tests.crawl.helpers import FIGHTER, crawl_file
 
@@ -342,7 +343,7 @@ def test_the_plan_needs_no_pygame():
     import sys
 
     code = ("import sys; from sim.crawl import run_crawl; from sim.loaders import load_crawl; "
-            "from sim.render.crawlplan import CrawlPlan, crawl_start_event; "
+            "from sim.render.crawlplan import CrawlPlan; from sim.render.session import crawl_start_event; "
             "r = run_crawl(load_crawl('maps/crawl_warrens.toml')); p = CrawlPlan(r, crawl_start_event(r)[0]); "
             "p.where(p.duration / 2); p.caption(5.0); "
             "assert 'pygame' not in sys.modules, 'pygame imported'; print('clean')")

@@ -461,6 +461,13 @@ def test_unknown_weapon(tmp_path):
         load_template(p)
 
 
+def test_bad_special_attacks_is_reported(tmp_path):
+    # special_attacks used to be read after the problems were raised, so a bad value was dropped silently
+    p = _write(tmp_path, 'special_attacks = "rend 2d6+9"\n' + MINIMAL)
+    with pytest.raises(DataError, match=r"thing\.toml: special_attacks: must be a list of strings, got 'rend 2d6\+9'"):
+        load_template(p)
+
+
 def test_unknown_size(tmp_path):
     p = _write(tmp_path, MINIMAL.replace('size = "medium"', 'size = "medum"'))
     with pytest.raises(DataError, match=r"thing\.toml: size: unknown size 'medum': use one of .*medium"):

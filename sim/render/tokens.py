@@ -1,0 +1,287 @@
+"""Creatures on screen (part of :class:`~sim.render.scene.Scene`): where each token is at a moment
+of the animation (moves, lunges, shakes), how it looks (pose in its category, sprite, badges,
+label; cached until it changes), torch light, and the swarms' hazes, outlines and labels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from sim.render import easing, palette, portray
+from sim.render import timeline as tl
+from sim.render.camera import Camera
+from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
+from sim.render.hud import hp_bar
+from sim.rules.categories import Category
+
+
+class Tokens:
+    """Token positions and drawing of a Scene (uses its model, director, world, camera, sprites,
+    text, particles and caches)."""
+
+    def _anim_index(self, t: float) -> dict:
+        """The animations that move tokens, by creature (built once per drawn frame)."""
+        key = (t, len(self.director.anims), self.director.t)
+        if self._index_key == key:
+            return self._index
+        moves: dict = {}
+        shifts: dict = {}
+        for a in self.director.anims:
+            k = a.kind
+            if k == tl.MOVE:
+                moves.setdefault(a.actor, []).append(a)
+            elif k in (tl.LUNGE, tl.STUCK) and a.t0 <= t < a.end:
+                shifts.setdefault(a.actor, []).append(a)
+            elif k == tl.MISS and a.t0 <= t < a.end:
+                shifts.setdefault(a.target, []).append(a)
+        self._index = {"moves": moves, "shifts": shifts}
+        self._index_key = key
+        return self._index
+
+    def token_centre(self, cid: str, t: float) -> tuple[float, float]:
+        """Centre of a creature's token in squares at time ``t`` (movement, lunges, shakes)."""
+        cv = self.model.creatures[cid]
+        idx = self._anim_index(t)
+        base = tl.centre_of(cv.squares)
+        pending = None
+        for a in idx["moves"].get(cid, ()):
+            if a.t0 <= t < a.end:
+                base = _along(a, t)
+                pending = None
+                break
+            if t < a.t0 and (pending is None or a.t0 < pending.t0):
+                pending = a
+        if pending is not None:
+            base = pending.data["points"][0]
+        x, y = base
+        for a in idx["shifts"].get(cid, ()):
+            if a.kind == tl.LUNGE and a.actor == cid and a.target in self.model.creatures:
+                tx, ty = tl.centre_of(self.model.creatures[a.target].squares)
+                dx, dy = tx - x, ty - y
+                n = math.hypot(dx, dy) or 1.0
+                amp = 0.32 * easing.lunge(a.progress(t))
+                x, y = x + dx / n * amp, y + dy / n * amp
+            elif a.kind == tl.STUCK and a.actor == cid:
+                p = a.progress(t)
+                x += 0.08 * math.sin(p * 40) * (1 - p)
+            elif a.kind == tl.MISS and a.target == cid:
+                p = a.progress(t)
+                if p < 0.4:
+                    x += 0.1 * math.sin(p / 0.4 * math.pi)
+        return (x, y)
+
+    def _draw_lights(self, surf, t) -> None:
+        ts = self.camera.ts
+        for cid, cv in self.model.creatures.items():
+            if not cv.torch_lit or not cv.alive or cv.down:
+                continue
+            x, y = self.token_centre(cid, t)
+            r = int(ts * 3.2)   # a steady pool of light (the flame flickers)
+            g = self.sprites.glow(r, palette.TORCH_LIGHT, 0.2)
+            sx, sy = self._px(x, y)
+            surf.blit(g, (sx - r, sy - r), special_flags=pygame.BLEND_RGB_ADD)
+
+    def _draw_swarm_hazes(self, surf) -> None:
+        """The shadow under each swarm cloud and the outline of its squares: one cached image per
+        swarm shape."""
+        ts = self.camera.ts
+        for cl in self.particles.clouds.values():
+            if cl.scatter_t >= 0:
+                continue
+            cv = self.model.get(cl.id)
+            rgb = palette.shade(portray.team_rgb(cv), 0.9) if cv is not None else (200, 200, 200)
+            key = (tuple(sorted(cl.squares)), ts, cl.kind, rgb)
+            img = self._hazes.get(key)
+            if img is None:
+                xs = [x for x, _ in cl.squares]
+                ys = [y for _, y in cl.squares]
+                x0, y0 = min(xs) - 1, min(ys) - 1
+                w, h = (max(xs) - x0 + 2) * ts, (max(ys) - y0 + 2) * ts
+                img = pygame.Surface((w, h), pygame.SRCALPHA)
+                haze = self.sprites.soft(int(ts * 0.78), portray.SWARM_STYLES[cl.kind].haze, flat=True)
+                for x, y in cl.squares:
+                    cx, cy = (x - x0 + 0.5) * ts, (y - y0 + 0.5) * ts
+                    img.blit(haze, (int(cx) - haze.get_width() // 2, int(cy) - haze.get_height() // 2))
+                local = Camera(view=(0, 0, w, h), ts=ts, cx=x0 + w / ts / 2, cy=y0 + h / ts / 2)
+                square_outline(img, cl.squares, local, rgb)
+                if pygame.display.get_surface() is not None:
+                    img = img.convert_alpha()
+                if len(self._hazes) > 200:
+                    self._hazes.clear()
+                self._hazes[key] = img
+                self._haze_origin[key] = (x0, y0)
+            x0, y0 = self._haze_origin[key]
+            surf.blit(img, self._px(x0, y0))
+
+    def _pose(self, cv):
+        g = self.grid
+        if cv.swarm:
+            return None, portray.Pose("upright")
+        self.world.sync(self.model)
+        cat = self.world.standing(cv.id) if cv.alive else Category.CLEAR
+        x, y = cv.pos
+        if not g.in_bounds((x, y)):
+            x, y = cv.squares[0]
+        c = self.world.creature(cv.id)
+        body = c.block.body if c is not None else None
+        widths = [float(g.width_ft[sy, sx]) for sx, sy in cv.squares if g.in_bounds((sx, sy))] or [30.0]
+        heights = [float(g.height_ft[sy, sx]) for sx, sy in cv.squares if g.in_bounds((sx, sy))] or [30.0]
+        pose = portray.pose_for(cv, category=cat, rock=g.rock, width_ft=min(widths), height_ft=min(heights),
+                                body_height=body.height if body else 6.0, space_ft=body.space if body else 5.0)
+        return cat, pose
+
+    def _look(self, cv):
+        """What a token looks like now (cached until the view changes): category, pose, sprite,
+        radius, badges, label."""
+        key = (self.camera.ts, tuple(cv.squares), cv.pos, cv.prone, frozenset(cv.conditions), cv.facing, cv.team)
+        cached = self._looks.get(cv.id)
+        look = cached[1] if cached is not None and cached[0] == key else None
+        if look is None:
+            ts = self.camera.ts
+            cat, pose = self._pose(cv)
+            r = portray.token_radius(cv) * ts
+            line_px = 0.0
+            if pose.kind == "line" and len(cv.squares) > 1:
+                (x0, y0), (x1, y1) = cv.squares[0], cv.squares[-1]
+                line_px = math.hypot(x1 - x0, y1 - y0) * ts
+                r = 0.45 * ts
+            rgb = portray.team_rgb(cv)
+            glyph = portray.glyph(cv.label)
+            spr = self.sprites.token(rgb=rgb, glyph=glyph, radius=r, pose=pose, line_px=line_px)
+            half = max(r, ts * 0.36)
+            if pose.kind == "line":
+                half = max(half, ts * 0.5)
+            br = max(4, ts // 6)
+            badges = [(b, self.sprites.badge(b.text, b.rgb, br)) for b in portray.badges(cv, cat)[:4]]
+            label = None
+            if ts >= 14:
+                size = 15 if ts < 24 else (16 if ts < 32 else 18)
+                label = self.text.render(cv.label, size, (240, 240, 240), outline=(0, 0, 0))
+            look = dict(cat=cat, pose=pose, r=r, line_px=line_px, rgb=rgb, glyph=glyph, sprite=spr, half=half, br=br,
+                        badges=badges, label=label)
+            self._looks[cv.id] = (key, look)
+        return look
+
+    def _draw_tokens(self, surf, anims, t) -> None:
+        ts = self.camera.ts
+        m = self.model
+        order = sorted((cv for cv in m.creatures.values() if not cv.swarm),
+                       key=lambda cv: (cv.alive and not cv.down, cv.squares[0][1] if cv.squares else 0))
+        dying = {a.target: a for a in anims if a.kind == tl.DEATH}
+        flashes = {a.target: a for a in anims if a.kind == tl.FLASH}
+        badge_pop = {(a.target, a.data.get("condition")): a for a in anims if a.kind == tl.BADGE}
+        moving = {a.actor for a in anims if a.kind == tl.MOVE and a.t0 <= t < a.end}
+        current = m.current if not m.finished else None
+        sel = self.selected_id() if self.selected else None
+        self._labels: list = []
+        for cv in order:
+            if "dead" in cv.conditions and cv.id not in dying and not cv.squares:
+                continue
+            look = self._look(cv)
+            pose, r, spr = look["pose"], look["r"], look["sprite"]
+            if cv.id in moving and pose.kind in ("squeezed", "line"):
+                # in transit: a line creature moves as a disc; a squeezed one keeps pressing on
+                if pose.kind == "line":
+                    pose = portray.Pose("upright")
+                    r = portray.token_radius(cv) * ts
+                    spr = self.sprites.token(rgb=look["rgb"], glyph=look["glyph"], radius=r, pose=pose)
+            x, y = self.token_centre(cv.id, t)
+            sx, sy = self._px(x, y)
+            if cv.id == current:
+                pulse = 0.5 + 0.5 * math.sin(self.clock * 5)
+                pygame.draw.circle(surf, palette.UI_ACCENT, (sx, sy), int(r + 3 + 2 * pulse), 2)
+            if sel == cv.id and cv.id != current:
+                dashed_ring(surf, (255, 255, 255), (sx, sy), r + 4, width=2, phase=self.clock)
+            death = dying.get(cv.id)
+            if death is not None:
+                p = death.progress(t)
+                before = self.sprites.token(rgb=look["rgb"], glyph=look["glyph"], radius=r,
+                                            pose=portray.Pose("down", angle=pose.angle))
+                b = before.copy()
+                b.set_alpha(int(255 * (1 - p)))
+                surf.blit(b, (sx - b.get_width() // 2, sy - b.get_height() // 2))
+                s2 = spr.copy()
+                s2.set_alpha(int(255 * p))
+                surf.blit(s2, (sx - s2.get_width() // 2, sy - s2.get_height() // 2))
+            else:
+                surf.blit(spr, (sx - spr.get_width() // 2, sy - spr.get_height() // 2))
+            fl = flashes.get(cv.id)
+            if fl is not None and fl.t0 <= t:
+                a = easing.pulse(fl.progress(t))
+                col = (255, 240, 200) if not fl.data.get("critical") else (255, 220, 80)
+                disc = self.sprites.soft(int(r * 1.25), (*col, 235))
+                d2 = disc.copy()
+                d2.set_alpha(int(255 * a))
+                surf.blit(d2, (sx - disc.get_width() // 2, sy - disc.get_height() // 2))
+            if cv.alive:
+                self._draw_token_info(surf, cv, look, (sx, sy), badge_pop, t)
+            if cv.torch_lit and cv.alive and not cv.down:
+                fx, fy = sx + int(r * 0.75), sy - int(r * 0.35)
+                flame(surf, fx, fy, max(2.5, ts * 0.14), self.clock, stable_hash(cv.id))
+
+    def _draw_token_info(self, surf, cv, look, centre, badge_pop, t) -> None:
+        sx, sy = centre
+        ts = self.camera.ts
+        half = look["half"]
+        bw = int(max(ts * 0.8, 2 * half))
+        hp_bar(surf, pygame.Rect(sx - bw // 2, sy - int(half) - 8, bw, max(3, ts // 8)), cv.hp_fraction,
+               shown=self.hp_shown.get(cv.id), cache=self.bars)
+        lab = look["label"]
+        if lab is not None:
+            rect = lab.get_rect(midtop=(sx, sy + int(half) + 1))
+            important = cv.id in (self.model.current, self.selected)
+            if important or rect.collidelist(self._labels) < 0:
+                surf.blit(lab, rect.topleft)
+                self._labels.append(rect)
+        if look["badges"]:
+            br = look["br"]
+            bx = sx + int(half) - br
+            by = sy - int(half) - 2
+            for i, (b, spr) in enumerate(look["badges"]):
+                pop = badge_pop.get((cv.id, b.key))
+                if pop is not None:
+                    spr = self.sprites.badge(b.text, b.rgb, int(br * (1.0 + 0.6 * easing.pulse(pop.progress(t)))))
+                surf.blit(spr, (bx + i * (2 * br - 1) - spr.get_width() // 2 + br, by - spr.get_height() // 2 + br // 2))
+
+    def _draw_swarm_labels(self, surf) -> None:
+        ts = self.camera.ts
+        for cid, cv in self.model.creatures.items():
+            if not cv.swarm or not cv.alive or cid not in self.particles.clouds:
+                continue
+            xs = [x for x, _ in cv.squares]
+            ys = [y for _, y in cv.squares]
+            cx = (min(xs) + max(xs) + 1) / 2
+            top = min(ys)
+            sx, sy = self._px(cx, top)
+            bw = int(ts * 1.1)
+            hp_bar(surf, pygame.Rect(sx - bw // 2, sy - 6, bw, max(3, ts // 8)), cv.hp_fraction,
+                   shown=self.hp_shown.get(cid), cache=self.bars)
+            if ts >= 14:
+                lab = self.text.render(cv.label, 16, portray.team_rgb(cv), outline=(0, 0, 0))
+                surf.blit(lab, (sx - lab.get_width() // 2, sy - 8 - lab.get_height()))
+            if cid == self.model.current and not self.model.finished:
+                square_outline(surf, cv.squares, self.camera, palette.UI_ACCENT, width=2)
+
+
+def _along(a, t: float) -> tuple[float, float]:
+    """Position of a MOVE animation at time ``t``: square by square along its points, easing in
+    on the first step and out on the last."""
+    times = a.data["times"]
+    pts = a.data["points"]
+    u = t - a.t0
+    n = len(times) - 1
+    i = 0
+    while i < n - 1 and u >= times[i + 1]:
+        i += 1
+    seg = times[i + 1] - times[i]
+    f = 0.0 if seg <= 0 else min(1.0, max(0.0, (u - times[i]) / seg))
+    if n == 1:
+        f = easing.ease_in_out_cubic(f)
+    elif i == 0:
+        f = easing.ease_in_cubic(f) * 0.5 + f * 0.5
+    elif i == n - 1:
+        f = easing.ease_out_cubic(f)
+    (x0, y0), (x1, y1) = pts[i], pts[i + 1]
+    return (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)

@@ -1,0 +1,743 @@
+"""Validating a stat block table (parsed TOML) into a :class:`~.types.Source`: every key is
+checked, unknown keys and bad values become messages naming the file, the key and the fix, and
+all of a file's problems are raised together (STYLE habit 8). No numbers are derived here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Mapping
+
+from sim.errors import DataError
+from sim.rules.sizes import Size
+from sim.rules.statblocks.check import (
+    Check, close_names, get_bool, get_dice, get_int, get_size, get_str, get_str_list, get_table, is_int, is_num,
+    snake_key,
+)
+from sim.rules.statblocks.printed import parse_printed
+from sim.rules.statblocks.tables import (
+    class_table, domain_table, feat_table, race_table, skill_table, spell_table, type_table,
+)
+from sim.rules.statblocks.types import (
+    ABILITIES, BOOK_FIELDS, GRIPS, KINDS, MANEUVERABILITY, RIDER_KINDS, SAVE_ABILITY, SCHEMA_VERSION,
+    WEAPON_DAMAGE_RULES, Abilities, AuraSpec, Defenses, Feat, NaturalEntry, RiderSpec,
+    Senses, Source, Speeds, SwarmSpec, WeaponEntry,
+)
+from sim.rules.weapons import (
+    ArmorPiece, EnergyAbility, armor as armor_piece, energy_ability, gear as gear_item, natural_kinds,
+    normalize_name, parse_crit, resolve_weapon_name, shield as shield_piece, weapon as weapon_named,
+)
+
+
+_TOP_KEYS = {
+    "schema_version", "name", "kind", "size", "type", "subtypes", "race", "sex", "alignment", "cr",
+    "racial_hd", "good_saves", "levels", "abilities", "ability_increases", "natural_armor", "deflection",
+    "armor", "shield", "feats", "skills", "weapon", "natural", "full_attack", "body", "speed", "senses",
+    "defenses", "rider", "aura", "swarm", "gear", "spells", "book_values", "printed", "decided",
+    "description", "hp_rule", "special_attacks",
+}
+
+_FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
+
+
+def parse_feat(text: str) -> Feat:
+    """ "Weapon Focus (greatclub)" -> Feat("weapon-focus", "greatclub").
+
+    >>> parse_feat("Weapon Focus (Longsword)"), parse_feat("Improved Initiative")
+    (Feat(key='weapon-focus', param='longsword'), Feat(key='improved-initiative', param=None))
+    """
+    m = _FEAT_RE.match(str(text))
+    if not m:
+        raise DataError(f"bad feat {text!r}: write it as \"Name\" or \"Name (parameter)\"")
+    key = normalize_name(m.group(1))
+    param = m.group(2).strip().lower() if m.group(2) else None
+    return Feat(key, param or None)
+
+
+def _parse_piece(chk: Check, value: Any, label: str, shield: bool) -> ArmorPiece | None:
+    if value is None:
+        return None
+    lookup = shield_piece if shield else armor_piece
+    if isinstance(value, str):
+        name, mw, enh = value, False, 0
+    elif isinstance(value, dict):
+        name = value.get("name")
+        mw = value.get("masterwork", False)
+        enh = value.get("enhancement", 0)
+        for k in value:
+            if k not in ("name", "masterwork", "enhancement"):
+                chk.bad(f"{label}.{k}", "unknown key; allowed: name, masterwork, enhancement")
+        if not isinstance(name, str):
+            chk.bad(label, "needs name = \"...\" (a key of weapons.toml)")
+            return None
+        if not isinstance(mw, bool) or not is_int(enh) or enh < 0:
+            chk.bad(label, "masterwork must be true/false and enhancement a whole number >= 0")
+            return None
+    else:
+        chk.bad(label, f"must be a name or {{ name = ..., masterwork = ..., enhancement = ... }}, got {value!r}")
+        return None
+    try:
+        return lookup(name, masterwork=mw, enhancement=enh)
+    except DataError as exc:
+        chk.bad(label, str(exc))
+        return None
+
+
+def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
+    """Validate a parsed stat block; every problem is collected into one :class:`DataError`.
+
+    The sections below run in file order (the order the problems are listed in); each returns
+    the :class:`Source` fields it owns.
+    """
+    chk = Check(where)
+    if not isinstance(data, Mapping):
+        raise DataError(f"{where}: a stat block is a TOML table")
+    name, kind = _header(chk, data, key)
+    race_row, identity = _identity(chk, data, kind)
+    hit_dice = _hit_dice(chk, data, kind)
+    abilities = _abilities(chk, data, kind, hit_dice["levels"], race_row)
+    armor = _armor(chk, data)
+    feats = _feats(chk, data)
+    skills = _skills(chk, data)
+    attacks = _attack_entries(chk, data, identity["size"])
+    body = _body(chk, data)
+    speed = _parse_speed(chk, data, kind, race_row)
+    senses = _parse_senses(chk, data, race_row)
+    defenses = _parse_defenses(chk, data, race_row)
+    riders = _parse_riders(chk, data)
+    auras = _parse_auras(chk, data)
+    swarm = _parse_swarm(chk, data, identity["size"], identity["subtypes"], {r.key for r in riders})
+    _check_natural_riders(chk, attacks["naturals"], riders)
+    gear = _gear(chk, data)
+    domains, prepared, domain_prepared = _parse_spells(chk, data)
+    book = _book_values(chk, data)
+    printed = parse_printed(chk, data.get("printed", {}))
+    decided = _decided(chk, data)
+    hp_rule = _hp_rule(chk, data, kind)
+    special_attacks = get_str_list(chk, data, "special_attacks", "special_attacks")
+    chk.raise_if_any()
+    return Source(
+        key=key, path=where, name=name, kind=kind, **identity, **hit_dice, **abilities, **armor,
+        feats=feats, skills=skills, **attacks, **body, speed=speed, senses=senses, defenses=defenses,
+        riders=tuple(riders), auras=tuple(auras), swarm=swarm, gear=gear, domains=domains, prepared=prepared,
+        domain_prepared=domain_prepared, book_values=book, printed=printed, decided=decided, hp_rule=hp_rule,
+        alignment=data.get("alignment"), cr=str(data["cr"]) if "cr" in data else None,
+        special_attacks=special_attacks,
+    )
+
+
+def _header(chk: Check, data: Mapping[str, Any], key: str) -> tuple[str, str]:
+    """Unknown top-level keys, schema_version, name and kind."""
+    for k in data:
+        if k not in _TOP_KEYS:
+            chk.bad(k, f"unknown key; a stat block has {', '.join(sorted(_TOP_KEYS))}")
+    sv = data.get("schema_version")
+    if sv is None:
+        chk.bad("schema_version", f"missing; add schema_version = {SCHEMA_VERSION}")
+    elif sv != SCHEMA_VERSION:
+        chk.bad("schema_version", f"{sv!r} is not supported; this cavesim reads schema_version = {SCHEMA_VERSION}")
+    name = get_str(chk, data, "name", "name", required=True) or key
+    kind = get_str(chk, data, "kind", "kind", required=True) or "monster"
+    if kind not in KINDS:
+        chk.bad("kind", f"must be \"pc\" or \"monster\", got {kind!r}")
+        kind = "monster"
+    return name, kind
+
+
+def _identity(chk: Check, data: Mapping[str, Any], kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the race's row of races.toml, {race, sex, size, type, subtypes}): a PC's from its race, a
+    monster's from size and type."""
+    race = sex = None
+    race_row: dict[str, Any] = {}
+    size: Size | None = None
+    ctype = "humanoid"
+    subtypes = get_str_list(chk, data, "subtypes", "subtypes")
+    if kind == "pc":
+        race = get_str(chk, data, "race", "race", required=True)
+        if race is not None:
+            races = race_table()
+            rk = normalize_name(race)
+            if rk not in races:
+                chk.bad("race", f"unknown race {race!r}: {close_names(rk, races)}")
+                race = None
+            else:
+                race = rk
+                race_row = races[rk]
+                size = Size.parse(race_row["size"])
+                ctype = race_row.get("type", "humanoid")
+                subtypes = subtypes or tuple(race_row.get("subtypes", ()))
+        sex = get_str(chk, data, "sex", "sex", default="male")
+        if sex not in ("male", "female"):
+            chk.bad("sex", f"must be \"male\" or \"female\", got {sex!r}")
+            sex = "male"
+        if "size" in data:
+            chk.bad("size", "a PC's size comes from its race; remove size")
+    else:
+        if "size" not in data:
+            chk.bad("size", "missing; add size = \"medium\" (fine..colossal)")
+        else:
+            size = get_size(chk, data["size"], "size")
+        t = get_str(chk, data, "type", "type", required=True)
+        if t is not None:
+            tk = snake_key(t)
+            if tk not in type_table():
+                chk.bad("type", f"unknown creature type {t!r}: {close_names(tk, type_table())}")
+            else:
+                ctype = tk
+    return race_row, {"race": race, "sex": sex, "size": size or Size.MEDIUM, "type": ctype,
+                      "subtypes": tuple(subtypes)}
+
+
+def _hit_dice(chk: Check, data: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """Racial Hit Dice (with their good saves) and class levels: {racial_hd, good_saves, levels}."""
+    racial_hd = get_int(chk, data, "racial_hd", "racial_hd", default=0, minimum=0) or 0
+    good_saves = None
+    if "good_saves" in data:
+        gs = get_str_list(chk, data, "good_saves", "good_saves")
+        bad_saves = [s for s in gs if s not in SAVE_ABILITY]
+        if bad_saves:
+            chk.bad("good_saves", f"unknown saves {bad_saves}; use fort, ref, will")
+        good_saves = tuple(s for s in gs if s in SAVE_ABILITY)
+    levels: list[tuple[str, int]] = []
+    for cls, lvl in get_table(chk, data, "levels", "[levels]").items():
+        ck = normalize_name(cls)
+        if ck not in class_table():
+            chk.bad(f"[levels] {cls}", f"unknown class: {close_names(ck, class_table())}")
+            continue
+        if not is_int(lvl) or lvl < 1:
+            chk.bad(f"[levels] {cls}", f"must be a level >= 1, got {lvl!r}")
+            continue
+        levels.append((ck, lvl))
+    if racial_hd == 0 and not levels:
+        chk.bad("racial_hd", "no Hit Dice: give racial_hd = N (monsters) or [levels] class = N")
+    if kind == "pc" and not levels:
+        chk.bad("[levels]", "a PC needs class levels, e.g. [levels] fighter = 1")
+    return {"racial_hd": racial_hd, "good_saves": good_saves, "levels": tuple(levels)}
+
+
+def _abilities(chk: Check, data: Mapping[str, Any], kind: str, levels: tuple[tuple[str, int], ...],
+               race_row: Mapping[str, Any]) -> dict[str, Any]:
+    """Ability scores: {abilities, base_abilities, ability_increases}. A PC's file gives them before
+    the racial adjustments and the level increases (one at 4th, 8th...), which are added here."""
+    ab_raw = get_table(chk, data, "abilities", "[abilities]")
+    if "abilities" not in data:
+        chk.bad("[abilities]", "missing; add [abilities] with str, dex, con, int, wis, cha")
+    scores: dict[str, int | None] = {}
+    for a in ABILITIES:
+        v = ab_raw.get(a)
+        if a not in ab_raw:
+            if "abilities" in data:
+                chk.bad(f"[abilities] {a}", f"missing; add {a} = <score> (or \"-\" for none)")
+            scores[a] = 10
+        elif v == "-":
+            scores[a] = None
+        elif not is_int(v) or v < 0:
+            chk.bad(f"[abilities] {a}", f"must be a score >= 0 or \"-\", got {v!r}")
+            scores[a] = 10
+        else:
+            scores[a] = v
+    for a in ab_raw:
+        if a not in ABILITIES:
+            chk.bad(f"[abilities] {a}", f"unknown ability; use {', '.join(ABILITIES)}")
+    increases = get_str_list(chk, data, "ability_increases", "ability_increases")
+    for inc in increases:
+        if inc not in ABILITIES:
+            chk.bad("ability_increases", f"unknown ability {inc!r}; use {', '.join(ABILITIES)}")
+    increases = tuple(i for i in increases if i in ABILITIES)
+    base_abilities = Abilities(**scores)
+    if kind != "pc":
+        return {"abilities": base_abilities, "base_abilities": None, "ability_increases": increases}
+    total_level = sum(l for _, l in levels)
+    if len(increases) != total_level // 4:
+        chk.bad("ability_increases", f"a level-{total_level} character raises {total_level // 4} "
+                f"ability score(s) (one at 4th, 8th...), the file lists {len(increases)}")
+    final = dict(scores)
+    for a, adj in race_row.get("abilities", {}).items():
+        if final[a] is not None:
+            final[a] += int(adj)
+    for a in increases:
+        if final[a] is not None:
+            final[a] += 1
+    return {"abilities": Abilities(**final), "base_abilities": base_abilities, "ability_increases": increases}
+
+
+def _armor(chk: Check, data: Mapping[str, Any]) -> dict[str, Any]:
+    """{natural_armor, deflection, armor, shield}."""
+    natural_armor = get_int(chk, data, "natural_armor", "natural_armor", default=0, minimum=0) or 0
+    deflection = get_int(chk, data, "deflection", "deflection", default=0, minimum=0) or 0
+    armor = _parse_piece(chk, data.get("armor"), "armor", shield=False)
+    shield = _parse_piece(chk, data.get("shield"), "shield", shield=True)
+    if armor is not None and armor.is_shield:
+        chk.bad("armor", "is a shield; put it under shield")
+    return {"natural_armor": natural_armor, "deflection": deflection, "armor": armor, "shield": shield}
+
+
+def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:
+    """The feats of classes.toml [feat], with their parameters (a weapon's canonical name)."""
+    feats: list[Feat] = []
+    for i, text in enumerate(get_str_list(chk, data, "feats", "feats")):
+        try:
+            f = parse_feat(text)
+        except DataError as exc:
+            chk.bad(f"feats[{i}]", str(exc))
+            continue
+        ftable = feat_table()
+        if f.key not in ftable:
+            chk.bad(f"feats[{i}]", f"unknown feat {text!r}: {close_names(f.key, ftable)}")
+            continue
+        row = ftable[f.key]
+        if row.get("parameter") and f.param is None:
+            chk.bad(f"feats[{i}]", f"{text!r} needs a parameter, e.g. \"{text} (longsword)\"")
+            continue
+        if row.get("parameter") == "weapon" and f.param is not None:
+            if f.param not in natural_kinds():
+                try:
+                    f = Feat(f.key, resolve_weapon_name(f.param))
+                except DataError as exc:
+                    chk.bad(f"feats[{i}]", str(exc))
+                    continue
+        if not row.get("repeatable") and f in feats:
+            chk.bad(f"feats[{i}]", f"{text!r} is listed twice and cannot be taken twice")
+            continue
+        feats.append(f)
+    return tuple(feats)
+
+
+def _skills(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
+    """Skill ranks (half ranks allowed: cross-class skills)."""
+    skills: list[tuple[str, float]] = []
+    for sk, ranks in get_table(chk, data, "skills", "[skills]").items():
+        skk = snake_key(sk)
+        if skk not in skill_table():
+            chk.bad(f"[skills] {sk}", f"unknown skill: {close_names(skk, skill_table())}")
+            continue
+        if not is_num(ranks) or ranks < 0 or (ranks * 2) != int(ranks * 2):
+            chk.bad(f"[skills] {sk}", f"must be ranks >= 0 in steps of 0.5, got {ranks!r}")
+            continue
+        skills.append((skk, float(ranks)))
+    return tuple(skills)
+
+
+def _attack_entries(chk: Check, data: Mapping[str, Any], size: Size) -> dict[str, Any]:
+    """Weapons carried, natural attacks and the full attack routines: {weapons, naturals, full_attack}."""
+    weapons: list[WeaponEntry] = []
+    raw_weapons = data.get("weapon", [])
+    if not isinstance(raw_weapons, list):
+        chk.bad("[[weapon]]", "write each weapon as a [[weapon]] table with name = \"...\"")
+        raw_weapons = []
+    for i, w in enumerate(raw_weapons):
+        weapons_entry = _parse_weapon(chk, w, f"[[weapon]] #{i + 1}", size)
+        if weapons_entry is not None:
+            weapons.append(weapons_entry)
+    naturals: list[NaturalEntry] = []
+    raw_nat = data.get("natural", [])
+    if not isinstance(raw_nat, list):
+        chk.bad("[[natural]]", "write each natural attack as a [[natural]] table")
+        raw_nat = []
+    for i, n in enumerate(raw_nat):
+        ne = _parse_natural(chk, n, f"[[natural]] #{i + 1}")
+        if ne is not None:
+            naturals.append(ne)
+    full_attack = None
+    if "full_attack" in data:
+        fa = data["full_attack"]
+        if (not isinstance(fa, list) or not all(isinstance(r, list) and r and all(isinstance(x, str) for x in r)
+                                                for r in fa)):
+            chk.bad("full_attack", "must be a list of routines, each a list of attack names: "
+                    "[[\"club\", \"claw\", \"bite\"], [\"javelin\"]]")
+        else:
+            full_attack = tuple(tuple(r) for r in fa)
+    return {"weapons": tuple(weapons), "naturals": tuple(naturals), "full_attack": full_attack}
+
+
+def _body(chk: Check, data: Mapping[str, Any]) -> dict[str, Any]:
+    """[body]: {form, body_overrides} (the lengths that replace the size's defaults, RULES §1.2)."""
+    body_raw = get_table(chk, data, "body", "[body]")
+    form = body_raw.get("form", "tall")
+    if form not in ("tall", "long"):
+        chk.bad("[body] form", f"must be \"tall\" or \"long\", got {form!r}")
+        form = "tall"
+    overrides: list[tuple[str, float]] = []
+    for k, v in body_raw.items():
+        if k == "form":
+            continue
+        if k not in ("height", "head", "shoulders", "depth", "space"):
+            chk.bad(f"[body] {k}", "unknown key; allowed: form, height, head, shoulders, depth, space")
+            continue
+        if not is_num(v) or v <= 0:
+            chk.bad(f"[body] {k}", f"must be a length in feet > 0, got {v!r}")
+            continue
+        overrides.append((k, float(v)))
+    return {"form": form, "body_overrides": tuple(overrides)}
+
+
+def _check_natural_riders(chk: Check, naturals: tuple[NaturalEntry, ...], riders: list[RiderSpec]) -> None:
+    rider_keys = {r.key for r in riders}
+    for n in naturals:
+        for r in n.riders:
+            if r not in rider_keys:
+                chk.bad(f"[[natural]] {n.name} riders", f"no [[rider]] with key {r!r}; add one")
+
+
+def _gear(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+    """[gear]: item = count, items of weapons.toml [gear]."""
+    gear: list[tuple[str, int]] = []
+    for item, count in get_table(chk, data, "gear", "[gear]").items():
+        try:
+            g = gear_item(item)
+        except DataError as exc:
+            chk.bad(f"[gear] {item}", str(exc))
+            continue
+        if not is_int(count) or count < 0:
+            chk.bad(f"[gear] {item}", f"must be a count >= 0, got {count!r}")
+            continue
+        gear.append((g.key, count))
+    return tuple(gear)
+
+
+def _book_values(chk: Check, data: Mapping[str, Any]) -> frozenset[str]:
+    """book_values: true (every printed value), false, or a list of :data:`BOOK_FIELDS`."""
+    bv = data.get("book_values", False)
+    if bv is True:
+        return frozenset(BOOK_FIELDS)
+    if isinstance(bv, list) and all(isinstance(x, str) for x in bv):
+        unknown = [x for x in bv if x not in BOOK_FIELDS]
+        if unknown:
+            chk.bad("book_values", f"unknown fields {unknown}; use true or a list of {', '.join(BOOK_FIELDS)}")
+        return frozenset(x for x in bv if x in BOOK_FIELDS)
+    if bv is not False:
+        chk.bad("book_values", f"must be true, false or a list of field names, got {bv!r}")
+    return frozenset()
+
+
+def _decided(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """[decided]: field = the RULES item that decides against the printed value."""
+    decided = []
+    for k, v in get_table(chk, data, "decided", "[decided]").items():
+        if not isinstance(v, str):
+            chk.bad(f"[decided] {k}", "must be a string citing the RULES item")
+            continue
+        decided.append((k, v))
+    return tuple(decided)
+
+
+def _hp_rule(chk: Check, data: Mapping[str, Any], kind: str) -> str:
+    hp_rule = data.get("hp_rule", "pc" if kind == "pc" else "average")
+    if hp_rule not in ("pc", "average"):
+        chk.bad("hp_rule", f"must be \"pc\" (max at 1st level, then average rounded up) or \"average\", got {hp_rule!r}")
+        hp_rule = "average"
+    return hp_rule
+
+
+def _parse_weapon(chk: Check, w: Any, label: str, size: Size) -> WeaponEntry | None:
+    if not isinstance(w, dict):
+        chk.bad(label, "must be a table with name = \"...\"")
+        return None
+    allowed = {"name", "count", "size", "masterwork", "enhancement", "abilities", "grip",
+               "composite_rating", "proficient"}
+    for k in w:
+        if k not in allowed:
+            chk.bad(f"{label}.{k}", f"unknown key; allowed: {', '.join(sorted(allowed))}")
+    name = w.get("name")
+    if not isinstance(name, str):
+        chk.bad(label, "missing name = \"...\" (a weapon of sim/data/weapons.toml)")
+        return None
+    try:
+        key = resolve_weapon_name(name)
+    except DataError as exc:
+        chk.bad(f"{label} name", str(exc))
+        return None
+    wsize = size
+    if "size" in w:
+        wsize = get_size(chk, w["size"], f"{label} size") or size
+    weapon = weapon_named(key, size=wsize)
+    count = w.get("count", 1)
+    if not is_int(count) or count < 1:
+        chk.bad(f"{label} count", f"must be a whole number >= 1, got {count!r}")
+        count = 1
+    enh = w.get("enhancement", 0)
+    if not is_int(enh) or not 0 <= enh <= 5:
+        chk.bad(f"{label} enhancement", f"must be 0..5, got {enh!r}")
+        enh = 0
+    mw = w.get("masterwork", enh > 0)
+    if not isinstance(mw, bool):
+        chk.bad(f"{label} masterwork", f"must be true or false, got {mw!r}")
+        mw = False
+    abilities: list[EnergyAbility] = []
+    raw_ab = w.get("abilities", [])
+    if not isinstance(raw_ab, list):
+        chk.bad(f"{label} abilities", "must be a list such as [\"flaming\"]")
+        raw_ab = []
+    for ab in raw_ab:
+        try:
+            e = energy_ability(ab)
+        except DataError as exc:
+            chk.bad(f"{label} abilities", str(exc))
+            continue
+        if enh < e.min_enhancement:
+            chk.bad(f"{label} abilities", f"{e.name} needs at least a +{e.min_enhancement} enhancement bonus "
+                    "(RULES §3.4); add enhancement = 1")
+        abilities.append(e)
+    grip = w.get("grip", "one-hand")
+    if grip not in GRIPS:
+        chk.bad(f"{label} grip", f"must be one of {', '.join(GRIPS)}, got {grip!r}")
+        grip = "one-hand"
+    rating = w.get("composite_rating", 0)
+    if not is_int(rating) or rating < 0:
+        chk.bad(f"{label} composite_rating", f"must be a whole number >= 0, got {rating!r}")
+        rating = 0
+    proficient = w.get("proficient")
+    if proficient is not None and not isinstance(proficient, bool):
+        chk.bad(f"{label} proficient", "must be true or false")
+        proficient = None
+    return WeaponEntry(key, weapon, count, mw, enh, tuple(abilities), grip, rating, proficient)
+
+
+def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
+    if not isinstance(n, dict):
+        chk.bad(label, "must be a table with name and damage")
+        return None
+    allowed = {"name", "kind", "damage", "count", "primary", "riders", "crit"}
+    for k in n:
+        if k not in allowed:
+            chk.bad(f"{label}.{k}", f"unknown key; allowed: {', '.join(sorted(allowed))}")
+    name = n.get("name")
+    if not isinstance(name, str):
+        chk.bad(label, "missing name = \"claw\" (or bite, gore, slam, sting, tentacle...)")
+        return None
+    kind = n.get("kind", name)
+    if kind not in natural_kinds():
+        chk.bad(f"{label} name", f"unknown natural weapon {kind!r}: {close_names(str(kind), natural_kinds())}")
+        return None
+    if "damage" not in n:
+        chk.bad(f"{label} damage", "missing; add damage = \"1d4\" (the printed die)")
+        return None
+    dmg = get_dice(chk, n["damage"], f"{label} damage")
+    if dmg is None:
+        return None
+    count = n.get("count", 1)
+    if not is_int(count) or count < 1:
+        chk.bad(f"{label} count", f"must be a whole number >= 1, got {count!r}")
+        count = 1
+    crit = str(n.get("crit", "x2"))
+    try:
+        parse_crit(crit)
+    except DataError as exc:
+        chk.bad(f"{label} crit", str(exc))
+        crit = "x2"
+    primary = n.get("primary", True)
+    if not isinstance(primary, bool):
+        chk.bad(f"{label} primary", "must be true or false")
+        primary = True
+    riders = n.get("riders", [])
+    if not isinstance(riders, list) or not all(isinstance(r, str) for r in riders):
+        chk.bad(f"{label} riders", "must be a list of [[rider]] keys")
+        riders = []
+    return NaturalEntry(name, kind, dmg, count, primary, tuple(riders), crit)
+
+
+def _parse_speed(chk: Check, data: Mapping[str, Any], kind: str, race_row: Mapping[str, Any]) -> Speeds:
+    raw = get_table(chk, data, "speed", "[speed]")
+    if kind == "pc" and "land" not in raw:
+        land = int(race_row.get("speed", 30))
+    else:
+        land = get_int(chk, raw, "land", "[speed] land", default=None if kind == "monster" else 30, minimum=0)
+        land = land if land is not None else 0
+    vals = {}
+    for k in ("climb", "swim", "burrow", "fly"):
+        vals[k] = get_int(chk, raw, k, f"[speed] {k}", default=0, minimum=0) or 0
+    man = raw.get("maneuverability")
+    if man is not None and man not in MANEUVERABILITY:
+        chk.bad("[speed] maneuverability", f"must be one of {', '.join(MANEUVERABILITY)}, got {man!r}")
+        man = None
+    if vals["fly"] and man is None:
+        chk.bad("[speed] maneuverability", "a flier needs maneuverability = \"good\" (perfect, good, average, poor, clumsy)")
+    for k in raw:
+        if k not in ("land", "climb", "swim", "burrow", "fly", "maneuverability"):
+            chk.bad(f"[speed] {k}", "unknown key; allowed: land, climb, swim, burrow, fly, maneuverability")
+    return Speeds(land=land, maneuverability=man, **vals)
+
+
+def _parse_senses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, Any]) -> Senses:
+    raw = dict(race_row.get("senses", {}))
+    raw.update(get_table(chk, data, "senses", "[senses]"))
+    kw: dict[str, Any] = {}
+    for f in dataclasses.fields(Senses):
+        if f.name not in raw:
+            continue
+        v = raw[f.name]
+        if f.type in ("bool", bool):
+            if not isinstance(v, bool):
+                chk.bad(f"[senses] {f.name}", f"must be true or false, got {v!r}")
+                continue
+        elif not is_int(v) or v < 0:
+            chk.bad(f"[senses] {f.name}", f"must be a range in feet >= 0, got {v!r}")
+            continue
+        kw[f.name] = v
+    for k in raw:
+        if k not in {f.name for f in dataclasses.fields(Senses)}:
+            chk.bad(f"[senses] {k}", "unknown sense; allowed: " + ", ".join(f.name for f in dataclasses.fields(Senses)))
+    return Senses(**kw)
+
+
+def _parse_defenses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, Any]) -> Defenses:
+    raw = get_table(chk, data, "defenses", "[defenses]")
+    dr = raw.get("damage_reduction", {})
+    amount, bypass = 0, None
+    if dr:
+        if not isinstance(dr, dict) or not is_int(dr.get("amount")) or not isinstance(dr.get("bypass"), str):
+            chk.bad("[defenses] damage_reduction", "must be { amount = 10, bypass = \"magic\" }")
+        else:
+            amount, bypass = dr["amount"], dr["bypass"]
+    resist = raw.get("resist", {})
+    if not isinstance(resist, dict) or not all(is_int(v) and v > 0 for v in resist.values()):
+        chk.bad("[defenses] resist", "must be a table such as { fire = 10 }")
+        resist = {}
+    regen = raw.get("regeneration", {})
+    r_amount, r_by = 0, ()
+    if regen:
+        if not isinstance(regen, dict) or not is_int(regen.get("amount")):
+            chk.bad("[defenses] regeneration", "must be { amount = 5, bypassed_by = [\"fire\", \"acid\"] }")
+        else:
+            r_amount = regen["amount"]
+            r_by = tuple(regen.get("bypassed_by", ()))
+    immune = list(race_row.get("immune", ()))
+    immune += list(get_str_list(chk, raw, "immune", "[defenses] immune"))
+    for k in raw:
+        if k not in ("damage_reduction", "resist", "regeneration", "immune"):
+            chk.bad(f"[defenses] {k}", "unknown key; allowed: damage_reduction, resist, regeneration, immune")
+    return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune))
+
+
+def _parse_riders(chk: Check, data: Mapping[str, Any]) -> list[RiderSpec]:
+    out: list[RiderSpec] = []
+    raw = data.get("rider", [])
+    if not isinstance(raw, list):
+        chk.bad("[[rider]]", "write each rider as a [[rider]] table")
+        return out
+    for i, r in enumerate(raw):
+        label = f"[[rider]] #{i + 1}"
+        if not isinstance(r, dict):
+            chk.bad(label, "must be a table")
+            continue
+        key = get_str(chk, r, "key", f"{label} key", required=True)
+        kind = get_str(chk, r, "kind", f"{label} kind", required=True)
+        if key is None or kind is None:
+            continue
+        if kind not in RIDER_KINDS:
+            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS)}, got {kind!r}")
+            continue
+        save = r.get("save")
+        dc_ab = r.get("dc_ability")
+        if kind != "wounding":
+            if save not in SAVE_ABILITY:
+                chk.bad(f"{label} save", "must be fort, ref or will")
+            if dc_ab not in ABILITIES:
+                chk.bad(f"{label} dc_ability", "the ability the DC is based on: con, cha ... (DC = 10 + HD/2 + mod)")
+        dmg = r.get("damage", [])
+        if isinstance(dmg, str):
+            dmg = [dmg]
+        out.append(RiderSpec(key, kind, save, dc_ab, r.get("initial"), r.get("secondary"),
+                             r.get("incubation"), tuple(dmg), int(r.get("bleed", 0))))
+    return out
+
+
+def _parse_auras(chk: Check, data: Mapping[str, Any]) -> list[AuraSpec]:
+    out: list[AuraSpec] = []
+    raw = data.get("aura", [])
+    if not isinstance(raw, list):
+        chk.bad("[[aura]]", "write each aura as an [[aura]] table")
+        return out
+    for i, a in enumerate(raw):
+        label = f"[[aura]] #{i + 1}"
+        if not isinstance(a, dict):
+            chk.bad(label, "must be a table")
+            continue
+        key = get_str(chk, a, "key", f"{label} key", required=True)
+        save = a.get("save")
+        dc_ab = a.get("dc_ability")
+        if save not in SAVE_ABILITY or dc_ab not in ABILITIES:
+            chk.bad(label, "needs save = \"fort\" and dc_ability = \"con\" (DC = 10 + HD/2 + mod)")
+            continue
+        radius = get_int(chk, a, "radius_ft", f"{label} radius_ft", minimum=0)
+        rounds = get_int(chk, a, "duration_rounds", f"{label} duration_rounds", minimum=0)
+        effect = get_str(chk, a, "effect", f"{label} effect", required=True)
+        if key and radius is not None and rounds is not None and effect:
+            out.append(AuraSpec(key, save, dc_ab, radius, effect, rounds))
+    return out
+
+
+def _parse_swarm(chk: Check, data: Mapping[str, Any], size: Size, subtypes: tuple[str, ...],
+                 rider_keys: set[str]) -> SwarmSpec | None:
+    if "swarm" not in data:
+        if "swarm" in subtypes:
+            chk.bad("[swarm]", "a creature of the swarm subtype needs [swarm] with component and flying")
+        return None
+    raw = get_table(chk, data, "swarm", "[swarm]")
+    comp = get_size(chk, raw.get("component"), "[swarm] component") if "component" in raw else None
+    if comp is None:
+        if "component" not in raw:
+            chk.bad("[swarm] component", "missing; add component = \"tiny\" (fine, diminutive or tiny)")
+        return None
+    if comp > Size.TINY:
+        chk.bad("[swarm] component", f"swarms are made of Fine, Diminutive or Tiny creatures, not {comp.key}")
+        return None
+    if comp != size:
+        chk.bad("size", f"a swarm's size is its component size ({comp.key}), got {size.key}")
+    if "flying" not in raw:
+        chk.bad("[swarm] flying", "missing; add flying = true or false (RULES §4.1)")
+    flying = get_bool(chk, raw, "flying", "[swarm] flying")
+    riders = get_str_list(chk, raw, "riders", "[swarm] riders")
+    for r in riders:
+        if r not in rider_keys:
+            chk.bad("[swarm] riders", f"no [[rider]] with key {r!r}; add one")
+    wd = raw.get("weapon_damage")
+    if wd is not None and wd not in WEAPON_DAMAGE_RULES:
+        chk.bad("[swarm] weapon_damage", f"must be one of {', '.join(WEAPON_DAMAGE_RULES)}, got {wd!r}")
+        wd = None
+    for k in raw:
+        if k not in ("component", "flying", "riders", "weapon_damage", "aligned", "hive_mind"):
+            chk.bad(f"[swarm] {k}", "unknown key; allowed: component, flying, riders, weapon_damage, aligned, hive_mind")
+    return SwarmSpec(comp, flying, riders, wd, get_str_list(chk, raw, "aligned", "[swarm] aligned"),
+                     get_bool(chk, raw, "hive_mind", "[swarm] hive_mind"))
+
+
+def _parse_spells(chk: Check, data: Mapping[str, Any]):
+    raw = get_table(chk, data, "spells", "[spells]")
+    domains = get_str_list(chk, raw, "domains", "[spells] domains")
+    for d in domains:
+        if d not in domain_table():
+            chk.bad("[spells] domains", f"unknown domain {d!r}: {close_names(d, domain_table())}")
+    prepared: list[tuple[int, tuple[str, ...]]] = []
+    prep_raw = raw.get("prepared", {})
+    if not isinstance(prep_raw, dict):
+        chk.bad("[spells] prepared", "must be a table: \"0\" = [...], \"1\" = [...]")
+        prep_raw = {}
+    spells = spell_table()
+    for lvl, names in prep_raw.items():
+        label = f"[spells.prepared] {lvl}"
+        if not str(lvl).isdigit():
+            chk.bad(label, "keys are spell levels: \"0\", \"1\", \"2\"...")
+            continue
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            chk.bad(label, "must be a list of spell names")
+            continue
+        for n in names:
+            if normalize_name(n) not in spells:
+                chk.bad(label, f"unknown spell {n!r}: {close_names(normalize_name(n), spells)}")
+        prepared.append((int(lvl), tuple(normalize_name(n) for n in names)))
+    dom_prep: list[tuple[int, str]] = []
+    dp_raw = raw.get("domain", {})
+    if not isinstance(dp_raw, dict):
+        chk.bad("[spells] domain", "must be a table: \"1\" = \"sanctuary\"")
+        dp_raw = {}
+    for lvl, n in dp_raw.items():
+        if not str(lvl).isdigit() or not isinstance(n, str):
+            chk.bad(f"[spells.domain] {lvl}", "write \"1\" = \"spell-name\"")
+            continue
+        dom_prep.append((int(lvl), normalize_name(n)))
+    for k in raw:
+        if k not in ("domains", "prepared", "domain"):
+            chk.bad(f"[spells] {k}", "unknown key; allowed: domains, prepared, domain")
+    return tuple(domains), tuple(sorted(prepared)), tuple(sorted(dom_prep))
