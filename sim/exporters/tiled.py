@@ -1,0 +1,252 @@
+"""A cavesim map out to Tiled (``cavesim export MAP --to tiled OUT.tmx|OUT.tmj``).
+
+Written in the *value tiles* style that :mod:`sim.importers.tiled` reads, so a designer can keep
+painting in Tiled and import the map again with exactly the same arrays:
+
+* tile layers ``width_ft`` and ``height_ft`` (GID 0 = rock), ``difficult`` and, when the map has
+  closed doors, ``door``; an object layer ``points`` with one point object per named point;
+* one embedded tileset ``cavesim-values``: a tile per value (the palette at the rule thresholds,
+  :data:`~sim.importers.tiled.PALETTE_FT`, plus every other value the map holds), each with the
+  float property ``ft``, then a ``difficult`` tile and a ``door`` tile. Its picture, a sibling
+  ``OUT-tiles.png``, shows each value as a number on a colour from dark (tight) to light (wide).
+
+Lengths are written in feet (map property ``units = "ft"``, ``feet_per_square = 5``); a float is
+written with Python's shortest round-trip repr, so it reads back bit for bit. The TMX layers are
+CSV, the TMJ layers plain arrays: both diff well in version control.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from sim.errors import DataError
+from sim.fileio import atomic_path
+from sim.grid import CaveGrid
+from sim.importers.tiled import PALETTE_FT
+
+TILE_PX = 32
+MAX_VALUES = 4096
+TILESET_NAME = "cavesim-values"
+TILES_COLUMNS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class TilesetPlan:
+    """Which tile stands for what: ``values[k]`` is local id ``k``; then difficult, then door."""
+
+    values: tuple[float, ...]
+
+    @property
+    def difficult_id(self) -> int:
+        return len(self.values)
+
+    @property
+    def door_id(self) -> int:
+        return len(self.values) + 1
+
+    @property
+    def count(self) -> int:
+        return len(self.values) + 2
+
+
+def plan_tileset(grid: CaveGrid) -> TilesetPlan:
+    """The palette plus every other floor value of ``grid``, sorted."""
+    floor = ~grid.rock
+    present = np.unique(np.concatenate([grid.width_ft[floor], grid.height_ft[floor]]))
+    values = sorted(set(PALETTE_FT) | {float(v) for v in present.tolist() if v > 0})
+    if len(values) > MAX_VALUES:
+        raise DataError(f"{grid.source or grid.name}: the map holds {len(values)} different widths and ceilings, "
+                        f"over the {MAX_VALUES} tiles a Tiled export makes; round the values (e.g. cavesim "
+                        "generate --format ascii) before exporting")
+    return TilesetPlan(tuple(values))
+
+
+def layer_gids(grid: CaveGrid, plan: TilesetPlan, *, firstgid: int = 1) -> dict[str, np.ndarray]:
+    """The GID arrays [row, col] of every layer (a sorted-value lookup, vectorised)."""
+    vals = np.array(plan.values)
+    out = {}
+    for name, arr in (("width_ft", grid.width_ft), ("height_ft", grid.height_ft)):
+        idx = np.searchsorted(vals, arr)
+        idx = np.minimum(idx, len(vals) - 1)
+        gids = (idx + firstgid).astype(np.uint32)
+        assert np.all((vals[idx] == arr) | grid.rock), "every floor value is in the tileset"
+        out[name] = np.where(grid.rock, np.uint32(0), gids)
+    out["difficult"] = np.where(grid.difficult & ~grid.rock, np.uint32(plan.difficult_id + firstgid), np.uint32(0))
+    door = getattr(grid, "door", None)
+    if door is not None and np.any(door):
+        out["door"] = np.where(door, np.uint32(plan.door_id + firstgid), np.uint32(0))
+    return out
+
+
+def _value_colour(v: float) -> tuple[int, int, int]:
+    """Dark red-brown for a tight value, pale sand for a wide one (log scale, 0.25..60 ft)."""
+    t = (math.log(max(v, 0.25)) - math.log(0.25)) / (math.log(60) - math.log(0.25))
+    t = min(max(t, 0.0), 1.0)
+    lo, hi = np.array((90, 30, 40)), np.array((230, 214, 170))
+    c = lo + (hi - lo) * t
+    return int(c[0]), int(c[1]), int(c[2])
+
+
+def _label(v: float) -> str:
+    s = f"{v:g}"
+    return s if len(s) <= 5 else f"{v:.3g}"
+
+
+def tileset_png(plan: TilesetPlan) -> bytes:
+    """The tileset picture: one 32 x 32 tile per value with the value written on it, then a
+    hatched difficult tile and a door tile."""
+    n = plan.count
+    cols = min(TILES_COLUMNS, n)
+    rows = math.ceil(n / cols)
+    img = Image.new("RGBA", (cols * TILE_PX, rows * TILE_PX), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default()
+    for k in range(n):
+        x0, y0 = (k % cols) * TILE_PX, (k // cols) * TILE_PX
+        box = (x0, y0, x0 + TILE_PX - 1, y0 + TILE_PX - 1)
+        if k < len(plan.values):
+            v = plan.values[k]
+            c = _value_colour(v)
+            draw.rectangle(box, fill=c + (255,), outline=(20, 18, 18, 255))
+            ink = (0, 0, 0, 255) if sum(c) > 380 else (255, 255, 255, 255)
+            text = _label(v)
+            tw = draw.textlength(text, font=font)
+            draw.text((x0 + (TILE_PX - tw) / 2, y0 + 10), text, fill=ink, font=font)
+        elif k == plan.difficult_id:
+            for d in range(-TILE_PX, TILE_PX, 6):
+                draw.line((x0 + d, y0 + TILE_PX - 1, x0 + d + TILE_PX - 1, y0), fill=(150, 110, 60, 220), width=2)
+            draw.rectangle(box, outline=(150, 110, 60, 255))
+        else:
+            draw.rectangle((x0 + 4, y0 + 2, x0 + TILE_PX - 5, y0 + TILE_PX - 3), fill=(120, 72, 36, 255),
+                           outline=(60, 36, 18, 255), width=2)
+            draw.ellipse((x0 + TILE_PX - 12, y0 + 14, x0 + TILE_PX - 8, y0 + 18), fill=(230, 200, 90, 255))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
+
+
+def _num(v: float) -> str:
+    return repr(float(v))
+
+
+def _tile_props(plan: TilesetPlan) -> list[tuple[int, str, str, str]]:
+    """(local id, property, type, value) for every tile of the tileset."""
+    out = [(k, "ft", "float", _num(v)) for k, v in enumerate(plan.values)]
+    out.append((plan.difficult_id, "difficult", "bool", "true"))
+    out.append((plan.door_id, "door", "bool", "true"))
+    return out
+
+
+def _map_props(grid: CaveGrid) -> list[tuple[str, str, str]]:
+    props = [("feet_per_square", "float", "5.0"), ("units", "string", "ft")]
+    if grid.name:
+        props.append(("name", "string", grid.name))
+    if grid.description:
+        props.append(("description", "string", grid.description))
+    return sorted(props)
+
+
+def tmx_text(grid: CaveGrid, plan: TilesetPlan, image_name: str) -> str:
+    """The TMX document (XML, CSV layers)."""
+    gids = layer_gids(grid, plan)
+    n = plan.count
+    cols = min(TILES_COLUMNS, n)
+    rows = math.ceil(n / cols)
+    root = ET.Element("map", {
+        "version": "1.8", "tiledversion": "1.8.2", "orientation": "orthogonal", "renderorder": "right-down",
+        "width": str(grid.cols), "height": str(grid.rows), "tilewidth": str(TILE_PX), "tileheight": str(TILE_PX),
+        "infinite": "0", "nextlayerid": str(len(gids) + 2), "nextobjectid": str(len(grid.points) + 1)})
+    mp = ET.SubElement(root, "properties")
+    for name, kind, value in _map_props(grid):
+        ET.SubElement(mp, "property", {"name": name, **({"type": kind} if kind != "string" else {}), "value": value})
+    ts = ET.SubElement(root, "tileset", {
+        "firstgid": "1", "name": TILESET_NAME, "tilewidth": str(TILE_PX), "tileheight": str(TILE_PX),
+        "tilecount": str(n), "columns": str(cols)})
+    ET.SubElement(ts, "image", {"source": image_name, "width": str(cols * TILE_PX), "height": str(rows * TILE_PX)})
+    for local, name, kind, value in _tile_props(plan):
+        t = ET.SubElement(ts, "tile", {"id": str(local)})
+        tp = ET.SubElement(t, "properties")
+        ET.SubElement(tp, "property", {"name": name, "type": kind, "value": value})
+    for lid, (name, arr) in enumerate(gids.items(), 1):
+        attrs = {"id": str(lid), "name": name, "width": str(grid.cols), "height": str(grid.rows)}
+        if name == "height_ft":
+            attrs["visible"] = "0"
+        if name == "difficult":
+            attrs["opacity"] = "0.6"
+        lay = ET.SubElement(root, "layer", attrs)
+        data = ET.SubElement(lay, "data", {"encoding": "csv"})
+        data.text = "\n" + ",\n".join(",".join(str(v) for v in row) for row in arr.tolist()) + "\n"
+    og = ET.SubElement(root, "objectgroup", {"id": str(len(gids) + 1), "name": "points"})
+    for oid, (pname, (x, y)) in enumerate(grid.points.items(), 1):
+        o = ET.SubElement(og, "object", {"id": str(oid), "name": pname,
+                                         "x": _num((x + 0.5) * TILE_PX), "y": _num((y + 0.5) * TILE_PX)})
+        ET.SubElement(o, "point")
+    ET.indent(root, space=" ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def tmj_obj(grid: CaveGrid, plan: TilesetPlan, image_name: str) -> dict:
+    """The TMJ document (JSON, array layers)."""
+    gids = layer_gids(grid, plan)
+    n = plan.count
+    cols = min(TILES_COLUMNS, n)
+    rows = math.ceil(n / cols)
+
+    def prop(name, kind, value):
+        v = float(value) if kind == "float" else (value == "true" if kind == "bool" else value)
+        return {"name": name, "type": kind, "value": v}
+
+    layers = []
+    for lid, (name, arr) in enumerate(gids.items(), 1):
+        layers.append({"id": lid, "name": name, "type": "tilelayer", "x": 0, "y": 0,
+                       "width": grid.cols, "height": grid.rows, "opacity": 0.6 if name == "difficult" else 1,
+                       "visible": name != "height_ft", "data": arr.reshape(-1).tolist()})
+    layers.append({"id": len(gids) + 1, "name": "points", "type": "objectgroup", "x": 0, "y": 0, "opacity": 1,
+                   "visible": True, "draworder": "topdown",
+                   "objects": [{"id": oid, "name": pname, "type": "", "point": True, "rotation": 0, "visible": True,
+                                "x": (x + 0.5) * TILE_PX, "y": (y + 0.5) * TILE_PX, "width": 0, "height": 0}
+                               for oid, (pname, (x, y)) in enumerate(grid.points.items(), 1)]})
+    return {
+        "type": "map", "version": "1.8", "tiledversion": "1.8.2", "orientation": "orthogonal",
+        "renderorder": "right-down", "infinite": False, "width": grid.cols, "height": grid.rows,
+        "tilewidth": TILE_PX, "tileheight": TILE_PX, "compressionlevel": -1,
+        "nextlayerid": len(gids) + 2, "nextobjectid": len(grid.points) + 1,
+        "properties": [prop(*p) for p in _map_props(grid)],
+        "tilesets": [{"firstgid": 1, "name": TILESET_NAME, "tilewidth": TILE_PX, "tileheight": TILE_PX,
+                      "tilecount": n, "columns": cols, "margin": 0, "spacing": 0, "image": image_name,
+                      "imagewidth": cols * TILE_PX, "imageheight": rows * TILE_PX,
+                      "tiles": [{"id": local, "properties": [prop(name, kind, value)]}
+                                for local, name, kind, value in _tile_props(plan)]}],
+        "layers": layers,
+    }
+
+
+def tiles_path(out: Path) -> Path:
+    return out.with_name(out.stem + "-tiles.png")
+
+
+def export_tiled(grid: CaveGrid, out: str | Path) -> list[Path]:
+    """Write ``out`` (``.tmx`` or ``.tmj``) and its tileset picture; returns the files written."""
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix not in (".tmx", ".tmj", ".json"):
+        raise DataError(f"{out}: a Tiled export is a .tmx (XML) or .tmj (JSON) file; give one of those names")
+    plan = plan_tileset(grid)
+    png = tiles_path(out)
+    if suffix == ".tmx":
+        text = tmx_text(grid, plan, png.name)
+    else:
+        text = json.dumps(tmj_obj(grid, plan, png.name), indent=1) + "\n"
+    with atomic_path(png) as tmp:
+        tmp.write_bytes(tileset_png(plan))
+    with atomic_path(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return [out, png]
