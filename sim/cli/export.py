@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     cats = classify(grid, body)
     k = map_px(grid, args.px_per_square)
     info = {"to": args.to, "body": label, "cols": grid.cols, "rows": grid.rows, "px_per_square": k,
-            "image": str(grid.image) if getattr(grid, "image", None) else None}
+            "image": str(grid.image) if grid.image else None}
     if args.to == "overlay":
         files = export_overlay(grid, cats, out, k=k)
         counts = category_counts(np.where(grid.rock, np.uint8(Category.IMPASSABLE), cats)[~grid.rock])

@@ -15,8 +15,8 @@ image uses :data:`DEFAULT_PX` (or the caller's ``k``).
 >>> cats = np.array([[0, 3], [6, 6]], dtype=np.uint8)
 >>> rock = np.array([[False, False], [False, True]])
 >>> img = overlay_rgba(cats, rock, 4)
->>> img.shape, img[1, 1, 3], tuple(img[1, 5]), img[7, 7, 3]
-((8, 8, 4), 0, (222, 84, 60, 120), 0)
+>>> img.shape, int(img[1, 1, 3]), img[1, 5].tolist(), int(img[7, 7, 3])
+((8, 8, 4), 0, [222, 84, 60, 120], 0)
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def map_px(grid: CaveGrid, k: int | None = None) -> int:
     """Pixels per square: ``k`` when given, else the map image's scale, else :data:`DEFAULT_PX`."""
     if k is not None:
         return k
-    image = getattr(grid, "image", None)
+    image = grid.image
     if image is not None:
         try:
             with Image.open(image) as im:

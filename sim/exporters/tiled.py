@@ -80,9 +80,8 @@ def layer_gids(grid: CaveGrid, plan: TilesetPlan, *, firstgid: int = 1) -> dict[
         assert np.all((vals[idx] == arr) | grid.rock), "every floor value is in the tileset"
         out[name] = np.where(grid.rock, np.uint32(0), gids)
     out["difficult"] = np.where(grid.difficult & ~grid.rock, np.uint32(plan.difficult_id + firstgid), np.uint32(0))
-    door = getattr(grid, "door", None)
-    if door is not None and np.any(door):
-        out["door"] = np.where(door, np.uint32(plan.door_id + firstgid), np.uint32(0))
+    if grid.door is not None and grid.door.any():
+        out["door"] = np.where(grid.door, np.uint32(plan.door_id + firstgid), np.uint32(0))
     return out
 
 

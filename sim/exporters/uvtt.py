@@ -19,8 +19,8 @@ the map's own picture, or a plain rendering (rock dark, floor light) when the ma
 >>> import numpy as np
 >>> blocked = np.array([[False, False, False], [False, True, False], [False, False, False]])
 >>> outer, islands = wall_segments(blocked)
->>> len(outer), sorted(islands[0])[:2]
-(4, [(1, 1), (1, 2)])
+>>> len(outer), islands
+(4, [[(1, 1), (2, 1), (2, 2), (1, 2), (1, 1)]])
 """
 
 from __future__ import annotations
@@ -52,9 +52,8 @@ def blocked_mask(grid: CaveGrid, cats: np.ndarray, *, include_tight: bool = Fals
     blocked = grid.rock | (cats >= int(Category.IMPASSABLE))
     if include_tight:
         blocked |= cats == int(Category.TIGHT_SQUEEZE)
-    door = getattr(grid, "door", None)
-    if door is not None:
-        blocked |= np.asarray(door, dtype=bool)
+    if grid.door is not None:
+        blocked |= grid.door
     return blocked
 
 
@@ -170,7 +169,7 @@ def plain_picture(grid: CaveGrid, k: int) -> bytes:
 def uvtt_obj(grid: CaveGrid, blocked: np.ndarray, *, k: int, image_png: bytes) -> dict:
     walls, loops = wall_segments(blocked)
     lights = []
-    for light in getattr(grid, "lights", ()) or ():
+    for light in grid.lights:
         x, y = light.at
         lights.append({"position": {"x": x + 0.5, "y": y + 0.5}, "range": light.shadowy_ft / 5.0,
                        "intensity": 1, "color": LIGHT_COLOUR, "shadows": True})
@@ -193,7 +192,7 @@ def export_uvtt(grid: CaveGrid, cats: np.ndarray, out: str | Path, *, k: int, in
     if out.suffix.lower() not in (".dd2vtt", ".df2vtt", ".uvtt"):
         raise DataError(f"{out}: a Universal VTT file is named .dd2vtt, .df2vtt or .uvtt; give one of those names")
     check_pixels(grid, k, str(out))
-    image = getattr(grid, "image", None)
+    image = grid.image
     if image is not None:
         png = _image_png(Path(image), grid, k)
     else:

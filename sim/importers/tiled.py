@@ -638,10 +638,10 @@ def tiled_arrays(doc: TiledDoc) -> dict[str, np.ndarray]:
             lr[k] = False
         w, h, d, empty = lw[inverse], lh[inverse], ld[inverse], lr[inverse]
     door = _flag_layer(doc, by_name[DOOR_LAYER], "door") if DOOR_LAYER in by_name else np.zeros(shape, bool)
-    rock = empty | (w <= 0) | (h <= 0)
+    rock = empty | (w <= 0) | (h <= 0) | door   # a closed door is rock for movement (SCHEMA: door)
     w = np.where(rock, 0.0, w)
     h = np.where(rock, 0.0, h)
-    return {"width_ft": w, "height_ft": h, "difficult": d & ~rock, "rock": rock, "door": door & ~rock}
+    return {"width_ft": w, "height_ft": h, "difficult": d & ~rock, "rock": rock, "door": door}
 
 
 def tiled_points(doc: TiledDoc, rock: np.ndarray) -> dict[str, tuple[int, int]]:
@@ -666,13 +666,10 @@ def tiled_grid(doc: TiledDoc) -> CaveGrid:
     a = tiled_arrays(doc)
     points = tiled_points(doc, a["rock"])
     name = doc.properties.get("name")
-    kwargs = {}
-    if "door" in CaveGrid.__dataclass_fields__:  # the door layer, once the grid holds one
-        kwargs["door"] = a["door"]
     return CaveGrid.from_arrays(
-        a["width_ft"], a["height_ft"], difficult=a["difficult"], rock=a["rock"],
+        a["width_ft"], a["height_ft"], difficult=a["difficult"], rock=a["rock"], door=a["door"],
         name=name if isinstance(name, str) and name else doc.path.stem,
-        points=points, description=str(doc.properties.get("description", "")), source=str(doc.path), **kwargs)
+        points=points, description=str(doc.properties.get("description", "")), source=str(doc.path))
 
 
 def read_tiled_grid(path: str | Path, *, max_size: tuple[int, int] = DEFAULT_MAX_SIZE) -> CaveGrid:
