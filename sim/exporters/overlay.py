@@ -40,31 +40,38 @@ ALPHA_BLOCKED = 170      # Impassable floor
 ALPHA_RIM = 210
 
 
-def overlay_rgba(cats: np.ndarray, rock: np.ndarray, k: int) -> np.ndarray:
-    """``(rows*k, cols*k, 4)`` uint8 RGBA: the category tint of every floor square, ``k`` px each."""
-    if k < 1:
-        raise ValueError(f"k must be >= 1 pixel per square, got {k}")
-    lut = np.array([category_rgb(c) for c in Category], dtype=np.uint8)
-    cats = np.minimum(cats, int(Category.IMPASSABLE))
-    alpha_lut = np.full(len(Category), ALPHA, dtype=np.uint8)
-    alpha_lut[int(Category.CLEAR)] = 0
-    alpha_lut[int(Category.IMPASSABLE)] = ALPHA_BLOCKED
-    a = np.where(rock, np.uint8(0), alpha_lut[cats])
-    rim_a = np.where(a > 0, np.uint8(ALPHA_RIM), np.uint8(0))
-    rgb = lut[cats]
-    img = np.empty((cats.shape[0] * k, cats.shape[1] * k, 4), dtype=np.uint8)
-    img[..., :3] = rgb.repeat(k, axis=0).repeat(k, axis=1)
-    img[..., 3] = a.repeat(k, axis=0).repeat(k, axis=1)
+def square_tiles(k: int) -> np.ndarray:
+    """``(8, k, k, 4)`` uint8: the picture of one square of each category (0..6) and of rock (7)."""
+    n = len(Category)
+    tiles = np.zeros((n + 1, k, k, 4), dtype=np.uint8)
+    for c in Category:
+        tiles[int(c), :, :, :3] = category_rgb(c)
+        tiles[int(c), :, :, 3] = 0 if c == Category.CLEAR else (ALPHA_BLOCKED if c == Category.IMPASSABLE else ALPHA)
     if k >= 8:  # a rim inside each square: pixels [w, 2w) from the square's edge
         w = max(1, k // 32)
         p = np.arange(k)
         band = ((p >= w) & (p < 2 * w)) | ((p >= k - 2 * w) & (p < k - w))
         inner = (p >= w) & (p < k - w)
-        rim1 = (np.logical_or.outer(band, band) & np.logical_and.outer(inner, inner))
-        rim = np.tile(rim1, cats.shape)
-        ra = rim_a.repeat(k, axis=0).repeat(k, axis=1)
-        img[..., 3] = np.where(rim, ra, img[..., 3])
-    return img
+        rim = np.logical_or.outer(band, band) & np.logical_and.outer(inner, inner)
+        for c in range(1, n):
+            tiles[c, rim, 3] = ALPHA_RIM
+    tiles[n, :, :, :3] = category_rgb(Category.IMPASSABLE)
+    return tiles
+
+
+def overlay_rgba(cats: np.ndarray, rock: np.ndarray, k: int) -> np.ndarray:
+    """``(rows*k, cols*k, 4)`` uint8 RGBA: the category tint of every floor square, ``k`` px each.
+    One square row at a time, a gather from the per-category square pictures (pixel row major),
+    so each row of squares is written once, in order."""
+    if k < 1:
+        raise ValueError(f"k must be >= 1 pixel per square, got {k}")
+    by_row = np.ascontiguousarray(square_tiles(k).transpose(1, 0, 2, 3))   # (k, 8, k, 4)
+    idx = np.where(rock, len(Category), np.minimum(cats, int(Category.IMPASSABLE))).astype(np.intp)
+    rows, cols = idx.shape
+    out = np.empty((rows, k, cols, k, 4), dtype=np.uint8)
+    for r in range(rows):
+        out[r] = by_row[:, idx[r]]
+    return out.reshape(rows * k, cols * k, 4)
 
 
 def map_px(grid: CaveGrid, k: int | None = None) -> int:

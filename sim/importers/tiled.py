@@ -44,6 +44,7 @@ import base64
 import binascii
 import json
 import math
+import warnings
 import xml.etree.ElementTree as ET
 import zlib
 from dataclasses import dataclass, field
@@ -192,6 +193,19 @@ def _decode_gids(data: bytes, encoding: str, compression: str, n: int, where: st
     return np.frombuffer(packed, dtype="<u4").astype(np.uint32)
 
 
+def _csv_ints(text: str, n: int) -> np.ndarray | None:
+    """``n`` comma-separated whole numbers (numpy's C parser), or None when one is not a number."""
+    if n == 0:
+        return np.zeros(0, np.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy warns (newer: raises) when it stops before the end
+        try:
+            arr = np.fromstring(text, dtype=np.int64, sep=",")
+        except (ValueError, DeprecationWarning):
+            return None
+    return arr if arr.size == n else None
+
+
 def _check_map_header(path: Path, orientation: Any, infinite: Any, cols: Any, rows: Any, tw: Any, th: Any,
                       max_size: tuple[int, int]) -> tuple[int, int, int, int]:
     if orientation != "orthogonal":
@@ -314,14 +328,13 @@ class _TmxReader:
         if enc == "csv":
             if comp:
                 raise DataError(f"{where}: CSV data cannot be compressed ({comp!r}); re-save the map")
-            text = (data.text or "").replace("\n", "").replace("\r", "").strip().rstrip(",")
-            try:
-                vals = [int(v) for v in text.split(",")] if text else []
-            except ValueError:
-                raise DataError(f"{where}: CSV layer data holds a value that is not a whole number") from None
-            if len(vals) != n:
-                raise DataError(f"{where}: CSV layer data holds {len(vals)} tiles, the layer needs {n}")
-            arr = np.array(vals, dtype=np.int64)
+            text = (data.text or "").strip().rstrip(",")
+            count = text.count(",") + 1 if text else 0
+            if count != n:
+                raise DataError(f"{where}: CSV layer data holds {count} tiles, the layer needs {n}")
+            arr = _csv_ints(text, n)
+            if arr is None:
+                raise DataError(f"{where}: CSV layer data holds a value that is not a whole number")
             if (arr < 0).any() or (arr > 0xFFFFFFFF).any():
                 raise DataError(f"{where}: CSV layer data holds a GID outside 0..4294967295")
             gids = arr.astype(np.uint32)
@@ -464,9 +477,13 @@ class _TmjReader:
             if not isinstance(data, list) or len(data) != n:
                 got = len(data) if isinstance(data, list) else type(data).__name__
                 raise DataError(f"{where}: layer data must be a list of {n} GIDs, got {got}")
-            if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 0xFFFFFFFF for v in data):
+            try:
+                arr = np.array(data)
+            except (ValueError, TypeError):
+                arr = np.array([], dtype=object)
+            if arr.shape != (n,) or arr.dtype.kind not in "iu" or (n and (arr.min() < 0 or arr.max() > 0xFFFFFFFF)):
                 raise DataError(f"{where}: layer data holds a value that is not a GID (a whole number 0..4294967295)")
-            gids = np.array(data, dtype=np.int64).astype(np.uint32)
+            gids = arr.astype(np.uint32)
         else:
             raise DataError(f"{where}: unknown layer encoding {enc!r}; use CSV or base64")
         return TileLayer(name, gids.reshape(h, w))
@@ -500,8 +517,15 @@ def tile_lut(doc: TiledDoc, layer: TileLayer) -> tuple[np.ndarray, np.ndarray, l
     layer with its flip bits cleared, and ``tiles[k]`` is (tileset, local id) of ``gids[k]``
     (``(None, 0)`` for the empty GID 0). A GID that belongs to no tileset is refused."""
     clean = layer.gids & np.uint32(GID_MASK)
-    gids, inverse = np.unique(clean, return_inverse=True)
-    inverse = inverse.reshape(clean.shape)
+    top = int(clean.max(initial=0))
+    if top < (1 << 22):  # the usual case: a dense remap table, O(n) (np.unique sorts)
+        gids = np.flatnonzero(np.bincount(clean.ravel(), minlength=1)).astype(np.uint32)
+        remap = np.zeros(top + 1, dtype=np.intp)
+        remap[gids] = np.arange(len(gids))
+        inverse = remap[clean]
+    else:
+        gids, inverse = np.unique(clean, return_inverse=True)
+        inverse = inverse.reshape(clean.shape)
     order = sorted(doc.tilesets, key=lambda t: t.firstgid)
     firsts = np.array([t.firstgid for t in order], dtype=np.int64)
     tiles: list[tuple[Tileset | None, int]] = []
