@@ -5,6 +5,8 @@ painting in Tiled and import the map again with exactly the same arrays:
 
 * tile layers ``width_ft`` and ``height_ft`` (GID 0 = rock), ``difficult`` and, when the map has
   closed doors, ``door``; an object layer ``points`` with one point object per named point;
+* when the map has a floor picture (``[map] image``), a copy ``OUT-picture.png`` under the tiles
+  as an image layer ``picture``, the tiles at the picture's scale so they lie on its squares;
 * one embedded tileset ``cavesim-values``: a tile per value (the palette at the rule thresholds,
   :data:`~sim.importers.tiled.PALETTE_FT`, plus every other value the map holds), each with the
   float property ``ft``, then a ``difficult`` tile and a ``door`` tile. Its picture, a sibling
@@ -30,9 +32,10 @@ from PIL import Image, ImageDraw, ImageFont
 from sim.errors import DataError
 from sim.fileio import atomic_path
 from sim.grid import CaveGrid
-from sim.importers.tiled import PALETTE_FT
+from sim.importers.tiled import PALETTE_FT, PICTURE_LAYER
 
 TILE_PX = 32
+MIN_TILE, MAX_TILE = 8, 256   # a floor picture's scale the tiles may take
 MAX_VALUES = 4096
 TILESET_NAME = "cavesim-values"
 TILES_COLUMNS = 16
@@ -99,18 +102,18 @@ def _label(v: float) -> str:
     return s if len(s) <= 5 else f"{v:.3g}"
 
 
-def tileset_png(plan: TilesetPlan) -> bytes:
-    """The tileset picture: one 32 x 32 tile per value with the value written on it, then a
-    hatched difficult tile and a door tile."""
+def tileset_png(plan: TilesetPlan, tile: int = TILE_PX) -> bytes:
+    """The tileset picture: one ``tile`` x ``tile`` tile per value with the value written on it,
+    then a hatched difficult tile and a door tile."""
     n = plan.count
     cols = min(TILES_COLUMNS, n)
     rows = math.ceil(n / cols)
-    img = Image.new("RGBA", (cols * TILE_PX, rows * TILE_PX), (0, 0, 0, 0))
+    img = Image.new("RGBA", (cols * tile, rows * tile), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    font = ImageFont.load_default()
+    font = ImageFont.load_default(size=max(9, tile // 3))
     for k in range(n):
-        x0, y0 = (k % cols) * TILE_PX, (k // cols) * TILE_PX
-        box = (x0, y0, x0 + TILE_PX - 1, y0 + TILE_PX - 1)
+        x0, y0 = (k % cols) * tile, (k // cols) * tile
+        box = (x0, y0, x0 + tile - 1, y0 + tile - 1)
         if k < len(plan.values):
             v = plan.values[k]
             c = _value_colour(v)
@@ -118,15 +121,16 @@ def tileset_png(plan: TilesetPlan) -> bytes:
             ink = (0, 0, 0, 255) if sum(c) > 380 else (255, 255, 255, 255)
             text = _label(v)
             tw = draw.textlength(text, font=font)
-            draw.text((x0 + (TILE_PX - tw) / 2, y0 + 10), text, fill=ink, font=font)
+            draw.text((x0 + (tile - tw) / 2, y0 + tile * 0.3), text, fill=ink, font=font)
         elif k == plan.difficult_id:
-            for d in range(-TILE_PX, TILE_PX, 6):
-                draw.line((x0 + d, y0 + TILE_PX - 1, x0 + d + TILE_PX - 1, y0), fill=(150, 110, 60, 220), width=2)
+            for d in range(-tile, tile, max(6, tile // 5)):
+                draw.line((x0 + d, y0 + tile - 1, x0 + d + tile - 1, y0), fill=(150, 110, 60, 220), width=2)
             draw.rectangle(box, outline=(150, 110, 60, 255))
         else:
-            draw.rectangle((x0 + 4, y0 + 2, x0 + TILE_PX - 5, y0 + TILE_PX - 3), fill=(120, 72, 36, 255),
-                           outline=(60, 36, 18, 255), width=2)
-            draw.ellipse((x0 + TILE_PX - 12, y0 + 14, x0 + TILE_PX - 8, y0 + 18), fill=(230, 200, 90, 255))
+            u = tile / 32
+            draw.rectangle((x0 + 4 * u, y0 + 2 * u, x0 + tile - 5 * u, y0 + tile - 3 * u), fill=(120, 72, 36, 255),
+                           outline=(60, 36, 18, 255), width=max(1, round(2 * u)))
+            draw.ellipse((x0 + tile - 12 * u, y0 + 14 * u, x0 + tile - 8 * u, y0 + 18 * u), fill=(230, 200, 90, 255))
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False)
     return buf.getvalue()
@@ -153,32 +157,37 @@ def _map_props(grid: CaveGrid) -> list[tuple[str, str, str]]:
     return sorted(props)
 
 
-def tmx_text(grid: CaveGrid, plan: TilesetPlan, image_name: str) -> str:
-    """The TMX document (XML, CSV layers)."""
+def tmx_text(grid: CaveGrid, plan: TilesetPlan, image_name: str, *, tile: int = TILE_PX,
+             picture: tuple[str, int, int] | None = None) -> str:
+    """The TMX document (XML, CSV layers); ``picture``: (file, width, height) of the map's floor
+    picture, drawn under the tiles as an image layer named ``picture``."""
     gids = layer_gids(grid, plan)
     n = plan.count
     cols = min(TILES_COLUMNS, n)
     rows = math.ceil(n / cols)
     root = ET.Element("map", {
         "version": "1.8", "tiledversion": "1.8.2", "orientation": "orthogonal", "renderorder": "right-down",
-        "width": str(grid.cols), "height": str(grid.rows), "tilewidth": str(TILE_PX), "tileheight": str(TILE_PX),
-        "infinite": "0", "nextlayerid": str(len(gids) + 2), "nextobjectid": str(len(grid.points) + 1)})
+        "width": str(grid.cols), "height": str(grid.rows), "tilewidth": str(tile), "tileheight": str(tile),
+        "infinite": "0", "nextlayerid": str(len(gids) + 3), "nextobjectid": str(len(grid.points) + 1)})
     mp = ET.SubElement(root, "properties")
     for name, kind, value in _map_props(grid):
         ET.SubElement(mp, "property", {"name": name, **({"type": kind} if kind != "string" else {}), "value": value})
     ts = ET.SubElement(root, "tileset", {
-        "firstgid": "1", "name": TILESET_NAME, "tilewidth": str(TILE_PX), "tileheight": str(TILE_PX),
+        "firstgid": "1", "name": TILESET_NAME, "tilewidth": str(tile), "tileheight": str(tile),
         "tilecount": str(n), "columns": str(cols)})
-    ET.SubElement(ts, "image", {"source": image_name, "width": str(cols * TILE_PX), "height": str(rows * TILE_PX)})
+    ET.SubElement(ts, "image", {"source": image_name, "width": str(cols * tile), "height": str(rows * tile)})
     for local, name, kind, value in _tile_props(plan):
         t = ET.SubElement(ts, "tile", {"id": str(local)})
         tp = ET.SubElement(t, "properties")
         ET.SubElement(tp, "property", {"name": name, "type": kind, "value": value})
+    if picture is not None:
+        il = ET.SubElement(root, "imagelayer", {"id": str(len(gids) + 2), "name": PICTURE_LAYER, "locked": "1"})
+        ET.SubElement(il, "image", {"source": picture[0], "width": str(picture[1]), "height": str(picture[2])})
     for lid, (name, arr) in enumerate(gids.items(), 1):
         attrs = {"id": str(lid), "name": name, "width": str(grid.cols), "height": str(grid.rows)}
         if name == "height_ft":
             attrs["visible"] = "0"
-        if name == "difficult":
+        if name == "difficult" or (picture is not None and name == "width_ft"):
             attrs["opacity"] = "0.6"
         lay = ET.SubElement(root, "layer", attrs)
         data = ET.SubElement(lay, "data", {"encoding": "csv"})
@@ -186,14 +195,15 @@ def tmx_text(grid: CaveGrid, plan: TilesetPlan, image_name: str) -> str:
     og = ET.SubElement(root, "objectgroup", {"id": str(len(gids) + 1), "name": "points"})
     for oid, (pname, (x, y)) in enumerate(grid.points.items(), 1):
         o = ET.SubElement(og, "object", {"id": str(oid), "name": pname,
-                                         "x": _num((x + 0.5) * TILE_PX), "y": _num((y + 0.5) * TILE_PX)})
+                                         "x": _num((x + 0.5) * tile), "y": _num((y + 0.5) * tile)})
         ET.SubElement(o, "point")
     ET.indent(root, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def tmj_obj(grid: CaveGrid, plan: TilesetPlan, image_name: str) -> dict:
-    """The TMJ document (JSON, array layers)."""
+def tmj_obj(grid: CaveGrid, plan: TilesetPlan, image_name: str, *, tile: int = TILE_PX,
+            picture: tuple[str, int, int] | None = None) -> dict:
+    """The TMJ document (JSON, array layers); ``picture`` as for :func:`tmx_text`."""
     gids = layer_gids(grid, plan)
     n = plan.count
     cols = min(TILES_COLUMNS, n)
@@ -204,24 +214,28 @@ def tmj_obj(grid: CaveGrid, plan: TilesetPlan, image_name: str) -> dict:
         return {"name": name, "type": kind, "value": v}
 
     layers = []
+    if picture is not None:
+        layers.append({"id": len(gids) + 2, "name": PICTURE_LAYER, "type": "imagelayer", "x": 0, "y": 0,
+                       "opacity": 1, "visible": True, "locked": True, "image": picture[0]})
     for lid, (name, arr) in enumerate(gids.items(), 1):
+        faint = name == "difficult" or (picture is not None and name == "width_ft")
         layers.append({"id": lid, "name": name, "type": "tilelayer", "x": 0, "y": 0,
-                       "width": grid.cols, "height": grid.rows, "opacity": 0.6 if name == "difficult" else 1,
+                       "width": grid.cols, "height": grid.rows, "opacity": 0.6 if faint else 1,
                        "visible": name != "height_ft", "data": arr.reshape(-1).tolist()})
     layers.append({"id": len(gids) + 1, "name": "points", "type": "objectgroup", "x": 0, "y": 0, "opacity": 1,
                    "visible": True, "draworder": "topdown",
                    "objects": [{"id": oid, "name": pname, "type": "", "point": True, "rotation": 0, "visible": True,
-                                "x": (x + 0.5) * TILE_PX, "y": (y + 0.5) * TILE_PX, "width": 0, "height": 0}
+                                "x": (x + 0.5) * tile, "y": (y + 0.5) * tile, "width": 0, "height": 0}
                                for oid, (pname, (x, y)) in enumerate(grid.points.items(), 1)]})
     return {
         "type": "map", "version": "1.8", "tiledversion": "1.8.2", "orientation": "orthogonal",
         "renderorder": "right-down", "infinite": False, "width": grid.cols, "height": grid.rows,
-        "tilewidth": TILE_PX, "tileheight": TILE_PX, "compressionlevel": -1,
-        "nextlayerid": len(gids) + 2, "nextobjectid": len(grid.points) + 1,
+        "tilewidth": tile, "tileheight": tile, "compressionlevel": -1,
+        "nextlayerid": len(gids) + 3, "nextobjectid": len(grid.points) + 1,
         "properties": [prop(*p) for p in _map_props(grid)],
-        "tilesets": [{"firstgid": 1, "name": TILESET_NAME, "tilewidth": TILE_PX, "tileheight": TILE_PX,
+        "tilesets": [{"firstgid": 1, "name": TILESET_NAME, "tilewidth": tile, "tileheight": tile,
                       "tilecount": n, "columns": cols, "margin": 0, "spacing": 0, "image": image_name,
-                      "imagewidth": cols * TILE_PX, "imageheight": rows * TILE_PX,
+                      "imagewidth": cols * tile, "imageheight": rows * tile,
                       "tiles": [{"id": local, "properties": [prop(name, kind, value)]}
                                 for local, name, kind, value in _tile_props(plan)]}],
         "layers": layers,
@@ -232,20 +246,53 @@ def tiles_path(out: Path) -> Path:
     return out.with_name(out.stem + "-tiles.png")
 
 
+def picture_path(out: Path, image: Path) -> Path:
+    return out.with_name(out.stem + "-picture" + image.suffix.lower())
+
+
+def picture_scale(grid: CaveGrid) -> tuple[int, int, int] | None:
+    """``(k, width, height)`` of the map's floor picture (k pixels per square), or None."""
+    if grid.image is None:
+        return None
+    try:
+        with Image.open(grid.image) as im:
+            w, h = im.size
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{grid.image}: the map's picture cannot be read ({exc}); fix [map] image") from None
+    if w % grid.cols or h % grid.rows or w // grid.cols != h // grid.rows:
+        raise DataError(f"{grid.image}: the map's picture is {w}x{h} px, not a whole number of pixels per square "
+                        f"for {grid.cols}x{grid.rows} squares")
+    return w // grid.cols, w, h
+
+
 def export_tiled(grid: CaveGrid, out: str | Path) -> list[Path]:
-    """Write ``out`` (``.tmx`` or ``.tmj``) and its tileset picture; returns the files written."""
+    """Write ``out`` (``.tmx`` or ``.tmj``), its tileset picture and, when the map has a floor
+    picture, a copy of it beside (an image layer ``picture`` under the tiles; the tiles then take
+    the picture's scale, from :data:`MIN_TILE` to :data:`MAX_TILE` px, so they lie on its
+    squares). Returns the files written."""
     out = Path(out)
     suffix = out.suffix.lower()
     if suffix not in (".tmx", ".tmj", ".json"):
         raise DataError(f"{out}: a Tiled export is a .tmx (XML) or .tmj (JSON) file; give one of those names")
     plan = plan_tileset(grid)
     png = tiles_path(out)
+    scale = picture_scale(grid)
+    tile, picture, pic_path = TILE_PX, None, None
+    if scale is not None and MIN_TILE <= scale[0] <= MAX_TILE:
+        tile = scale[0]
+        pic_path = picture_path(out, grid.image)
+        picture = (pic_path.name, scale[1], scale[2])
     if suffix == ".tmx":
-        text = tmx_text(grid, plan, png.name)
+        text = tmx_text(grid, plan, png.name, tile=tile, picture=picture)
     else:
-        text = json.dumps(tmj_obj(grid, plan, png.name), indent=1) + "\n"
+        text = json.dumps(tmj_obj(grid, plan, png.name, tile=tile, picture=picture), indent=1) + "\n"
+    written = [out, png]
     with atomic_path(png) as tmp:
-        tmp.write_bytes(tileset_png(plan))
+        tmp.write_bytes(tileset_png(plan, tile))
+    if pic_path is not None:
+        with atomic_path(pic_path) as tmp:
+            tmp.write_bytes(grid.image.read_bytes())
+        written.append(pic_path)
     with atomic_path(out) as tmp:
         tmp.write_text(text, encoding="utf-8")
-    return [out, png]
+    return written

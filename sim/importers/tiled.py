@@ -18,7 +18,7 @@ Common to both: empty cells (GID 0) are rock; the flip bits (H, V, diagonal, hex
 the map properties ``units`` ("ft" or "m": the unit of every length property) and
 ``feet_per_square`` (5 ft, i.e. 1.5 m: the only scale the rules use, RULES §5) are read; point
 objects (and the centres of rectangles) with a name become named points; an optional layer
-``door`` marks closed doors.
+``door`` marks closed doors; an image layer named ``picture`` is the map's floor picture.
 
 Every problem is a :class:`~sim.errors.DataError` naming the file and the layer, tile or key.
 
@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
+from PIL import Image
 
 from sim.errors import DataError
 from sim.grid import CaveGrid
@@ -69,6 +70,7 @@ VALUE_LAYERS = ("width_ft", "height_ft")
 DIFFICULT_LAYER = "difficult"
 DOOR_LAYER = "door"
 SEMANTIC_LAYER = "terrain"
+PICTURE_LAYER = "picture"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,7 @@ class TiledDoc:
     tilesets: tuple[Tileset, ...]
     layers: tuple[TileLayer, ...]
     objects: tuple[MapObject, ...] = field(default=())
+    pictures: tuple[tuple[str, str], ...] = field(default=())   # image layers: (name, image file)
 
 
 # =================================================================================================
@@ -172,7 +175,7 @@ def _prop_value(kind: str, value: Any, where: str) -> Any:
 def _decode_gids(data: bytes, encoding: str, compression: str, n: int, where: str) -> np.ndarray:
     """Base64 (optionally zlib/gzip) layer data -> ``n`` little-endian uint32 GIDs."""
     try:
-        packed = base64.b64decode(data.strip() if isinstance(data, bytes) else data, validate=True)
+        packed = base64.b64decode(b"".join(data.split()), validate=True)  # wrapped lines are fine
     except (binascii.Error, ValueError):
         raise DataError(f"{where}: layer data is not valid base64; re-save the map in Tiled") from None
     want = 4 * n
@@ -258,9 +261,10 @@ class _TmxReader:
         tilesets = tuple(self.tileset(ts) for ts in root.findall("tileset"))
         layers: list[TileLayer] = []
         objects: list[MapObject] = []
+        self.pictures: list[tuple[str, str]] = []
         self.walk(root, layers, objects)
         return TiledDoc(self.path, cols, rows, tw, th, self.props(root, f"{self.path}: map"), tilesets,
-                        tuple(layers), tuple(objects))
+                        tuple(layers), tuple(objects), tuple(self.pictures))
 
     def walk(self, el: ET.Element, layers: list, objects: list) -> None:
         for child in el:
@@ -268,6 +272,10 @@ class _TmxReader:
                 layers.append(self.layer(child))
             elif child.tag == "objectgroup":
                 objects.extend(self.objects(child))
+            elif child.tag == "imagelayer":
+                img = child.find("image")
+                if img is not None and img.get("source"):
+                    self.pictures.append((child.get("name", ""), img.get("source")))
             elif child.tag == "group":
                 self.walk(child, layers, objects)
 
@@ -427,9 +435,10 @@ class _TmjReader:
                 tilesets.append(self.tileset_obj(ts, ts["firstgid"], str(self.path)))
         layers: list[TileLayer] = []
         objects: list[MapObject] = []
+        self.pictures: list[tuple[str, str]] = []
         self.walk(doc.get("layers") or [], layers, objects)
         return TiledDoc(self.path, cols, rows, tw, th, self.props(doc, f"{self.path}: map"), tuple(tilesets),
-                        tuple(layers), tuple(objects))
+                        tuple(layers), tuple(objects), tuple(self.pictures))
 
     def tileset_obj(self, ts: Any, firstgid: int, where: str) -> Tileset:
         if not isinstance(ts, dict):
@@ -452,6 +461,9 @@ class _TmjReader:
                 layers.append(self.layer(lay))
             elif kind == "objectgroup":
                 objects.extend(self.objects(lay))
+            elif kind == "imagelayer":
+                if isinstance(lay.get("image"), str) and lay["image"]:
+                    self.pictures.append((str(lay.get("name", "")), lay["image"]))
             elif kind == "group":
                 self.walk(lay.get("layers") or [], layers, objects)
 
@@ -685,15 +697,41 @@ def tiled_points(doc: TiledDoc, rock: np.ndarray) -> dict[str, tuple[int, int]]:
     return points
 
 
+def tiled_picture(doc: TiledDoc) -> Path | None:
+    """The image layer named ``picture``: the map's floor picture (PNG or WebP covering the map
+    exactly, square for square), or None when there is none."""
+    named = [src for name, src in doc.pictures if name == PICTURE_LAYER]
+    if not named:
+        return None
+    where = f"{doc.path}: image layer {PICTURE_LAYER!r}"
+    img = (doc.path.parent / named[0]).resolve()
+    if img.suffix.lower() not in (".png", ".webp"):
+        raise DataError(f"{where}: {named[0]!r} is not a PNG or WebP picture; convert it, or rename the layer "
+                        "to keep it out of the import")
+    if not img.is_file():
+        raise DataError(f"{where}: {img} not found; put the picture beside the map or rename the layer")
+    try:
+        with Image.open(img) as im:
+            w, h = im.size
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{where}: {img} cannot be read ({exc})") from None
+    want = (doc.cols * doc.tilewidth, doc.rows * doc.tileheight)
+    if doc.tilewidth != doc.tileheight or (w, h) != want:
+        raise DataError(f"{where}: the picture is {w}x{h} px but the map's squares cover {want[0]}x{want[1]} px; "
+                        "scale the picture to the map, or rename the layer to keep it out of the import")
+    return img
+
+
 def tiled_grid(doc: TiledDoc) -> CaveGrid:
     """A :class:`CaveGrid` from a read Tiled map (lengths in feet)."""
     a = tiled_arrays(doc)
     points = tiled_points(doc, a["rock"])
+    image = tiled_picture(doc)
     name = doc.properties.get("name")
     return CaveGrid.from_arrays(
         a["width_ft"], a["height_ft"], difficult=a["difficult"], rock=a["rock"], door=a["door"],
         name=name if isinstance(name, str) and name else doc.path.stem,
-        points=points, description=str(doc.properties.get("description", "")), source=str(doc.path))
+        points=points, description=str(doc.properties.get("description", "")), source=str(doc.path), image=image)
 
 
 def read_tiled_grid(path: str | Path, *, max_size: tuple[int, int] = DEFAULT_MAX_SIZE) -> CaveGrid:

@@ -123,6 +123,15 @@ def test_every_layer_encoding_reads_the_same(tmp_path, reference, suffix, encodi
         assert_same(read_tiled_grid(write(spec, tmp_path / f"m{suffix}")), reference)
 
 
+def test_base64_wrapped_over_lines(tmp_path, reference):
+    p = write(value_spec(encoding="base64", compression="zlib"), tmp_path / "m.tmx")
+    import re
+    text = re.sub(r"(eJ[A-Za-z0-9+/=]+)", lambda m: "\n   ".join(m.group(1)[i:i + 20] for i in range(0, len(m.group(1)), 20)),
+                  p.read_text())
+    p.write_text(text)
+    assert_same(read_tiled_grid(p), reference)
+
+
 @pytest.mark.parametrize("suffix", [".tmx", ".tmj"])
 @pytest.mark.parametrize("ext", ["tsx", "tsj"])
 def test_external_tilesets(tmp_path, reference, suffix, ext):
@@ -207,6 +216,36 @@ def test_export_import_round_trip_property(tmp_path, data, suffix):
     assert_same(back, g)
 
 
+@pytest.mark.parametrize("suffix", [".tmx", ".tmj"])
+def test_floor_picture_goes_out_as_an_image_layer_and_comes_back(tmp_path, suffix, capsys):
+    import io
+
+    from PIL import Image
+
+    from sim.mapwrite import write_map
+
+    g = load_map(ROOT / "maps" / "gallery.toml")
+    buf = io.BytesIO()
+    Image.new("RGB", (g.cols * 40, g.rows * 40), (90, 80, 70)).save(buf, format="PNG")
+    write_map(g, tmp_path / "pic.toml", image=buf.getvalue())
+    src = load_map(tmp_path / "pic.toml")
+    files = export_tiled(src, tmp_path / f"x{suffix}")
+    assert [f.name for f in files] == [f"x{suffix}", "x-tiles.png", "x-picture.png"]
+    assert Image.open(files[1]).size[1] % 40 == 0            # the tiles take the picture's 40 px scale
+    back = read_tiled_grid(files[0])
+    assert_same(back, src)
+    assert back.image == files[2].resolve() and files[2].read_bytes() == buf.getvalue()
+    out = tmp_path / "again.toml"
+    assert main(["import", str(files[0]), "--out", str(out)]) == 0
+    again = load_map(out)
+    assert again.image is not None and again.image.read_bytes() == buf.getvalue()
+    # a picture layer that does not cover the map is refused, naming the layer
+    Image.new("RGB", (10, 10)).save(files[2])
+    with pytest.raises(DataError, match=r"image layer 'picture': the picture is 10x10 px but the map's squares "
+                                        r"cover 1000x200 px"):
+        read_tiled_grid(files[0])
+
+
 # -- the real program ----------------------------------------------------------------------------
 
 TILED = shutil.which("tiled")
@@ -225,6 +264,15 @@ def test_round_trip_through_tiled_export_map(tmp_path, name):
                    check=True, timeout=120, capture_output=True)
     for f in ("y.tmj", "z.tmx"):
         assert_same(read_tiled_grid(tmp_path / f), g)
+    # Tiled keeps 15 significant digits of a float property: computed values come back that close
+    w = np.where(g.rock, 0, g.width_ft + np.where(g.rock, 0, 1 / 3))
+    long = g.replace(width_ft=w)
+    export_tiled(long, tmp_path / "l.tmx")
+    subprocess.run([TILED, "--export-map", "json", str(tmp_path / "l.tmx"), str(tmp_path / "l.tmj")], env=env,
+                   check=True, timeout=120, capture_output=True)
+    back = read_tiled_grid(tmp_path / "l.tmj")
+    assert np.allclose(back.width_ft, long.width_ft, rtol=1e-14, atol=0)
+    assert np.array_equal(back.rock, long.rock)
     # the shipped examples too
     for ex in ("tiled_values.tmx", "tiled_semantic.tmj"):
         out = tmp_path / ("e.tmj" if ex.endswith(".tmx") else "e.tmx")
