@@ -21,7 +21,7 @@ from sim.classify import category_counts, classify
 from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
 from sim.errors import UsageError
 from sim.exporters.overlay import export_overlay, map_px
-from sim.exporters.tiled import export_tiled
+from sim.exporters.tiled import export_tiled, round_down
 from sim.exporters.uvtt import blocked_mask, export_uvtt
 from sim.rules.categories import Category
 
@@ -42,6 +42,8 @@ def register(sub) -> None:
     add_body_args(p)
     p.add_argument("--include", choices=("tight",), default=None,
                    help="uvtt: wall off Tight Squeeze squares too (default: Impassable only)")
+    p.add_argument("--round", action="store_true",
+                   help="tiled: round widths and ceilings down to the palette first (maps with many values)")
     p.add_argument("--px-per-square", type=int, default=None, metavar="K",
                    help="overlay and uvtt: pixels per square (default: the map image's scale, else 50)")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
@@ -63,6 +65,8 @@ def check_args(args: argparse.Namespace) -> Path:
             raise UsageError("--to tiled writes the map itself; it takes no --size or --creature")
         if args.include or args.px_per_square is not None:
             raise UsageError("--to tiled takes no --include or --px-per-square (Tiled tiles are 32 px)")
+    elif args.round:
+        raise UsageError("--round is for --to tiled (the overlay and the walls use the exact values)")
     elif args.include and args.to != "uvtt":
         raise UsageError("--include tight is for --to uvtt (walls); the overlay shows every category")
     if args.px_per_square is not None and not (1 <= args.px_per_square <= MAX_PX):
@@ -76,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
         label, body = body_from(args)   # refuse a missing or bad body before loading the map
     grid = load_map_arg(args)
     if args.to == "tiled":
-        files = export_tiled(grid, out)
-        _report(args, files, {"to": "tiled", "cols": grid.cols, "rows": grid.rows})
+        files = export_tiled(round_down(grid) if args.round else grid, out)
+        _report(args, files, {"to": "tiled", "cols": grid.cols, "rows": grid.rows, "rounded": args.round})
         return 0
     cats = classify(grid, body)
     k = map_px(grid, args.px_per_square)

@@ -67,9 +67,30 @@ def plan_tileset(grid: CaveGrid) -> TilesetPlan:
     values = sorted(set(PALETTE_FT) | {float(v) for v in present.tolist() if v > 0})
     if len(values) > MAX_VALUES:
         raise DataError(f"{grid.source or grid.name}: the map holds {len(values)} different widths and ceilings, "
-                        f"over the {MAX_VALUES} tiles a Tiled export makes; round the values (e.g. cavesim "
-                        "generate --format ascii) before exporting")
+                        f"over the {MAX_VALUES} tiles a Tiled export makes; give --round to round them down to the "
+                        "palette (no square becomes wider or higher)")
     return TilesetPlan(tuple(values))
+
+
+def round_down(grid: CaveGrid) -> CaveGrid:
+    """Widths and ceilings rounded *down* to the palette (:data:`PALETTE_FT`); below its
+    smallest value they stay as they are, above its largest they go down to a multiple of 10 ft.
+    Rounding down never makes a square wider or higher, so no category gets milder (RULES §2.3).
+
+    >>> g = CaveGrid.from_arrays([[0.1, 2.4, 7.4, 75.0]], [[12.9, 3.9, 8.0, 100.0]])
+    >>> r = round_down(g)
+    >>> r.width_ft.tolist(), r.height_ft.tolist()
+    ([[0.1, 2.0, 5.0, 70.0]], [[10.0, 3.0, 7.5, 100.0]])
+    """
+    pal = np.array(PALETTE_FT)
+
+    def down(a: np.ndarray) -> np.ndarray:
+        idx = np.searchsorted(pal, a, side="right") - 1
+        out = np.where(idx >= 0, pal[np.maximum(idx, 0)], a)
+        return np.where(a > pal[-1], np.floor(a / 10.0) * 10.0, out)
+
+    return grid.replace(width_ft=np.where(grid.rock, 0.0, down(grid.width_ft)),
+                        height_ft=np.where(grid.rock, 0.0, down(grid.height_ft)), glyphs=None, legend={})
 
 
 def layer_gids(grid: CaveGrid, plan: TilesetPlan, *, firstgid: int = 1) -> dict[str, np.ndarray]:
@@ -97,9 +118,22 @@ def _value_colour(v: float) -> tuple[int, int, int]:
     return int(c[0]), int(c[1]), int(c[2])
 
 
-def _label(v: float) -> str:
-    s = f"{v:g}"
-    return s if len(s) <= 5 else f"{v:.3g}"
+def tile_labels(values: tuple[float, ...]) -> list[str]:
+    """The number written on each value tile: 3 significant digits, more where two values would
+    otherwise read the same (4.99 and 5 are "4.99" and "5", not "5" twice).
+
+    >>> tile_labels((2.5, 4.994, 5.0, 12.3456))
+    ['2.5', '4.99', '5', '12.3']
+    """
+    out = []
+    for i, v in enumerate(values):
+        for digits in range(3, 8):
+            text = f"{v:.{digits}g}"
+            near = [values[j] for j in (i - 1, i + 1) if 0 <= j < len(values)]
+            if all(f"{u:.{digits}g}" != text for u in near):
+                break
+        out.append(text)
+    return out
 
 
 def tileset_png(plan: TilesetPlan, tile: int = TILE_PX) -> bytes:
@@ -111,6 +145,7 @@ def tileset_png(plan: TilesetPlan, tile: int = TILE_PX) -> bytes:
     img = Image.new("RGBA", (cols * tile, rows * tile), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     font = ImageFont.load_default(size=max(9, tile // 3))
+    labels = tile_labels(plan.values)
     for k in range(n):
         x0, y0 = (k % cols) * tile, (k // cols) * tile
         box = (x0, y0, x0 + tile - 1, y0 + tile - 1)
@@ -119,9 +154,10 @@ def tileset_png(plan: TilesetPlan, tile: int = TILE_PX) -> bytes:
             c = _value_colour(v)
             draw.rectangle(box, fill=c + (255,), outline=(20, 18, 18, 255))
             ink = (0, 0, 0, 255) if sum(c) > 380 else (255, 255, 255, 255)
-            text = _label(v)
-            tw = draw.textlength(text, font=font)
-            draw.text((x0 + (tile - tw) / 2, y0 + tile * 0.3), text, fill=ink, font=font)
+            text = labels[k]
+            small = font if draw.textlength(text, font=font) <= tile - 2 else ImageFont.load_default(size=max(8, tile // 4))
+            tw = draw.textlength(text, font=small)
+            draw.text((x0 + (tile - tw) / 2, y0 + tile * 0.3), text, fill=ink, font=small)
         elif k == plan.difficult_id:
             for d in range(-tile, tile, max(6, tile // 5)):
                 draw.line((x0 + d, y0 + tile - 1, x0 + d + tile - 1, y0), fill=(150, 110, 60, 220), width=2)

@@ -196,6 +196,25 @@ def test_export_then_import_is_exact(tmp_path, suffix, name):
     assert back.name == g.name
 
 
+def test_many_values_refused_unless_rounded_down(tmp_path, capsys):
+    from sim.generate import generate_cave
+    from sim.mapwrite import write_map
+
+    g = generate_cave(3, 128, 128)   # thousands of distinct float widths and ceilings
+    write_map(g, tmp_path / "gen.toml", fmt="layers")
+    out = tmp_path / "gen.tmx"
+    assert main(["export", str(tmp_path / "gen.toml"), "--to", "tiled", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "different widths and ceilings, over the 4096 tiles" in err and "give --round" in err
+    assert not out.exists()
+    assert main(["export", str(tmp_path / "gen.toml"), "--to", "tiled", str(out), "--round"]) == 0
+    back = read_tiled_grid(out)
+    src = load_map(tmp_path / "gen.toml")
+    assert np.array_equal(back.rock, src.rock)
+    assert (back.width_ft <= src.width_ft).all() and (back.height_ft <= src.height_ft).all()
+    assert set(np.unique(back.width_ft[~back.rock])) <= set(PALETTE_FT) | set(np.unique(src.width_ft[src.width_ft < 0.25]))
+
+
 grids = st.integers(2, 9).flatmap(lambda c: st.integers(1, 7).flatmap(lambda r: st.tuples(
     st.lists(st.lists(st.sampled_from([0.0, 0.25, 1.0, 2.3, 5.0, 7.123456789, 10.0, 1 / 3]), min_size=c, max_size=c),
              min_size=r, max_size=r),
