@@ -459,6 +459,11 @@ def test_not_xml_not_json_and_a_missing_value_layer(tmp_path, capsys):
     _bad(tmp_path, capsys, write(spec, tmp_path / "b.tmx"), "has a tile layer 'width_ft' but no layer 'height_ft'")
 
 
+def test_xml_entity_bomb_is_refused_not_expanded(tmp_path, capsys):
+    src = ROOT / "tests" / "data" / "entity_bomb.tmx"   # "billion laughs": 10^9 characters if expanded
+    _bad(tmp_path, capsys, src, "not a valid TMX XML file (limit on input amplification factor")
+
+
 def test_unknown_suffix_and_jpeg_refused(tmp_path, capsys):
     (tmp_path / "m.tsx").write_text("x")
     _bad(tmp_path, capsys, tmp_path / "m.tsx", "cavesim imports .png, .tmj, .tmx files")
