@@ -83,6 +83,9 @@ def open_png(path: str | Path, *, what: str = "image") -> Picture:
         if mode not in MODES:
             raise DataError(f"{path}: image mode {im.mode!r} is not supported; save it as RGB, RGBA, 8-bit grey (L) "
                             "or 16-bit grey (I;16) PNG, without a palette (e.g. in GIMP: Image > Mode > RGB)")
+        if mode in ("RGB", "RGBA") and im.tile and ";16" in str(im.tile[0][3]):
+            raise DataError(f"{path}: a 16-bit-per-channel {mode} PNG; Pillow would read it as 8 bits and change the "
+                            "values; save it with 8 bits per channel (or use two 16-bit grey pictures)")
         w, h = im.size
         if w * h > MAX_PIXELS:
             raise DataError(f"{path}: {w}x{h} px is over the {MAX_PIXELS // 10**6} million pixel limit; "

@@ -197,6 +197,21 @@ def test_other_modes_refused(tmp_path, capsys, mode):
     bad(tmp_path, capsys, ["m.png"], f"image mode {mode!r} is not supported")
 
 
+def _png16_rgb(w: int, h: int) -> bytes:
+    """A 16-bit-per-channel RGB PNG, written by hand (Pillow cannot write one)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + struct.pack(">" + "H" * 3 * w, *([10240, 12288, 1] * w)) for _ in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_16_bit_colour_refused(tmp_path, capsys):
+    (tmp_path / "m.png").write_bytes(_png16_rgb(5, 4))
+    assert Image.open(tmp_path / "m.png").mode == "RGB"   # what Pillow would silently make of it
+    bad(tmp_path, capsys, ["m.png"], "a 16-bit-per-channel RGB PNG; Pillow would read it as 8 bits")
+
+
 def test_size_not_a_multiple_of_the_grid(tmp_path, capsys):
     save(rgba_pixels(3)[:, :-1], tmp_path / "m.png")
     bad(tmp_path, capsys, ["m.png", "--px-per-square", "3"], "the image is 14x12 px, not a multiple of 3 px per square")
