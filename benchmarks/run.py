@@ -166,8 +166,16 @@ def bench_batch(repeat: int) -> dict:
     return run(min(repeat, 3))
 
 
+def bench_tiled(repeat: int) -> dict:
+    """Issue 17: Tiled import (TMX CSV and TMJ base64 zlib) and the overlay PNG's pixels."""
+    from benchmarks.tiled_bench import bench_tiled as run
+
+    return run(repeat, _median_times)
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
-           "render": bench_render, "batch": bench_batch}
+           "render": bench_render, "batch": bench_batch,
+           "tiled": bench_tiled}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,84 @@
+"""Importers: other tools' maps into cavesim's map format (``cavesim import FILE --out MAP.toml``).
+
+:data:`IMPORTERS` maps a file suffix to ``function(path, out, args) -> Written``: read ``path``,
+write the map TOML ``out`` (and its siblings) with :func:`sim.mapwrite.write_map`, and return
+what was written. ``args`` is the ``cavesim import`` namespace (see :mod:`sim.cli.imports`).
+
+* ``.tmx`` / ``.tmj`` -- Tiled maps (:mod:`sim.importers.tiled`);
+* ``.png`` -- picture maps (:mod:`sim.importers.image`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Callable
+
+from sim.errors import UsageError
+from sim.grid import CaveGrid
+from sim.importers.image import read_image_grid
+from sim.importers.tiled import read_tiled_grid
+from sim.loaders import Limits
+from sim.mapwrite import Written, write_map
+
+_POINT = re.compile(r"\s*([^=\s][^=]*?)\s*=\s*(-?\d+)\s*,\s*(-?\d+)\s*")
+
+
+def _limits(args: argparse.Namespace) -> tuple[int, int]:
+    text = getattr(args, "max_map_size", None)
+    lim = Limits.parse(text) if text else Limits()
+    return (lim.max_cols, lim.max_rows)
+
+
+def with_points(grid: CaveGrid, specs: list[str] | None) -> CaveGrid:
+    """``--point NAME=X,Y`` options added to the grid's named points (each on a floor square).
+
+    >>> g = CaveGrid.from_arrays([[10, 10]], [[8, 8]])
+    >>> dict(with_points(g, ["lair=1,0"]).points)
+    {'lair': (1, 0)}
+    """
+    if not specs:
+        return grid
+    points = dict(grid.points)
+    for spec in specs:
+        m = _POINT.fullmatch(spec)
+        if not m:
+            raise UsageError(f"--point {spec!r}: write it NAME=X,Y, e.g. --point entrance=3,4")
+        name, x, y = m.group(1), int(m.group(2)), int(m.group(3))
+        if not grid.in_bounds((x, y)):
+            raise UsageError(f"--point {spec!r}: ({x}, {y}) is off the {grid.cols}x{grid.rows} map")
+        if grid.rock[y, x]:
+            raise UsageError(f"--point {spec!r}: ({x}, {y}) is rock; give a floor square")
+        points[name] = (x, y)
+    return grid.replace(points=points)
+
+
+def _write(grid: CaveGrid, path: Path, out: Path, args: argparse.Namespace, what: str) -> Written:
+    grid = with_points(grid, getattr(args, "point", None))
+    comment = f"Imported by `cavesim import` from {path.name} ({what})."
+    return write_map(grid, out, fmt=getattr(args, "format", None) or "auto", comment=comment)
+
+
+def import_tiled(path: Path, out: Path, args: argparse.Namespace) -> Written:
+    """A Tiled ``.tmx`` / ``.tmj`` map (value or semantic tiles)."""
+    grid = read_tiled_grid(path, max_size=_limits(args))
+    return _write(grid, path, out, args, "a Tiled map")
+
+
+def import_image(path: Path, out: Path, args: argparse.Namespace) -> Written:
+    """A picture map: quarter-feet RGBA, a pair of grey pictures, or a legend image."""
+    grid, warnings = read_image_grid(
+        path, k=getattr(args, "px_per_square", None) or 1, ceiling_image=getattr(args, "ceiling_image", None),
+        legend=getattr(args, "legend", None), max_size=_limits(args))
+    for w in warnings:
+        print(f"cavesim: warning: {w}", file=sys.stderr)
+    return _write(grid, path, out, args, "a picture map")
+
+
+IMPORTERS: dict[str, Callable[[Path, Path, argparse.Namespace], Written]] = {
+    ".tmx": import_tiled,
+    ".tmj": import_tiled,
+    ".png": import_image,
+}
