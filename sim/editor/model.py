@@ -8,7 +8,7 @@ squares and a value into a :class:`Patch` -- the changed squares with their old 
 without touching the document. :meth:`Document.apply` is the one place a patch is written.
 
 The layers are kept canonical: a square is rock exactly when its width and ceiling are 0, and rock
-is never difficult. Setting a width or ceiling on rock opens the square with the document's
+is never difficult; a closed door (imported maps) stays as it is. Setting a width or ceiling on rock opens the square with the document's
 default for the other value (``Document.default_ft``); a width or ceiling of 0 makes rock (the
 eraser); ``rock = false`` opens rock with the defaults.
 
@@ -254,7 +254,7 @@ def plan(doc: "Document", index: np.ndarray, layer: str, value, *, label: str = 
             new["rock"] = False
     else:  # difficult: floor squares only
         new["difficult"] = np.where(new["rock"], False, bool(v))
-    changed = (old != new)
+    changed = (old != new) & ~doc.door.ravel()[index]
     return Patch(index=index[changed], old=old[changed], new=new[changed], label=label)
 
 
@@ -303,12 +303,16 @@ class Document:
     def __init__(self, width, ceiling, difficult, rock, *, points: Mapping[str, Pos] | None = None,
                  name: str = "", description: str = "", units: str = "ft", source: str = "",
                  legend: Mapping[str, Terrain] | None = None, glyphs=None,
+                 door=None, lights=(), image=None,
                  default_ft: tuple[float, float] = (DEFAULT_FT, DEFAULT_FT), history_bytes: int = HISTORY_BYTES):
         self.width = np.array(width, dtype=np.float64, order="C")
         self.ceiling = np.array(ceiling, dtype=np.float64, order="C")
         self.difficult = np.array(difficult, dtype=bool, order="C")
         self.rock = np.array(rock, dtype=bool, order="C")
-        self.rock |= (self.width <= 0) | (self.ceiling <= 0)
+        # closed doors (an imported map's) are rock while closed and are not painted over
+        self.door = np.zeros(self.width.shape, bool) if door is None else np.array(door, dtype=bool)
+        self.door.flags.writeable = False
+        self.rock |= (self.width <= 0) | (self.ceiling <= 0) | self.door
         self.width[self.rock] = 0.0
         self.ceiling[self.rock] = 0.0
         self.difficult &= ~self.rock
@@ -319,6 +323,8 @@ class Document:
         self.source = source
         self.legend: Mapping[str, Terrain] = MappingProxyType(dict(legend or {}))  # the map's legend as opened
         self.glyphs = None if glyphs is None else np.array(glyphs, dtype=np.uint8)
+        self.lights = tuple(lights)     # carried through unchanged (the loader checks them on saving)
+        self.image = image
         self.default_ft = (float(default_ft[0]), float(default_ft[1]))
         self.history = History(limit=history_bytes)
         self.version = 0
@@ -330,7 +336,7 @@ class Document:
     def from_grid(cls, grid: CaveGrid, **kw) -> "Document":
         return cls(grid.width_ft, grid.height_ft, grid.difficult, grid.rock, points=grid.points, name=grid.name,
                    description=grid.description, units=grid.units, source=grid.source, legend=grid.legend,
-                   glyphs=grid.glyphs, **kw)
+                   glyphs=grid.glyphs, door=grid.door, lights=grid.lights, image=grid.image, **kw)
 
     @classmethod
     def blank(cls, cols: int, rows: int, *, units: str = "ft", name: str = "New cave", **kw) -> "Document":
@@ -339,10 +345,12 @@ class Document:
         return cls(z, z, z.astype(bool), np.ones((rows, cols), bool), units=units, name=name, **kw)
 
     def to_grid(self) -> CaveGrid:
-        """The map as a :class:`CaveGrid` (read-only copies); the legend is the one opened."""
+        """The map as a :class:`CaveGrid` (read-only copies) with the legend it was opened with
+        (so a writer can keep its glyphs), its doors, lights and picture."""
         return CaveGrid.from_arrays(self.width, self.ceiling, difficult=self.difficult, rock=self.rock,
                                     name=self.name, points=self.points, description=self.description,
-                                    source=self.source, units=self.units)
+                                    source=self.source, units=self.units, legend=self.legend,
+                                    door=self.door, lights=self.lights, image=self.image)
 
     # -- reading -------------------------------------------------------------------------------
     @property

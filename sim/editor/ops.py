@@ -271,6 +271,8 @@ def feet(doc: Document, layer: str, value: float | bool) -> float | bool:
     """A value in the map's units as stored (feet), flags unchanged."""
     if layer in ("difficult", "rock"):
         return bool(value)
+    if doc.units == "m":
+        value = round(float(value), 9)   # what a metric map file keeps (sim.mapwrite.length)
     return to_feet(value, doc.units)
 
 
