@@ -14,7 +14,6 @@ rename, read back.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -22,10 +21,9 @@ from pathlib import Path
 
 from sim.cli._common import add_map_limit, limits_from, print_json
 from sim.editor.model import Document
-from sim.editor.ops import apply_ops, read_ops, to_json
+from sim.editor.ops import apply_ops, read_ops
 from sim.editor.save import FORMATS, find_autosave, save
 from sim.errors import UsageError
-from sim.fileio import atomic_write_text
 from sim.loaders import UNITS, load_map, read_toml
 
 
@@ -166,9 +164,3 @@ def _window(args: argparse.Namespace, doc: Document, out: Path) -> int:
 
     return run_editor(doc, out, size=size, fmt=args.format, record=Path(args.record) if args.record else None,
                       max_frames=args.max_frames)
-
-
-def write_record(path: Path, ops) -> None:
-    """The window's operations as an OPS.jsonl file (atomically)."""
-    atomic_write_text(path, "".join(json.dumps(to_json(op)) + "\n" for op in ops))
-

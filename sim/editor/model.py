@@ -22,6 +22,7 @@ eraser); ``rock = false`` opens rock with the defaults.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
@@ -37,6 +38,7 @@ MAX_BRUSH = 9
 MAX_FT = 1000.0                  # the largest width or ceiling a square may be given
 DEFAULT_FT = 10.0                # width and ceiling given to rock opened by painting the other value
 HISTORY_BYTES = 256 * 1024 * 1024  # the undo/redo stacks hold at most this much (the newest entry always)
+BOX_LOG = 512                    # changed boxes remembered for incremental views
 CELL = np.dtype([("width", "f8"), ("ceiling", "f8"), ("difficult", "?"), ("rock", "?")])
 _CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
 
@@ -135,6 +137,42 @@ def rect_squares(shape, a: Pos, b: Pos, *, filled: bool = True) -> np.ndarray:
         edge = (yy == y0) | (yy == y1) | (xx == x0) | (xx == x1)
         yy, xx = yy[edge], xx[edge]
     return _flat(shape, yy.ravel(), xx.ravel())
+
+
+def circle_squares(shape, centre: Pos, edge: Pos, *, filled: bool = True) -> np.ndarray:
+    """The circle about ``centre`` through ``edge`` (squares whose centres lie within half a
+    square of its radius), filled or its ring only.
+
+    >>> len(circle_squares((9, 9), (4, 4), (4, 5))), len(circle_squares((9, 9), (4, 4), (4, 5), filled=False))
+    (9, 8)
+    """
+    cx, cy = int(centre[0]), int(centre[1])
+    r = float(np.hypot(int(edge[0]) - cx, int(edge[1]) - cy))
+    n = int(np.ceil(r + 0.5))
+    yy, xx = np.mgrid[cy - n:cy + n + 1, cx - n:cx + n + 1]
+    d = np.hypot(xx - cx, yy - cy)
+    keep = d <= r + 0.5 if filled else (d <= r + 0.5) & (d > r - 0.5)
+    return _flat(shape, yy[keep], xx[keep])
+
+
+def merge(patches: list[Patch], *, label: str = "") -> Patch:
+    """Several patches applied one after another as one: each square's first old and last new
+    value (a brush stroke painted live, undone as one step)."""
+    if len(patches) == 1:
+        p = patches[0]
+        return Patch(p.index, p.old, p.new, label or p.label, p.points_old, p.points_new)
+    idx = np.concatenate([p.index for p in patches])
+    old = np.concatenate([p.old for p in patches])
+    new = np.concatenate([p.new for p in patches])
+    # first occurrence for the old value, last for the new one
+    u, first = np.unique(idx, return_index=True)
+    _, last_rev = np.unique(idx[::-1], return_index=True)
+    last = idx.size - 1 - last_rev
+    o, n = old[first], new[last]
+    keep = o != n
+    pts_old = next((p.points_old for p in patches if p.points_old is not None), None)
+    pts_new = next((p.points_new for p in reversed(patches) if p.points_new is not None), None)
+    return Patch(u[keep], o[keep], n[keep], label or patches[0].label, pts_old, pts_new)
 
 
 def layer_key(doc: "Document", layer: str) -> np.ndarray:
@@ -297,8 +335,8 @@ class Document:
     """The map being edited: four writeable layers, named points, metadata, history.
 
     ``version`` counts changes (views cache on it); ``saved_version`` is the version last saved;
-    ``dirty_box`` is the ``(r0, c0, r1, c1)`` box (end exclusive) of squares changed since
-    :meth:`take_dirty` was last called (for incremental overlays)."""
+    :meth:`boxes_since` gives the ``(r0, c0, r1, c1)`` boxes (end exclusive) changed since a
+    version, so each view updates only what changed."""
 
     def __init__(self, width, ceiling, difficult, rock, *, points: Mapping[str, Pos] | None = None,
                  name: str = "", description: str = "", units: str = "ft", source: str = "",
@@ -329,7 +367,7 @@ class Document:
         self.history = History(limit=history_bytes)
         self.version = 0
         self.saved_version = 0
-        self.dirty_box: tuple[int, int, int, int] | None = None
+        self._boxes: deque[tuple[int, tuple[int, int, int, int] | None]] = deque(maxlen=BOX_LOG)
 
     # -- building ------------------------------------------------------------------------------
     @classmethod
@@ -397,16 +435,15 @@ class Document:
             self.ceiling.ravel()[idx] = cells["ceiling"]
             self.difficult.ravel()[idx] = cells["difficult"]
             self.rock.ravel()[idx] = cells["rock"]
-            rr, cc = np.divmod(idx, self.cols)
-            box = (int(rr.min()), int(cc.min()), int(rr.max()) + 1, int(cc.max()) + 1)
-            if self.dirty_box is not None:
-                b = self.dirty_box
-                box = (min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3]))
-            self.dirty_box = box
         pts = patch.points_new if forward else patch.points_old
         if pts is not None:
             self.points = dict(pts)
         self.version += 1
+        box = None
+        if idx.size:
+            rr, cc = np.divmod(idx, self.cols)
+            box = (int(rr.min()), int(cc.min()), int(rr.max()) + 1, int(cc.max()) + 1)
+        self._boxes.append((self.version, box))
 
     def apply(self, patch: Patch) -> bool:
         """Apply a patch and push it on the undo stack (an empty patch changes nothing)."""
@@ -440,7 +477,26 @@ class Document:
         self.history.done.append(p)
         return p
 
-    def take_dirty(self) -> tuple[int, int, int, int] | None:
-        """The box changed since the last call (and forget it)."""
-        box, self.dirty_box = self.dirty_box, None
-        return box
+    def squash(self, n: int, *, label: str = "") -> None:
+        """Make the last ``n`` undo steps one (a live brush stroke becomes one undo step)."""
+        if n <= 1 or len(self.history.done) < n:
+            return
+        parts = self.history.done[-n:]
+        del self.history.done[-n:]
+        m = merge(parts, label=label)
+        if not m.empty:
+            self.history.done.append(m)
+
+    def touched(self, box: tuple[int, int, int, int]) -> None:
+        """Record a change made to the arrays directly (not through a patch)."""
+        self.version += 1
+        self._boxes.append((self.version, box))
+
+    def boxes_since(self, version: int) -> list[tuple[int, int, int, int]] | None:
+        """The boxes changed after ``version`` (empty: nothing), or None when the log no longer
+        reaches back that far (then recompute everything)."""
+        if version == self.version:
+            return []
+        if not self._boxes or self._boxes[0][0] > version + 1:
+            return None
+        return [b for v, b in self._boxes if v > version and b is not None]

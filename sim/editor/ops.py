@@ -29,16 +29,17 @@ from typing import Any, Iterable
 import numpy as np
 
 from sim.editor.model import (
-    LAYERS, MAX_BRUSH, MAX_FT, SHAPES, Document, brush_squares, fill_squares, plan, plan_points, rect_squares,
+    LAYERS, MAX_BRUSH, MAX_FT, SHAPES, Document, circle_squares, fill_squares, plan, plan_points, rect_squares,
     stamp, stroke_points,
 )
 from sim.errors import DataError
+from sim.fileio import atomic_write_text
 from sim.loaders import to_feet
 
 MAX_OPS_BYTES = 64 * 1024 * 1024    # an OPS.jsonl file larger than this is refused before reading
 MAX_OPS = 1_000_000                  # operations in one file
 MAX_STROKE = 100_000                 # points in one paint stroke
-OP_NAMES = ("paint", "erase", "fill", "line", "rect", "undo", "redo", "point")
+OP_NAMES = ("paint", "erase", "fill", "line", "rect", "circle", "undo", "redo", "point")
 Pos = tuple[int, int]
 
 
@@ -81,6 +82,16 @@ class Rect:
 
 
 @dataclass(frozen=True, slots=True)
+class Circle:
+    """The circle about ``start`` through ``end``."""
+    layer: str
+    value: float | bool
+    start: Pos
+    end: Pos
+    filled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     pass
 
@@ -99,7 +110,7 @@ class PointOp:
     delete: bool = False
 
 
-Op = Paint | Fill | Line | Rect | Undo | Redo | PointOp
+Op = Paint | Fill | Line | Rect | Circle | Undo | Redo | PointOp
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +176,7 @@ _KEYS = {
     "fill": {"layer", "value", "at", "contiguous"},
     "line": {"layer", "value", "from", "to", "brush", "shape"},
     "rect": {"layer", "value", "from", "to", "filled"},
+    "circle": {"layer", "value", "from", "to", "filled"},
     "undo": set(),
     "redo": set(),
     "point": {"name", "at", "rename", "delete"},
@@ -199,7 +211,7 @@ def parse_op(d: Any) -> Op:
         if "at" not in d:
             raise ValueError("fill: missing 'at' ([x, y], where the fill starts)")
         return Fill(layer, value, _pos(d["at"], "at"), _flag(d, "contiguous", True))
-    if name in ("line", "rect"):
+    if name in ("line", "rect", "circle"):
         layer, value = _layer_value(d)
         for k in ("from", "to"):
             if k not in d:
@@ -208,7 +220,7 @@ def parse_op(d: Any) -> Op:
         if name == "line":
             brush, shape = _brush(d)
             return Line(layer, value, a, b, brush, shape)
-        return Rect(layer, value, a, b, _flag(d, "filled", True))
+        return (Rect if name == "rect" else Circle)(layer, value, a, b, _flag(d, "filled", True))
     if name == "undo":
         return Undo()
     if name == "redo":
@@ -244,8 +256,8 @@ def to_json(op: Op) -> dict:
     if isinstance(op, Line):
         return {"op": "line", "layer": op.layer, "value": op.value, "from": list(op.start), "to": list(op.end),
                 "brush": op.brush, "shape": op.shape}
-    if isinstance(op, Rect):
-        d = {"op": "rect", "layer": op.layer, "value": op.value, "from": list(op.start), "to": list(op.end)}
+    if isinstance(op, (Rect, Circle)):
+        d = {"op": type(op).__name__.lower(), "layer": op.layer, "value": op.value, "from": list(op.start), "to": list(op.end)}
         if not op.filled:
             d["filled"] = False
         return d
@@ -296,6 +308,8 @@ def squares_of(doc: Document, op: Op) -> np.ndarray:
         return stamp(doc.shape, stroke_points([op.start, op.end]), op.brush, op.shape)
     if isinstance(op, Rect):
         return rect_squares(doc.shape, op.start, op.end, filled=op.filled)
+    if isinstance(op, Circle):
+        return circle_squares(doc.shape, op.start, op.end, filled=op.filled)
     if isinstance(op, Fill):
         return fill_squares(doc, op.layer, op.at, contiguous=op.contiguous)
     raise TypeError(f"not a painting operation: {op!r}")
@@ -401,6 +415,13 @@ def parse_ops(lines: Iterable[str], path: str | Path = "<ops>") -> list[tuple[in
     if problems:
         raise DataError.collect(problems)
     return out
+
+
+def write_ops(path: str | Path, ops: Iterable[Op], *, header: str = "") -> None:
+    """Operations as an ``OPS.jsonl`` file, one JSON object a line (atomically); ``header``
+    lines are written first as ``#`` comments."""
+    lines = [f"# {h}\n" for h in header.splitlines()] + [json.dumps(to_json(op)) + "\n" for op in ops]
+    atomic_write_text(path, "".join(lines))
 
 
 def apply_ops(doc: Document, ops: list[tuple[int, Op]], path: str | Path = "<ops>") -> list[Done]:

@@ -1,0 +1,183 @@
+"""The rules' answers under the brush, kept up to date while the map is painted (issue 18, item 2).
+
+* :class:`Categories`: the category of every square for the default body of each size (RULES
+  §2.3), updated *incrementally*: after an edit only the changed box is classified again (a
+  square's category depends on that square alone).
+* :class:`Chokepoints`: the analysis' areas and chokepoints (:func:`sim.analysis.chokepoints.find_chokepoints`)
+  computed on a worker thread from a snapshot of the map, debounced: a new run starts once the
+  painting has paused for ``quiet`` seconds (or every ``every`` seconds during a long stroke), so
+  a brush stroke never waits for it. The result says which version of the map it describes.
+* :func:`thresholds`: the widths and ceilings at which a body's category changes, for the palette.
+
+No pygame here; the window (``sim.render.editor``) only reads these.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from sim.analysis.chokepoints import Layout, find_chokepoints
+from sim.classify import classify_arrays
+from sim.editor.model import Document
+from sim.rules.bodies import Body, body_for
+from sim.rules.categories import Category
+from sim.rules.sizes import Size
+
+
+class Categories:
+    """Per-size category arrays of a document, classified again only where it changed.
+
+    >>> doc = Document.blank(4, 3)
+    >>> cats = Categories(doc)
+    >>> int(cats.get(4)[1, 1])                    # Medium on rock: impassable
+    6
+    >>> doc.width[1, 1], doc.ceiling[1, 1], doc.rock[1, 1] = 10, 10, False
+    >>> doc.touched((1, 1, 2, 2))
+    >>> int(cats.get(4)[1, 1])
+    0
+    """
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self._cats: dict[int, tuple[int, np.ndarray]] = {}   # size -> (version, categories)
+        self.squares_classified = 0                            # since the start (tests, benchmark)
+
+    @staticmethod
+    def body(size_index: int) -> Body:
+        return body_for(Size(int(size_index)))
+
+    def get(self, size_index: int) -> np.ndarray:
+        """The uint8 categories for size 0 (Fine) .. 8 (Colossal), up to date."""
+        k = int(size_index)
+        d = self.doc
+        seen = self._cats.get(k)
+        boxes = None if seen is None else d.boxes_since(seen[0])
+        if boxes is None:
+            cats = classify_arrays(d.width, d.ceiling, d.rock, self.body(k))
+            self.squares_classified += cats.size
+            self._cats[k] = (d.version, cats)
+            return cats
+        cats = seen[1]
+        for r0, c0, r1, c1 in boxes:
+            cats[r0:r1, c0:c1] = classify_arrays(
+                np.ascontiguousarray(d.width[r0:r1, c0:c1]), np.ascontiguousarray(d.ceiling[r0:r1, c0:c1]),
+                np.ascontiguousarray(d.rock[r0:r1, c0:c1]), self.body(k))
+            self.squares_classified += (r1 - r0) * (c1 - c0)
+        self._cats[k] = (d.version, cats)
+        return cats
+
+    def at(self, size_index: int, at: tuple[int, int]) -> Category:
+        return Category(int(self.get(size_index)[at[1], at[0]]))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ChokeResult:
+    version: int           # the document version it was computed from
+    layout: Layout
+    seconds: float         # how long the analysis took on the worker
+
+
+class Chokepoints:
+    """Chokepoints of the document computed off the window's thread (module docstring).
+    Call :meth:`poll` once a frame; read :attr:`result` (None until the first run ends)."""
+
+    def __init__(self, doc: Document, *, quiet: float = 0.25, every: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic, min_area: int = 6, threaded: bool = True):
+        self.doc = doc
+        self.quiet = quiet
+        self.every = every
+        self.clock = clock
+        self.min_area = min_area
+        self.result: ChokeResult | None = None
+        self.runs = 0
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chokepoints") if threaded else None
+        self._job: Future | None = None
+        self._job_version = -1
+        self._seen_version = doc.version
+        self._changed_at = clock()
+        self._started_at = -1e9
+        self._lock = threading.Lock()
+
+    @property
+    def stale(self) -> bool:
+        return self.result is None or self.result.version != self.doc.version
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None and not self._job.done()
+
+    def _compute(self, version: int, grid) -> ChokeResult:
+        t = time.perf_counter()
+        layout = find_chokepoints(grid, min_area=self.min_area)
+        return ChokeResult(version, layout, time.perf_counter() - t)
+
+    def poll(self) -> bool:
+        """Collect a finished run and start a new one when due; True when a new result arrived."""
+        now = self.clock()
+        if self.doc.version != self._seen_version:
+            self._seen_version = self.doc.version
+            self._changed_at = now
+        arrived = False
+        if self._job is not None and self._job.done():
+            res = self._job.result()      # an exception in the analysis is a bug: let it show
+            self._job = None
+            if self.result is None or res.version >= self.result.version:
+                self.result = res
+                arrived = True
+        if self._job is None and self._job_version != self.doc.version and (self.stale or self.result is None):
+            due = (now - self._changed_at >= self.quiet) or (now - self._started_at >= self.every)
+            if due or self.result is None:
+                grid = self.doc.to_grid()       # a snapshot: the worker never sees the arrays change
+                self._job_version = self.doc.version
+                self._started_at = now
+                self.runs += 1
+                if self._pool is None:
+                    self.result = self._compute(self.doc.version, grid)
+                    arrived = True
+                else:
+                    self._job = self._pool.submit(self._compute, self.doc.version, grid)
+        return arrived
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Block until the running job (if any) ends and collect it (tests, screenshots)."""
+        if self._job is not None:
+            self._job.result(timeout=timeout)
+        self.poll()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def thresholds(body: Body) -> dict[str, list[tuple[float, str]]]:
+    """Where the category of ``body`` changes (RULES §2.3), per layer: ``(feet, what)`` pairs,
+    largest first. A square *at* a threshold has the milder category (the rules say "less than").
+
+    >>> [v for v, _ in thresholds(body_for("medium"))["width"]]
+    [5.0, 2.5, 1.5, 0.75, 0.5]
+    """
+    name = body.size.key.capitalize()
+    w = [(body.space, f"{name} space: narrower is Narrow"),
+         (body.space / 2, "narrower is Awkward"),
+         (max(body.shoulders, body.depth), "narrower: only side-on or a Tight Squeeze"),
+         (min(body.shoulders, body.depth), "narrower is a Tight Squeeze"),
+         (body.head, "narrower is Impassable")]
+    c = [(body.height, f"{name} height: lower is Low"),
+         (body.height / 2, "lower is a Crawl"),
+         (body.height / 4, "lower is Awkward"),
+         (max(body.shoulders, body.depth), "lower: only lying flat or a Tight Squeeze"),
+         (min(body.shoulders, body.depth), "lower is a Tight Squeeze"),
+         (body.head, "lower is Impassable")]
+    out = {}
+    for k, pairs in (("width", w), ("ceiling", c)):
+        seen: dict[float, str] = {}
+        for v, what in pairs:
+            seen.setdefault(round(float(v), 4), what)
+        out[k] = sorted(seen.items(), key=lambda t: -t[0])
+    return out
