@@ -166,8 +166,23 @@ def bench_batch(repeat: int) -> dict:
     return run(min(repeat, 3))
 
 
+def bench_editor_fill(repeat: int) -> dict:
+    """Issue 18: a bucket fill on a 200x200 cave (target < 50 ms)."""
+    from benchmarks.editor_bench import bench_editor_fill as run
+
+    return run(repeat)
+
+
+def bench_editor_stroke(repeat: int) -> dict:
+    """Issue 18: frame times of a brush stroke with the chokepoints recomputed on the worker."""
+    from benchmarks.editor_bench import bench_editor_stroke as run
+
+    return run(repeat)
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
-           "render": bench_render, "batch": bench_batch}
+           "render": bench_render, "batch": bench_batch, "editor_fill": bench_editor_fill,
+           "editor_stroke": bench_editor_stroke}
 
 
 def main(argv: list[str] | None = None) -> int:

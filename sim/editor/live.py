@@ -4,7 +4,9 @@
   §2.3), updated *incrementally*: after an edit only the changed box is classified again (a
   square's category depends on that square alone).
 * :class:`Chokepoints`: the analysis' areas and chokepoints (:func:`sim.analysis.chokepoints.find_chokepoints`)
-  computed on a worker thread from a snapshot of the map, debounced: a new run starts once the
+  computed in a worker process from a snapshot of the map (a thread would share the
+  interpreter lock with the window, and the analysis holds it for most of its 0.1-0.2 s on a
+  200 x 200 map), debounced: a new run starts once the
   painting has paused for ``quiet`` seconds (or every ``every`` seconds during a long stroke), so
   a brush stroke never waits for it. The result says which version of the map it describes.
 * :func:`thresholds`: the widths and ceilings at which a body's category changes, for the palette.
@@ -14,9 +16,9 @@ No pygame here; the window (``sim.render.editor``) only reads these.
 
 from __future__ import annotations
 
-import threading
+import multiprocessing
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
@@ -25,6 +27,7 @@ import numpy as np
 from sim.analysis.chokepoints import Layout, find_chokepoints
 from sim.classify import classify_arrays
 from sim.editor.model import Document
+from sim.grid import CaveGrid
 from sim.rules.bodies import Body, body_for
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
@@ -83,12 +86,30 @@ class ChokeResult:
     seconds: float         # how long the analysis took on the worker
 
 
+def analyse(version: int, width: np.ndarray, ceiling: np.ndarray, difficult: np.ndarray, rock: np.ndarray,
+            min_area: int) -> ChokeResult:
+    """The chokepoint analysis of a snapshot of the layers (a module function: it runs in the
+    worker process)."""
+    t = time.perf_counter()
+    grid = CaveGrid.from_arrays(width, ceiling, difficult=difficult, rock=rock)
+    layout = find_chokepoints(grid, min_area=min_area)
+    return ChokeResult(version, layout, time.perf_counter() - t)
+
+
+WORKERS = ("process", "thread", "inline")
+
+
 class Chokepoints:
     """Chokepoints of the document computed off the window's thread (module docstring).
-    Call :meth:`poll` once a frame; read :attr:`result` (None until the first run ends)."""
+    Call :meth:`poll` once a frame; read :attr:`result` (None until the first run ends).
+
+    ``worker``: ``"process"`` (default: one worker process, so the analysis never holds the
+    window's interpreter lock), ``"thread"``, or ``"inline"`` (runs in :meth:`poll`, for tests)."""
 
     def __init__(self, doc: Document, *, quiet: float = 0.25, every: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic, min_area: int = 6, threaded: bool = True):
+                 clock: Callable[[], float] = time.monotonic, min_area: int = 6, worker: str = "process"):
+        if worker not in WORKERS:
+            raise ValueError(f"worker must be one of {WORKERS}, got {worker!r}")
         self.doc = doc
         self.quiet = quiet
         self.every = every
@@ -96,13 +117,21 @@ class Chokepoints:
         self.min_area = min_area
         self.result: ChokeResult | None = None
         self.runs = 0
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chokepoints") if threaded else None
+        self.worker = worker
+        self._pool: Executor | None = None
         self._job: Future | None = None
         self._job_version = -1
         self._seen_version = doc.version
         self._changed_at = clock()
         self._started_at = -1e9
-        self._lock = threading.Lock()
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.worker == "process":
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            else:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chokepoints")
+        return self._pool
 
     @property
     def stale(self) -> bool:
@@ -111,11 +140,6 @@ class Chokepoints:
     @property
     def busy(self) -> bool:
         return self._job is not None and not self._job.done()
-
-    def _compute(self, version: int, grid) -> ChokeResult:
-        t = time.perf_counter()
-        layout = find_chokepoints(grid, min_area=self.min_area)
-        return ChokeResult(version, layout, time.perf_counter() - t)
 
     def poll(self) -> bool:
         """Collect a finished run and start a new one when due; True when a new result arrived."""
@@ -130,21 +154,22 @@ class Chokepoints:
             if self.result is None or res.version >= self.result.version:
                 self.result = res
                 arrived = True
-        if self._job is None and self._job_version != self.doc.version and (self.stale or self.result is None):
+        if self._job is None and self._job_version != self.doc.version and self.stale:
             due = (now - self._changed_at >= self.quiet) or (now - self._started_at >= self.every)
             if due or self.result is None:
-                grid = self.doc.to_grid()       # a snapshot: the worker never sees the arrays change
-                self._job_version = self.doc.version
+                d = self.doc
+                args = (d.version, d.width.copy(), d.ceiling.copy(), d.difficult.copy(), d.rock.copy(), self.min_area)
+                self._job_version = d.version
                 self._started_at = now
                 self.runs += 1
-                if self._pool is None:
-                    self.result = self._compute(self.doc.version, grid)
+                if self.worker == "inline":
+                    self.result = analyse(*args)
                     arrived = True
                 else:
-                    self._job = self._pool.submit(self._compute, self.doc.version, grid)
+                    self._job = self._executor().submit(analyse, *args)
         return arrived
 
-    def wait(self, timeout: float = 30.0) -> None:
+    def wait(self, timeout: float = 60.0) -> None:
         """Block until the running job (if any) ends and collect it (tests, screenshots)."""
         if self._job is not None:
             self._job.result(timeout=timeout)
@@ -153,6 +178,7 @@ class Chokepoints:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 def thresholds(body: Body) -> dict[str, list[tuple[float, str]]]:

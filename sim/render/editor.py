@@ -39,6 +39,7 @@ from sim.render.text import Text
 from sim.rules.categories import Category
 
 PANEL_W = 290
+LIVE_CHOKE_SQUARES = 512 * 512   # larger maps start with the live chokepoints off (G turns them on)
 STATUS_H = 28
 TOOLS = ("brush", "eraser", "line", "rect", "circle", "fill", "pick", "point")
 TOOL_KEYS = {pygame.K_b: "brush", pygame.K_e: "eraser", pygame.K_l: "line", pygame.K_r: "rect",
@@ -93,7 +94,7 @@ class EditorView:
     """The editor's state on screen and its input handling (no main loop: :func:`run_editor`)."""
 
     def __init__(self, doc: Document, out: Path, *, size=(1280, 800), fmt: str = "keep", chokepoints: bool = True,
-                 threaded: bool = True, clock=time.monotonic, autosave_every: float | None = None):
+                 worker: str = "process", clock=time.monotonic, autosave_every: float | None = None):
         self.doc = doc
         self.out = Path(out)
         self.fmt = fmt
@@ -109,10 +110,10 @@ class EditorView:
         self.values: dict[str, float | bool] = {"width": u, "ceiling": u, "difficult": True, "rock": True}
         self.overlay: int | None = None
         self.size_index = 4                         # the size the status bar and palette speak for
-        self.show_chokes = chokepoints
+        self.show_chokes = chokepoints and doc.width.size <= LIVE_CHOKE_SQUARES
         self.show_help = False
         self.cats = Categories(doc)
-        self.chokes = Chokepoints(doc, threaded=threaded, clock=clock)
+        self.chokes = Chokepoints(doc, worker=worker, clock=clock)
         kw = {} if autosave_every is None else {"every": autosave_every}
         self.autosaver = Autosaver(doc, self.out, clock=clock, **kw)
         self.journal: list = []
@@ -125,8 +126,10 @@ class EditorView:
         self.message = ("", 0.0, palette.UI_TEXT)
         self.running = True
         self.frame_ms: deque[float] = deque(maxlen=600)
-        self._base: np.ndarray | None = None
-        self._base_key = None
+        self._small: pygame.Surface | None = None    # the map at one pixel a square, all layers composed
+        self._small_key = None
+        self._small_version = -1
+        self._small_count = 0                       # bumps whenever _small changes (the scaled cache's key)
         self._view_cache = None
         self.palette_rects: list[tuple[pygame.Rect, object]] = []
         self.auto = find_autosave(self.out, doc.shape)
@@ -310,7 +313,6 @@ class EditorView:
             self.tool = TOOL_KEYS[key]
         elif key in LAYER_KEYS and not ctrl:
             self.layer = LAYER_KEYS[key]
-            self._view_cache = None
         elif key == pygame.K_LEFTBRACKET:
             self.brush = max(1, self.brush - 1)
         elif key == pygame.K_RIGHTBRACKET:
@@ -330,10 +332,8 @@ class EditorView:
             i = key - pygame.K_1
             self.overlay = None if self.overlay == i else i
             self.size_index = i
-            self._view_cache = None
         elif key == pygame.K_0:
             self.overlay = None
-            self._view_cache = None
         elif key == pygame.K_g:
             self.show_chokes = not self.show_chokes
         elif key == pygame.K_h:
@@ -488,7 +488,8 @@ class EditorView:
 
     # -- per frame --------------------------------------------------------------------------------------------
     def update(self) -> None:
-        self.chokes.poll()
+        if self.show_chokes:
+            self.chokes.poll()
         if self.ask is None:
             path = self.autosaver.tick()
             if path is not None:
@@ -512,20 +513,43 @@ class EditorView:
         return np.zeros(0, dtype=np.int64)
 
     # -- drawing ---------------------------------------------------------------------------------------------
-    def _base_rgb(self) -> np.ndarray:
-        key = self.layer
+    def composite(self, box=None) -> np.ndarray:
+        """The map's picture at one RGB a square for ``box`` (``r0, c0, r1, c1``; default all):
+        the active layer, the category overlay for the chosen size, the chokepoints tinted."""
         d = self.doc
-        if self._base is None or self._base_key[0] != key:
-            self._base = layer_rgb(d, self.layer)
-        else:
-            boxes = d.boxes_since(self._base_key[1])
-            if boxes is None:
-                self._base = layer_rgb(d, self.layer)
-            for b in boxes or []:
+        r0, c0, r1, c1 = box if box is not None else (0, 0, d.rows, d.cols)
+        rgb = layer_rgb(d, self.layer, (r0, c0, r1, c1)).astype(np.float32)
+        floor = ~d.rock[r0:r1, c0:c1]
+        if self.overlay is not None:
+            cats = self.cats.get(self.overlay)[r0:r1, c0:c1]
+            lut = np.array([palette.category_rgb(i) for i in range(7)], dtype=np.float32)
+            rgb[floor] = rgb[floor] * 0.45 + lut[cats[floor]] * 0.55
+        res = self.chokes.result
+        if self.show_chokes and res is not None and res.layout.neck.shape == d.shape:
+            neck = (res.layout.neck[r0:r1, c0:c1] > 0) & floor
+            k = 0.3 if res.version != d.version else 0.5
+            rgb[neck] = rgb[neck] * (1 - k) + np.array(CHOKE_RGB, np.float32) * k
+        return rgb.astype(np.uint8)
+
+    def _small_map(self) -> tuple[pygame.Surface, list | None]:
+        """The composed map at one pixel a square, brought up to date: only the changed boxes
+        are composed again. Returns it and the boxes changed (None: all of it)."""
+        d = self.doc
+        res = self.chokes.result
+        key = (self.layer, self.overlay, self.show_chokes, id(res), d.shape)
+        boxes = None if (self._small is None or key != self._small_key) else d.boxes_since(self._small_version)
+        if boxes is None:
+            self._small = pygame.surfarray.make_surface(np.ascontiguousarray(self.composite().transpose(1, 0, 2)))
+            self._small_count += 1
+        elif boxes:
+            px = pygame.surfarray.pixels3d(self._small)
+            for b in boxes:
                 r0, c0, r1, c1 = b
-                self._base[r0:r1, c0:c1] = layer_rgb(d, self.layer, b)
-        self._base_key = (key, d.version)
-        return self._base
+                px[c0:c1, r0:r1] = self.composite(b).transpose(1, 0, 2)
+            del px
+        self._small_key = key
+        self._small_version = d.version
+        return self._small, boxes
 
     def _visible(self) -> tuple[int, int, int, int]:
         cam = self.camera
@@ -552,49 +576,62 @@ class EditorView:
         self.frame_ms.append((time.perf_counter() - t0) * 1000)
 
     def _draw_map(self, surf) -> None:
-        d = self.doc
+        """The visible part of the map, scaled to the zoom. The scaled picture is kept; after an
+        edit only the changed boxes are scaled and drawn into it again (a brush stroke costs a
+        few stamps' worth of pixels a frame, not the whole view)."""
+        small, boxes = self._small_map()
         r0, c0, r1, c1 = self._visible()
         if r1 <= r0 or c1 <= c0:
             return
         ts = self.camera.ts
-        key = (d.version, self.layer, self.overlay, r0, c0, r1, c1, ts)
+        key = (self._small_count, r0, c0, r1, c1, ts)
         if self._view_cache is None or self._view_cache[0] != key:
-            rgb = self._base_rgb()[r0:r1, c0:c1].astype(np.float32)
-            if self.overlay is not None:
-                cats = self.cats.get(self.overlay)[r0:r1, c0:c1]
-                lut = np.array([palette.category_rgb(i) for i in range(7)], dtype=np.float32)
-                floor = ~d.rock[r0:r1, c0:c1]
-                rgb[floor] = rgb[floor] * 0.45 + lut[cats[floor]] * 0.55
-            small = pygame.surfarray.make_surface(np.ascontiguousarray(rgb.astype(np.uint8).transpose(1, 0, 2)))
-            big = pygame.transform.scale(small, ((c1 - c0) * ts, (r1 - r0) * ts))
-            if ts >= 12:
-                edge = palette.shade(palette.UI_BG, 0.6)
-                for i in range(c1 - c0 + 1):
-                    pygame.draw.line(big, edge, (i * ts, 0), (i * ts, (r1 - r0) * ts))
-                for j in range(r1 - r0 + 1):
-                    pygame.draw.line(big, edge, (0, j * ts), ((c1 - c0) * ts, j * ts))
-            if ts >= 14:
-                dots = np.argwhere(d.difficult[r0:r1, c0:c1])
-                for rr, cc in dots[:6000]:
-                    x, y = cc * ts, rr * ts
-                    for k in (0.3, 0.7):
-                        pygame.draw.line(big, palette.RUBBLE, (x + k * ts - 2, y + ts - 3), (x + k * ts + 2, y + 3))
-            if ts >= 30:
-                self._draw_numbers(big, r0, c0, r1, c1, ts)
+            big = pygame.Surface(((c1 - c0) * ts, (r1 - r0) * ts))
+            self._render_region(small, big, (r0, c0), (r0, c0, r1, c1), ts)
             self._view_cache = (key, big)
+        elif boxes:
+            big = self._view_cache[1]
+            for br0, bc0, br1, bc1 in boxes:
+                box = (max(r0, br0), max(c0, bc0), min(r1, br1), min(c1, bc1))
+                if box[0] < box[2] and box[1] < box[3]:
+                    self._render_region(small, big, (r0, c0), box, ts)
         sx, sy = self.camera.to_screen(c0, r0)
         surf.blit(self._view_cache[1], (int(round(sx)), int(round(sy))))
 
-    def _draw_numbers(self, big, r0, c0, r1, c1, ts) -> None:
+    def _render_region(self, small, big, origin, box, ts: int) -> None:
+        """Scale ``box`` (map squares) of the one-pixel map into ``big`` (whose top-left square
+        is ``origin``), with grid lines, rubble marks and, zoomed in, the values."""
+        d = self.doc
+        r0, c0, r1, c1 = box
+        oy, ox = (r0 - origin[0]) * ts, (c0 - origin[1]) * ts
+        w, h = (c1 - c0) * ts, (r1 - r0) * ts
+        part = pygame.transform.scale(small.subsurface(pygame.Rect(c0, r0, c1 - c0, r1 - r0)), (w, h))
+        big.blit(part, (ox, oy))
+        if ts >= 12:
+            edge = palette.shade(palette.UI_BG, 0.6)
+            for i in range(c1 - c0 + 1):
+                pygame.draw.line(big, edge, (ox + i * ts, oy), (ox + i * ts, oy + h))
+            for j in range(r1 - r0 + 1):
+                pygame.draw.line(big, edge, (ox, oy + j * ts), (ox + w, oy + j * ts))
+        if ts >= 14:
+            for rr, cc in np.argwhere(d.difficult[r0:r1, c0:c1])[:6000]:
+                x, y = ox + cc * ts, oy + rr * ts
+                for k in (0.3, 0.7):
+                    pygame.draw.line(big, palette.RUBBLE, (x + k * ts - 2, y + ts - 3), (x + k * ts + 2, y + 3))
+        if ts >= 30:
+            self._draw_numbers(big, origin, box, ts)
+
+    def _draw_numbers(self, big, origin, box, ts) -> None:
         d = self.doc
         a = d.width if self.layer != "ceiling" else d.ceiling
         conv = 0.3 if d.units == "m" else 1.0
+        r0, c0, r1, c1 = box
         for rr in range(r0, r1):
             for cc in range(c0, c1):
                 if d.rock[rr, cc]:
                     continue
                 s = self.text.render(f"{a[rr, cc] * conv:.3g}", 14, palette.UI_TEXT, outline=(0, 0, 0))
-                big.blit(s, ((cc - c0) * ts + 3, (rr - r0) * ts + 2))
+                big.blit(s, ((cc - origin[1]) * ts + 3, (rr - origin[0]) * ts + 2))
 
     def _sq_rect(self, x: int, y: int) -> pygame.Rect:
         sx, sy = self.camera.to_screen(x, y)
@@ -602,23 +639,21 @@ class EditorView:
         return pygame.Rect(int(round(sx)), int(round(sy)), ts, ts)
 
     def _draw_chokes(self, surf) -> None:
+        """Labels (and, zoomed in, outlines) of the chokepoints; their squares are tinted in the map."""
         res = self.chokes.result
-        if res is None:
+        ts = self.camera.ts
+        if res is None or res.layout.neck.shape != self.doc.shape or ts < 8:
             return
         stale = res.version != self.doc.version
-        rgb = palette.shade(CHOKE_RGB, 0.55) if stale else CHOKE_RGB
+        rgb = palette.shade(CHOKE_RGB, 0.6) if stale else CHOKE_RGB
         r0, c0, r1, c1 = self._visible()
-        neck = res.layout.neck
-        if neck.shape != self.doc.shape:
-            return
-        sub = neck[r0:r1, c0:c1]
-        ts = self.camera.ts
-        w = 2 if ts >= 10 else 1
-        for rr, cc in np.argwhere(sub > 0)[:20000]:
-            pygame.draw.rect(surf, rgb, self._sq_rect(cc + c0, rr + r0), w)
+        if ts >= 16:
+            sub = res.layout.neck[r0:r1, c0:c1]
+            for rr, cc in np.argwhere(sub > 0)[:3000]:
+                pygame.draw.rect(surf, rgb, self._sq_rect(cc + c0, rr + r0), 2)
         for ch in res.layout.chokepoints:
             x, y = ch.at
-            if c0 <= x < c1 and r0 <= y < r1 and ts >= 8:
+            if c0 <= x < c1 and r0 <= y < r1:
                 label = f"{ch.id} {ch.width_ft:g} ft" if ts >= 16 else ch.id
                 s = self.text.render(label, 15, rgb, outline=(0, 0, 0))
                 r = self._sq_rect(x, y)
@@ -640,37 +675,38 @@ class EditorView:
         idx = self.preview_squares()
         if idx.size == 0:
             return
-        cols = self.doc.cols
-        rr, cc = np.divmod(idx, cols)
         ts = self.camera.ts
+        key = (idx.tobytes(), ts)
+        if getattr(self, "_preview_key", None) != key:
+            self._preview_key = key
+            self._preview = self._preview_surface(idx, ts)
+        if self._preview is None:
+            return
+        (r0, c0), fill = self._preview
+        ox, oy = self.camera.to_screen(c0, r0)
+        surf.blit(fill, (int(round(ox)), int(round(oy))))
+
+    def _preview_surface(self, idx: np.ndarray, ts: int):
+        """A translucent white fill of the squares with the outline of the whole shape."""
+        rr, cc = np.divmod(idx, self.doc.cols)
         r0, c0 = int(rr.min()), int(cc.min())
         h, w = int(rr.max()) - r0 + 1, int(cc.max()) - c0 + 1
+        if w * ts > 8000 or h * ts > 8000:
+            return None
         mask = np.zeros((h, w), dtype=bool)
         mask[rr - r0, cc - c0] = True
-        if w * ts > 8000 or h * ts > 8000:
-            return
-        # a translucent fill, and the outline of the whole shape (edges between in and out)
         fill = pygame.Surface((w * ts, h * ts), pygame.SRCALPHA)
-        fill.fill((0, 0, 0, 0))
+        fill.fill((*PREVIEW_RGB, 0))
         alpha = pygame.surfarray.pixels_alpha(fill)
         alpha[...] = np.kron(mask.T.astype(np.uint8) * 70, np.ones((ts, ts), dtype=np.uint8))
         del alpha
-        rgb = pygame.surfarray.pixels3d(fill)
-        rgb[...] = PREVIEW_RGB
-        del rgb
-        ox, oy = self.camera.to_screen(c0, r0)
-        ox, oy = int(round(ox)), int(round(oy))
-        surf.blit(fill, (ox, oy))
         pad = np.pad(mask, 1)
-        edges = []
-        for (dr, dc), seg in (((-1, 0), ((0, 0), (1, 0))), ((1, 0), ((0, 1), (1, 1))),
-                              ((0, -1), ((0, 0), (0, 1))), ((0, 1), ((1, 0), (1, 1)))):
+        for (dr, dc), ((ax, ay), (bx, by)) in (((-1, 0), ((0, 0), (1, 0))), ((1, 0), ((0, 1), (1, 1))),
+                                               ((0, -1), ((0, 0), (0, 1))), ((0, 1), ((1, 0), (1, 1)))):
             out = mask & ~pad[1 + dr:1 + dr + h, 1 + dc:1 + dc + w]
             for y, x in np.argwhere(out)[:4000]:
-                (ax, ay), (bx, by) = seg
-                edges.append(((ox + (x + ax) * ts, oy + (y + ay) * ts), (ox + (x + bx) * ts, oy + (y + by) * ts)))
-        for a, b in edges:
-            pygame.draw.line(surf, PREVIEW_RGB, a, b, 2)
+                pygame.draw.line(fill, (*PREVIEW_RGB, 255), ((x + ax) * ts, (y + ay) * ts), ((x + bx) * ts, (y + by) * ts), 2)
+        return (r0, c0), fill
 
     # -- panel and status ---------------------------------------------------------------------------------------
     def _draw_panel(self, surf) -> None:
