@@ -17,8 +17,10 @@ No pygame here; the window (``sim.render.editor``) only reads these.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
 import time
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
@@ -96,6 +98,21 @@ def analyse(version: int, width: np.ndarray, ceiling: np.ndarray, difficult: np.
     return ChokeResult(version, layout, time.perf_counter() - t)
 
 
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def warm_up(parent: int) -> bool:
+    """Runs first in the worker process: unpickling it imports this module and the analysis, and
+    a tiny analysis loads its compiled kernels, so the first real one is not slow. The worker
+    ends itself when the window's process is gone (a crash leaves no process behind)."""
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="watch-parent").start()
+    find_chokepoints(CaveGrid.from_arrays([[0, 0, 0], [0, 10, 0], [0, 0, 0]], [[0, 0, 0], [0, 10, 0], [0, 0, 0]]))
+    return True
+
+
 WORKERS = ("process", "thread", "inline")
 
 
@@ -104,7 +121,9 @@ class Chokepoints:
     Call :meth:`poll` once a frame; read :attr:`result` (None until the first run ends).
 
     ``worker``: ``"process"`` (default: one worker process, so the analysis never holds the
-    window's interpreter lock), ``"thread"``, or ``"inline"`` (runs in :meth:`poll`, for tests)."""
+    window's interpreter lock; until that process has started and imported the analysis, which
+    takes a second or more, a thread does the work), ``"thread"``, or ``"inline"`` (runs in
+    :meth:`poll`, for tests)."""
 
     def __init__(self, doc: Document, *, quiet: float = 0.25, every: float = 1.0,
                  clock: Callable[[], float] = time.monotonic, min_area: int = 6, worker: str = "process"):
@@ -118,7 +137,9 @@ class Chokepoints:
         self.result: ChokeResult | None = None
         self.runs = 0
         self.worker = worker
-        self._pool: Executor | None = None
+        self._pool: Executor | None = None          # the thread pool
+        self._proc: ProcessPoolExecutor | None = None
+        self._warm: Future | None = None
         self._job: Future | None = None
         self._job_version = -1
         self._seen_version = doc.version
@@ -126,12 +147,31 @@ class Chokepoints:
         self._started_at = -1e9
 
     def _executor(self) -> Executor:
+        if self.worker == "process":
+            if self._proc is None:
+                self._proc = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                self._warm = self._proc.submit(warm_up, os.getpid())
+            if self._warm is not None and self._warm.done():
+                if self._warm.exception() is None:
+                    return self._proc
+                self._fall_back()
         if self._pool is None:
-            if self.worker == "process":
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-            else:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chokepoints")
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chokepoints")
         return self._pool
+
+    @property
+    def in_process(self) -> bool:
+        """Whether the analyses now run in the worker process (not yet while it starts)."""
+        return (self.worker == "process" and self._warm is not None and self._warm.done()
+                and self._warm.exception() is None)
+
+    def _fall_back(self) -> None:
+        """The worker process could not start or died: carry on with a thread."""
+        if self._proc is not None:
+            self._proc.shutdown(wait=False, cancel_futures=True)
+        self._proc = None
+        self._warm = None
+        self.worker = "thread"
 
     @property
     def stale(self) -> bool:
@@ -149,7 +189,13 @@ class Chokepoints:
             self._changed_at = now
         arrived = False
         if self._job is not None and self._job.done():
-            res = self._job.result()      # an exception in the analysis is a bug: let it show
+            try:
+                res = self._job.result()  # an exception in the analysis itself is a bug: let it show
+            except BrokenExecutor:
+                self._fall_back()
+                self._job = None
+                self._job_version = -1
+                return False
             self._job = None
             if self.result is None or res.version >= self.result.version:
                 self.result = res
@@ -176,9 +222,10 @@ class Chokepoints:
         self.poll()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._proc):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._proc = self._warm = None
 
 
 def thresholds(body: Body) -> dict[str, list[tuple[float, str]]]:

@@ -115,6 +115,7 @@ def save(doc: Document, out: str | Path, *, fmt: str = "keep", comment: str = ""
     if problems:
         raise DataError.collect([f"{out}: cannot save: {p}" for p in problems])
     form = _format_for(doc, fmt)
+    comment = comment or _comment(doc.source)      # read before anything is replaced
     grid = doc.to_grid()
     if form == "legend":
         if legend_grid(grid) is None or (doc.door is not None and doc.door.any()):
@@ -129,7 +130,7 @@ def save(doc: Document, out: str | Path, *, fmt: str = "keep", comment: str = ""
             backups.append((path, bak))
     existed = {p for p, _ in backups}
     try:
-        written = write(grid, out, fmt=form, comment=comment or _comment(), durable=True)
+        written = write(grid, out, fmt=form, comment=comment, durable=True)
         back = load_map(out)
         n = _differences(doc, back)
         if n or dict(back.points) != doc.points:
@@ -151,8 +152,23 @@ def save(doc: Document, out: str | Path, *, fmt: str = "keep", comment: str = ""
     return written
 
 
-def _comment() -> str:
-    return "Saved by `cavesim edit`."
+def _comment(source: str = "") -> str:
+    """The comment block at the top of the map file being replaced (the designer's notes are
+    kept; the writer's own "Format:" line is written again by the writer), or a line saying
+    who wrote the file."""
+    kept: list[str] = []
+    try:
+        with open(source, encoding="utf-8") as fh:
+            for line in fh:
+                if not line.startswith("#"):
+                    break
+                text = line[1:].rstrip("\n")
+                text = text[1:] if text.startswith(" ") else text
+                if not text.startswith("Format: "):
+                    kept.append(text)
+    except (OSError, UnicodeDecodeError):
+        pass
+    return "\n".join(kept) if kept else "Saved by `cavesim edit`."
 
 
 # =================================================================================================

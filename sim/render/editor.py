@@ -525,7 +525,7 @@ class EditorView:
             lut = np.array([palette.category_rgb(i) for i in range(7)], dtype=np.float32)
             rgb[floor] = rgb[floor] * 0.45 + lut[cats[floor]] * 0.55
         res = self.chokes.result
-        if self.show_chokes and res is not None and res.layout.neck.shape == d.shape:
+        if self.show_chokes and res is not None and res.layout.neck.shape == d.shape and self.camera.ts < 16:
             neck = (res.layout.neck[r0:r1, c0:c1] > 0) & floor
             k = 0.3 if res.version != d.version else 0.5
             rgb[neck] = rgb[neck] * (1 - k) + np.array(CHOKE_RGB, np.float32) * k
@@ -536,7 +536,7 @@ class EditorView:
         are composed again. Returns it and the boxes changed (None: all of it)."""
         d = self.doc
         res = self.chokes.result
-        key = (self.layer, self.overlay, self.show_chokes, id(res), d.shape)
+        key = (self.layer, self.overlay, self.show_chokes, id(res), d.shape, self.camera.ts < 16)
         boxes = None if (self._small is None or key != self._small_key) else d.boxes_since(self._small_version)
         if boxes is None:
             self._small = pygame.surfarray.make_surface(np.ascontiguousarray(self.composite().transpose(1, 0, 2)))
@@ -639,7 +639,8 @@ class EditorView:
         return pygame.Rect(int(round(sx)), int(round(sy)), ts, ts)
 
     def _draw_chokes(self, surf) -> None:
-        """Labels (and, zoomed in, outlines) of the chokepoints; their squares are tinted in the map."""
+        """Labels and, zoomed in, outlines of the chokepoints (zoomed out, their squares are tinted
+        in the map instead)."""
         res = self.chokes.result
         ts = self.camera.ts
         if res is None or res.layout.neck.shape != self.doc.shape or ts < 8:

@@ -201,3 +201,21 @@ def test_fill_of_a_generated_200_cave_is_one_patch():
     r = run(doc, Fill("width", 3, at))
     assert r.changed > 0 and len(doc.history.done) == 1
     assert CELL.itemsize == 18
+
+
+def test_live_chokepoints_fall_back_to_a_thread_when_the_process_breaks():
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from sim.editor.live import Chokepoints
+
+    doc = Document.from_grid(generate_cave(2, 30, 20))
+    ch = Chokepoints(doc, worker="process")
+    broken = Future()
+    broken.set_exception(BrokenProcessPool("worker died"))
+    ch._job, ch._job_version = broken, doc.version
+    assert ch.poll() is False and ch.worker == "thread"
+    ch.poll()
+    ch.wait()
+    assert ch.result is not None and ch.result.version == doc.version
+    ch.close()

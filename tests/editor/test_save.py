@@ -182,3 +182,20 @@ def test_crash_recovery_offers_the_autosave_as_one_undoable_change(write_map):
     assert find_autosave(m, (9, 9)) is None        # a sidecar of another shape is not offered
     autosave_path(m).write_bytes(b"garbage")
     assert find_autosave(m, fresh.shape) is None
+
+
+def test_the_designers_comment_block_is_kept_and_not_repeated(tmp_path, write_map):
+    m = write_map(GRID, LEGEND)
+    m.write_text("# The fissure gallery.\n#   notes: keep the 2-ft crack\n" + m.read_text())
+    doc = open_doc(m)
+    run(doc, Paint("width", 3, ((2, 2),)))
+    save(doc, m)
+    assert m.read_text().startswith("# The fissure gallery.\n#   notes: keep the 2-ft crack\n[map]")
+    p = tmp_path / "lay.toml"
+    save(doc, p, fmt="layers")
+    for _ in range(2):
+        doc = open_doc(p)
+        run(doc, Paint("width", 4 + _, ((2, 2),)))
+        save(doc, p)
+    text = p.read_text()
+    assert text.count("Format: exact numeric layers") == 1 and text.startswith("# The fissure gallery.")
