@@ -24,7 +24,8 @@ from sim.editor.model import Document
 from sim.editor.ops import apply_ops, read_ops
 from sim.editor.save import FORMATS, find_autosave, save
 from sim.errors import UsageError
-from sim.loaders import UNITS, load_map, read_toml
+from sim.fileio import read_toml
+from sim.loaders import UNITS, load_map
 
 
 def register(sub) -> None:

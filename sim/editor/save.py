@@ -29,7 +29,8 @@ import numpy as np
 from sim.editor.model import CELL, MAX_FT, Document, Patch, plan_points
 from sim.errors import DataError
 from sim.fileio import atomic_path
-from sim.loaders import DEFAULT_MAX_SIZE, load_map
+from sim.loaders import load_map
+from sim.specs import DEFAULT_MAX_SIZE
 from sim.mapwrite import Written, legend_grid, save_npz, write_map
 
 AUTOSAVE_SECONDS = 120.0
