@@ -64,7 +64,7 @@ def bench_editor_fill(repeat: int) -> dict:
             "target": "< 50 ms", "squares": int(sizes.max())}
 
 
-def _stroke_frames(chokepoints: bool) -> tuple[list[float], list[float], int]:
+def _stroke_frames(chokepoints: bool, worker: str = "process") -> tuple[list[float], list[float], int]:
     """Wall-clock and window-thread CPU seconds of each frame of the stroke, and the number of
     chokepoint analyses started during it."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -77,7 +77,7 @@ def _stroke_frames(chokepoints: bool) -> tuple[list[float], list[float], int]:
     pygame.font.init()
     screen = pygame.display.set_mode((1280, 800))
     doc = Document.from_grid(_cave())
-    view = EditorView(doc, _tmp_out(), size=(1280, 800), chokepoints=chokepoints)
+    view = EditorView(doc, _tmp_out(), size=(1280, 800), chokepoints=chokepoints, worker=worker)
     view.brush, view.shape, view.values["width"] = 5, "round", 2.0
     if not chokepoints:
         view.chokes.poll = lambda: False
@@ -85,7 +85,7 @@ def _stroke_frames(chokepoints: bool) -> tuple[list[float], list[float], int]:
         view.chokes.poll()
         view.chokes.wait()                       # the first (cold) analysis is not part of the stroke
         t0 = time.monotonic()
-        while not view.chokes.in_process and time.monotonic() - t0 < 120:
+        while worker == "process" and not view.chokes.in_process and time.monotonic() - t0 < 120:
             time.sleep(0.1)                      # nor is the worker process starting
     pts = [(int(20 + 160 * k / 239), int(100 + 60 * np.sin(k / 25))) for k in range(240)]
     frames, cpu = [], []
@@ -121,6 +121,7 @@ def _tmp_out():
 def bench_editor_stroke(repeat: int) -> dict:
     on, on_cpu, runs = _stroke_frames(True)
     off, off_cpu, _ = _stroke_frames(False)
+    th, th_cpu, _ = _stroke_frames(True, worker="thread")
     p = lambda a, q: float(np.percentile(a, q)) * 1e3  # noqa: E731
     return {"name": "editor stroke, 200x200, 240 stamps, chokepoints in the worker process",
             "seconds": statistics.median(on), "reference": "the same stroke without chokepoints",
@@ -129,4 +130,7 @@ def bench_editor_stroke(repeat: int) -> dict:
             "p95_ms": p(on, 95), "max_ms": max(on) * 1e3, "cpu_median_ms": p(on_cpu, 50), "cpu_p95_ms": p(on_cpu, 95),
             "note": f"p95 {p(on, 95):.1f} ms, max {max(on) * 1e3:.1f} ms; window thread CPU a frame: median "
                     f"{p(on_cpu, 50):.1f} ms, p95 {p(on_cpu, 95):.1f} ms (without chokepoints: p95 {p(off, 95):.1f} ms, "
-                    f"CPU median {p(off_cpu, 50):.1f} ms); {runs} chokepoint runs during the stroke"}
+                    f"CPU median {p(off_cpu, 50):.1f} ms); {runs} chokepoint runs during the stroke; with a worker "
+                    f"thread instead: median {statistics.median(th) * 1e3:.1f} ms = "
+                    f"{statistics.median(th) / statistics.median(off):.2f}x, p95 {p(th, 95):.1f} ms",
+            "thread_ratio": statistics.median(th) / statistics.median(off)}

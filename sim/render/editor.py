@@ -298,6 +298,8 @@ class EditorView:
         if self.entry is not None:
             self._entry_key(key, char)
             return
+        if self.gesture is not None and ctrl:
+            return                                  # no undo, redo or save in the middle of a stroke
         if ctrl and key == pygame.K_z:
             self.redo() if shift else self.undo()
         elif ctrl and key == pygame.K_y:
@@ -355,12 +357,14 @@ class EditorView:
             self.entry = None
         elif key == pygame.K_BACKSPACE:
             e["text"] = e["text"][:-1]
+            e["fresh"] = False
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.entry = None
             self._entry_done(e)
         elif char and char.isprintable() and len(e["text"]) < 40:
             if e["what"] != "value" or char in "0123456789.":
-                e["text"] += char
+                e["text"] = char if e.get("fresh") else e["text"] + char   # typing replaces a suggested name
+                e["fresh"] = False
 
     def _entry_done(self, e: dict) -> None:
         text = e["text"].strip()
@@ -431,7 +435,7 @@ class EditorView:
                 n = len(self.doc.points) + 1
                 while f"point {n}" in self.doc.points:
                     n += 1
-                self.entry = {"what": "name", "text": f"point {n}", "at": sq}
+                self.entry = {"what": "name", "text": f"point {n}", "at": sq, "fresh": True}
 
     def _layer_value(self, erase: bool = False) -> tuple[str, float | bool]:
         if erase or self.tool == "eraser":
