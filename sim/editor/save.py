@@ -118,7 +118,7 @@ def save(doc: Document, out: str | Path, *, fmt: str = "keep", comment: str = ""
     form = _format_for(doc, fmt)
     comment = comment or _comment(doc.source)      # read before anything is replaced
     grid = doc.to_grid()
-    if form == "legend":
+    if form == "legend" and fmt == "keep":   # an explicit --format legend is refused by the writer instead
         if legend_grid(grid) is None or (doc.door is not None and doc.door.any()):
             form = "layers"
     # back up what will be replaced

@@ -55,6 +55,10 @@ def test_a_legend_map_that_outgrows_its_glyphs_is_saved_as_layers(write_map):
     doc = open_doc(m)
     for k in range(95):                                    # 95 distinct widths: more than the 90 glyphs
         run(doc, Paint("width", 1 + k / 10, ((k % 12, k // 12),)))
+    before = m.read_bytes()
+    with pytest.raises(DataError, match="more terrain classes than the 90 glyphs"):
+        save(doc, m, fmt="legend")                         # asked for explicitly: refused, not changed
+    assert m.read_bytes() == before
     w = save(doc, m)
     assert w.fmt == "layers" and (m.parent / "t.npz").exists()
     assert "layers = " in m.read_text()
