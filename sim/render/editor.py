@@ -626,16 +626,22 @@ class EditorView:
             self._draw_numbers(big, origin, box, ts)
 
     def _draw_numbers(self, big, origin, box, ts) -> None:
+        """Zoomed in, each floor square shows the active layer's value and, smaller, the other one
+        (width or ceiling) in the map's units."""
         d = self.doc
-        a = d.width if self.layer != "ceiling" else d.ceiling
+        main, other = (d.ceiling, d.width) if self.layer == "ceiling" else (d.width, d.ceiling)
         conv = 0.3 if d.units == "m" else 1.0
         r0, c0, r1, c1 = box
         for rr in range(r0, r1):
             for cc in range(c0, c1):
                 if d.rock[rr, cc]:
                     continue
-                s = self.text.render(f"{a[rr, cc] * conv:.3g}", 14, palette.UI_TEXT, outline=(0, 0, 0))
-                big.blit(s, ((cc - origin[1]) * ts + 3, (rr - origin[0]) * ts + 2))
+                x, y = (cc - origin[1]) * ts, (rr - origin[0]) * ts
+                s = self.text.render(f"{main[rr, cc] * conv:.3g}", 15, palette.UI_TEXT, outline=(0, 0, 0))
+                big.blit(s, (x + 3, y + 2))
+                if ts >= 40:
+                    s2 = self.text.render(f"{other[rr, cc] * conv:.3g}", 13, palette.UI_DIM, outline=(0, 0, 0))
+                    big.blit(s2, (x + ts - s2.get_width() - 2, y + ts - s2.get_height() - 1))
 
     def _sq_rect(self, x: int, y: int) -> pygame.Rect:
         sx, sy = self.camera.to_screen(x, y)
