@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine.setup import build_creature, check_placement
 from sim.errors import DataError
 from sim.fileio import TomlLines, located, read_toml
 from sim.grid import CaveGrid, MapLight, Terrain
@@ -467,7 +468,7 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
     """Load an encounter file: ``[encounter]`` (``map`` = a map file relative to this one, or an
     inline ``[map]``), ``[[combatant]]`` tables and optional ``[settings]``. With ``check`` the
     templates, weapons and items are resolved and every creature is checked to fit where it stands
-    (``sim.encounter.check_placement``); every problem is reported at once."""
+    (``sim.engine.setup.check_placement``); every problem is reported at once."""
     path = Path(path)
     data, text = read_toml(path)
     lines = TomlLines(text)
@@ -540,8 +541,6 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
                          combatants=tuple(combatants), settings=settings,
                          description=str(enc.get("description", "")))
     if check:
-        from sim.encounter import check_placement  # the engine knows bodies and footprints
-
         problems.extend(check_placement(spec))
         if problems:
             raise DataError.collect(problems)
@@ -705,8 +704,6 @@ def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str |
 
 def _check_crawl(spec: CrawlSpec) -> None:
     """Every party member can be built, and every monster fits where it stands."""
-    from sim.encounter import build_creature, check_placement
-
     problems = []
     for m in spec.party:
         try:
