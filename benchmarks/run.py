@@ -159,6 +159,7 @@ def bench_render(repeat: int) -> dict:
 
     return run(repeat)
 
+
 def bench_batch(repeat: int) -> dict:
     """Issue 7: fights/s per core on the reference encounter, speed-up from 1 to 2 workers."""
     from benchmarks.batch_bench import bench_batch as run
@@ -173,9 +174,23 @@ def bench_tiled(repeat: int) -> dict:
     return run(repeat, _median_times)
 
 
+def bench_editor_fill(repeat: int) -> dict:
+    """Issue 18: a bucket fill on a 200x200 cave (target < 50 ms)."""
+    from benchmarks.editor_bench import bench_editor_fill as run
+
+    return run(repeat)
+
+
+def bench_editor_stroke(repeat: int) -> dict:
+    """Issue 18: frame times of a brush stroke with the chokepoints recomputed on the worker."""
+    from benchmarks.editor_bench import bench_editor_stroke as run
+
+    return run(repeat)
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
-           "render": bench_render, "batch": bench_batch,
-           "tiled": bench_tiled}
+           "render": bench_render, "batch": bench_batch, "tiled": bench_tiled,
+           "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -105,9 +105,11 @@ def check_dir(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(path: str | Path, *, durable: bool = False) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it is renamed onto ``path``,
-    on any exception it is removed. Use for writers that want a file name (Pillow, numpy)."""
+    on any exception it is removed. Use for writers that want a file name (Pillow, numpy).
+    ``durable``: flush the temporary file to disk (fsync) before the rename, and the folder
+    after it, so a power cut leaves the old file or the new one (the map editor's saves)."""
     path = Path(path)
     check_dir(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix or ".tmp", dir=path.parent or ".")
@@ -118,11 +120,36 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     os.chmod(tmp_path, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
     try:
         yield tmp_path
+        if durable:
+            _fsync(tmp_path)
         os.replace(tmp_path, path)
+        if durable:
+            _fsync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         raise
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
+    except OSError:  # a platform without directory handles (Windows): the rename is what we have
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

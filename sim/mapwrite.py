@@ -112,6 +112,36 @@ def toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+def length(ft: float, units: str) -> str:
+    """A length in feet as the map file writes it in ``units``: feet as :func:`num`; metres
+    (1.5 m = 5 ft) with at most 9 decimals, which gives back what a metric file said (0.6 m,
+    not 0.6000000000000001) and reads back to the same feet.
+
+    >>> length(2.0, "m"), length(5, "m"), length(2.5, "ft")
+    ('0.6', '1.5', '2.5')
+    """
+    if units != "m":
+        return num(ft)
+    return num(round(float(ft) * 3 / 10, 9))
+
+
+def metres_layer(ft: np.ndarray) -> np.ndarray:
+    """Feet as the metres of a metric ``.npz`` layer: the float nearest ``ft x 0.3`` whose
+    ``x 10 / 3`` (what the loader does) gives ``ft`` back, where one of its neighbours does.
+
+    >>> a = np.array([2.0, 10 / 3 * 0.7, 5.0])
+    >>> bool(((metres_layer(a) * 10.0 / 3.0) == a).all())
+    True
+    """
+    ft = np.asarray(ft, dtype=np.float64)
+    m = ft * 3.0 / 10.0
+    for cand in (m, np.nextafter(m, np.inf), np.nextafter(m, -np.inf)):
+        ok = (cand * 10.0 / 3.0) == ft
+        m = np.where(ok, cand, m)
+        ft = np.where(ok, np.nan, ft)   # settled: later candidates leave it alone
+    return m
+
+
 def num(v: float) -> str:
     """A number as TOML writes it: whole numbers without a point, others exactly (``repr``)."""
     return str(int(v)) if float(v).is_integer() else repr(float(v))
@@ -122,7 +152,7 @@ def _header(grid: CaveGrid, comment: str, image: str | None) -> str:
     lines += [
         "[map]",
         f"name = {toml_str(grid.name)}",
-        'units = "ft"',
+        f"units = {toml_str(grid.units if grid.units in ('ft', 'm') else 'ft')}",
         f"description = {toml_str(grid.description)}",
     ]
     if image:
@@ -160,7 +190,8 @@ def legend_map_toml(grid: CaveGrid, *, comment: str = "", image: str | None = No
             out.append(f'"{glyph}" = "wall"')
         else:
             extra = ", difficult = true" if t.difficult else ""
-            out.append(f'"{glyph}" = {{ width = {num(t.width)}, height = {num(t.height)}{extra} }}')
+            w, h = length(t.width, grid.units), length(t.height, grid.units)
+            out.append(f'"{glyph}" = {{ width = {w}, height = {h}{extra} }}')
     out.append(_tables(grid))
     return "\n".join(out)
 
@@ -174,9 +205,10 @@ def layers_map_toml(grid: CaveGrid, *, layers: str, comment: str = "", image: st
 def layers_arrays(grid: CaveGrid) -> dict[str, np.ndarray]:
     """The exact arrays of the ``.npz`` layers format: float ``width_ft``, ``height_ft`` (0 on
     rock), bool ``difficult``, and bool ``door`` when the map has a closed door."""
+    conv = metres_layer if grid.units == "m" else (lambda a: np.asarray(a, dtype=np.float64))
     out = {
-        "width_ft": np.asarray(grid.width_ft, dtype=np.float64),
-        "height_ft": np.asarray(grid.height_ft, dtype=np.float64),
+        "width_ft": conv(grid.width_ft),    # in the map's units, as the loader reads them
+        "height_ft": conv(grid.height_ft),
         "difficult": np.asarray(grid.difficult, dtype=bool),
     }
     if grid.door is not None and grid.door.any():
@@ -185,7 +217,7 @@ def layers_arrays(grid: CaveGrid) -> dict[str, np.ndarray]:
 
 
 def write_map(grid: CaveGrid, out: str | Path, *, fmt: str = "auto", comment: str = "",
-              image: bytes | None = None, image_suffix: str = ".png") -> Written:
+              image: bytes | None = None, image_suffix: str = ".png", durable: bool = False) -> Written:
     """Write ``grid`` to the TOML file ``out``, and its sibling ``.npz`` layers and picture.
 
     ``fmt``: ``"legend"`` (refused with a message when the grid has more classes than glyphs),
@@ -193,7 +225,9 @@ def write_map(grid: CaveGrid, out: str | Path, *, fmt: str = "auto", comment: st
     side and its classes fit, else layers). A map with closed doors is always written as layers
     (the legend has no door glyph). ``image``: the floor picture's encoded bytes, written as
     ``out`` with ``image_suffix``; without it, the grid's own ``image`` is copied beside ``out``
-    when it lives elsewhere. Any file already written is removed again if a later one fails."""
+    when it lives elsewhere. Any file already written is removed again if a later one fails.
+    A metric grid (``units = "m"``) is written in metres. ``durable``: fsync each file before
+    its rename (the map editor's saves)."""
     out = Path(out)
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
@@ -223,7 +257,7 @@ def write_map(grid: CaveGrid, out: str | Path, *, fmt: str = "auto", comment: st
         text = layers_map_toml(written, layers=npz.name, image=pic_name,
                                comment=comment + f"\nFormat: exact numeric layers in {npz.name} ({names}).")
         files.append((out, text.encode(), None))
-    _write_all(files)
+    _write_all(files, durable=durable)
     shown = [p for p, _, _ in files]
     return Written(grid=written, files=tuple([out] + [p for p in shown if p != out]), fmt=form)
 
@@ -256,14 +290,14 @@ def save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
             z.writestr(info, buf.getvalue())
 
 
-def _write_all(files: list[tuple[Path, bytes | None, object]]) -> None:
+def _write_all(files: list[tuple[Path, bytes | None, object]], *, durable: bool = False) -> None:
     """Write each file atomically, in order (the TOML last, so a map never names a missing
     sibling); on failure, remove the siblings this call created."""
     created: list[Path] = []
     try:
         for path, data, arrays in files:
             existed = path.exists()
-            with atomic_path(path) as tmp:
+            with atomic_path(path, durable=durable) as tmp:
                 if arrays is not None:
                     save_npz(tmp, arrays)
                 else:

@@ -160,3 +160,30 @@ def test_door_layer_must_be_bool(tmp_path):
     p.write_text('[map]\nname = "x"\nlayers = "l.npz"\n')
     with pytest.raises(DataError, match=r"\[map\] layers door: must be a bool array"):
         load_map(p)
+
+
+def test_metric_grid_is_written_in_metres_and_reads_back_the_same(tmp_path):
+    from sim.loaders import to_feet
+
+    w = np.array([[0, to_feet(3, "m"), to_feet(0.6, "m"), to_feet(0.7, "m")]])
+    h = np.array([[0, to_feet(3.6, "m"), to_feet(2.4, "m"), to_feet(1.1, "m")]])
+    g = CaveGrid.from_arrays(w, h, units="m", name="metric")
+    for fmt in ("legend", "layers"):
+        write_map(g, tmp_path / f"{fmt}.toml", fmt=fmt)
+        text = (tmp_path / f"{fmt}.toml").read_text()
+        assert 'units = "m"' in text
+        back = load_map(tmp_path / f"{fmt}.toml")
+        assert np.array_equal(back.width_ft, g.width_ft) and np.array_equal(back.height_ft, g.height_ft), fmt
+    assert "width = 0.6, height = 2.4" in (tmp_path / "legend.toml").read_text()
+
+
+def test_durable_writes_fsync_each_file(tmp_path, monkeypatch):
+    import os
+
+    calls = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(fd), real(fd)))
+    write_map(_grid(), tmp_path / "m.toml", fmt="layers")
+    assert calls == []
+    write_map(_grid(), tmp_path / "m.toml", fmt="layers", durable=True)
+    assert len(calls) == 4      # the .npz and the .toml, each file and then its folder

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import UsageError
+from sim.fileio import read_toml
 from sim.loaders import load_map
 from sim.rules.bodies import Body, body_for
 from sim.rules.sizes import Size
@@ -27,6 +28,18 @@ def limits_from(args: argparse.Namespace) -> Limits:
 
 def load_map_arg(args: argparse.Namespace, attr: str = "map"):
     return load_map(Path(getattr(args, attr)), limits=limits_from(args))
+
+
+def bare_map(path: str | Path, limits: Limits):
+    """The map in ``path`` when the file is a map without an encounter (play, render and demo then
+    show the cave with no one on it), else None (an encounter, or a fight log)."""
+    path = Path(path)
+    if path.suffix.lower() != ".toml":
+        return None
+    data, _ = read_toml(path)
+    if "encounter" in data or "map" not in data:
+        return None
+    return load_map(path, limits=limits)
 
 
 def add_body_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:

@@ -21,6 +21,8 @@ def register(sub) -> None:
                        description="Play the built-in encounter (a party, goblins and a rat swarm in the Warrens) in a "
                                    "window. With no display, or with --headless, write it as an animated GIF (or "
                                    "WebP) and a final PNG instead and print where.")
+    p.add_argument("map", nargs="?", default=None, metavar="MAP_OR_ENCOUNTER",
+                   help="instead of the built-in fight: another encounter, or a bare map to look at (no one on it)")
     p.add_argument("--headless", action="store_true", help="no window: write the animation and a PNG")
     p.add_argument("--out", default=None, metavar="DIR",
                    help=f"folder for the headless files (default ./{DEFAULT_OUT}/; created if missing)")
@@ -49,23 +51,37 @@ def run(args: argparse.Namespace) -> int:
     return headless(args, size, out_dir)
 
 
-def _spec():
+def _spec(args=None):
     from sim.loaders import load_encounter
     from sim.paths import builtin_map
 
-    return load_encounter(builtin_map("demo.toml"))
+    given = getattr(args, "map", None)
+    return load_encounter(Path(given) if given else builtin_map("demo.toml"))
+
+
+def _bare(args):
+    """The map given, when it is a bare map (no encounter), else None."""
+    from sim.cli._common import bare_map
+    from sim.specs import Limits
+
+    given = getattr(args, "map", None)
+    return bare_map(given, Limits()) if given else None
 
 
 def window(args, size, out_dir: Path) -> int:
     from sim.render.app import App, open_window
-    from sim.render.session import watch_scene
+    from sim.render.session import map_scene, watch_scene
 
-    spec = _spec()
-    screen = open_window(size, f"cavesim — {spec.name}")
+    grid = _bare(args)
+    spec = _spec(args) if grid is None else None
+    screen = open_window(size, f"cavesim — {spec.name if spec else grid.name}")
     if screen is None:
         print("cavesim demo: the display cannot be opened; writing the animation instead")
         return headless(args, size, out_dir)
-    scene, timeline = watch_scene(spec, seed=args.seed, size=screen.get_size(), speed=1.0)
+    if grid is not None:
+        scene, timeline = map_scene(grid, size=screen.get_size(), base_path=args.map)
+    else:
+        scene, timeline = watch_scene(spec, seed=args.seed, size=screen.get_size(), speed=1.0)
     return App(scene, timeline, screen, max_frames=args.max_frames, fixed=args.max_frames is not None).run()
 
 
@@ -79,17 +95,27 @@ def headless(args, size, out_dir: Path) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {out_dir}: is a file; give a folder for the demo's files")
     init_headless()
-    spec = _spec()
-    _, events = simulate(spec, seed=args.seed)
+    grid = _bare(args)
+    if grid is not None:
+        from sim.render.session import map_scene
 
-    def make():
-        return watch_scene(spec, size=size, speed=args.speed, events=events)
+        name = grid.name
+
+        def make():
+            return map_scene(grid, size=size, base_path=args.map)
+    else:
+        spec = _spec(args)
+        name = spec.name
+        _, events = simulate(spec, seed=args.seed)
+
+        def make():
+            return watch_scene(spec, size=size, speed=args.speed, events=events)
 
     out_dir.mkdir(exist_ok=True)
     anim = out_dir / f"demo.{args.format}"
     still = out_dir / "demo.png"
     check_out(anim)
-    print(f"{spec.name}: drawing the fight off-screen ...", flush=True)
+    print(f"{name}: drawing {'the cave' if grid is not None else 'the fight'} off-screen ...", flush=True)
     a = export(make, anim, fps=args.fps, scale=args.scale, max_frames=args.max_frames, still=still)
     print(f"{a.frames} frames, {a.seconds:.1f} s at {args.speed:g}x, {a.size[0]}x{a.size[1]}")
     print(f"animation: {a.path}")

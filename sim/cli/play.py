@@ -8,7 +8,7 @@ import argparse
 import os
 from pathlib import Path
 
-from sim.cli._common import add_map_limit, limits_from
+from sim.cli._common import add_map_limit, bare_map, limits_from
 from sim.errors import UsageError
 from sim.render.options import add_window_args, parse_size
 
@@ -18,7 +18,8 @@ def register(sub) -> None:
                        description="Open an encounter in a window and play it: your teams by mouse, the others by the "
                                    "AI (Space plays the current turn, P auto-plays). With --replay, step through a "
                                    "recorded fight (cavesim fight --events) forward and back.")
-    p.add_argument("encounter", nargs="?", help="encounter file (TOML); with --replay, optionally the map it was played on")
+    p.add_argument("encounter", nargs="?", help="encounter file (TOML), or a bare map to look at (no one on it); with "
+                                                 "--replay, optionally the map it was played on")
     p.add_argument("--replay", metavar="EVENTS.jsonl", help="replay a fight log written by cavesim fight --events")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: the file's seed)")
     p.add_argument("--control", default=None, metavar="TEAMS",
@@ -57,6 +58,14 @@ def run(args: argparse.Namespace) -> int:
 def _live(args, size):
     from sim.loaders import load_encounter
 
+    grid = bare_map(args.encounter, limits_from(args))
+    if grid is not None:  # a map with no encounter: a view of the cave
+        def view(size):
+            from sim.render.session import map_scene
+
+            return map_scene(grid, size=size, base_path=args.encounter)
+
+        return view
     spec = load_encounter(Path(args.encounter), limits=limits_from(args))
     teams = []
     for c in spec.combatants:

@@ -8,7 +8,7 @@ import argparse
 import os
 from pathlib import Path
 
-from sim.cli._common import add_map_limit, limits_from
+from sim.cli._common import add_map_limit, bare_map, limits_from
 from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
 
 
@@ -17,7 +17,8 @@ def register(sub) -> None:
                        description="Simulate the encounter with the AI and draw it off-screen, with no window: an "
                                    "animated GIF or WebP of the whole fight, or one PNG frame (the last, or --at). "
                                    "The same seed gives the same frames.")
-    p.add_argument("encounter", help="encounter file (TOML), or a fight log (.jsonl) written by cavesim fight --events")
+    p.add_argument("encounter", help="encounter file (TOML), a bare map (the cave with no one on it), or a fight log "
+                                     "(.jsonl) written by cavesim fight --events")
     p.add_argument("--out", required=True, help="output file: NAME.gif, NAME.webp or NAME.png")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: the file's seed)")
     p.add_argument("--map", default=None, help="for a .jsonl fight log: the map or encounter it was played on")
@@ -71,8 +72,11 @@ def scene_factory(args: argparse.Namespace, size):
 
         return make
     from sim.loaders import load_encounter
-    from sim.render.session import simulate, watch_scene
+    from sim.render.session import map_scene, simulate, watch_scene
 
+    grid = bare_map(src, limits_from(args))
+    if grid is not None:  # a map with no encounter: the cave on its own
+        return lambda: map_scene(grid, size=size, hud=hud, base_path=str(src))
     spec = load_encounter(src, limits=limits_from(args))
     _, events = simulate(spec, seed=args.seed)
 

@@ -97,6 +97,18 @@ def scene_from_events(events: list[ev.Event], grid, *, base_path: str = ".", tit
     return scene, timeline
 
 
+def map_scene(grid, *, size=(1280, 720), hud: bool = True, legend: bool = True, base_path: str = "."):
+    """A view of a bare map, with no one on it (``cavesim play``, ``render`` and ``demo`` given a
+    map without an encounter): the cave, its overlays (1-9, L legend), pan and zoom. Returns
+    (scene, timeline); the timeline has nothing to play."""
+    start = ev.EncounterStart(map=grid.name or Path(grid.source).stem, seed=0, cols=grid.cols, rows=grid.rows,
+                              combatants=(), round=0)
+    scene, timeline = scene_from_events([start], grid, base_path=base_path, title=grid.name, subtitle=grid.description,
+                                        size=size, mode="replay", hud=hud, legend=legend, autoplay=False)
+    scene.model.finished = True   # nothing to play: exports end after the title card
+    return scene, timeline
+
+
 def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[str] | None = None,
                speed: float = 1.0):
     """A scene on a live encounter, and the controller that plays it. Returns (scene, controller)."""
