@@ -53,6 +53,7 @@ from scipy.special import ndtr
 from sim import __version__
 from sim.coords import xy
 from sim.grid import CaveGrid, Terrain
+from sim.mapwrite import GLYPHS, WALL_GLYPH
 from sim.rules.bodies import body_for
 
 SQUARE_FT = 5.0
@@ -63,11 +64,6 @@ MIN_SIZE = 8  # smallest cave side, in squares (a 6 x 6 interior inside the rock
 WIDTH_CLASSES: tuple[float, ...] = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0, 40.0)
 HEIGHT_CLASSES: tuple[float, ...] = (1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 
-WALL_GLYPH = "#"
-# Printable ASCII without space, quotes, backslash (they would need escaping in TOML) and the wall.
-# The commonest floor class gets the first glyph. 90 glyphs.
-GLYPHS = (".,:;-=+~*^`!?|/<>()[]{}_%&@$" "0123456789" "abcdefghijklmnopqrstuvwxyz"
-          "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,39 +330,6 @@ def ascii_grid(grid: CaveGrid, *, max_classes: int | None = None) -> CaveGrid | 
     )
 
 
-def ascii_map_toml(grid: CaveGrid, *, comment: str = "") -> str:
-    """DESIGN §5 TOML with an ASCII grid and a ``[legend]``, for a grid made by :func:`ascii_grid`."""
-    if grid.glyphs is None or not grid.legend:
-        raise ValueError("ascii_map_toml needs a grid from ascii_grid() (with glyphs and a legend)")
-    glyphs = np.array(list(grid.legend))
-    rows = ["".join(row) for row in glyphs[grid.glyphs]]
-    out = [_header(grid, comment), 'grid = """', *rows, '"""', "", "[legend]"]
-    for glyph, t in grid.legend.items():
-        if t.rock:
-            out.append(f'"{glyph}" = "wall"')
-        else:
-            extra = ", difficult = true" if t.difficult else ""
-            out.append(f'"{glyph}" = {{ width = {_num(t.width)}, height = {_num(t.height)}{extra} }}')
-    out.append(_points(grid))
-    return "\n".join(out)
-
-
-def layers_map_toml(grid: CaveGrid, *, layers: str, comment: str = "") -> str:
-    """The map as DESIGN §5 TOML whose terrain is in the sibling ``.npz`` file ``layers``
-    (see :func:`layers_arrays`)."""
-    return "\n".join([_header(grid, comment), f"layers = {_toml_str(layers)}", _points(grid)])
-
-
-def layers_arrays(grid: CaveGrid) -> dict[str, np.ndarray]:
-    """The exact arrays of the ``.npz`` layers format: float ``width_ft``, ``height_ft``
-    (0 on rock) and bool ``difficult``."""
-    return {
-        "width_ft": np.asarray(grid.width_ft, dtype=np.float64),
-        "height_ft": np.asarray(grid.height_ft, dtype=np.float64),
-        "difficult": np.asarray(grid.difficult, dtype=bool),
-    }
-
-
 # --------------------------------------------------------------------------- stages
 
 
@@ -594,29 +557,3 @@ def _merge_classes(classes: np.ndarray, counts: np.ndarray, limit: int) -> np.nd
         else:
             return None
     return target
-
-
-def _num(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
-
-
-def _toml_str(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
-def _header(grid: CaveGrid, comment: str) -> str:
-    lines = [f"# {line}" if line else "#" for line in comment.splitlines()]
-    lines += [
-        "[map]",
-        f"name = {_toml_str(grid.name)}",
-        'units = "ft"',
-        f"description = {_toml_str(grid.description)}",
-    ]
-    return "\n".join(lines)
-
-
-def _points(grid: CaveGrid) -> str:
-    parts = [""]
-    for name, (x, y) in grid.points.items():
-        parts += ["[[point]]", f"name = {_toml_str(name)}", f"at = [{x}, {y}]", ""]
-    return "\n".join(parts)

@@ -5,7 +5,12 @@ Arrays are indexed ``[row, col]`` and hold feet:
 * ``width_ft``  -- narrowest horizontal clearance across the way of travel (DESIGN §5);
 * ``height_ft`` -- lowest ceiling in the square;
 * ``difficult`` -- difficult terrain (rubble);
-* ``rock``      -- solid rock (width and height are 0 there).
+* ``rock``      -- solid rock (width and height are 0 there);
+* ``door``      -- a closed door (imported maps): rock for movement while closed, kept so that a
+  later change can open it.
+
+Metadata: named ``points``; fixed ``lights`` (:class:`MapLight`, RULES §9.1); the ``image`` drawn
+as the floor (a picture of ``cols * k`` by ``rows * k`` pixels for a whole ``k``).
 
 Behaviour lives in modules (classify, movement, analysis), not here.
 
@@ -16,11 +21,14 @@ Behaviour lives in modules (classify, movement, analysis), not here.
 [[False, True], [False, False]]
 >>> g.in_bounds((1, 1)), g.in_bounds((2, 0))
 (True, False)
+>>> CaveGrid.from_arrays([[10, 10]], [[12, 12]], door=[[False, True]]).rock.tolist()  # a closed door
+[[False, True]]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
@@ -45,6 +53,19 @@ class Terrain:
     rock: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class MapLight:
+    """A light fixed in the map (a brazier, a glowing fungus, an imported VTT light): RULES §9.1.
+    ``source`` names a light-giving ``[gear]`` item when the map gave one; the radii are feet,
+    counted 5-10-5 from the square's nearest corner (RULES §9.3)."""
+
+    at: tuple[int, int]
+    bright_ft: float
+    shadowy_ft: float
+    name: str = ""
+    source: str | None = None
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class CaveGrid:
     name: str
@@ -58,6 +79,9 @@ class CaveGrid:
     units: str = "ft"
     glyphs: np.ndarray | None = None  # uint8 index into ``legend`` keys, or None for layer maps
     legend: Mapping[str, Terrain] = field(default_factory=dict)
+    door: np.ndarray | None = None  # bool [row, col]; from_arrays always sets it
+    lights: tuple[MapLight, ...] = ()
+    image: Path | None = None
 
     @classmethod
     def from_arrays(
@@ -74,6 +98,9 @@ class CaveGrid:
         units: str = "ft",
         glyphs=None,
         legend: Mapping[str, Terrain] | None = None,
+        door=None,
+        lights=(),
+        image: str | Path | None = None,
     ) -> "CaveGrid":
         w = np.asarray(width_ft, dtype=np.float64)
         h = np.asarray(height_ft, dtype=np.float64)
@@ -83,6 +110,10 @@ class CaveGrid:
         d = np.zeros(w.shape, dtype=bool) if difficult is None else np.asarray(difficult, dtype=bool)
         if d.shape != w.shape:
             raise ValueError(f"difficult must have shape {w.shape}, got {d.shape}")
+        dr = np.zeros(w.shape, dtype=bool) if door is None else np.asarray(door, dtype=bool)
+        if dr.shape != w.shape:
+            raise ValueError(f"door must have shape {w.shape}, got {dr.shape}")
+        r = r | dr
         w = np.where(r, 0.0, w)
         h = np.where(r, 0.0, h)
         return cls(
@@ -97,6 +128,9 @@ class CaveGrid:
             units=units,
             glyphs=None if glyphs is None else _frozen(glyphs, np.uint8),
             legend=MappingProxyType(dict(legend or {})),
+            door=_frozen(dr, bool),
+            lights=tuple(lights),
+            image=None if image is None else Path(image),
         )
 
     @property
@@ -132,6 +166,7 @@ class CaveGrid:
             width_ft=self.width_ft, height_ft=self.height_ft, difficult=self.difficult, rock=self.rock,
             name=self.name, points=self.points, description=self.description, source=self.source,
             units=self.units, glyphs=self.glyphs, legend=self.legend,
+            door=self.door, lights=self.lights, image=self.image,
         )
         kw.update(changes)
         w = kw.pop("width_ft")

@@ -21,14 +21,18 @@ from typing import Any
 import numpy as np
 
 from sim.errors import DataError
-from sim.grid import CaveGrid, Terrain
+from sim.grid import CaveGrid, MapLight, Terrain
+from sim.rules.weapons import gear_table
 
 DEFAULT_MAX_SIZE = (4096, 4096)  # (cols, rows)
 UNITS = ("ft", "m")
 WALL_WORDS = ("wall", "rock")
-_MAP_KEYS = {"name", "units", "description", "grid", "layers"}
+_MAP_KEYS = {"name", "units", "description", "grid", "layers", "image"}
+_LIGHT_KEYS = {"at", "name", "source", "bright_ft", "shadowy_ft"}
+MAX_LIGHT_FT = 1000  # the largest radius a [[light]] may give (feet)
+IMAGE_SUFFIXES = (".png", ".webp")
 _LEGEND_KEYS = {"width", "height", "difficult"}
-_TOP_KEYS = {"map", "legend", "point", "encounter", "combatant", "schema_version", "crawl", "settings"}
+_TOP_KEYS = {"map", "legend", "point", "light", "encounter", "combatant", "schema_version", "crawl", "settings"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +159,7 @@ def parse_map(data: dict[str, Any], text: str, path: Path, *, limits: Limits = L
     for key in data:
         if key not in _TOP_KEYS:
             bad(lines.table(key) or lines.key(key), key,
-                f"unknown table or key; a map file has {', '.join('[' + k + ']' for k in ('map', 'legend', 'point'))}")
+                f"unknown table or key; a map file has {', '.join('[' + k + ']' for k in ('map', 'legend', 'point', 'light'))}")
 
     m = data.get("map")
     if not isinstance(m, dict):
@@ -193,14 +197,18 @@ def parse_map(data: dict[str, Any], text: str, path: Path, *, limits: Limits = L
         legend, grid_arrays, glyph_idx = _parse_ascii(path, data, m, units, lines, limits, bad)
 
     points = _parse_points(data.get("point", []), lines, grid_arrays, bad)
+    lights = _parse_lights(data.get("light", []), lines, grid_arrays, bad)
+    image = None
+    if "image" in m:
+        image = _check_image(path, m["image"], lines.key("image", after=map_line), grid_arrays, bad)
 
     if problems:
         raise DataError.collect(problems)
     assert grid_arrays is not None
-    w, h, d, rock = grid_arrays
+    w, h, d, rock, door = grid_arrays
     return CaveGrid.from_arrays(
         w, h, difficult=d, rock=rock, name=name, points=points, description=description,
-        source=str(path), units=units, glyphs=glyph_idx, legend=legend,
+        source=str(path), units=units, glyphs=glyph_idx, legend=legend, door=door, lights=lights, image=image,
     )
 
 
@@ -295,7 +303,7 @@ def _parse_ascii(path, data, m, units, lines, limits, bad):
     height = np.array([legend[g].height for g in glyphs])[idx]
     diff = np.array([legend[g].difficult for g in glyphs])[idx]
     rock = np.array([legend[g].rock for g in glyphs])[idx]
-    return legend, (width, height, diff, rock), idx
+    return legend, (width, height, diff, rock, None), idx
 
 
 def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Limits, bad):
@@ -320,14 +328,17 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
                 "layers need width_ft and height_ft")
             return None
     shape = arrays["width_ft"].shape
-    for key in ("width_ft", "height_ft", "difficult"):
+    for key in ("width_ft", "height_ft", "difficult", "door"):
         if key not in arrays:
             continue
         a = arrays[key]
         if a.ndim != 2 or a.shape != shape:
             bad(line, f"[map] layers {key}", f"must be a 2-D array of shape {shape}, got {a.shape}")
             return None
-        if key != "difficult" and not np.issubdtype(a.dtype, np.number):
+        if key == "door" and a.dtype != np.bool_:
+            bad(line, f"[map] layers {key}", f"must be a bool array (true = a closed door), got dtype {a.dtype}")
+            return None
+        if key not in ("difficult", "door") and not np.issubdtype(a.dtype, np.number):
             bad(line, f"[map] layers {key}", f"must be numeric, got dtype {a.dtype}")
             return None
     rows, cols = shape
@@ -362,8 +373,10 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
     rock = (w <= 0) | (h <= 0)
     d = arrays.get("difficult")
     d = np.zeros(shape, dtype=bool) if d is None else d.astype(bool)
-    out = (w, h, d, rock)
-    return out
+    door = arrays.get("door")
+    if door is not None:
+        rock = rock | door
+    return (w, h, d, rock, door)
 
 
 def _parse_points(raw: Any, lines: _Lines, grid_arrays, bad) -> dict[str, tuple[int, int]]:
@@ -393,7 +406,7 @@ def _parse_points(raw: Any, lines: _Lines, grid_arrays, bad) -> dict[str, tuple[
             bad(line, key, "duplicate point name; names must be unique")
             continue
         if grid_arrays is not None:
-            w, h, d, rock = grid_arrays
+            rock = grid_arrays[3]
             x, y = at
             if not (0 <= y < rock.shape[0] and 0 <= x < rock.shape[1]):
                 bad(line, f"{key}.at", f"({x}, {y}) is off the map ({rock.shape[1]}x{rock.shape[0]})")
@@ -403,6 +416,106 @@ def _parse_points(raw: Any, lines: _Lines, grid_arrays, bad) -> dict[str, tuple[
                 continue
         points[name] = (int(at[0]), int(at[1]))
     return points
+
+
+def _parse_lights(raw: Any, lines: _Lines, grid_arrays, bad) -> tuple[MapLight, ...]:
+    """``[[light]]`` tables: a light fixed in the map (RULES §9.1), at a floor square, either a
+    light-giving ``source`` from ``[gear]`` or explicit ``bright_ft`` and ``shadowy_ft``."""
+    out: list[MapLight] = []
+    first = lines.table("light")
+    if not isinstance(raw, list):
+        bad(first, "[[light]]", "lights are written as [[light]] tables with at = [x, y] and a source")
+        return ()
+    sources = {k: g for k, g in gear_table().items() if g.is_light_source}
+    light_lines = [i for i, text in enumerate(lines.lines, 1) if re.match(r"^\s*\[\[\s*light\s*\]\]", text)]
+    for k, entry in enumerate(raw):
+        line = light_lines[k] if k < len(light_lines) else first
+        key = f"[[light]] #{k + 1}"
+        if not isinstance(entry, dict):
+            bad(line, key, "must be a table with at = [x, y] and source (or bright_ft and shadowy_ft)")
+            continue
+        for name in entry:
+            if name not in _LIGHT_KEYS:
+                bad(line, f"{key}.{name}", f"unknown key; allowed: {', '.join(sorted(_LIGHT_KEYS))}")
+        label = entry.get("name", "")
+        if not isinstance(label, str):
+            bad(line, f"{key}.name", f"must be a string, got {label!r}")
+            label = ""
+        at = entry.get("at")
+        if (not isinstance(at, list) or len(at) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
+            bad(line, f"{key}.at", f"must be [x, y] with whole numbers, got {at!r}")
+            continue
+        x, y = at
+        if grid_arrays is not None:
+            rock = grid_arrays[3]
+            if not (0 <= y < rock.shape[0] and 0 <= x < rock.shape[1]):
+                bad(line, f"{key}.at", f"({x}, {y}) is off the map ({rock.shape[1]}x{rock.shape[0]})")
+                continue
+            if rock[y, x]:
+                bad(line, f"{key}.at", f"({x}, {y}) is solid rock; put the light on a floor square")
+                continue
+        source = entry.get("source")
+        radii = [entry.get("bright_ft"), entry.get("shadowy_ft")]
+        if source is not None:
+            if not isinstance(source, str) or source not in sources:
+                bad(line, f"{key}.source", f"unknown light source {source!r}; use one of {', '.join(sorted(sources))}, "
+                    "or give bright_ft and shadowy_ft")
+                continue
+            if any(r is not None for r in radii):
+                bad(line, key, "give either source or bright_ft and shadowy_ft, not both")
+                continue
+            radii = [sources[source].light_bright_ft, sources[source].light_shadowy_ft]
+        elif any(r is None for r in radii):
+            bad(line, key, "needs source = \"torch\" (a light-giving [gear] item) or both bright_ft and shadowy_ft")
+            continue
+        ok = True
+        for rk, r in zip(("bright_ft", "shadowy_ft"), radii):
+            v = _number(r)
+            if v is None or not math.isfinite(v) or not 0 <= v <= MAX_LIGHT_FT:
+                bad(line, f"{key}.{rk}", f"must be a number of feet from 0 to {MAX_LIGHT_FT}, got {r!r}")
+                ok = False
+        if not ok:
+            continue
+        bright, shadowy = float(radii[0]), float(radii[1])
+        if shadowy < bright:
+            bad(line, f"{key}.shadowy_ft", f"must be at least bright_ft ({bright:g}): shadowy light reaches past bright, "
+                f"got {shadowy:g}")
+            continue
+        out.append(MapLight(at=(x, y), bright_ft=bright, shadowy_ft=shadowy, name=label,
+                            source=source if isinstance(source, str) else None))
+    return tuple(out)
+
+
+def _check_image(path: Path, ref: Any, line: int | None, grid_arrays, bad) -> Path | None:
+    """``[map] image``: the picture drawn as the floor; it must cover the grid exactly
+    (``cols * k`` by ``rows * k`` pixels for a whole ``k``)."""
+    from PIL import Image, UnidentifiedImageError  # deferred: Pillow only for maps that have a picture
+
+    if not isinstance(ref, str) or not ref:
+        bad(line, "[map] image", f"must be the path of a .png or .webp file, got {ref!r}")
+        return None
+    img = (path.parent / ref).resolve()
+    if img.suffix.lower() not in IMAGE_SUFFIXES:
+        bad(line, "[map] image", f"{ref!r}: use a .png or .webp picture")
+        return None
+    if not img.is_file():
+        bad(line, "[map] image", f"file {img} not found; fix the path (relative to the map file) or remove the key")
+        return None
+    try:
+        with Image.open(img) as im:
+            iw, ih = im.size
+    except (UnidentifiedImageError, OSError) as exc:
+        bad(line, "[map] image", f"{img} is not a readable picture ({exc})")
+        return None
+    if grid_arrays is not None:
+        rows, cols = grid_arrays[0].shape
+        k = iw // cols if cols else 0
+        if k < 1 or iw != cols * k or ih != rows * k:
+            bad(line, "[map] image", f"{img} is {iw}x{ih} pixels, not a whole number of pixels per square for "
+                f"the {cols}x{rows} grid (e.g. {cols * 50}x{rows * 50}); resize it or crop it to the grid")
+            return None
+    return img
 
 
 def _find_point_line(lines: _Lines, name: str) -> int | None:

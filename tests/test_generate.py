@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from scipy import ndimage
 
+from sim import mapwrite
 from sim.classify import classify
 from sim.cli import main
 from sim.generate import (
@@ -314,7 +315,7 @@ def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(np, "savez_compressed", boom)
+    monkeypatch.setattr(mapwrite, "save_npz", boom)
     with pytest.raises(OSError, match="disk full"):
         main(["generate", "--cols", "40", "--rows", "30", "--format", "layers", "--out", str(tmp_path / "c.toml")])
     assert list(tmp_path.iterdir()) == []

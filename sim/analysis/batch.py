@@ -234,9 +234,9 @@ def pack(spec: EncounterSpec) -> tuple:
     g = spec.grid
     arrays = {"width_ft": np.array(g.width_ft), "height_ft": np.array(g.height_ft),
               "difficult": np.array(g.difficult), "rock": np.array(g.rock),
-              "glyphs": None if g.glyphs is None else np.array(g.glyphs)}
+              "glyphs": None if g.glyphs is None else np.array(g.glyphs), "door": np.array(g.door)}
     meta = {"name": g.name, "points": dict(g.points), "description": g.description, "source": g.source,
-            "units": g.units, "legend": dict(g.legend)}
+            "units": g.units, "legend": dict(g.legend), "lights": g.lights, "image": g.image}
     return dataclasses.replace(spec, grid=None), arrays, meta
 
 
@@ -245,7 +245,8 @@ def unpack(packed: tuple) -> EncounterSpec:
 
     spec, arrays, meta = packed
     w, h = arrays["width_ft"], arrays["height_ft"]
-    grid = CaveGrid.from_arrays(w, h, difficult=arrays["difficult"], rock=arrays["rock"], glyphs=arrays["glyphs"], **meta)
+    grid = CaveGrid.from_arrays(w, h, difficult=arrays["difficult"], rock=arrays["rock"], glyphs=arrays["glyphs"],
+                                door=arrays["door"], **meta)
     return dataclasses.replace(spec, grid=grid)
 
 

@@ -25,15 +25,12 @@ import numpy as np
 from sim.classify import category_counts, classify
 from sim.cli._common import add_map_limit, limits_from, print_json
 from sim.errors import DataError, UsageError
-from sim.fileio import atomic_path
-from sim.generate import (
-    GLYPHS, MIN_SIZE, ascii_grid, ascii_map_toml, generate_cave, layers_arrays, layers_map_toml,
-)
+from sim.generate import MIN_SIZE, ascii_grid, generate_cave
 from sim.grid import CaveGrid
+from sim.mapwrite import ASCII_AUTO_MAX, GLYPHS, write_map
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
 
-ASCII_AUTO_MAX = 256  # --format auto writes an ASCII grid up to this many columns and rows
 FORMATS = ("auto", "ascii", "layers")
 
 
@@ -101,30 +98,14 @@ def write_cave(grid: CaveGrid, out: Path, *, fmt: str = "auto", comment: str = "
         small = grid.cols <= ASCII_AUTO_MAX and grid.rows <= ASCII_AUTO_MAX
         agrid = ascii_grid(grid) if (fmt == "ascii" or small) else None
         if agrid is not None:
-            with atomic_path(out) as tmp:
-                tmp.write_text(ascii_map_toml(agrid, comment=comment + "\nFormat: ASCII grid, widths and "
-                                              "ceilings rounded down to classes."), encoding="utf-8")
-            return agrid, [out], "ascii"
+            w = write_map(agrid, out, fmt="legend",
+                          comment=comment + "\nFormat: ASCII grid, widths and ceilings rounded down to classes.")
+            return w.grid, list(w.files), "ascii"
         if fmt == "ascii":
             raise DataError(f"--format ascii: this cave has more terrain classes than the {len(GLYPHS)} glyphs an "
                             "ASCII map can hold; use --format layers")
-    npz = out.with_suffix(".npz")
-    text = layers_map_toml(grid, layers=npz.name, comment=comment + "\nFormat: exact numeric layers in "
-                           f"{npz.name} (width_ft, height_ft, difficult).")
-    npz_existed = npz.exists()
-    npz_done = False
-    try:
-        with atomic_path(out) as tmp_toml:
-            tmp_toml.write_text(text, encoding="utf-8")
-            with atomic_path(npz) as tmp_npz:
-                with open(tmp_npz, "wb") as f:
-                    np.savez_compressed(f, **layers_arrays(grid))
-            npz_done = True  # the .npz is in place; the .toml is renamed next
-    except BaseException:
-        if npz_done and not npz_existed:
-            npz.unlink(missing_ok=True)
-        raise
-    return grid, [out, npz], "layers"
+    w = write_map(grid, out, fmt="layers", comment=comment)
+    return w.grid, list(w.files), "layers"
 
 
 def _summary(grid: CaveGrid, files: list[Path], fmt: str, args: argparse.Namespace) -> None:

@@ -562,7 +562,7 @@ class GearItem:
 
     @property
     def is_light_source(self) -> bool:
-        return self.light_bright_ft > 0
+        return self.light_shadowy_ft > 0  # a candle sheds shadowy light only (RULES §9.1)
 
 
 @functools.cache
