@@ -23,6 +23,7 @@ COMMANDS = (
     "fight", "analyze",
     "crawl",
     "generate",
+    "imports",
     "validate",
 )
 

@@ -48,7 +48,7 @@ from skimage.morphology import medial_axis
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
 FINE_RESOLUTION = 40.0   # px/ft for the fine re-measure (a 3-in. crack is 10 px across)
-FINE_MARGIN_FT = 2.5     # context around a re-measured block of squares
+FINE_MARGIN_FT = 1.5     # context around a re-measured block of squares
 FINE_BLOCK = 4           # squares per side of one fine window (before the margin)
 SPUR_RATIO = 0.5         # a spur whose smallest radius is under this x the junction's is dropped
 PIECE_FT = 0.5           # wall segments are cut into pieces this long for the nearest-wall index
@@ -254,50 +254,113 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     labels, n = ndimage.label(branches, structure=np.ones((3, 3)))
     if n == 0:
         return skel.copy()
-    idx = np.arange(1, n + 1)
-    has_end = ndimage.maximum(endpoint, labels, idx).astype(bool)
     jr = ndimage.grey_dilation(np.where(junction, radius, 0.0), size=(3, 3))
-    touch_r = ndimage.maximum(np.where(branches, jr, 0.0), labels, idx)
-    min_r = ndimage.minimum(radius, labels, idx)
-    spur = has_end & (touch_r > 0) & (min_r < SPUR_RATIO * touch_r)
-    drop = np.zeros(n + 1, dtype=bool)
-    drop[1:] = spur
+    sel = labels > 0
+    lab = labels[sel]
+    has_end = np.bincount(lab, weights=endpoint[sel], minlength=n + 1) > 0
+    touch_r = np.zeros(n + 1)
+    np.maximum.at(touch_r, lab, jr[sel])
+    min_r = np.full(n + 1, np.inf)
+    np.minimum.at(min_r, lab, radius[sel])
+    drop = has_end & (touch_r > 0) & (min_r < SPUR_RATIO * touch_r)
+    drop[0] = False
     return skel & ~drop[labels]
 
 
 def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.ndarray, np.ndarray]:
     """Exact radius and centre of the maximal disk near each axis pixel centre.
 
-    The nearest wall point q is exact (segments, not pixels). The true ridge of the clearance
-    lies within about a pixel of the axis pixel, away from q; the clearance is sampled at
-    :data:`_STEPS` points along that normal and the largest kept. Every sample is a real
-    clearance, so a disk is never larger than the space it stands in."""
-    r1, q = index.nearest(centres)
-    u = (centres - q) / np.maximum(r1, 1e-12)[:, None]
-    best_r, best_c = r1.copy(), centres.copy()
-    # along the normal (two facing walls: the ridge is on it) ...
-    for t in _STEPS[1:]:
-        pts = centres + (t * pixel_ft) * u
-        d, _ = index.nearest(pts)
-        better = d > best_r
-        best_r = np.where(better, d, best_r)
-        best_c = np.where(better[:, None], pts, best_c)
-    # ... then a shrinking ring around the best point (where walls meet at a junction the
-    # ridge runs along a bisector, not along either normal)
-    for rad in _RING_RADII:
-        base = best_c
-        for o in _RING_DIRS:
-            pts = base + (rad * pixel_ft) * o
-            d, _ = index.nearest(pts)
-            better = d > best_r
-            best_r = np.where(better, d, best_r)
-            best_c = np.where(better[:, None], pts, best_c)
-    return best_r, best_c
+    The clearance is measured to the exact wall segments (not pixels). The true ridge lies
+    within about a pixel of the axis pixel: the clearance is sampled along the normal from the
+    nearest wall point (two facing walls: the ridge is on it), then by a shrinking ring around
+    the best point so far (where walls meet, the ridge runs along a bisector). Every sample is
+    a real clearance, so a disk is never larger than the space it stands in."""
+    n = len(centres)
+    if n == 0:
+        return np.zeros(0), np.zeros((0, 2))
+    r1, _ = index.nearest(centres)
+    reach = r1 + 3.0 * pixel_ft + PIECE_FT
+    # every piece that can be nearest to a sample within 1.5 px of the centre
+    lists = index.tree.query_ball_point(centres, r=reach, return_sorted=False)
+    lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    cand = np.fromiter((j for x in lists for j in x), dtype=np.int64, count=int(indptr[-1]))
+    return _ridge(centres[:, 0].copy(), centres[:, 1].copy(), indptr, cand, index.a[:, 0].copy(),
+                  index.a[:, 1].copy(), index.b[:, 0].copy(), index.b[:, 1].copy(), pixel_ft,
+                  _STEPS, _RING_RADII_A, _RING_DIRS_A)
 
 
-_STEPS = np.linspace(0.0, 1.0, 9)  # offsets along the normal, in pixels
-_RING_RADII = (0.5, 0.25, 0.125)  # pattern-search steps, in pixels
-_RING_DIRS = tuple(np.array([math.cos(a), math.sin(a)]) for a in np.arange(8) * (math.pi / 4))
+_STEPS = np.linspace(0.0, 1.0, 9)[1:]  # offsets along the normal, in pixels
+_RING_RADII_A = np.array([0.5, 0.25, 0.125])  # pattern-search steps, in pixels
+_RING_DIRS_A = np.array([[math.cos(a), math.sin(a)] for a in np.arange(8) * (math.pi / 4)])
+
+
+@numba.njit(cache=True, nogil=True)
+def _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by):  # pragma: no cover - compiled
+    best = np.inf
+    fx = px
+    fy = py
+    for k in range(lo, hi):
+        j = cand[k]
+        dx = bx[j] - ax[j]
+        dy = by[j] - ay[j]
+        L2 = dx * dx + dy * dy
+        t = 0.0
+        if L2 > 1e-18:
+            t = ((px - ax[j]) * dx + (py - ay[j]) * dy) / L2
+            t = min(1.0, max(0.0, t))
+        qx = ax[j] + t * dx
+        qy = ay[j] + t * dy
+        d = math.hypot(px - qx, py - qy)
+        if d < best:
+            best = d
+            fx = qx
+            fy = qy
+    return best, fx, fy
+
+
+@numba.njit(cache=True, nogil=True)
+def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  # pragma: no cover - compiled
+    n = cx.size
+    out_r = np.empty(n)
+    out_c = np.empty((n, 2))
+    for i in range(n):
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        d0, fx, fy = _seg_dist(cx[i], cy[i], lo, hi, cand, ax, ay, bx, by)
+        ux = cx[i] - fx
+        uy = cy[i] - fy
+        norm = math.hypot(ux, uy)
+        if norm > 1e-12:
+            ux /= norm
+            uy /= norm
+        best = d0
+        bxp = cx[i]
+        byp = cy[i]
+        for t in steps:
+            px = cx[i] + t * pixel * ux
+            py = cy[i] + t * pixel * uy
+            d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
+            if d > best:
+                best = d
+                bxp = px
+                byp = py
+        for rr in ring_r:
+            x0 = bxp
+            y0 = byp
+            for k in range(dirs.shape[0]):
+                px = x0 + rr * pixel * dirs[k, 0]
+                py = y0 + rr * pixel * dirs[k, 1]
+                d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
+                if d > best:
+                    best = d
+                    bxp = px
+                    byp = py
+        out_r[i] = best
+        out_c[i, 0] = bxp
+        out_c[i, 1] = byp
+    return out_r, out_c
 
 
 @numba.njit(cache=True, nogil=True)
@@ -334,7 +397,7 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
     least = np.full((rows, cols), np.inf)
     if not floor.any():
         return best
-    skel = medial_axis(floor)
+    skel = medial_axis(floor, rng=0)  # seeded: skimage breaks ties at random otherwise
     rr, cc = np.nonzero(skel)
     centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
     radius, centre = _refine(centres, index, pixel_ft)
