@@ -50,6 +50,7 @@ MAX_SQUARES = 4096                     # per side (the loader's map limit)
 MAX_POINTS = 5_000_000                 # wall points in all
 KNOWN_FORMATS = (0.2, 0.3, 1.0)
 MERGE_EPS = 1e-9                       # Dungeondraft repeats points within this
+OBJECT_CLOSE_SQ = 0.25                 # an object whose ends are this close (squares) is a solid loop
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +303,8 @@ def geometry_ft(m: UvttMap, feet_per_square: float):
     walls += [np.array([p.a, p.b]) * from_sq for p in m.portals if p.closed]
     solids, open_objects = [], []
     for o in m.objects:
-        closed = len(o) >= 3 and np.allclose(o[0], o[-1], atol=1e-6)
+        # props are drawn as loops whose last point stops just short of the first
+        closed = len(o) >= 3 and float(np.hypot(*(o[0] - o[-1]))) <= OBJECT_CLOSE_SQ
         (solids if closed else open_objects).append(o * from_sq)
     return tuple(walls + open_objects), tuple(solids)
 

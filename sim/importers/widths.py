@@ -245,10 +245,9 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     count_lut, cross_lut = _ring_lut()
     code = _neighbour_code(skel)
     count = count_lut[code]
-    core = skel & (cross_lut[code] >= 3)
-    # a junction's crowded neighbours (3+ skeleton neighbours) belong to it, so that two
-    # branches never touch diagonally beside it
-    junction = core | (skel & (count >= 3) & ndimage.binary_dilation(core, structure=np.ones((3, 3))))
+    # a junction: 3 or more skeleton neighbours (a staircase pixel may count too: that only
+    # cuts a branch in two, and a piece between two junctions is never a spur)
+    junction = skel & ((cross_lut[code] >= 3) | (count >= 3))
     endpoint = skel & (count <= 1)
     branches = skel & ~junction
     labels, n = ndimage.label(branches, structure=np.ones((3, 3)))
@@ -389,25 +388,36 @@ def _cover(cx, cy, rad, on_route, side, rows, cols, eps, best, least):  # pragma
 
 def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
                index: WallIndex, offset_ft: tuple[float, float] = (0.0, 0.0),
-               offset_sq: tuple[int, int] = (0, 0)) -> np.ndarray:
+               offset_sq: tuple[int, int] = (0, 0),
+               route_hint: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
-    from the floor mask whose pixel (0, 0) sits at ``offset_ft``. 0 where no disk reaches."""
+    from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
+    the route mask (pixels of ``floor``).
+
+    ``route_hint`` (for a window cut out of a larger floor, whose own skeleton is broken at the
+    window's edges): maps disk centres (ft) to True where they lie on the whole floor's route."""
     pixel_ft = 1.0 / resolution
     best = np.zeros((rows, cols))
     least = np.full((rows, cols), np.inf)
     if not floor.any():
-        return best
+        return best, np.zeros(floor.shape, dtype=bool)
     skel = medial_axis(floor, rng=0)  # seeded: skimage breaks ties at random otherwise
     rr, cc = np.nonzero(skel)
     centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
     radius, centre = _refine(centres, index, pixel_ft)
-    rad_img = np.zeros(floor.shape)
-    rad_img[rr, cc] = radius
-    route = route_mask(skel, rad_img)[rr, cc]
+    if route_hint is None:
+        rad_img = np.zeros(floor.shape)
+        rad_img[rr, cc] = radius
+        route_img = route_mask(skel, rad_img)
+        route = route_img[rr, cc]
+    else:
+        route = route_hint(centres)
+        route_img = np.zeros(floor.shape, dtype=bool)
+        route_img[rr[route], cc[route]] = True
     x = centre[:, 0] - offset_sq[0] * square_ft
     y = centre[:, 1] - offset_sq[1] * square_ft
     _cover(x, y, radius, route, float(square_ft), rows, cols, 0.5 * pixel_ft, best, least)
-    return np.where(best > 0, np.minimum(best, least), 0.0)
+    return np.where(best > 0, np.minimum(best, least), 0.0), route_img
 
 
 # ---------------------------------------------------------------- fine re-measure candidates
@@ -482,25 +492,32 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     progress("floor", 1, 4)
     floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs)   # (h + 1, w + 1): its last row/col is rock
     progress("disks", 2, 4)
-    width = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols, index=index)
+    width, route = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
+                              index=index)
     progress("fine", 3, 4)
     n_fine = 0
     if fine and resolution < FINE_RESOLUTION:
         candidates = ((width > 0) & (width < FINE_BELOW_FT)) | facing_squares(
             geometry, rows=rows, cols=cols, square_ft=feet_per_square)
-        width, n_fine = _fine_pass(geometry, index, floor, width, candidates, resolution=resolution,
+        width, n_fine = _fine_pass(geometry, index, floor, route, width, candidates, resolution=resolution,
                                    feet_per_square=feet_per_square, progress=progress)
     progress("done", 4, 4)
     return Widths(width_ft=width, floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
 
 
-def _fine_pass(geometry, index, floor, width, candidates, *, resolution, feet_per_square, progress):
+def _fine_pass(geometry, index, floor, route, width, candidates, *, resolution, feet_per_square, progress):
     rows, cols = width.shape
     out = width.copy()
     blocks = sorted({(r // FINE_BLOCK, c // FINE_BLOCK) for r, c in zip(*np.nonzero(candidates))})
     # coarse floor pixels well inside the floor: anchors that tell the fine pass which free
     # regions are floor
     deep = ndimage.binary_erosion(floor, structure=np.ones((3, 3)), iterations=1)
+    near_route = ndimage.binary_dilation(route, structure=np.ones((3, 3)), iterations=2)
+
+    def hint(centres: np.ndarray) -> np.ndarray:
+        i = np.clip((centres[:, 1] * resolution).astype(int), 0, near_route.shape[0] - 1)
+        j = np.clip((centres[:, 0] * resolution).astype(int), 0, near_route.shape[1] - 1)
+        return near_route[i, j]
     n = 0
     for k, (br, bc) in enumerate(blocks):
         progress("fine", k, len(blocks))
@@ -535,8 +552,8 @@ def _fine_pass(geometry, index, floor, width, candidates, *, resolution, feet_pe
             ffloor[-1, :] = False
         if x1 >= cols * feet_per_square:
             ffloor[:, -1] = False
-        fw = disk_cover(ffloor, resolution=FINE_RESOLUTION, square_ft=feet_per_square, rows=r1 - r0,
-                        cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0))
+        fw, _ = disk_cover(ffloor, resolution=FINE_RESOLUTION, square_ft=feet_per_square, rows=r1 - r0,
+                           cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint)
         coarse = out[r0:r1, c0:c1]
         mask = candidates[r0:r1, c0:c1]
         narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
