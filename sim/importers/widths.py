@@ -50,6 +50,7 @@ FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm crack
 FINE_RESOLUTION = 40.0   # px/ft for the fine re-measure (a 3-in. crack is 10 px across)
 FINE_MARGIN_FT = 1.5     # context around a re-measured block of squares
 FINE_BLOCK = 4           # squares per side of one fine window (before the margin)
+OVERLAP_FT = 0.5         # a disk counts for a square it enters this deep (or by half its radius)
 SPUR_RATIO = 0.5         # a spur whose smallest radius is under this x the junction's is dropped
 PIECE_FT = 0.5           # wall segments are cut into pieces this long for the nearest-wall index
 
@@ -234,13 +235,15 @@ def _neighbour_code(skel: np.ndarray) -> np.ndarray:
 
 
 def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """The skeleton minus its spurs (junction-to-end branches whose smallest radius is under
-    :data:`SPUR_RATIO` of the junction's).
+    """The through-route: the skeleton's branches minus its spurs (junction-to-end branches whose
+    smallest radius is under :data:`SPUR_RATIO` of the junction's). Junction pixels themselves
+    are left out: their disks are never the narrow point of a route, and where a short spur
+    meets a junction the crowded pixels there belong to the spur as much as to the route.
 
     >>> sk = np.zeros((7, 9), bool); sk[3, 1:8] = True; sk[0:3, 4] = True   # a T with a short stem
     >>> r = np.where(sk, 4.0, 0.0); r[0, 4] = 1.0                           # the stem thins to 1
-    >>> route_mask(sk, r)[0:2, 4].tolist(), bool(route_mask(sk, r)[3, 1:8].all())
-    ([False, False], True)
+    >>> route_mask(sk, r)[0:2, 4].tolist(), route_mask(sk, r)[3, 1:8].astype(int).tolist()
+    ([False, False], [1, 1, 0, 0, 0, 1, 1])
     """
     count_lut, cross_lut = _ring_lut()
     code = _neighbour_code(skel)
@@ -263,7 +266,7 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     np.minimum.at(min_r, lab, radius[sel])
     drop = has_end & (touch_r > 0) & (min_r < SPUR_RATIO * touch_r)
     drop[0] = False
-    return skel & ~drop[labels]
+    return branches & ~drop[labels]
 
 
 def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.ndarray, np.ndarray]:
@@ -291,7 +294,7 @@ def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.
 
 
 _STEPS = np.linspace(0.0, 1.0, 9)[1:]  # offsets along the normal, in pixels
-_RING_RADII_A = np.array([0.5, 0.25, 0.125])  # pattern-search steps, in pixels
+_RING_RADII_A = np.array([0.75, 0.5, 0.25, 0.125, 0.0625, 0.03125])  # pattern-search steps, in pixels
 _RING_DIRS_A = np.array([[math.cos(a), math.sin(a)] for a in np.arange(8) * (math.pi / 4)])
 
 
@@ -337,7 +340,12 @@ def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  #
         best = d0
         bxp = cx[i]
         byp = cy[i]
+        # a sample is taken only inside the clear disk around the best point so far, so the
+        # search never jumps through a wall into another space
+        tb = 0.0
         for t in steps:
+            if (t - tb) * pixel >= best:
+                break
             px = cx[i] + t * pixel * ux
             py = cy[i] + t * pixel * uy
             d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
@@ -345,7 +353,10 @@ def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  #
                 best = d
                 bxp = px
                 byp = py
+                tb = t
         for rr in ring_r:
+            if rr * pixel >= best:
+                continue
             x0 = bxp
             y0 = byp
             for k in range(dirs.shape[0]):
@@ -363,11 +374,12 @@ def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  #
 
 
 @numba.njit(cache=True, nogil=True)
-def _cover(cx, cy, rad, on_route, side, rows, cols, eps, best, least):  # pragma: no cover - compiled
+def _cover(cx, cy, rad, on_route, side, rows, cols, eps, depth, best, least):  # pragma: no cover - compiled
     for k in range(cx.size):
         x = cx[k]
         y = cy[k]
-        reach = rad[k] - eps
+        # a disk counts for a square it enters by half its radius, or by ``depth`` feet
+        reach = rad[k] - max(eps, min(0.5 * rad[k], depth))
         if reach <= 0.0:
             continue
         c0 = max(int(math.floor((x - reach) / side)), 0)
@@ -389,10 +401,11 @@ def _cover(cx, cy, rad, on_route, side, rows, cols, eps, best, least):  # pragma
 def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
                index: WallIndex, offset_ft: tuple[float, float] = (0.0, 0.0),
                offset_sq: tuple[int, int] = (0, 0),
-               route_hint: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+               route_hint: Callable[[np.ndarray], np.ndarray] | None = None,
+               ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
     from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
-    the route mask (pixels of ``floor``).
+    the disk centres (ft) and which of them are on the route.
 
     ``route_hint`` (for a window cut out of a larger floor, whose own skeleton is broken at the
     window's edges): maps disk centres (ft) to True where they lie on the whole floor's route."""
@@ -400,24 +413,20 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
     best = np.zeros((rows, cols))
     least = np.full((rows, cols), np.inf)
     if not floor.any():
-        return best, np.zeros(floor.shape, dtype=bool)
+        return best, (np.zeros((0, 2)), np.zeros(0, dtype=bool))
     skel = medial_axis(floor, rng=0)  # seeded: skimage breaks ties at random otherwise
     rr, cc = np.nonzero(skel)
     centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
     radius, centre = _refine(centres, index, pixel_ft)
-    if route_hint is None:
-        rad_img = np.zeros(floor.shape)
-        rad_img[rr, cc] = radius
-        route_img = route_mask(skel, rad_img)
-        route = route_img[rr, cc]
-    else:
-        route = route_hint(centres)
-        route_img = np.zeros(floor.shape, dtype=bool)
-        route_img[rr[route], cc[route]] = True
+    rad_img = np.zeros(floor.shape)
+    rad_img[rr, cc] = radius
+    route = route_mask(skel, rad_img)[rr, cc]
+    if route_hint is not None:
+        route &= route_hint(centres)
     x = centre[:, 0] - offset_sq[0] * square_ft
     y = centre[:, 1] - offset_sq[1] * square_ft
-    _cover(x, y, radius, route, float(square_ft), rows, cols, 0.5 * pixel_ft, best, least)
-    return np.where(best > 0, np.minimum(best, least), 0.0), route_img
+    _cover(x, y, radius, route, float(square_ft), rows, cols, 0.5 * pixel_ft, OVERLAP_FT, best, least)
+    return np.where(best > 0, np.minimum(best, least), 0.0), (centres, route)
 
 
 # ---------------------------------------------------------------- fine re-measure candidates
@@ -512,12 +521,17 @@ def _fine_pass(geometry, index, floor, route, width, candidates, *, resolution, 
     # coarse floor pixels well inside the floor: anchors that tell the fine pass which free
     # regions are floor
     deep = ndimage.binary_erosion(floor, structure=np.ones((3, 3)), iterations=1)
-    near_route = ndimage.binary_dilation(route, structure=np.ones((3, 3)), iterations=2)
+    # a window's own skeleton is cut at its edges (a corner spur running off the window looks
+    # like a through-route): a fine axis pixel is on the route only where the nearest axis pixel
+    # of the whole floor is
+    coarse_centres, coarse_route = route
+    tree = cKDTree(coarse_centres) if len(coarse_centres) else None
 
     def hint(centres: np.ndarray) -> np.ndarray:
-        i = np.clip((centres[:, 1] * resolution).astype(int), 0, near_route.shape[0] - 1)
-        j = np.clip((centres[:, 0] * resolution).astype(int), 0, near_route.shape[1] - 1)
-        return near_route[i, j]
+        if tree is None:
+            return np.zeros(len(centres), dtype=bool)
+        d, j = tree.query(centres)
+        return coarse_route[j] & (d <= 2.0 / resolution)
     n = 0
     for k, (br, bc) in enumerate(blocks):
         progress("fine", k, len(blocks))
