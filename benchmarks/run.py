@@ -166,8 +166,15 @@ def bench_batch(repeat: int) -> dict:
     return run(min(repeat, 3))
 
 
+def bench_import(repeat: int) -> dict:
+    """Issue 15: a 200x200-square UVTT import at the default resolution (scikit-image, lazily)."""
+    from benchmarks.import_bench import bench_import as run
+
+    return run(min(repeat, 3))
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
-           "render": bench_render, "batch": bench_batch}
+           "render": bench_render, "batch": bench_batch, "import": bench_import}
 
 
 def main(argv: list[str] | None = None) -> int:

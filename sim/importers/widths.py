@@ -172,9 +172,10 @@ def rasterise(geometry: Geometry, *, shape_px: tuple[int, int], resolution: floa
 
 
 def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (),
-               rock_seeds: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
+               rock_seeds: tuple[tuple[int, int], ...] = (), min_pixels: int = 0) -> np.ndarray:
     """Floor pixels: free space not 4-connected to the border, plus the free regions holding a
-    ``floor_seeds`` pixel ``(row, col)``, minus those holding a ``rock_seeds`` pixel.
+    ``floor_seeds`` pixel ``(row, col)``, minus those holding a ``rock_seeds`` pixel and the
+    enclosed regions smaller than ``min_pixels``.
 
     >>> wall = np.array([[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 1, 0, 1, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 0]], bool)
     >>> find_floor(wall).astype(int)[2].tolist()
@@ -191,6 +192,12 @@ def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (
     for r, c in rock_seeds:
         is_floor[labels[r, c]] = False
     floor = is_floor[labels]
+    if min_pixels > 0:  # sealed slivers (inside a prop drawn half open, between two strokes) are rock
+        sizes = np.bincount(labels.ravel(), minlength=n + 1)
+        small = (sizes < min_pixels) & is_floor
+        small[[labels[r, c] for r, c in floor_seeds]] = False
+        if small.any():
+            floor &= ~small[labels]
     floor[0, :] = floor[-1, :] = floor[:, 0] = floor[:, -1] = False  # the map's edge is rock
     return floor
 
@@ -266,7 +273,65 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     np.minimum.at(min_r, lab, radius[sel])
     drop = has_end & (touch_r > 0) & (min_r < SPUR_RATIO * touch_r)
     drop[0] = False
+    drop |= _narrow_detours(junction, labels, n, radius, min_r, has_end)
     return branches & ~drop[labels]
+
+
+def _narrow_detours(junction, labels, n, radius, min_r, has_end) -> np.ndarray:
+    """Branches between junctions that are a narrow detour: under :data:`SPUR_RATIO` of both
+    junctions' radii *and* not needed to get from one to the other (a hairline gap behind a
+    prop, with the open way round it). Dropped narrowest first, each only while another way
+    between its junctions remains, so a pinch that is the only way through always stays."""
+    drop = np.zeros(n + 1, dtype=bool)
+    jl, nj = ndimage.label(junction, structure=np.ones((3, 3)))
+    if nj < 1:
+        return drop
+    jrad = np.zeros(nj + 1)
+    np.maximum.at(jrad, jl[jl > 0], radius[jl > 0])
+    pairs = []
+    pad_b = np.pad(labels, 1)
+    pad_j = np.pad(jl, 1)
+    h, w = labels.shape
+    for dr, dc in _RING:
+        b = labels
+        j = pad_j[1 + dr:1 + dr + h, 1 + dc:1 + dc + w]
+        m = (b > 0) & (j > 0)
+        pairs.append(np.stack([b[m], j[m]], 1))
+    del pad_b
+    pairs = np.unique(np.concatenate(pairs), axis=0) if pairs else np.zeros((0, 2), np.int64)
+    ends: dict[int, list[int]] = {}
+    for b, j in pairs:
+        ends.setdefault(int(b), []).append(int(j))
+    edges = []  # (min radius, branch, u, v)
+    for b, js in ends.items():
+        if has_end[b] or not js:
+            continue
+        u, v = js[0], js[-1]
+        edges.append((float(min_r[b]), b, u, v))
+    candidates = sorted(e for e in edges if e[0] < SPUR_RATIO * min(jrad[e[2]], jrad[e[3]]))
+    if not candidates:
+        return drop
+    kept = {e[1]: (e[2], e[3]) for e in edges}
+    for _, b, u, v in candidates:
+        if u == v:                      # a loop back to its own junction: never the only way
+            drop[b] = True
+            kept.pop(b, None)
+            continue
+        parent = list(range(nj + 1))
+
+        def find(a):
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for bb, (x, y) in kept.items():
+            if bb != b:
+                parent[find(x)] = find(y)
+        if find(u) == find(v):
+            drop[b] = True
+            kept.pop(b, None)
+    return drop
 
 
 def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.ndarray, np.ndarray]:
@@ -499,7 +564,8 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     fs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in floor_squares) if p is not None)
     rs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in rock_squares) if p is not None)
     progress("floor", 1, 4)
-    floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs)   # (h + 1, w + 1): its last row/col is rock
+    # (h + 1, w + 1): its last row/col is rock; sealed pockets under one square's area are rock
+    floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx))
     progress("disks", 2, 4)
     width, route = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
                               index=index)
