@@ -273,65 +273,7 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     np.minimum.at(min_r, lab, radius[sel])
     drop = has_end & (touch_r > 0) & (min_r < SPUR_RATIO * touch_r)
     drop[0] = False
-    drop |= _narrow_detours(junction, labels, n, radius, min_r, has_end)
     return branches & ~drop[labels]
-
-
-def _narrow_detours(junction, labels, n, radius, min_r, has_end) -> np.ndarray:
-    """Branches between junctions that are a narrow detour: under :data:`SPUR_RATIO` of both
-    junctions' radii *and* not needed to get from one to the other (a hairline gap behind a
-    prop, with the open way round it). Dropped narrowest first, each only while another way
-    between its junctions remains, so a pinch that is the only way through always stays."""
-    drop = np.zeros(n + 1, dtype=bool)
-    jl, nj = ndimage.label(junction, structure=np.ones((3, 3)))
-    if nj < 1:
-        return drop
-    jrad = np.zeros(nj + 1)
-    np.maximum.at(jrad, jl[jl > 0], radius[jl > 0])
-    pairs = []
-    pad_b = np.pad(labels, 1)
-    pad_j = np.pad(jl, 1)
-    h, w = labels.shape
-    for dr, dc in _RING:
-        b = labels
-        j = pad_j[1 + dr:1 + dr + h, 1 + dc:1 + dc + w]
-        m = (b > 0) & (j > 0)
-        pairs.append(np.stack([b[m], j[m]], 1))
-    del pad_b
-    pairs = np.unique(np.concatenate(pairs), axis=0) if pairs else np.zeros((0, 2), np.int64)
-    ends: dict[int, list[int]] = {}
-    for b, j in pairs:
-        ends.setdefault(int(b), []).append(int(j))
-    edges = []  # (min radius, branch, u, v)
-    for b, js in ends.items():
-        if has_end[b] or not js:
-            continue
-        u, v = js[0], js[-1]
-        edges.append((float(min_r[b]), b, u, v))
-    candidates = sorted(e for e in edges if e[0] < SPUR_RATIO * min(jrad[e[2]], jrad[e[3]]))
-    if not candidates:
-        return drop
-    kept = {e[1]: (e[2], e[3]) for e in edges}
-    for _, b, u, v in candidates:
-        if u == v:                      # a loop back to its own junction: never the only way
-            drop[b] = True
-            kept.pop(b, None)
-            continue
-        parent = list(range(nj + 1))
-
-        def find(a):
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
-        for bb, (x, y) in kept.items():
-            if bb != b:
-                parent[find(x)] = find(y)
-        if find(u) == find(v):
-            drop[b] = True
-            kept.pop(b, None)
-    return drop
 
 
 def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.ndarray, np.ndarray]:

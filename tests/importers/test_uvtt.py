@@ -280,3 +280,28 @@ def test_samples_import_validate_classify_analyze(tmp_path, capsys, name, floor_
     assert len(sizes) == 9 and all(sum(v.values()) == summary["floor"] for v in sizes.values())
     assert main(["analyze", str(out), "--out", str(tmp_path / "report")]) == 0
     assert any((tmp_path / "report").glob("*.png"))
+
+
+# ---------------------------------------------------------------- the picture under the cave
+
+def test_renderer_floor_is_the_imported_picture(tmp_path):
+    from sim.render import art
+    from sim.render.options import with_art
+
+    doc = room_doc(image=png_b64(96, 64, colour=(10, 200, 30, 255)))
+    src = write(tmp_path, doc, name="green.uvtt")
+    out = tmp_path / "green.toml"
+    assert main(["import", str(src), "--out", str(out)]) == 0
+    g = load_map(out)
+    ts = 16
+    img = art.paint_floor(g, ts)
+    assert img.shape == (g.rows * ts, g.cols * ts, 3)
+    # the middle of a floor square is the picture's colour, square for square; rock is darkened
+    assert tuple(img[1 * ts + 8, 2 * ts + 8]) == (10, 200, 30)
+    rock_px = img[0 * ts + 8, 0 * ts + 8].astype(int)
+    assert rock_px[1] < 120 and tuple(rock_px) != (10, 200, 30)
+    # --art cave: the painted cave instead
+    cave = with_art(g, "cave")
+    assert cave.image is None
+    assert np.array_equal(art.paint_floor(cave, ts), art.paint_cave(g, ts))
+    assert np.array_equal(art.paint_floor(g, ts, art="cave"), art.paint_cave(g, ts))
