@@ -22,14 +22,18 @@ def _rounds(v) -> str:
     return "—" if v is None else num(v)
 
 
-def pictures(m: MapAnalysis) -> dict[str, bytes]:
+def pictures(m: MapAnalysis, *, art: str = "image") -> dict[str, bytes]:
+    """The report's PNGs; with ``art="image"`` the overview and category maps are drawn over the
+    map's own picture when it has one (an imported map)."""
     pal = R.colours()
     g = m.grid
-    out = {"overview.png": R.overview_png(g, m.layout, f"{g.name}: areas and chokepoints", pal)}
+    under = R.floor_picture(g) if art == "image" else None
+    out = {"overview.png": R.overview_png(g, m.layout, f"{g.name}: areas and chokepoints", pal, under=under)}
     for s in m.subjects:
         t = m.travellers[s.key]
         out[f"categories_{R.safe_name(s.key)}.png"] = R.category_png(t.field.category, g.rock,
-                                                                     f"{s.label}: category of each square", pal)
+                                                                     f"{s.label}: category of each square", pal,
+                                                                     under=under)
     bg = R.cave_image(g.width_ft, g.height_ft, g.rock, g.difficult, pal)
     for e in m.entrances():
         for s in m.subjects:

@@ -98,23 +98,56 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
-def _axes(fig, img: np.ndarray, title: str):
+def floor_picture(grid, px_per_square: int = 24) -> np.ndarray | None:
+    """The map's own floor picture (``[map] image``, e.g. an imported map) as an RGB array of
+    ``px_per_square`` pixels per square, or None (no picture, or unreadable)."""
+    if getattr(grid, "image", None) is None:
+        return None
+    from PIL import Image
+
+    try:
+        with Image.open(grid.image) as im:
+            pic = im.convert("RGB").resize((grid.cols * px_per_square, grid.rows * px_per_square),
+                                           Image.Resampling.LANCZOS)
+    except OSError:
+        return None
+    return np.asarray(pic)
+
+
+def _under_alpha(rock: np.ndarray, strong: np.ndarray | None = None) -> np.ndarray:
+    """Opacity of the per-square layer over a floor picture: rock shaded, floor a light tint,
+    ``strong`` squares (chokepoints, values) nearly opaque."""
+    a = np.where(rock, 0.62, 0.30)
+    if strong is not None:
+        a = np.where(strong, 0.78, a)
+    return a
+
+
+def _axes(fig, img: np.ndarray, title: str, *, under: np.ndarray | None = None, alpha: np.ndarray | None = None):
     ax = fig.add_subplot(1, 1, 1)
     rows, cols = img.shape[:2]
-    ax.imshow(img, interpolation="nearest", extent=(0, cols, rows, 0))
+    if under is not None:  # the map's picture first, the squares over it
+        ax.imshow(under, interpolation="antialiased", extent=(0, cols, rows, 0))
+        rgba = np.dstack([np.asarray(img, np.float64) / 255.0, alpha if alpha is not None else np.full((rows, cols), 0.4)])
+        ax.imshow(rgba, interpolation="nearest", extent=(0, cols, rows, 0))
+    else:
+        ax.imshow(img, interpolation="nearest", extent=(0, cols, rows, 0))
     ax.set_title(title, fontsize=9)
     ax.set_xticks([])
     ax.set_yticks([])
     return ax
 
 
-def category_png(cats: np.ndarray, rock: np.ndarray, title: str, pal: dict | None = None) -> bytes:
-    """One body's category of every square, with a legend."""
+def category_png(cats: np.ndarray, rock: np.ndarray, title: str, pal: dict | None = None, *,
+                 under: np.ndarray | None = None) -> bytes:
+    """One body's category of every square, with a legend (over ``under``, the map's picture,
+    when given)."""
     from matplotlib.patches import Patch
 
     pal = pal or colours()
     fig = _figure(cats.shape[1], cats.shape[0], legend_w=1.9)
-    ax = _axes(fig, category_image(cats, rock, pal), title)
+    ax = _axes(fig, category_image(cats, rock, pal), title, under=under,
+               alpha=np.where(rock, 0.62, 0.55))
     present = {int(c) for c in np.unique(cats[~rock])}
     handles = [Patch(facecolor=_unit(pal["category"][c.name]), edgecolor="none", label=c.label)
                for c in Category if int(c) in present]
@@ -160,9 +193,9 @@ def value_png(values: np.ndarray, rock: np.ndarray, title: str, *, label: str, c
     return _png(fig)
 
 
-def overview_png(grid, layout, title: str, pal: dict | None = None) -> bytes:
+def overview_png(grid, layout, title: str, pal: dict | None = None, *, under: np.ndarray | None = None) -> bytes:
     """The cave shaded by ceiling, areas outlined in colour, chokepoints filled and labelled,
-    named points marked."""
+    named points marked; over ``under`` (the map's picture) when given."""
     from matplotlib import colormaps
 
     pal = pal or colours()
@@ -175,7 +208,7 @@ def overview_png(grid, layout, title: str, pal: dict | None = None) -> bytes:
         img[m] = 0.72 * img[m] + 0.28 * np.array(tab((a - 1) % 10)[:3]) * 255
     accent = np.array(pal["accent"], float)
     img[layout.neck > 0] = accent
-    ax = _axes(fig, img.astype(np.uint8), title)
+    ax = _axes(fig, img.astype(np.uint8), title, under=under, alpha=_under_alpha(grid.rock, layout.neck > 0))
     for a in range(1, layout.n_areas + 1):
         ys, xs = np.nonzero(layout.cores == a)
         i = int(np.argmin((ys - ys.mean()) ** 2 + (xs - xs.mean()) ** 2))

@@ -23,7 +23,11 @@ COMMANDS = (
     "fight", "analyze",
     "crawl",
     "generate",
+<<<<<<< HEAD
     "edit",
+=======
+    "imports",
+>>>>>>> uvtt
     "validate",
     "imports", "export",
 )

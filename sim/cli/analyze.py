@@ -29,6 +29,9 @@ def register(sub) -> None:
                    help="squares an area needs at least (default 6)")
     p.add_argument("--out", metavar="FOLDER", help="report folder (default: <map file stem>-report in the current folder)")
     p.add_argument("--no-files", action="store_true", help="write no files, only print")
+    p.add_argument("--art", choices=("image", "cave"), default="image",
+                   help="pictures over the map's own floor picture when it has one (image, default) or "
+                        "the shaded squares only (cave)")
     p.add_argument("--json", action="store_true", help="print the facts as JSON instead of the summary")
     add_map_limit(p)
     p.set_defaults(handler=run)
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         m.entrance_names = list(dict.fromkeys(args.entrance))
     files: list[str] = []
     if folder is not None:
-        pics = pictures(m)
+        pics = pictures(m, art=args.art)
         m.facts["files"] = ["report.html", "analysis.json", *pics]
         files = R.write_files(folder, {"report.html": html(m, pics), "analysis.json": R.dumps_json(m.facts), **pics})
     if args.json:

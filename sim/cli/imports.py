@@ -1,24 +1,54 @@
+<<<<<<< HEAD
 """``cavesim import FILE --out MAP.toml``: another tool's map into cavesim's format (DESIGN §6).
 
 The file's suffix picks the importer (:data:`sim.importers.IMPORTERS`): Tiled ``.tmx``/``.tmj``
 and picture ``.png`` maps. The map TOML (a legend grid when its values fit few glyphs, else
 exact ``.npz`` layers) is written atomically; bad input is refused with one located message and
 exit code 2, and nothing is written.
+=======
+"""``cavesim import FILE --out MAP.toml``: a map drawn in another tool as a cavesim map (DESIGN §6).
+
+The importer is chosen by the file's suffix (:data:`sim.importers.IMPORTERS`); the result is
+written by :func:`sim.mapwrite.write_map` (the TOML, its ``.npz`` layers when needed, and the
+floor picture as a sibling PNG), every file atomically. Bad input: one located message, exit 2,
+nothing written.
+>>>>>>> uvtt
 """
 
 from __future__ import annotations
 
 import argparse
+<<<<<<< HEAD
 from pathlib import Path
 
 from sim.cli._common import add_map_limit, print_json
 from sim.errors import UsageError
 from sim.importers import IMPORTERS
 from sim.mapwrite import FORMATS
+=======
+import importlib
+import re
+import sys
+from pathlib import Path
+
+from sim.classify import category_counts, classify
+from sim.cli._common import print_json
+from sim.errors import UsageError
+from sim.importers import importer_for
+from sim.importers.common import DEFAULT_CEILING_FT, DEFAULT_FEET_PER_SQUARE, MAX_PIXELS, ImportOptions
+from sim.mapwrite import FORMATS, write_map
+from sim.rules.bodies import body_for
+from sim.rules.categories import Category
+
+_XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_POINT = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*=\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+LONG_IMPORT_PX = 2_000_000  # show a progress bar above this many raster pixels
+>>>>>>> uvtt
 
 
 def register(sub) -> None:
     p = sub.add_parser(
+<<<<<<< HEAD
         "import", help="a Tiled (.tmx/.tmj) or picture (.png) map into cavesim's map format",
         description="Import a map into cavesim's TOML map format. Tiled maps use value tiles (layers width_ft "
                     "and height_ft) or semantic tiles (width_ft/height_ft/difficult properties); PNG maps are "
@@ -78,3 +108,162 @@ def run(args: argparse.Namespace) -> int:
           + (f", {int(g.door.sum())} closed doors" if g.door.any() else "")
           + (", points: " + ", ".join(f"{k} {v}" for k, v in g.points.items()) if g.points else ""))
     return 0
+=======
+        "import", help="a Universal VTT map (.dd2vtt/.df2vtt/.uvtt) into a cavesim map, widths from the walls",
+        description="Import a map drawn in Dungeondraft, DungeonFog, Arkenforge (Universal VTT export) "
+                    "into the cavesim map format. The passage width of every square is measured from the "
+                    "wall geometry; closed doors, lights and the map picture are kept.")
+    p.add_argument("file", metavar="FILE", help="the map to import (.dd2vtt, .df2vtt or .uvtt)")
+    p.add_argument("--out", required=True, metavar="MAP.toml", help="the map file to write; the .npz layers and "
+                   "the picture (.png) are written beside it")
+    p.add_argument("--feet-per-square", type=float, default=DEFAULT_FEET_PER_SQUARE, metavar="FT",
+                   help=f"a grid square's side in feet (the file has no units; default {DEFAULT_FEET_PER_SQUARE:g})")
+    p.add_argument("--ceiling", type=float, default=DEFAULT_CEILING_FT, metavar="FT",
+                   help=f"ceiling height of every floor square in feet (default {DEFAULT_CEILING_FT:g})")
+    p.add_argument("--ceiling-image", metavar="PNG", default=None,
+                   help="a grey-scale picture aligned with the map: grey level x 0.25 ft is the ceiling "
+                        "(0 = rock, 40 = 10 ft, 255 = 63.75 ft); the lowest in each square counts")
+    p.add_argument("--resolution", type=float, default=None, metavar="PX_PER_FT",
+                   help="pixels per foot the walls are rasterised at (default: automatic, 10 down to 2 so that "
+                        "the raster stays near 16 million pixels)")
+    p.add_argument("--floor", action="append", default=[], metavar="X,Y",
+                   help="the open space holding square X,Y is floor (when it touches the map's edge); repeatable")
+    p.add_argument("--rock", action="append", default=[], metavar="X,Y",
+                   help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
+    p.add_argument("--point", action="append", default=[], metavar="NAME=X,Y",
+                   help="a named point (entrance=3,4) for analyze, crawl and encounters; repeatable")
+    p.add_argument("--name", default=None, help="the map's name (default: the file name)")
+    p.add_argument("--format", choices=FORMATS, default="auto",
+                   help="legend grid, numeric .npz layers, or auto (default; a map with closed doors is always "
+                        "written as layers)")
+    p.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
+                   help="refuse input files larger than this (default 64)")
+    p.add_argument("--max-pixels", type=float, default=float(MAX_PIXELS), metavar="N",
+                   help=f"refuse rasters larger than this many pixels (default {MAX_PIXELS:.0e})")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(handler=run)
+
+
+def _squares(values: list[str], flag: str) -> tuple[tuple[int, int], ...]:
+    out = []
+    for v in values:
+        m = _XY.match(v)
+        if not m:
+            raise UsageError(f"{flag} {v!r}: give a square as X,Y (column, row from the top-left), e.g. {flag} 3,4")
+        out.append((int(m.group(1)), int(m.group(2))))
+    return tuple(out)
+
+
+def options_from(args: argparse.Namespace) -> ImportOptions:
+    """Check every argument before any work; the options for the importer."""
+    if not (args.feet_per_square > 0) or args.feet_per_square > 100:
+        raise UsageError(f"--feet-per-square {args.feet_per_square:g}: give a square side in feet, > 0 and <= 100 "
+                         "(5 for D&D)")
+    if not (args.ceiling > 0) or args.ceiling > 1000:
+        raise UsageError(f"--ceiling {args.ceiling:g}: give a ceiling height in feet, > 0 and <= 1000")
+    if args.resolution is not None and not (0 < args.resolution <= 100):
+        raise UsageError(f"--resolution {args.resolution:g}: give pixels per foot, > 0 and <= 100 (e.g. 4)")
+    if not (args.max_file_mb > 0) or not (args.max_pixels > 0):
+        raise UsageError("--max-file-mb and --max-pixels must be > 0")
+    points: dict[str, tuple[int, int]] = {}
+    for v in args.point:
+        m = _POINT.match(v)
+        if not m:
+            raise UsageError(f"--point {v!r}: give NAME=X,Y, e.g. --point entrance=3,4 (name: letters, digits, _ . -)")
+        if m.group(1) in points:
+            raise UsageError(f"--point {m.group(1)}: given twice; each point needs its own name")
+        points[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    ceiling_image = Path(args.ceiling_image) if args.ceiling_image else None
+    if ceiling_image is not None and not ceiling_image.is_file():
+        raise UsageError(f"--ceiling-image {ceiling_image}: no such file")
+    out = Path(args.out)
+    if out.suffix.lower() != ".toml":
+        raise UsageError(f"--out {out}: give the .toml map file to write (e.g. {out.with_suffix('.toml')}); "
+                         "its layers and picture are written beside it")
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise UsageError(f"--out {out}: folder {out.parent} does not exist; create it first or choose another path")
+    if out.is_dir():
+        raise UsageError(f"--out {out}: is a folder; give a file name such as {out / 'cave.toml'}")
+    return ImportOptions(
+        feet_per_square=args.feet_per_square, ceiling_ft=args.ceiling, resolution=args.resolution,
+        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), points=points,
+        ceiling_image=ceiling_image, name=args.name, max_pixels=int(args.max_pixels),
+        max_file_bytes=int(args.max_file_mb * 1024 * 1024),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    src = Path(args.file)
+    module = importlib.import_module(importer_for(src))
+    options = options_from(args)
+    if not src.is_file():
+        raise UsageError(f"{src}: no such file")
+    with _progress(not args.json) as progress:
+        imported = module.import_file(src, options, progress=progress)
+    for w in imported.warnings:
+        print(f"cavesim: warning: {w}", file=sys.stderr)
+    comment = (f"Imported by `cavesim import {src.name}` from a Universal VTT file: widths measured from the\n"
+               f"walls at {imported.resolution:g} px/ft, {options.feet_per_square:g}-ft squares, ceilings "
+               + (f"from {options.ceiling_image.name}" if options.ceiling_image else f"{options.ceiling_ft:g} ft")
+               + ".\nClosed doors are the door layer (rock while closed); lights are [[light]] tables.")
+    written = write_map(imported.grid, Path(args.out), fmt=args.format, comment=comment, image=imported.image_png)
+    _summary(imported, written, args)
+    return 0
+
+
+class _progress:
+    """A rich progress bar on stderr for long imports (a terminal only); a no-op otherwise."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+        self.task = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return lambda stage, done, total: None
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("importing: {task.description:<6}"), BarColumn(), TimeElapsedColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        self.task = self.bar.add_task("walls", total=1)
+
+        def update(stage: str, done: int, total: int) -> None:
+            self.bar.update(self.task, description=stage, completed=done, total=max(total, 1))
+
+        return update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+def _summary(imported, written, args) -> None:
+    grid = written.grid
+    floor = ~grid.rock
+    body = body_for("medium")
+    counts = category_counts(classify(grid, body)[floor])
+    doors = int(grid.door.sum()) if grid.door is not None else 0
+    files = [str(p) for p in written.files]
+    if args.json:
+        print_json({
+            "map": files[0], "files": files, "format": written.fmt, "name": grid.name,
+            "cols": grid.cols, "rows": grid.rows, "floor": int(floor.sum()), "doors": doors,
+            "lights": len(grid.lights), "points": {k: list(v) for k, v in grid.points.items()},
+            "resolution_px_per_ft": imported.resolution, "fine_squares": imported.fine_squares,
+            "image": imported.image_png is not None, "warnings": list(imported.warnings),
+            "medium": {c.name: n for c, n in counts.items()},
+        })
+        return
+    print(f"wrote {', '.join(files)}")
+    n = int(floor.sum())
+    print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n} floor, {doors} closed-door squares, "
+          f"{len(grid.lights)} lights; widths measured at {imported.resolution:g} px/ft "
+          f"({imported.fine_squares} squares re-measured finely)")
+    print(f"floor squares for a Medium creature (space {body.space:g} ft, height {body.height:g} ft):")
+    for cat in Category:
+        print(f"  {cat.letter}  {cat.label:<20} {counts[cat]:>8}")
+>>>>>>> uvtt

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sim.cli._common import add_map_limit, bare_map, limits_from
 from sim.errors import UsageError
-from sim.render.options import add_window_args, parse_size
+from sim.render.options import add_art_arg, add_window_args, parse_size, with_art
 
 
 def register(sub) -> None:
@@ -26,6 +26,7 @@ def register(sub) -> None:
                    help="teams you play, comma-separated, or all / none (default: party, else the first team)")
     p.add_argument("--autoplay", action="store_true", help="start in auto-play")
     add_window_args(p)
+    add_art_arg(p)
     add_map_limit(p)
     p.set_defaults(handler=run)
 
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
 def _live(args, size):
     from sim.loaders import load_encounter
 
+<<<<<<< HEAD
     grid = bare_map(args.encounter, limits_from(args))
     if grid is not None:  # a map with no encounter: a view of the cave
         def view(size):
@@ -67,6 +69,9 @@ def _live(args, size):
 
         return view
     spec = load_encounter(Path(args.encounter), limits=limits_from(args))
+=======
+    spec = with_art(load_encounter(Path(args.encounter), limits=limits_from(args)), args.art)
+>>>>>>> uvtt
     teams = []
     for c in spec.combatants:
         if c.team not in teams:
@@ -110,6 +115,7 @@ def _replay(args, size):
 
     events = load_replay(args.replay)
     grid, base, title, subtitle = find_map_for(events, args.encounter, limits_from(args))
+    grid = with_art(grid, args.art)
 
     def build(size):
         from sim.render.session import replay_scene

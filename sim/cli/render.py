@@ -8,8 +8,15 @@ import argparse
 import os
 from pathlib import Path
 
+<<<<<<< HEAD
 from sim.cli._common import add_map_limit, bare_map, limits_from
 from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
+=======
+from sim.cli._common import add_map_limit, limits_from
+from sim.render.options import (
+    add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art,
+)
+>>>>>>> uvtt
 
 
 def register(sub) -> None:
@@ -26,6 +33,7 @@ def register(sub) -> None:
                    help="for .png: the moment to draw, in seconds of animation (default: the last frame)")
     p.add_argument("--no-hud", action="store_true", help="the map only, without the side panel and bars")
     add_window_args(p)
+    add_art_arg(p)
     add_export_args(p)
     add_map_limit(p)
     p.set_defaults(handler=run)
@@ -63,6 +71,7 @@ def scene_factory(args: argparse.Namespace, size):
 
         events = load_replay(src)
         grid, base, title, subtitle = find_map_for(events, args.map, limits_from(args))
+        grid = with_art(grid, args.art)
 
         def make():
             from sim.render.session import scene_from_events
@@ -74,10 +83,14 @@ def scene_factory(args: argparse.Namespace, size):
     from sim.loaders import load_encounter
     from sim.render.session import map_scene, simulate, watch_scene
 
+<<<<<<< HEAD
     grid = bare_map(src, limits_from(args))
     if grid is not None:  # a map with no encounter: the cave on its own
         return lambda: map_scene(grid, size=size, hud=hud, base_path=str(src))
     spec = load_encounter(src, limits=limits_from(args))
+=======
+    spec = with_art(load_encounter(src, limits=limits_from(args)), args.art)
+>>>>>>> uvtt
     _, events = simulate(spec, seed=args.seed)
 
     def make():

@@ -1,3 +1,4 @@
+<<<<<<< HEAD
 """Importers: other tools' maps into cavesim's map format (``cavesim import FILE --out MAP.toml``).
 
 :data:`IMPORTERS` maps a file suffix to ``function(path, out, args) -> Written``: read ``path``,
@@ -6,10 +7,21 @@ what was written. ``args`` is the ``cavesim import`` namespace (see :mod:`sim.cl
 
 * ``.tmx`` / ``.tmj`` -- Tiled maps (:mod:`sim.importers.tiled`);
 * ``.png`` -- picture maps (:mod:`sim.importers.image`).
+=======
+"""Importers: maps drawn in other tools into a :class:`~sim.grid.CaveGrid` (DESIGN §3, issue 15).
+
+:data:`IMPORTERS` maps a file suffix to the module that reads it; each module has
+``import_file(path, options) -> Imported``. ``cavesim import`` (``sim/cli/imports.py``) picks the
+importer by suffix and writes the result with :func:`sim.mapwrite.write_map`.
+
+>>> importer_for("cave.DD2VTT")
+'sim.importers.vtt'
+>>>>>>> uvtt
 """
 
 from __future__ import annotations
 
+<<<<<<< HEAD
 import argparse
 import re
 import sys
@@ -82,3 +94,25 @@ IMPORTERS: dict[str, Callable[[Path, Path, argparse.Namespace], Written]] = {
     ".tmj": import_tiled,
     ".png": import_image,
 }
+=======
+from pathlib import Path
+
+from sim.errors import DataError
+
+# suffix -> module (one row per format; Tiled and images add theirs here)
+IMPORTERS = {
+    ".dd2vtt": "sim.importers.vtt",
+    ".df2vtt": "sim.importers.vtt",
+    ".uvtt": "sim.importers.vtt",
+}
+
+
+def importer_for(path: str | Path) -> str:
+    """The module that imports ``path``, chosen by its suffix (case-insensitive)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in IMPORTERS:
+        known = ", ".join(sorted(IMPORTERS))
+        raise DataError(f"{path}: cavesim cannot import {suffix or 'a file without a suffix'} files; "
+                        f"it reads {known}")
+    return IMPORTERS[suffix]
+>>>>>>> uvtt

@@ -277,3 +277,39 @@ def category_rgba(cats: np.ndarray, rock: np.ndarray, ts: int, *, alpha: int = 1
         img[..., :3][imp & stripe] = (200, 60, 60)
         img[..., 3][imp & stripe] = 200
     return img
+
+
+def picture_floor(grid: CaveGrid, ts: int) -> np.ndarray | None:
+    """The map's own floor picture (``[map] image``, e.g. an imported Dungeondraft map) scaled to
+    ``ts`` pixels per square, ``(rows * ts, cols * ts, 3)`` uint8; rock squares are darkened
+    so the rules' walls read on it, and a faint grid is drawn. None when the map has no picture
+    (or it cannot be read any more)."""
+    if grid.image is None:
+        return None
+    from PIL import Image
+
+    try:
+        with Image.open(grid.image) as im:
+            pic = im.convert("RGB").resize((grid.cols * ts, grid.rows * ts), Image.Resampling.LANCZOS)
+    except OSError:
+        return None
+    img = np.asarray(pic, dtype=np.float64)
+    rock = np.kron(grid.rock, np.ones((ts, ts), dtype=bool))
+    dark = np.array(palette.ROCK_DARK, dtype=np.float64)
+    img = np.where(rock[..., None], 0.45 * img + 0.55 * dark, img)
+    if ts >= 8:
+        H, W = img.shape[:2]
+        yy, xx = np.mgrid[0:H, 0:W]
+        gl = ((xx % ts) == 0) | ((yy % ts) == 0)
+        img *= np.where(gl & ~rock, 0.85, 1.0)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def paint_floor(grid: CaveGrid, ts: int, *, art: str = "image") -> np.ndarray:
+    """What the renderer draws under everything: the map's picture when it has one and ``art`` is
+    ``"image"``, else the procedural cave (:func:`paint_cave`)."""
+    if art == "image":
+        pic = picture_floor(grid, ts)
+        if pic is not None:
+            return pic
+    return paint_cave(grid, ts)

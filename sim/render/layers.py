@@ -44,7 +44,7 @@ class CaveLayers:
     def _paint(self, ts: int) -> pygame.Surface:
         s = self._painted.get(ts)
         if s is None:
-            img = art.paint_cave(self.grid, ts)
+            img = art.paint_floor(self.grid, ts)
             s = pygame.image.frombuffer(np.ascontiguousarray(img).tobytes(), (img.shape[1], img.shape[0]), "RGB")
             if pygame.display.get_surface() is not None:
                 s = s.convert()

@@ -48,3 +48,21 @@ def check_export_args(args: argparse.Namespace) -> None:
         raise UsageError(f"--max-frames must be at least 1, got {args.max_frames}")
     if getattr(args, "seed", None) is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
+
+
+def add_art_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--art", choices=("image", "cave"), default="image",
+                   help="the floor: the map's own picture when it has one (image, default; e.g. an imported "
+                        "map) or the painted cave (cave)")
+
+
+def with_art(obj, art: str):
+    """``obj`` (a CaveGrid, or anything with a ``grid``) without its floor picture for
+    ``--art cave``; unchanged for ``--art image``."""
+    if art != "cave":
+        return obj
+    import dataclasses
+
+    if hasattr(obj, "grid"):
+        return dataclasses.replace(obj, grid=obj.grid.replace(image=None))
+    return obj.replace(image=None)

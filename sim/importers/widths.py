@@ -1,0 +1,586 @@
+"""Passage width per square from wall geometry: rasterise, find the floor, cover it with disks.
+
+The input is vector geometry in feet (origin at the map's top-left corner, x right, y down):
+wall polylines (closed doors included) and solid props (closed loops, filled). The output is
+one width per square (DESIGN §5: the narrowest horizontal clearance across the way of travel
+through the square; 0 for rock).
+
+How (the "disk cover"; measured the best of several candidates on synthetic shapes):
+
+1. **Rasterise** the walls at ``resolution`` pixels per foot with Pillow's ``ImageDraw``
+   (8-connected lines, so 4-connected free space cannot leak through them).
+2. **Floor**: the free space not 4-connected to the image border (the outside of the drawn
+   walls), adjusted by the user's ``--floor X,Y`` / ``--rock X,Y`` seeds.
+3. **Disks**: the medial axis of the floor (``skimage.morphology.medial_axis``); each axis
+   pixel is the centre of a maximal inscribed disk. Its radius is re-measured against the
+   exact wall segments (not the pixels) and moved onto the true ridge (:func:`_refine`), so a
+   3-ft corridor reads 3.00 ft whatever the pixel grid.
+4. **Route**: the axis minus its *spurs*: a branch from a junction to an end point whose
+   smallest radius is under half the junction's (corner spurs, side cracks).
+5. **Per square**: the minimum of (the largest disk overlapping the square) and (the smallest
+   route disk overlapping it). A pinch on a square border is overlapped from both sides, so
+   both squares get the pinch's width.
+6. **Fine re-measure**: squares narrower than :data:`FINE_BELOW_FT`, and squares where two wall
+   pieces face each other closer than that (a crack that may have closed at the coarse
+   resolution), are measured again at :data:`FINE_RESOLUTION` in a local window.
+
+Pure functions over arrays; the only state is the :class:`WallIndex` built once per import.
+
+>>> walls = (np.array([[0.0, 5.0], [15.0, 5.0]]), np.array([[0.0, 8.0], [15.0, 8.0]]),
+...          np.array([[0.0, 5.0], [0.0, 8.0]]), np.array([[15.0, 5.0], [15.0, 8.0]]))
+>>> w = measure_widths(Geometry(walls=walls), rows=3, cols=3, feet_per_square=5.0, resolution=10)
+>>> w.width_ft.round(1).tolist()
+[[0.0, 0.0, 0.0], [3.0, 3.0, 3.0], [0.0, 0.0, 0.0]]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numba
+import numpy as np
+from PIL import Image, ImageDraw
+from scipy import ndimage
+from scipy.spatial import cKDTree
+from skimage.morphology import medial_axis
+
+FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
+FINE_RESOLUTION = 40.0   # px/ft for the fine re-measure (a 3-in. crack is 10 px across)
+FINE_MARGIN_FT = 1.5     # context around a re-measured block of squares
+FINE_BLOCK = 4           # squares per side of one fine window (before the margin)
+OVERLAP_FT = 0.5         # a disk counts for a square it enters this deep (or by half its radius)
+SPUR_RATIO = 0.5         # a spur whose smallest radius is under this x the junction's is dropped
+PIECE_FT = 0.5           # wall segments are cut into pieces this long for the nearest-wall index
+
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Walls in feet: polylines (``(n, 2)`` arrays of x, y) and solid closed loops."""
+
+    walls: tuple[np.ndarray, ...] = ()
+    solids: tuple[np.ndarray, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Widths:
+    """The result: ``width_ft`` per square ``[row, col]`` (0 = rock) and how it was measured."""
+
+    width_ft: np.ndarray
+    floor_px: np.ndarray        # the coarse floor mask (for pictures and tests)
+    resolution: float           # px/ft of the coarse pass
+    fine_squares: int = 0       # squares re-measured at FINE_RESOLUTION
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+# ---------------------------------------------------------------- exact distance to the walls
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WallIndex:
+    """Wall segments cut into short pieces, with a KD-tree on their midpoints."""
+
+    a: np.ndarray      # (n, 2) piece starts
+    b: np.ndarray      # (n, 2) piece ends
+    tree: cKDTree
+
+    @classmethod
+    def build(cls, geometry: Geometry, extra: tuple[np.ndarray, ...] = ()) -> "WallIndex":
+        starts, ends = [], []
+        for line in (*geometry.walls, *(_closed(s) for s in geometry.solids), *extra):
+            p = np.asarray(line, dtype=np.float64)
+            if len(p) < 2:
+                continue
+            a, b = p[:-1], p[1:]
+            seg = np.hypot(*(b - a).T)
+            n = np.maximum(1, np.ceil(seg / PIECE_FT)).astype(np.int64)
+            rep_a = np.repeat(a, n, axis=0)
+            rep_d = np.repeat((b - a) / n[:, None], n, axis=0)
+            k = np.concatenate([np.arange(m) for m in n])[:, None]
+            starts.append(rep_a + k * rep_d)
+            ends.append(rep_a + (k + 1) * rep_d)
+        if not starts:
+            a = b = np.zeros((1, 2)) + 1e9
+        else:
+            a, b = np.concatenate(starts), np.concatenate(ends)
+        return cls(a=a, b=b, tree=cKDTree((a + b) / 2))
+
+    def nearest(self, pts: np.ndarray, k: int = 8) -> tuple[np.ndarray, np.ndarray]:
+        """Distance (ft) from each point to the walls and the nearest wall point."""
+        pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        k = min(k, len(self.a))
+        _, idx = self.tree.query(pts, k=k)
+        idx = idx.reshape(len(pts), k)
+        a, b = self.a[idx], self.b[idx]                         # (m, k, 2)
+        ab = b - a
+        L2 = np.maximum((ab * ab).sum(-1), 1e-18)
+        t = np.clip(((pts[:, None, :] - a) * ab).sum(-1) / L2, 0.0, 1.0)
+        foot = a + t[..., None] * ab
+        d = np.hypot(*(pts[:, None, :] - foot).transpose(2, 0, 1))
+        j = np.argmin(d, axis=1)
+        rows = np.arange(len(pts))
+        return d[rows, j], foot[rows, j]
+
+
+def _closed(loop: np.ndarray) -> np.ndarray:
+    loop = np.asarray(loop, dtype=np.float64)
+    if len(loop) >= 2 and not np.allclose(loop[0], loop[-1]):
+        loop = np.vstack([loop, loop[:1]])
+    return loop
+
+
+# ---------------------------------------------------------------- rasterising and the floor
+
+def rasterise(geometry: Geometry, *, shape_px: tuple[int, int], resolution: float,
+              offset_ft: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """Wall mask ``[row, col]`` (True = wall or solid) of ``shape_px`` pixels; pixel ``(i, j)``
+    covers x in ``[offset + j/res, offset + (j+1)/res)`` ft.
+
+    >>> m = rasterise(Geometry(walls=(np.array([[0.0, 0.5], [1.0, 0.5]]),)), shape_px=(4, 4), resolution=4)
+    >>> m.astype(int).tolist()
+    [[0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 1, 1], [0, 0, 0, 0]]
+    """
+    h, w = shape_px
+    img = Image.new("1", (w, h), 0)
+    draw = ImageDraw.Draw(img)
+    ox, oy = offset_ft
+
+    def px(line: np.ndarray) -> list[tuple[float, float]]:
+        q = (np.asarray(line, dtype=np.float64) - (ox, oy)) * resolution
+        # Pillow puts integer coordinates on pixel centres' top-left; floor() picks the pixel
+        # that contains the point, so a wall at x ft lands in the pixel covering x.
+        q = np.floor(q)
+        return [tuple(map(float, p)) for p in q]
+
+    for solid in geometry.solids:
+        pts = px(solid)
+        if len(pts) >= 3:
+            draw.polygon(pts, fill=1, outline=1)
+    for line in geometry.walls:
+        pts = px(line)
+        if len(pts) >= 2:
+            draw.line(pts, fill=1, width=1)
+            for p in pts:   # joints: Pillow's thin lines may skip a shared end pixel
+                draw.point(p, fill=1)
+    return np.array(img, dtype=bool)
+
+
+def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (),
+               rock_seeds: tuple[tuple[int, int], ...] = (), min_pixels: int = 0) -> np.ndarray:
+    """Floor pixels: free space not 4-connected to the border, plus the free regions holding a
+    ``floor_seeds`` pixel ``(row, col)``, minus those holding a ``rock_seeds`` pixel and the
+    enclosed regions smaller than ``min_pixels``.
+
+    >>> wall = np.array([[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 1, 0, 1, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 0]], bool)
+    >>> find_floor(wall).astype(int)[2].tolist()
+    [0, 0, 1, 0, 0]
+    """
+    free = ~wall
+    labels, n = ndimage.label(free)  # 4-connectivity (the default structure)
+    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    is_floor = np.ones(n + 1, dtype=bool)
+    is_floor[0] = False
+    is_floor[border] = False
+    for r, c in floor_seeds:
+        is_floor[labels[r, c]] = labels[r, c] != 0
+    for r, c in rock_seeds:
+        is_floor[labels[r, c]] = False
+    floor = is_floor[labels]
+    if min_pixels > 0:  # sealed slivers (inside a prop drawn half open, between two strokes) are rock
+        sizes = np.bincount(labels.ravel(), minlength=n + 1)
+        small = (sizes < min_pixels) & is_floor
+        small[[labels[r, c] for r, c in floor_seeds]] = False
+        if small.any():
+            floor &= ~small[labels]
+    floor[0, :] = floor[-1, :] = floor[:, 0] = floor[:, -1] = False  # the map's edge is rock
+    return floor
+
+
+def seed_pixel(wall: np.ndarray, square: tuple[int, int], spx: float) -> tuple[int, int] | None:
+    """The free pixel ``(row, col)`` nearest the centre of square ``(x, y)``, or None."""
+    x, y = square
+    r0, r1 = int(round(y * spx)), int(round((y + 1) * spx))
+    c0, c1 = int(round(x * spx)), int(round((x + 1) * spx))
+    block = ~wall[r0:r1, c0:c1]
+    if not block.any():
+        return None
+    rr, cc = np.nonzero(block)
+    k = np.argmin((rr - (r1 - r0) / 2) ** 2 + (cc - (c1 - c0) / 2) ** 2)
+    return int(r0 + rr[k]), int(c0 + cc[k])
+
+
+# ---------------------------------------------------------------- the disk cover
+
+_RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def _ring_lut() -> tuple[np.ndarray, np.ndarray]:
+    """For each 8-neighbour pattern: the neighbour count and the number of 0->1 transitions
+    around the ring (3 or more = a junction, whatever the staircase)."""
+    count = np.zeros(256, dtype=np.uint8)
+    cross = np.zeros(256, dtype=np.uint8)
+    for code in range(256):
+        bits = [(code >> i) & 1 for i in range(8)]
+        count[code] = sum(bits)
+        cross[code] = sum(1 for i in range(8) if bits[i] == 0 and bits[(i + 1) % 8] == 1)
+    return count, cross
+
+
+def _neighbour_code(skel: np.ndarray) -> np.ndarray:
+    code = np.zeros(skel.shape, dtype=np.int32)
+    pad = np.pad(skel, 1)
+    h, w = skel.shape
+    for i, (dr, dc) in enumerate(_RING):
+        code |= pad[1 + dr:1 + dr + h, 1 + dc:1 + dc + w].astype(np.int32) << i
+    return code
+
+
+def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """The through-route: the skeleton's branches minus its spurs (junction-to-end branches whose
+    smallest radius is under :data:`SPUR_RATIO` of the junction's). Junction pixels themselves
+    are left out: their disks are never the narrow point of a route, and where a short spur
+    meets a junction the crowded pixels there belong to the spur as much as to the route.
+
+    >>> sk = np.zeros((7, 9), bool); sk[3, 1:8] = True; sk[0:3, 4] = True   # a T with a short stem
+    >>> r = np.where(sk, 4.0, 0.0); r[0, 4] = 1.0                           # the stem thins to 1
+    >>> route_mask(sk, r)[0:2, 4].tolist(), route_mask(sk, r)[3, 1:8].astype(int).tolist()
+    ([False, False], [1, 1, 0, 0, 0, 1, 1])
+    """
+    count_lut, cross_lut = _ring_lut()
+    code = _neighbour_code(skel)
+    count = count_lut[code]
+    # a junction: 3 or more skeleton neighbours (a staircase pixel may count too: that only
+    # cuts a branch in two, and a piece between two junctions is never a spur)
+    junction = skel & ((cross_lut[code] >= 3) | (count >= 3))
+    endpoint = skel & (count <= 1)
+    branches = skel & ~junction
+    labels, n = ndimage.label(branches, structure=np.ones((3, 3)))
+    if n == 0:
+        return skel.copy()
+    jr = ndimage.grey_dilation(np.where(junction, radius, 0.0), size=(3, 3))
+    sel = labels > 0
+    lab = labels[sel]
+    has_end = np.bincount(lab, weights=endpoint[sel], minlength=n + 1) > 0
+    touch_r = np.zeros(n + 1)
+    np.maximum.at(touch_r, lab, jr[sel])
+    min_r = np.full(n + 1, np.inf)
+    np.minimum.at(min_r, lab, radius[sel])
+    drop = has_end & (touch_r > 0) & (min_r < SPUR_RATIO * touch_r)
+    drop[0] = False
+    return branches & ~drop[labels]
+
+
+def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.ndarray, np.ndarray]:
+    """Exact radius and centre of the maximal disk near each axis pixel centre.
+
+    The clearance is measured to the exact wall segments (not pixels). The true ridge lies
+    within about a pixel of the axis pixel: the clearance is sampled along the normal from the
+    nearest wall point (two facing walls: the ridge is on it), then by a shrinking ring around
+    the best point so far (where walls meet, the ridge runs along a bisector). Every sample is
+    a real clearance, so a disk is never larger than the space it stands in."""
+    n = len(centres)
+    if n == 0:
+        return np.zeros(0), np.zeros((0, 2))
+    r1, _ = index.nearest(centres)
+    reach = r1 + 3.0 * pixel_ft + PIECE_FT
+    # every piece that can be nearest to a sample within 1.5 px of the centre
+    lists = index.tree.query_ball_point(centres, r=reach, return_sorted=False)
+    lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    cand = np.fromiter((j for x in lists for j in x), dtype=np.int64, count=int(indptr[-1]))
+    return _ridge(centres[:, 0].copy(), centres[:, 1].copy(), indptr, cand, index.a[:, 0].copy(),
+                  index.a[:, 1].copy(), index.b[:, 0].copy(), index.b[:, 1].copy(), pixel_ft,
+                  _STEPS, _RING_RADII_A, _RING_DIRS_A)
+
+
+_STEPS = np.linspace(0.0, 1.0, 9)[1:]  # offsets along the normal, in pixels
+_RING_RADII_A = np.array([0.75, 0.5, 0.25, 0.125, 0.0625, 0.03125])  # pattern-search steps, in pixels
+_RING_DIRS_A = np.array([[math.cos(a), math.sin(a)] for a in np.arange(8) * (math.pi / 4)])
+
+
+@numba.njit(cache=True, nogil=True)
+def _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by):  # pragma: no cover - compiled
+    best = np.inf
+    fx = px
+    fy = py
+    for k in range(lo, hi):
+        j = cand[k]
+        dx = bx[j] - ax[j]
+        dy = by[j] - ay[j]
+        L2 = dx * dx + dy * dy
+        t = 0.0
+        if L2 > 1e-18:
+            t = ((px - ax[j]) * dx + (py - ay[j]) * dy) / L2
+            t = min(1.0, max(0.0, t))
+        qx = ax[j] + t * dx
+        qy = ay[j] + t * dy
+        d = math.hypot(px - qx, py - qy)
+        if d < best:
+            best = d
+            fx = qx
+            fy = qy
+    return best, fx, fy
+
+
+@numba.njit(cache=True, nogil=True)
+def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  # pragma: no cover - compiled
+    n = cx.size
+    out_r = np.empty(n)
+    out_c = np.empty((n, 2))
+    for i in range(n):
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        d0, fx, fy = _seg_dist(cx[i], cy[i], lo, hi, cand, ax, ay, bx, by)
+        ux = cx[i] - fx
+        uy = cy[i] - fy
+        norm = math.hypot(ux, uy)
+        if norm > 1e-12:
+            ux /= norm
+            uy /= norm
+        best = d0
+        bxp = cx[i]
+        byp = cy[i]
+        # a sample is taken only inside the clear disk around the best point so far, so the
+        # search never jumps through a wall into another space
+        tb = 0.0
+        for t in steps:
+            if (t - tb) * pixel >= best:
+                break
+            px = cx[i] + t * pixel * ux
+            py = cy[i] + t * pixel * uy
+            d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
+            if d > best:
+                best = d
+                bxp = px
+                byp = py
+                tb = t
+        for rr in ring_r:
+            if rr * pixel >= best:
+                continue
+            x0 = bxp
+            y0 = byp
+            for k in range(dirs.shape[0]):
+                px = x0 + rr * pixel * dirs[k, 0]
+                py = y0 + rr * pixel * dirs[k, 1]
+                d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
+                if d > best:
+                    best = d
+                    bxp = px
+                    byp = py
+        out_r[i] = best
+        out_c[i, 0] = bxp
+        out_c[i, 1] = byp
+    return out_r, out_c
+
+
+@numba.njit(cache=True, nogil=True)
+def _cover(cx, cy, rad, on_route, side, rows, cols, eps, depth, best, least):  # pragma: no cover - compiled
+    for k in range(cx.size):
+        x = cx[k]
+        y = cy[k]
+        # a disk counts for a square it enters by half its radius, or by ``depth`` feet
+        reach = rad[k] - max(eps, min(0.5 * rad[k], depth))
+        if reach <= 0.0:
+            continue
+        c0 = max(int(math.floor((x - reach) / side)), 0)
+        c1 = min(int(math.floor((x + reach) / side)), cols - 1)
+        r0 = max(int(math.floor((y - reach) / side)), 0)
+        r1 = min(int(math.floor((y + reach) / side)), rows - 1)
+        d = 2.0 * rad[k]
+        for row in range(r0, r1 + 1):
+            dy = max(row * side - y, 0.0, y - (row + 1) * side)
+            for col in range(c0, c1 + 1):
+                dx = max(col * side - x, 0.0, x - (col + 1) * side)
+                if dx * dx + dy * dy < reach * reach:
+                    if d > best[row, col]:
+                        best[row, col] = d
+                    if on_route[k] and d < least[row, col]:
+                        least[row, col] = d
+
+
+def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
+               index: WallIndex, offset_ft: tuple[float, float] = (0.0, 0.0),
+               offset_sq: tuple[int, int] = (0, 0),
+               route_hint: Callable[[np.ndarray], np.ndarray] | None = None,
+               ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
+    from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
+    the disk centres (ft) and which of them are on the route.
+
+    ``route_hint`` (for a window cut out of a larger floor, whose own skeleton is broken at the
+    window's edges): maps disk centres (ft) to True where they lie on the whole floor's route."""
+    pixel_ft = 1.0 / resolution
+    best = np.zeros((rows, cols))
+    least = np.full((rows, cols), np.inf)
+    if not floor.any():
+        return best, (np.zeros((0, 2)), np.zeros(0, dtype=bool))
+    skel = medial_axis(floor, rng=0)  # seeded: skimage breaks ties at random otherwise
+    rr, cc = np.nonzero(skel)
+    centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
+    radius, centre = _refine(centres, index, pixel_ft)
+    rad_img = np.zeros(floor.shape)
+    rad_img[rr, cc] = radius
+    route = route_mask(skel, rad_img)[rr, cc]
+    if route_hint is not None:
+        route &= route_hint(centres)
+    x = centre[:, 0] - offset_sq[0] * square_ft
+    y = centre[:, 1] - offset_sq[1] * square_ft
+    _cover(x, y, radius, route, float(square_ft), rows, cols, 0.5 * pixel_ft, OVERLAP_FT, best, least)
+    return np.where(best > 0, np.minimum(best, least), 0.0), (centres, route)
+
+
+# ---------------------------------------------------------------- fine re-measure candidates
+
+def facing_squares(geometry: Geometry, *, rows: int, cols: int, square_ft: float,
+                   closer_than: float = FINE_BELOW_FT) -> np.ndarray:
+    """Squares holding the midpoint of two wall samples closer than ``closer_than`` that face
+    each other (different polylines, or far apart along one polyline): where a crack may be.
+
+    >>> crack = (np.array([[0.0, 5.0], [5.0, 5.0], [5.0, 5.2], [0.0, 5.2]]),)
+    >>> facing_squares(Geometry(walls=crack), rows=2, cols=2, square_ft=5.0).astype(int).tolist()
+    [[0, 0], [1, 0]]
+    """
+    step = max(closer_than / 4.0, 0.05)
+    pts, line_id, arc, length = [], [], [], []
+    for i, line in enumerate((*geometry.walls, *(_closed(s) for s in geometry.solids))):
+        p = np.asarray(line, dtype=np.float64)
+        if len(p) < 2:
+            continue
+        seg = np.hypot(*(p[1:] - p[:-1]).T)
+        cum = np.concatenate([[0.0], np.cumsum(seg)])
+        total = cum[-1]
+        s = np.arange(0.0, total + 1e-9, step) if total > 0 else np.zeros(1)
+        xs = np.interp(s, cum, p[:, 0])
+        ys = np.interp(s, cum, p[:, 1])
+        pts.append(np.column_stack([xs, ys]))
+        line_id.append(np.full(len(s), i))
+        arc.append(s)
+        closed = len(p) > 2 and np.allclose(p[0], p[-1])
+        length.append(np.full(len(s), total if closed else np.inf))
+    out = np.zeros((rows, cols), dtype=bool)
+    if not pts:
+        return out
+    P = np.concatenate(pts)
+    lid, s, L = np.concatenate(line_id), np.concatenate(arc), np.concatenate(length)
+    pairs = cKDTree(P).query_pairs(closer_than, output_type="ndarray")
+    if len(pairs) == 0:
+        return out
+    i, j = pairs[:, 0], pairs[:, 1]
+    dist = np.hypot(*(P[i] - P[j]).T)
+    along = np.abs(s[i] - s[j])
+    along = np.minimum(along, np.where(np.isfinite(L[i]), L[i] - along, np.inf))
+    facing = (lid[i] != lid[j]) | (along > 2.0 * dist + 2.0 * step)
+    mid = (P[i[facing]] + P[j[facing]]) / 2.0
+    c = np.clip((mid[:, 0] // square_ft).astype(int), 0, cols - 1)
+    r = np.clip((mid[:, 1] // square_ft).astype(int), 0, rows - 1)
+    out[r, c] = True
+    return out
+
+
+# ---------------------------------------------------------------- the whole measure
+
+def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square: float,
+                   resolution: float, floor_squares: tuple[tuple[int, int], ...] = (),
+                   rock_squares: tuple[tuple[int, int], ...] = (),
+                   fine: bool = True, progress: Progress = _no_progress) -> Widths:
+    """Width per square ``[row, col]`` of a ``cols x rows`` map of ``feet_per_square`` squares.
+
+    ``floor_squares`` / ``rock_squares`` are ``(x, y)`` squares whose free region is forced to
+    floor / rock. Raises ``ValueError`` for a seed square with no free pixel (the CLI turns
+    that into a located message first)."""
+    spx = feet_per_square * resolution
+    h, w = int(round(rows * spx)), int(round(cols * spx))
+    progress("walls", 0, 4)
+    border = (np.array([[0.0, 0.0], [cols * feet_per_square, 0.0], [cols * feet_per_square, rows * feet_per_square],
+                        [0.0, rows * feet_per_square], [0.0, 0.0]]),)
+    index = WallIndex.build(geometry, extra=border)
+    # one extra pixel right and below, so a wall on the map's far edge is drawn inside the image
+    wall = rasterise(geometry, shape_px=(h + 1, w + 1), resolution=resolution)
+    fs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in floor_squares) if p is not None)
+    rs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in rock_squares) if p is not None)
+    progress("floor", 1, 4)
+    # (h + 1, w + 1): its last row/col is rock; sealed pockets under one square's area are rock
+    floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx))
+    progress("disks", 2, 4)
+    width, route = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
+                              index=index)
+    progress("fine", 3, 4)
+    n_fine = 0
+    if fine and resolution < FINE_RESOLUTION:
+        candidates = ((width > 0) & (width < FINE_BELOW_FT)) | facing_squares(
+            geometry, rows=rows, cols=cols, square_ft=feet_per_square)
+        width, n_fine = _fine_pass(geometry, index, floor, route, width, candidates, resolution=resolution,
+                                   feet_per_square=feet_per_square, progress=progress)
+    progress("done", 4, 4)
+    return Widths(width_ft=width, floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
+
+
+def _fine_pass(geometry, index, floor, route, width, candidates, *, resolution, feet_per_square, progress):
+    rows, cols = width.shape
+    out = width.copy()
+    blocks = sorted({(r // FINE_BLOCK, c // FINE_BLOCK) for r, c in zip(*np.nonzero(candidates))})
+    # coarse floor pixels well inside the floor: anchors that tell the fine pass which free
+    # regions are floor
+    deep = ndimage.binary_erosion(floor, structure=np.ones((3, 3)), iterations=1)
+    # a window's own skeleton is cut at its edges (a corner spur running off the window looks
+    # like a through-route): a fine axis pixel is on the route only where the nearest axis pixel
+    # of the whole floor is
+    coarse_centres, coarse_route = route
+    tree = cKDTree(coarse_centres) if len(coarse_centres) else None
+
+    def hint(centres: np.ndarray) -> np.ndarray:
+        if tree is None:
+            return np.zeros(len(centres), dtype=bool)
+        d, j = tree.query(centres)
+        return coarse_route[j] & (d <= 2.0 / resolution)
+    n = 0
+    for k, (br, bc) in enumerate(blocks):
+        progress("fine", k, len(blocks))
+        sel = candidates[br * FINE_BLOCK:(br + 1) * FINE_BLOCK, bc * FINE_BLOCK:(bc + 1) * FINE_BLOCK]
+        rr, cc = np.nonzero(sel)
+        r0, r1 = br * FINE_BLOCK + rr.min(), br * FINE_BLOCK + rr.max() + 1
+        c0, c1 = bc * FINE_BLOCK + cc.min(), bc * FINE_BLOCK + cc.max() + 1
+        x0 = max(c0 * feet_per_square - FINE_MARGIN_FT, 0.0)
+        y0 = max(r0 * feet_per_square - FINE_MARGIN_FT, 0.0)
+        x1 = min(c1 * feet_per_square + FINE_MARGIN_FT, cols * feet_per_square)
+        y1 = min(r1 * feet_per_square + FINE_MARGIN_FT, rows * feet_per_square)
+        shape = (int(math.ceil((y1 - y0) * FINE_RESOLUTION)), int(math.ceil((x1 - x0) * FINE_RESOLUTION)))
+        fwall = rasterise(geometry, shape_px=(shape[0] + 1, shape[1] + 1), resolution=FINE_RESOLUTION,
+                          offset_ft=(x0, y0))[:shape[0], :shape[1]]
+        labels, nl = ndimage.label(~fwall)
+        # map each fine pixel to its coarse pixel and keep the free regions anchored on deep floor
+        fy = ((np.arange(shape[0]) + 0.5) / FINE_RESOLUTION + y0) * resolution
+        fx = ((np.arange(shape[1]) + 0.5) / FINE_RESOLUTION + x0) * resolution
+        iy = np.clip(fy.astype(int), 0, floor.shape[0] - 1)
+        ix = np.clip(fx.astype(int), 0, floor.shape[1] - 1)
+        anchored = deep[np.ix_(iy, ix)]
+        keep = np.zeros(nl + 1, dtype=bool)
+        keep[np.unique(labels[anchored & (labels > 0)])] = True
+        keep[0] = False
+        ffloor = keep[labels]
+        # the map's own edge is rock at the fine resolution too
+        if y0 == 0.0:
+            ffloor[0, :] = False
+        if x0 == 0.0:
+            ffloor[:, 0] = False
+        if y1 >= rows * feet_per_square:
+            ffloor[-1, :] = False
+        if x1 >= cols * feet_per_square:
+            ffloor[:, -1] = False
+        fw, _ = disk_cover(ffloor, resolution=FINE_RESOLUTION, square_ft=feet_per_square, rows=r1 - r0,
+                           cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint)
+        coarse = out[r0:r1, c0:c1]
+        mask = candidates[r0:r1, c0:c1]
+        narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
+        narrow_f = (fw > 0) & (fw < FINE_BELOW_FT)
+        take = mask & (narrow_c | narrow_f)
+        coarse[take] = fw[take]
+        n += int(take.sum())
+    return out, n
