@@ -167,7 +167,6 @@ def bench_batch(repeat: int) -> dict:
     return run(min(repeat, 3))
 
 
-<<<<<<< HEAD
 def bench_tiled(repeat: int) -> dict:
     """Issue 17: Tiled import (TMX CSV and TMJ base64 zlib) and the overlay PNG's pixels."""
     from benchmarks.tiled_bench import bench_tiled as run
@@ -189,10 +188,6 @@ def bench_editor_stroke(repeat: int) -> dict:
     return run(repeat)
 
 
-BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
-           "render": bench_render, "batch": bench_batch, "tiled": bench_tiled,
-           "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke}
-=======
 def bench_import(repeat: int) -> dict:
     """Issue 15: a 200x200-square UVTT import at the default resolution (scikit-image, lazily)."""
     from benchmarks.import_bench import bench_import as run
@@ -201,8 +196,8 @@ def bench_import(repeat: int) -> dict:
 
 
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
-           "render": bench_render, "batch": bench_batch, "import": bench_import}
->>>>>>> uvtt
+           "render": bench_render, "batch": bench_batch, "import": bench_import, "tiled": bench_tiled,
+           "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke}
 
 
 def main(argv: list[str] | None = None) -> int:

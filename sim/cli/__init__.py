@@ -23,11 +23,7 @@ COMMANDS = (
     "fight", "analyze",
     "crawl",
     "generate",
-<<<<<<< HEAD
     "edit",
-=======
-    "imports",
->>>>>>> uvtt
     "validate",
     "imports", "export",
 )

@@ -57,7 +57,7 @@ def register(sub) -> None:
 def parse_new(text: str, limits) -> tuple[int, int]:
     """``--new COLSxROWS`` -> (cols, rows), bounded by the map size limit.
 
-    >>> from sim.loaders import Limits
+    >>> from sim.specs import Limits
     >>> parse_new("60x40", Limits())
     (60, 40)
     """

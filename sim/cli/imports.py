@@ -1,40 +1,24 @@
-<<<<<<< HEAD
-"""``cavesim import FILE --out MAP.toml``: another tool's map into cavesim's format (DESIGN §6).
-
-The file's suffix picks the importer (:data:`sim.importers.IMPORTERS`): Tiled ``.tmx``/``.tmj``
-and picture ``.png`` maps. The map TOML (a legend grid when its values fit few glyphs, else
-exact ``.npz`` layers) is written atomically; bad input is refused with one located message and
-exit code 2, and nothing is written.
-=======
 """``cavesim import FILE --out MAP.toml``: a map drawn in another tool as a cavesim map (DESIGN §6).
 
-The importer is chosen by the file's suffix (:data:`sim.importers.IMPORTERS`); the result is
-written by :func:`sim.mapwrite.write_map` (the TOML, its ``.npz`` layers when needed, and the
-floor picture as a sibling PNG), every file atomically. Bad input: one located message, exit 2,
-nothing written.
->>>>>>> uvtt
+The importer is chosen by the file's suffix (:func:`sim.importers.importer_for`): Universal VTT
+exports (``.dd2vtt``/``.df2vtt``/``.uvtt``, widths measured from the walls), Tiled maps
+(``.tmx``/``.tmj``) and picture maps (``.png``). The result is written by
+:func:`sim.mapwrite.write_map` (the TOML, its ``.npz`` layers when needed, and the floor picture as
+a sibling PNG), every file atomically. Bad input: one located message, exit 2, nothing written.
 """
 
 from __future__ import annotations
 
 import argparse
-<<<<<<< HEAD
-from pathlib import Path
-
-from sim.cli._common import add_map_limit, print_json
-from sim.errors import UsageError
-from sim.importers import IMPORTERS
-from sim.mapwrite import FORMATS
-=======
 import importlib
 import re
 import sys
 from pathlib import Path
 
 from sim.classify import category_counts, classify
-from sim.cli._common import print_json
+from sim.cli._common import add_map_limit, print_json
 from sim.errors import UsageError
-from sim.importers import importer_for
+from sim.importers import IMPORTERS, VTT_SUFFIXES, importer_for
 from sim.importers.common import DEFAULT_CEILING_FT, DEFAULT_FEET_PER_SQUARE, MAX_PIXELS, ImportOptions
 from sim.mapwrite import FORMATS, write_map
 from sim.rules.bodies import body_for
@@ -43,104 +27,54 @@ from sim.rules.categories import Category
 _XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _POINT = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*=\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 LONG_IMPORT_PX = 2_000_000  # show a progress bar above this many raster pixels
->>>>>>> uvtt
 
 
 def register(sub) -> None:
     p = sub.add_parser(
-<<<<<<< HEAD
-        "import", help="a Tiled (.tmx/.tmj) or picture (.png) map into cavesim's map format",
-        description="Import a map into cavesim's TOML map format. Tiled maps use value tiles (layers width_ft "
-                    "and height_ft) or semantic tiles (width_ft/height_ft/difficult properties); PNG maps are "
-                    "quarter-feet RGBA, a pair of 16-bit grey pictures, or a legend image. See the README.")
-    p.add_argument("file", help="the map to import: " + ", ".join(sorted(IMPORTERS)))
-    p.add_argument("--out", required=True, metavar="MAP.toml", help="the cavesim map to write")
-    p.add_argument("--point", action="append", metavar="NAME=X,Y", help="a named point (repeatable)")
-    p.add_argument("--format", choices=FORMATS, default="auto",
-                   help="legend grid or exact .npz layers (default auto: a legend when the values fit)")
-    g = p.add_argument_group("picture maps (.png)")
-    g.add_argument("--px-per-square", type=int, default=None, metavar="K",
-                   help="pixels per square: each square is a K x K block of one colour (default 1)")
-    g.add_argument("--ceiling-image", metavar="PNG", default=None,
-                   help="with a grey width picture: the ceilings, same size and mode (I;16: hundredths of a foot)")
-    g.add_argument("--legend", metavar="LEGEND.toml", default=None,
-                   help="a legend image: each exact colour \"#rrggbb\" is an entry of this file's [legend]")
-    p.add_argument("--json", action="store_true", help="print what was written as JSON")
-    add_map_limit(p)
-    p.set_defaults(handler=run)
-
-
-def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
-    path, out = Path(args.file), Path(args.out)
-    suffix = path.suffix.lower()
-    if suffix in (".jpg", ".jpeg"):
-        raise UsageError(f"{path}: is a JPEG; JPEG is lossy and changes the colours that hold the widths; "
-                         "save the map as PNG")
-    if suffix not in IMPORTERS:
-        raise UsageError(f"{path}: cavesim imports {', '.join(sorted(IMPORTERS))} files; "
-                         f"{suffix or 'a file without a suffix'} is not one of them")
-    if out.suffix.lower() != ".toml":
-        raise UsageError(f"--out {out}: give the .toml map file to write (e.g. {out.with_suffix('.toml')})")
-    if not out.parent.is_dir():
-        raise UsageError(f"--out {out}: folder {out.parent} does not exist; create it first or choose another path")
-    if out.is_dir():
-        raise UsageError(f"--out {out}: is a folder; give a file name")
-    if suffix != ".png" and (args.px_per_square is not None or args.ceiling_image or args.legend):
-        raise UsageError("--px-per-square, --ceiling-image and --legend are for .png picture maps")
-    if args.px_per_square is not None and args.px_per_square < 1:
-        raise UsageError(f"--px-per-square {args.px_per_square}: give a whole number >= 1")
-    return path, out
-
-
-def run(args: argparse.Namespace) -> int:
-    path, out = check_args(args)
-    written = IMPORTERS[path.suffix.lower()](path, out, args)
-    g = written.grid
-    if args.json:
-        print_json({"map": str(written.files[0]), "files": [str(f) for f in written.files], "format": written.fmt,
-                    "name": g.name, "cols": g.cols, "rows": g.rows, "floor": int((~g.rock).sum()),
-                    "rock": int(g.rock.sum()), "doors": int(g.door.sum()),
-                    "points": {k: list(v) for k, v in g.points.items()}})
-        return 0
-    for f in written.files:
-        print(f"wrote {f}")
-    print(f"{g.name}: {g.cols}x{g.rows} squares, {int((~g.rock).sum())} floor, {int(g.rock.sum())} rock"
-          + (f", {int(g.door.sum())} closed doors" if g.door.any() else "")
-          + (", points: " + ", ".join(f"{k} {v}" for k, v in g.points.items()) if g.points else ""))
-    return 0
-=======
-        "import", help="a Universal VTT map (.dd2vtt/.df2vtt/.uvtt) into a cavesim map, widths from the walls",
-        description="Import a map drawn in Dungeondraft, DungeonFog, Arkenforge (Universal VTT export) "
-                    "into the cavesim map format. The passage width of every square is measured from the "
-                    "wall geometry; closed doors, lights and the map picture are kept.")
-    p.add_argument("file", metavar="FILE", help="the map to import (.dd2vtt, .df2vtt or .uvtt)")
+        "import", help="a Universal VTT (.dd2vtt/.df2vtt/.uvtt), Tiled (.tmx/.tmj) or picture (.png) map into a "
+                       "cavesim map",
+        description="Import a map drawn in another tool into the cavesim map format. Universal VTT exports of "
+                    "Dungeondraft, DungeonFog and Arkenforge: the passage width of every square is measured from "
+                    "the wall geometry; closed doors, lights and the map picture are kept. Tiled maps use value "
+                    "tiles (layers width_ft and height_ft) or semantic tiles (width_ft/height_ft/difficult "
+                    "properties); PNG maps are quarter-feet RGBA, a pair of 16-bit grey pictures, or a legend "
+                    "image. See the README.")
+    p.add_argument("file", metavar="FILE", help="the map to import (.dd2vtt, .df2vtt, .uvtt, .tmx, .tmj or .png)")
     p.add_argument("--out", required=True, metavar="MAP.toml", help="the map file to write; the .npz layers and "
                    "the picture (.png) are written beside it")
-    p.add_argument("--feet-per-square", type=float, default=DEFAULT_FEET_PER_SQUARE, metavar="FT",
-                   help=f"a grid square's side in feet (the file has no units; default {DEFAULT_FEET_PER_SQUARE:g})")
-    p.add_argument("--ceiling", type=float, default=DEFAULT_CEILING_FT, metavar="FT",
-                   help=f"ceiling height of every floor square in feet (default {DEFAULT_CEILING_FT:g})")
-    p.add_argument("--ceiling-image", metavar="PNG", default=None,
-                   help="a grey-scale picture aligned with the map: grey level x 0.25 ft is the ceiling "
-                        "(0 = rock, 40 = 10 ft, 255 = 63.75 ft); the lowest in each square counts")
-    p.add_argument("--resolution", type=float, default=None, metavar="PX_PER_FT",
-                   help="pixels per foot the walls are rasterised at (default: automatic, 10 down to 2 so that "
-                        "the raster stays near 16 million pixels)")
-    p.add_argument("--floor", action="append", default=[], metavar="X,Y",
-                   help="the open space holding square X,Y is floor (when it touches the map's edge); repeatable")
-    p.add_argument("--rock", action="append", default=[], metavar="X,Y",
-                   help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
     p.add_argument("--point", action="append", default=[], metavar="NAME=X,Y",
                    help="a named point (entrance=3,4) for analyze, crawl and encounters; repeatable")
-    p.add_argument("--name", default=None, help="the map's name (default: the file name)")
     p.add_argument("--format", choices=FORMATS, default="auto",
                    help="legend grid, numeric .npz layers, or auto (default; a map with closed doors is always "
                         "written as layers)")
-    p.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
-                   help="refuse input files larger than this (default 64)")
-    p.add_argument("--max-pixels", type=float, default=float(MAX_PIXELS), metavar="N",
-                   help=f"refuse rasters larger than this many pixels (default {MAX_PIXELS:.0e})")
+    p.add_argument("--ceiling-image", metavar="PNG", default=None,
+                   help="VTT maps: a grey-scale picture aligned with the map, grey level x 0.25 ft is the ceiling "
+                        "(0 = rock, 40 = 10 ft, 255 = 63.75 ft; the lowest in each square counts). Picture maps "
+                        "with a grey width picture: the ceilings, same size and mode (I;16: hundredths of a foot)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_map_limit(p)
+    v = p.add_argument_group("Universal VTT maps (.dd2vtt, .df2vtt, .uvtt)")
+    v.add_argument("--feet-per-square", type=float, default=DEFAULT_FEET_PER_SQUARE, metavar="FT",
+                   help=f"a grid square's side in feet (the file has no units; default {DEFAULT_FEET_PER_SQUARE:g})")
+    v.add_argument("--ceiling", type=float, default=DEFAULT_CEILING_FT, metavar="FT",
+                   help=f"ceiling height of every floor square in feet (default {DEFAULT_CEILING_FT:g})")
+    v.add_argument("--resolution", type=float, default=None, metavar="PX_PER_FT",
+                   help="pixels per foot the walls are rasterised at (default: automatic, 10 down to 2 so that "
+                        "the raster stays near 16 million pixels)")
+    v.add_argument("--floor", action="append", default=[], metavar="X,Y",
+                   help="the open space holding square X,Y is floor (when it touches the map's edge); repeatable")
+    v.add_argument("--rock", action="append", default=[], metavar="X,Y",
+                   help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
+    v.add_argument("--name", default=None, help="the map's name (default: the file name)")
+    v.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
+                   help="refuse input files larger than this (default 64)")
+    v.add_argument("--max-pixels", type=float, default=float(MAX_PIXELS), metavar="N",
+                   help=f"refuse rasters larger than this many pixels (default {MAX_PIXELS:.0e})")
+    g = p.add_argument_group("picture maps (.png)")
+    g.add_argument("--px-per-square", type=int, default=None, metavar="K",
+                   help="pixels per square: each square is a K x K block of one colour (default 1)")
+    g.add_argument("--legend", metavar="LEGEND.toml", default=None,
+                   help="a legend image: each exact colour \"#rrggbb\" is an entry of this file's [legend]")
     p.set_defaults(handler=run)
 
 
@@ -194,7 +128,14 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
 
 def run(args: argparse.Namespace) -> int:
     src = Path(args.file)
+    if src.suffix.lower() in (".jpg", ".jpeg"):
+        raise UsageError(f"{src}: is a JPEG; JPEG is lossy and changes the colours that hold the widths; "
+                         "save the map as PNG")
     module = importlib.import_module(importer_for(src))
+    if src.suffix.lower() not in VTT_SUFFIXES:
+        return _run_tiled_or_picture(args)
+    if args.px_per_square is not None or args.legend:
+        raise UsageError("--px-per-square and --legend are for .png picture maps, not Universal VTT files")
     options = options_from(args)
     if not src.is_file():
         raise UsageError(f"{src}: no such file")
@@ -266,4 +207,37 @@ def _summary(imported, written, args) -> None:
     print(f"floor squares for a Medium creature (space {body.space:g} ft, height {body.height:g} ft):")
     for cat in Category:
         print(f"  {cat.letter}  {cat.label:<20} {counts[cat]:>8}")
->>>>>>> uvtt
+
+
+def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
+    path, out = Path(args.file), Path(args.out)
+    suffix = path.suffix.lower()
+    if out.suffix.lower() != ".toml":
+        raise UsageError(f"--out {out}: give the .toml map file to write (e.g. {out.with_suffix('.toml')})")
+    if not out.parent.is_dir():
+        raise UsageError(f"--out {out}: folder {out.parent} does not exist; create it first or choose another path")
+    if out.is_dir():
+        raise UsageError(f"--out {out}: is a folder; give a file name")
+    if suffix != ".png" and (args.px_per_square is not None or args.ceiling_image or args.legend):
+        raise UsageError("--px-per-square, --ceiling-image and --legend are for .png picture maps")
+    if args.px_per_square is not None and args.px_per_square < 1:
+        raise UsageError(f"--px-per-square {args.px_per_square}: give a whole number >= 1")
+    return path, out
+
+
+def _run_tiled_or_picture(args: argparse.Namespace) -> int:
+    path, out = check_args(args)
+    written = IMPORTERS[path.suffix.lower()](path, out, args)
+    g = written.grid
+    if args.json:
+        print_json({"map": str(written.files[0]), "files": [str(f) for f in written.files], "format": written.fmt,
+                    "name": g.name, "cols": g.cols, "rows": g.rows, "floor": int((~g.rock).sum()),
+                    "rock": int(g.rock.sum()), "doors": int(g.door.sum()),
+                    "points": {k: list(v) for k, v in g.points.items()}})
+        return 0
+    for f in written.files:
+        print(f"wrote {f}")
+    print(f"{g.name}: {g.cols}x{g.rows} squares, {int((~g.rock).sum())} floor, {int(g.rock.sum())} rock"
+          + (f", {int(g.door.sum())} closed doors" if g.door.any() else "")
+          + (", points: " + ", ".join(f"{k} {v}" for k, v in g.points.items()) if g.points else ""))
+    return 0

@@ -59,19 +59,17 @@ def run(args: argparse.Namespace) -> int:
 def _live(args, size):
     from sim.loaders import load_encounter
 
-<<<<<<< HEAD
     grid = bare_map(args.encounter, limits_from(args))
     if grid is not None:  # a map with no encounter: a view of the cave
+        grid = with_art(grid, args.art)
+
         def view(size):
             from sim.render.session import map_scene
 
             return map_scene(grid, size=size, base_path=args.encounter)
 
         return view
-    spec = load_encounter(Path(args.encounter), limits=limits_from(args))
-=======
     spec = with_art(load_encounter(Path(args.encounter), limits=limits_from(args)), args.art)
->>>>>>> uvtt
     teams = []
     for c in spec.combatants:
         if c.team not in teams:

@@ -8,15 +8,10 @@ import argparse
 import os
 from pathlib import Path
 
-<<<<<<< HEAD
 from sim.cli._common import add_map_limit, bare_map, limits_from
-from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
-=======
-from sim.cli._common import add_map_limit, limits_from
 from sim.render.options import (
     add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art,
 )
->>>>>>> uvtt
 
 
 def register(sub) -> None:
@@ -83,14 +78,11 @@ def scene_factory(args: argparse.Namespace, size):
     from sim.loaders import load_encounter
     from sim.render.session import map_scene, simulate, watch_scene
 
-<<<<<<< HEAD
     grid = bare_map(src, limits_from(args))
     if grid is not None:  # a map with no encounter: the cave on its own
+        grid = with_art(grid, args.art)
         return lambda: map_scene(grid, size=size, hud=hud, base_path=str(src))
-    spec = load_encounter(src, limits=limits_from(args))
-=======
     spec = with_art(load_encounter(src, limits=limits_from(args)), args.art)
->>>>>>> uvtt
     _, events = simulate(spec, seed=args.seed)
 
     def make():

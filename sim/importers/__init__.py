@@ -1,38 +1,33 @@
-<<<<<<< HEAD
 """Importers: other tools' maps into cavesim's map format (``cavesim import FILE --out MAP.toml``).
 
-:data:`IMPORTERS` maps a file suffix to ``function(path, out, args) -> Written``: read ``path``,
-write the map TOML ``out`` (and its siblings) with :func:`sim.mapwrite.write_map`, and return
-what was written. ``args`` is the ``cavesim import`` namespace (see :mod:`sim.cli.imports`).
+:func:`importer_for` names the module that reads a file, by its suffix:
 
+* ``.dd2vtt`` / ``.df2vtt`` / ``.uvtt`` -- Universal VTT exports of Dungeondraft, DungeonFog,
+  Arkenforge (:mod:`sim.importers.vtt`: ``import_file(path, options) -> Imported``, widths
+  measured from the walls);
 * ``.tmx`` / ``.tmj`` -- Tiled maps (:mod:`sim.importers.tiled`);
 * ``.png`` -- picture maps (:mod:`sim.importers.image`).
-=======
-"""Importers: maps drawn in other tools into a :class:`~sim.grid.CaveGrid` (DESIGN §3, issue 15).
 
-:data:`IMPORTERS` maps a file suffix to the module that reads it; each module has
-``import_file(path, options) -> Imported``. ``cavesim import`` (``sim/cli/imports.py``) picks the
-importer by suffix and writes the result with :func:`sim.mapwrite.write_map`.
+:data:`IMPORTERS` maps the Tiled and picture suffixes to ``function(path, out, args) -> Written``:
+read ``path``, write the map TOML ``out`` (and its siblings) with :func:`sim.mapwrite.write_map`.
 
->>> importer_for("cave.DD2VTT")
-'sim.importers.vtt'
->>>>>>> uvtt
+>>> importer_for("cave.DD2VTT"), importer_for("cave.tmj")
+('sim.importers.vtt', 'sim.importers.tiled')
 """
 
 from __future__ import annotations
 
-<<<<<<< HEAD
 import argparse
 import re
 import sys
 from pathlib import Path
 from typing import Callable
 
-from sim.errors import UsageError
+from sim.errors import DataError, UsageError
 from sim.grid import CaveGrid
 from sim.importers.image import read_image_grid
 from sim.importers.tiled import read_tiled_grid
-from sim.loaders import Limits
+from sim.specs import Limits
 from sim.mapwrite import Written, write_map
 
 _POINT = re.compile(r"\s*([^=\s][^=]*?)\s*=\s*(-?\d+)\s*,\s*(-?\d+)\s*")
@@ -94,25 +89,18 @@ IMPORTERS: dict[str, Callable[[Path, Path, argparse.Namespace], Written]] = {
     ".tmj": import_tiled,
     ".png": import_image,
 }
-=======
-from pathlib import Path
 
-from sim.errors import DataError
 
-# suffix -> module (one row per format; Tiled and images add theirs here)
-IMPORTERS = {
-    ".dd2vtt": "sim.importers.vtt",
-    ".df2vtt": "sim.importers.vtt",
-    ".uvtt": "sim.importers.vtt",
-}
+VTT_SUFFIXES = (".dd2vtt", ".df2vtt", ".uvtt")
+_MODULES = {**{s: "sim.importers.vtt" for s in VTT_SUFFIXES}, ".tmx": "sim.importers.tiled",
+            ".tmj": "sim.importers.tiled", ".png": "sim.importers.image"}
 
 
 def importer_for(path: str | Path) -> str:
     """The module that imports ``path``, chosen by its suffix (case-insensitive)."""
     suffix = Path(path).suffix.lower()
-    if suffix not in IMPORTERS:
-        known = ", ".join(sorted(IMPORTERS))
+    if suffix not in _MODULES:
+        known = ", ".join(sorted(_MODULES))
         raise DataError(f"{path}: cavesim cannot import {suffix or 'a file without a suffix'} files; "
                         f"it reads {known}")
-    return IMPORTERS[suffix]
->>>>>>> uvtt
+    return _MODULES[suffix]

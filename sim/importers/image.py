@@ -37,7 +37,9 @@ from PIL import Image
 
 from sim.errors import DataError
 from sim.grid import CaveGrid
-from sim.loaders import DEFAULT_MAX_SIZE, UNITS, WALL_WORDS, read_toml, to_feet
+from sim.fileio import read_toml
+from sim.loaders import UNITS, WALL_WORDS, to_feet
+from sim.specs import DEFAULT_MAX_SIZE
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_PIXELS = 64_000_000

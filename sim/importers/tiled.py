@@ -56,7 +56,8 @@ from PIL import Image
 
 from sim.errors import DataError
 from sim.grid import CaveGrid
-from sim.loaders import DEFAULT_MAX_SIZE, UNITS, to_feet
+from sim.loaders import UNITS, to_feet
+from sim.specs import DEFAULT_MAX_SIZE
 
 # The width and ceiling thresholds of the rules (RULES §2.3 for the sizes' space, height, head,
 # shoulders and depth, rounded to the values a designer paints with): the value-tile palette.

@@ -466,7 +466,7 @@ def test_xml_entity_bomb_is_refused_not_expanded(tmp_path, capsys):
 
 def test_unknown_suffix_and_jpeg_refused(tmp_path, capsys):
     (tmp_path / "m.tsx").write_text("x")
-    _bad(tmp_path, capsys, tmp_path / "m.tsx", "cavesim imports .png, .tmj, .tmx files")
+    _bad(tmp_path, capsys, tmp_path / "m.tsx", "cavesim cannot import .tsx files; it reads .dd2vtt, .df2vtt, .png, .tmj, .tmx, .uvtt")
     (tmp_path / "m.jpg").write_bytes(b"\xff\xd8\xff")
     _bad(tmp_path, capsys, tmp_path / "m.jpg", "is a JPEG; JPEG is lossy")
 

@@ -65,8 +65,11 @@ def imported(tmp_path, doc, **opts):
 def test_suffixes_choose_the_vtt_importer():
     for s in ("a.dd2vtt", "a.df2vtt", "a.uvtt", "A.UVTT"):
         assert importer_for(s) == "sim.importers.vtt"
-    with pytest.raises(DataError, match=r"cave\.tmx: cavesim cannot import \.tmx files; it reads \.dd2vtt"):
-        importer_for("cave.tmx")
+    assert importer_for("cave.tmx") == importer_for("cave.TMJ") == "sim.importers.tiled"
+    assert importer_for("cave.png") == "sim.importers.image"
+    with pytest.raises(DataError, match=r"cave\.tsx: cavesim cannot import \.tsx files; it reads \.dd2vtt, \.df2vtt, "
+                                        r"\.png, \.tmj, \.tmx, \.uvtt"):
+        importer_for("cave.tsx")
 
 
 def test_room_widths_and_units(tmp_path):
