@@ -52,7 +52,7 @@ import numba
 import numpy as np
 from scipy import ndimage
 
-from sim.analysis.regions import usable
+from sim.analysis.regions import geometry_labels, reading_order, usable
 from sim.classify import classify_arrays
 from sim.grid import CaveGrid, effective_width_ft
 from sim.movement import Mover, find_path, move_field
@@ -130,9 +130,7 @@ def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
         ids[new] = np.arange(n_seeds + 1, n_seeds + 1 + int(new.sum()), dtype=np.int32)
         n_seeds += int(new.sum())
         seeds = np.where(ids[lab] > 0, ids[lab], seeds)
-    from sim.analysis.regions import _reading_order
-
-    return _reading_order(seeds).reshape(room.shape)
+    return reading_order(seeds).reshape(room.shape)
 
 
 @numba.njit(cache=True)
@@ -222,7 +220,6 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     geo = geometry(grid)
     cores = area_seeds(geo.room, min_area=min_area)
     area = flood(geo, cores)
-    floor = geo.floor
     depth = geo.depth
     rows, cols = grid.shape
     # meeting pairs of 4-neighbours from different areas, with their crossing depth
@@ -246,7 +243,6 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         r0, r1, c0, c1 = int(rr.min()), int(rr.max()) + 1, int(cc.min()), int(cc.max()) + 1
         box_ours = ours[r0:r1, c0:c1]
         box_depth = depth[r0:r1, c0:c1]
-        box_cols = c1 - c0
         labels_at: dict[int, np.ndarray] = {}
         # split the meeting line into connected pieces (8-neighbour squares)
         line = np.zeros(rows * cols, dtype=bool)
@@ -454,9 +450,6 @@ def _bottleneck(f: MoveField, pa, pb) -> tuple[Category, str]:
     from ``pa`` to ``pb`` would have to cross, and why it stops the body: ``no_room`` (its head
     does not fit, RULES §2.3), ``escape_artist`` (an Escape Artist check it cannot make, §5.3)
     or ``footprint`` (every square would do, but its space cannot get through, §2.6-2.7)."""
-    from sim.analysis.regions import geometry_labels
-    from sim.classify import classify_arrays
-
     rock = f.grid.rock
     cats = classify_arrays(f.grid.width_ft, f.grid.height_ft, rock, f.mover.body)
     found = Category.IMPASSABLE

@@ -73,7 +73,7 @@ def component_labels(ok: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     graph = coo_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n)).tocsr()
     _, raw = connected_components(graph, directed=False)
     raw = np.where(ok.ravel(), raw + 1, 0)
-    return _reading_order(raw).reshape(ok.shape)
+    return reading_order(raw).reshape(ok.shape)
 
 
 def geometry_labels(ok: np.ndarray, rock: np.ndarray) -> np.ndarray:
@@ -88,7 +88,7 @@ def region_labels(field: MoveField) -> np.ndarray:
     return component_labels(usable(field), field.dirs)
 
 
-def _reading_order(labels: np.ndarray) -> np.ndarray:
+def reading_order(labels: np.ndarray) -> np.ndarray:
     """Renumber positive labels 1.. by their first occurrence in the flat (reading) order."""
     flat = labels.ravel()
     pos = flat > 0
