@@ -1,45 +1,132 @@
 """Writing output files safely: never leave a half-written file behind (DESIGN §7).
 
+Every output is written to a temporary file beside it and renamed onto its name when complete
+(:func:`atomic_path`); a folder of files (a report) is written into a temporary folder renamed
+the same way (:func:`atomic_dir`). Temporary names are ``.NAME.cavesim-PID.XXXXXX`` (hidden, with
+the writing process's id): a later write to the same name removes those whose process is gone
+(killed by SIGKILL, say), so no debris piles up. :func:`check_writable` proves, before any work,
+that an output can be written at all.
+
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> atomic_write_text(d / "a.txt", "hello")
 >>> (d / "a.txt").read_text()
 'hello'
+>>> sorted(p.name for p in d.iterdir())
+['a.txt']
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
 from sim.errors import DataError
 
+_TMP = re.compile(r"\.(?P<name>.+)\.cavesim-(?P<pid>\d+)\.[^/]*")
+
 
 def _check_dir(path: Path) -> None:
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.exists():
         raise DataError(f"{path}: folder {parent} does not exist; create it first or choose another --out")
+    if not parent.is_dir():
+        raise DataError(f"{path}: {parent} is not a folder; choose another --out")
     if path.exists() and path.is_dir():
         raise DataError(f"{path}: is a directory; give a file name")
 
 
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process (or not a pid we can ask about): leave its files
+    return True
+
+
+def clean_stale(path: str | Path) -> list[Path]:
+    """Remove the temporary files (and folders) a killed cavesim left beside ``path``: those named
+    for ``path`` whose writing process no longer runs. Returns what was removed."""
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    removed = []
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _TMP.fullmatch(entry.name)
+        if not m or m.group("name") != path.name or _alive(int(m.group("pid"))):
+            continue
+        p = Path(entry.path)
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(p)
+            else:
+                p.unlink()
+            removed.append(p)
+    return removed
+
+
+def _tmp_prefix(path: Path) -> str:
+    return f".{path.name}.cavesim-{os.getpid()}."
+
+
+def check_writable(path: str | Path, *, what: str = "--out", folder: bool = False) -> None:
+    """Refuse (:class:`DataError`) an output that cannot be written, before any work: its folder
+    must exist and take a new file (tried for real: a temporary file is made and removed), and
+    the name must not be a folder (or, with ``folder``, must be a folder or free)."""
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise DataError(f"{what} {path}: folder {parent} does not exist; create it first or choose another {what}")
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise DataError(f"{what} {path}: is a file, not a folder; choose another {what}")
+    elif path.is_dir():
+        raise DataError(f"{what} {path}: is a directory; give a file name")
+    elif path.exists() and not path.is_file():
+        raise DataError(f"{what} {path}: is not a regular file (a device or a pipe); give a file name")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=".probe", dir=parent)
+    except OSError as exc:
+        raise DataError(f"{what} {path}: cannot write in {parent} ({exc.strerror}); choose another {what}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
 @contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(path: str | Path, *, sync: bool = False) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it is renamed onto ``path``,
-    on any exception it is removed. Use for writers that want a file name (Pillow, numpy)."""
+    on any exception it is removed. Use for writers that want a file name (Pillow, numpy).
+    With ``sync`` the file is flushed to the disk before the rename."""
     path = Path(path)
     _check_dir(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix or ".tmp", dir=path.parent or ".")
+    clean_stale(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=path.suffix or ".tmp", dir=path.parent or ".")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be written ({exc.strerror}); choose another place") from None
     os.close(fd)
     tmp_path = Path(tmp)
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(tmp_path, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
     try:
+        os.chmod(tmp_path, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
         yield tmp_path
+        if sync:
+            with open(tmp_path, "rb+") as fh:
+                os.fsync(fh.fileno())
         os.replace(tmp_path, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -47,8 +134,43 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         raise
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
-    with atomic_path(path) as tmp:
+@contextlib.contextmanager
+def atomic_dir(path: str | Path) -> Iterator[Path]:
+    """Yield a new temporary folder beside ``path``; on success it takes ``path``'s place (an old
+    folder there is moved aside and removed only after), on any exception it is removed. A
+    report folder is therefore either the old one or the new one, never half of each."""
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise DataError(f"{path}: folder {parent} does not exist; create it first")
+    if path.exists() and not path.is_dir():
+        raise DataError(f"{path}: is a file, not a folder")
+    clean_stale(path)
+    tmp = Path(tempfile.mkdtemp(prefix=_tmp_prefix(path), suffix=".dir", dir=parent))
+    os.chmod(tmp, 0o777 & ~_umask())
+    try:
+        yield tmp
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=_tmp_prefix(path), suffix=".old", dir=parent))
+            os.rmdir(old)
+            os.replace(path, old)
+            os.replace(tmp, path)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+def atomic_write_text(path: str | Path, text: str, *, sync: bool = False) -> None:
+    with atomic_path(path, sync=sync) as tmp:
         tmp.write_text(text, encoding="utf-8")
 
 
