@@ -20,7 +20,7 @@ def shorten(value: Any, limit: int = 60) -> str:
     >>> shorten("abc")
     "'abc'"
     >>> shorten("x" * 100, 10)
-    "'xxxxxx… (102 characters)"
+    "'xxxxx… (102 characters)"
     """
     try:
         text = repr(value)

@@ -178,6 +178,9 @@ def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Sca
             if len(raw) > MAX_LINE:
                 damaged.append((number, f"a line of {len(raw)} bytes (at most {MAX_LINE})"))
                 continue
+            if b"\x00" in raw:
+                damaged.append((number, "holds a NUL byte"))
+                continue
             try:
                 line = raw[:-1].decode("utf-8")
             except UnicodeDecodeError:
@@ -187,7 +190,9 @@ def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Sca
                 try:
                     (row,) = csv.reader([line]) if line else [[]]
                 except (csv.Error, ValueError) as exc:
-                    damaged.append((number, f"not a CSV row ({exc})"))
+                    limit = csv.field_size_limit()
+                    damaged.append((number, f"a field of more than {limit} characters" if "field limit" in str(exc)
+                                    else f"not a CSV row ({exc})"))
                     continue
                 if header is None:
                     header = row
