@@ -28,7 +28,7 @@ def crowd_spec(*, seed: int = 3, cols: int = 64, rows: int = 40, creatures: int 
     ``swarms`` swarms, placed where they fit and apart."""
     from sim.encounter import _mover
     from sim.generate import generate_cave
-    from sim.loaders import CombatantSpec, EncounterSpec
+    from sim.specs import CombatantSpec, EncounterSpec
     from sim.movement import move_field
     from sim.movement.field import BLOCKED
     from sim.rules.statblocks import load_template

@@ -34,141 +34,29 @@ Time model (each number is exact for this model, and tested):
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from sim.creature import Creature
 from sim.errors import DataError
 from sim.geometry import distance_squares, line_of_effect
-from sim.grid import CaveGrid
-from sim.loaders import (SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec, Limits, _Lines, _parse_combatants,
-                         load_map, read_toml)
+from sim.grid import CaveGrid, effective_width_ft
 from sim.movement import Mover, find_path, move_field
 from sim.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
 from sim.rules.bodies import Body
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.statblocks import without_armor
+from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
 
 Pos = tuple[int, int]
 ROUNDS_PER_MINUTE = 10
 KINDS = ("open", "single_file", "crawl", "awkward", "tight")
 _MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}
 FIGHT_NEAR_SQUARES = 15  # a monster this close (75 ft): keep the armor off
-
-
-# =================================================================================================
-# Input
-# =================================================================================================
-
-@dataclass(frozen=True, slots=True, eq=False)
-class CrawlSpec:
-    name: str
-    path: str
-    grid: CaveGrid
-    party: tuple[CombatantSpec, ...]
-    start: Pos
-    goal: Pos
-    monsters: tuple[CombatantSpec, ...] = ()
-    seed: int = 0
-    settings: dict = field(default_factory=lambda: dict(SETTINGS_DEFAULTS))
-    start_name: str = ""
-    goal_name: str = ""
-
-
-def _point(grid: CaveGrid, text: str, what: str, where: str) -> Pos:
-    if text in grid.points:
-        return tuple(grid.points[text])
-    parts = text.replace(" ", "").split(",")
-    if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
-        p = (int(parts[0]), int(parts[1]))
-        if not grid.in_bounds(p) or grid.rock[p[1], p[0]]:
-            raise DataError(f"{where}: {what} {text!r} is off the map or in rock")
-        return p
-    names = ", ".join(grid.points) or "(the map names none)"
-    raise DataError(f"{where}: {what} {text!r} is not a named point of {grid.name!r}; use one of {names}, "
-                    "or X,Y")
-
-
-def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str | None = None,
-               goal: str | None = None, seed: int | None = None, limits: Limits = Limits()) -> CrawlSpec:
-    """A crawl: a crawl file (``[crawl]`` with map, from, to, party, seed; monsters as
-    ``[[combatant]]``) or a plain map file plus the party and points given as arguments."""
-    path = Path(path)
-    data, text = read_toml(path)
-    lines = _Lines(text)
-    problems: list[str] = []
-    crawl = data.get("crawl", {})
-    if not isinstance(crawl, dict):
-        raise DataError(f"{path}: [crawl] must be a table")
-    if "map" in crawl:
-        grid = load_map(path.parent / str(crawl["map"]), limits=limits)
-    elif "map" in data:
-        grid = load_map(path, limits=limits)
-    elif isinstance(data.get("encounter"), dict):
-        grid = load_map(path, limits=limits)
-    else:
-        raise DataError(f"{path}: no map: give [crawl] map = \"cave.toml\" or a map file")
-    party_names = party if party is not None else crawl.get("party")
-    if not party_names:
-        raise DataError(f"{path}: no party: give --party T1,T2,... or [crawl] party = [\"human-fighter-3\", ...]")
-    if not isinstance(party_names, list) or not all(isinstance(p, str) for p in party_names):
-        raise DataError(f"{path}: [crawl] party must be a list of template names")
-    start_text = start if start is not None else crawl.get("from")
-    goal_text = goal if goal is not None else crawl.get("to")
-    where = str(path)
-    if not start_text or not goal_text:
-        raise DataError(f"{path}: give the start and the goal: --from POINT --to POINT (or [crawl] from/to)")
-    s = _point(grid, str(start_text), "--from", where)
-    g = _point(grid, str(goal_text), "--to", where)
-    members = []
-    counts: dict[str, int] = {}
-    for name in party_names:
-        if ":" in name:  # "bruna:human-fighter-3" names the member
-            ident, template = name.split(":", 1)
-        else:
-            template = name
-            base = Path(template).stem if template.endswith(".toml") else template
-            counts[base] = counts.get(base, 0) + 1
-            ident = base if counts[base] == 1 else f"{base}-{counts[base]}"
-        members.append(CombatantSpec(id=ident, template=template, team="party", at=s, explicit_id=":" in name))
-    monsters = []
-    if "combatant" in data:
-        monsters = [dataclasses.replace(m, team=m.team or "monsters")
-                    for m in _parse_combatants(data["combatant"], lines, lambda line, key, msg:
-                                               problems.append(f"{path}:{line or '?'}: {key}: {msg}"))]
-    the_seed = int(seed if seed is not None else crawl.get("seed", 0))
-    if the_seed < 0:
-        problems.append(f"{path}: seed must be >= 0")
-    if problems:
-        raise DataError.collect(problems)
-    spec = CrawlSpec(name=str(crawl.get("name", f"{grid.name}: {start_text} to {goal_text}")), path=str(path),
-                     grid=grid, party=tuple(members), start=s, goal=g, monsters=tuple(monsters), seed=the_seed,
-                     start_name=str(start_text), goal_name=str(goal_text))
-    _check(spec)
-    return spec
-
-
-def _check(spec: CrawlSpec) -> None:
-    from sim.encounter import build_creature, check_placement
-
-    problems = []
-    for m in spec.party:
-        try:
-            build_creature(m, spec.path)
-        except DataError as exc:
-            problems.extend(f"{spec.path}: party member {m.template!r}: {p}" for p in exc.problems)
-    if spec.monsters:
-        enc = EncounterSpec(name=spec.name, path=spec.path, grid=spec.grid, seed=spec.seed,
-                            combatants=spec.monsters, settings=dict(spec.settings))
-        problems.extend(check_placement(enc))
-    if problems:
-        raise DataError.collect(problems)
 
 
 # =================================================================================================
@@ -339,18 +227,9 @@ def _kind_at(fields: dict[str, MoveField], grid: CaveGrid, members: list[Creatur
     kind = _MODE_KIND.get(worst, "open")
     if kind == "open":
         widest = max(c.block.body.space for c in members)
-        if _effective_width(grid)[y, x] < 2 * widest and len(members) > 1:
+        if effective_width_ft(grid)[y, x] < 2 * widest and len(members) > 1:
             kind = "single_file"
     return kind
-
-
-@functools.lru_cache(maxsize=8)
-def _effective_width(grid: CaveGrid) -> np.ndarray:
-    """The map's width capped by the rock around each square (as the chokepoint analysis reads
-    it): a one-square corridor drawn with a chamber glyph is still 5 ft wide."""
-    from sim.generate import width_allowance_ft
-
-    return np.minimum(grid.width_ft, width_allowance_ft(~grid.rock))
 
 
 def _member_time(c: Creature, f: MoveField, squares: list[Pos], grid: CaveGrid) -> tuple[float, list]:

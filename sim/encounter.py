@@ -32,7 +32,7 @@ from sim.events import (Check, Condition, Damage, EncounterEnd, EncounterStart, 
                         ItemUsed, Moved, Refused, RoundStart, TurnEnd, TurnStart)
 from sim.geometry import distance_squares, footprint_distance_ft, line_clear
 from sim.grid import CaveGrid
-from sim.loaders import CombatantSpec, EncounterSpec
+from sim.specs import CombatantSpec, EncounterSpec
 from sim.movement import Mover, find_path, move_field
 from sim.movement.field import BLOCKED, MoveField
 from sim.rules.bodies import swarm_body

@@ -1,4 +1,10 @@
-"""Writing output files safely: never leave a half-written file behind (DESIGN §7).
+"""The only code that opens user files: reading TOML input (with line lookup for messages) and
+writing output files safely, never leaving a half-written file behind (DESIGN §7).
+
+Reading knows nothing about what a file means: :func:`read_toml` turns every failure (missing,
+not UTF-8, not TOML) into one :class:`~sim.errors.DataError` naming the file, and
+:class:`TomlLines` finds the line of a key or table so the parsers (``sim.loaders``,
+``sim.rules.statblocks``) can point at it. Nothing read is ever executed.
 
 Every output is written to a temporary file beside it and renamed onto its name when complete
 (:func:`atomic_path`); a folder of files (a report) is written into a temporary folder renamed
@@ -23,12 +29,82 @@ import os
 import re
 import shutil
 import tempfile
+import tomllib
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from sim.errors import DataError
 
 _TMP = re.compile(r"\.(?P<name>.+)\.cavesim-(?P<pid>\d+)\.[^/]*")
+
+
+def read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    """Parse a TOML file into (data, raw text); every failure is a DataError naming the file (and line)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file; check the path") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory, not a TOML file") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path}: not valid TOML: {exc}; fix the syntax there") from None
+
+
+def located(path: str | Path, line: int | None, key: str) -> str:
+    """The start of a message about ``key`` of a file: ``file:line: key`` (or ``file: key``).
+
+    >>> located("cave.toml", 4, "[map] units"), located("cave.toml", None, "[legend]")
+    ('cave.toml:4: [map] units', 'cave.toml: [legend]')
+    """
+    return f"{path}:{line}: {key}" if line else f"{path}: {key}"
+
+
+class TomlLines:
+    """Finds the line numbers of keys and tables in a TOML file's raw text, for messages.
+
+    >>> lines = TomlLines('[map]\\nname = "x"\\n[[point]]\\nname = "y"\\n')
+    >>> lines.table("map"), lines.table("point"), lines.key("name"), lines.key("name", after=2)
+    (1, 3, 2, 4)
+    """
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+
+    def table(self, name: str) -> int | None:
+        pat = re.compile(r"^\s*\[\[?\s*" + re.escape(name) + r"\s*\]\]?\s*(#.*)?$")
+        for i, line in enumerate(self.lines, 1):
+            if pat.match(line):
+                return i
+        return None
+
+    def key(self, key: str, *, after: int | None = None) -> int | None:
+        quoted = re.escape(key)
+        pat = re.compile(r"^\s*(" + quoted + r"|\"" + quoted + r"\"|'" + quoted + r"')\s*=")
+        for i, line in enumerate(self.lines, 1):
+            if after is not None and i <= after:
+                continue
+            if pat.match(line):
+                return i
+        return None
+
+    def grid_first_row(self) -> int | None:
+        """Line number of the first grid row (the line after ``grid = \"\"\"``)."""
+        start = self.key("grid", after=self.table("map"))
+        if start is None:
+            return None
+        line = self.lines[start - 1]
+        m = re.search(r'("""|\'\'\')(.*)$', line)
+        if m and m.group(2).strip() == "":
+            return start + 1
+        return start
 
 
 def _check_dir(path: Path) -> None:

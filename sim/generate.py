@@ -16,7 +16,7 @@ The stages:
    of neighbouring chambers, plus a few extra links for circuits, by winding tunnels (random
    4-connected staircases through a displaced midpoint) one or two squares wide. The floor is
    one 4-connected component; the border is rock.
-2. **Width** (:func:`width_allowance_ft`, DESIGN §5 "narrowest horizontal clearance"). The width
+2. **Width** (:func:`sim.grid.width_allowance_ft`, DESIGN §5 "narrowest horizontal clearance"). The width
    of a square may never exceed what its rock allows: ``5 ft x min(horizontal run, vertical run)``
    of open squares through it. A corridor one square wide therefore never claims more than 5 ft,
    a two-square corridor never more than 10 ft. Open chambers are capped at ``chamber_cap_ft``.
@@ -52,10 +52,9 @@ from scipy.special import ndtr
 
 from sim import __version__
 from sim.coords import xy
-from sim.grid import CaveGrid, Terrain
+from sim.grid import SQUARE_FT, CaveGrid, Terrain, width_allowance_ft
 from sim.rules.bodies import body_for
 
-SQUARE_FT = 5.0
 MIN_SIZE = 8  # smallest cave side, in squares (a 6 x 6 interior inside the rock border)
 
 # Quantisation classes of the ASCII format (feet). Values are rounded *down* to a class, so a
@@ -203,45 +202,6 @@ def cave_layout(rng: np.random.Generator, *, cols: int, rows: int,
         sizes[0] = 0
         floor = labels == int(np.argmax(sizes))
     return floor, tunnels & floor
-
-
-def open_runs(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Length (squares) of the horizontal and the vertical run of open squares through each
-    square; 0 on rock.
-
-    >>> floor = np.array([[0, 0, 0, 0, 0],
-    ...                   [0, 1, 1, 1, 0],
-    ...                   [0, 0, 1, 0, 0],
-    ...                   [0, 0, 1, 0, 0],
-    ...                   [0, 0, 0, 0, 0]], dtype=bool)
-    >>> h, v = open_runs(floor)
-    >>> h[1].tolist(), v[:, 2].tolist()
-    ([0, 3, 3, 3, 0], [0, 3, 3, 3, 0])
-    """
-    floor = np.asarray(floor, dtype=bool)
-    return (_runs(floor, np.array([[0, 0, 0], [1, 1, 1], [0, 0, 0]])),
-            _runs(floor, np.array([[0, 1, 0], [0, 1, 0], [0, 1, 0]])))
-
-
-def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.ndarray:
-    """The widest passage width (feet) the rock layout allows at each square (DESIGN §5):
-    ``5 ft x min(horizontal run, vertical run)`` of open squares through it, optionally capped
-    (open chambers); 0 on rock. A one-square corridor allows 5 ft, a two-square one 10 ft,
-    whichever way it runs. The rule is conservative along straight passages; at a junction, or
-    on a diagonal staircase, a square may be allowed 10 ft (its shortest run is two squares).
-
-    >>> floor = np.array([[0, 0, 0, 0, 0],
-    ...                   [0, 1, 1, 1, 0],
-    ...                   [0, 0, 1, 0, 0],
-    ...                   [0, 0, 0, 0, 0]], dtype=bool)
-    >>> width_allowance_ft(floor)[1:3, 1:4].tolist()
-    [[5.0, 10.0, 5.0], [0.0, 5.0, 0.0]]
-    """
-    h, v = open_runs(floor)
-    allow = SQUARE_FT * np.minimum(h, v).astype(np.float64)
-    if cap_ft is not None:
-        np.minimum(allow, cap_ft, out=allow)
-    return allow
 
 
 def named_points(floor: np.ndarray) -> dict[str, tuple[int, int]]:
@@ -458,13 +418,6 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 def _set_border(a: np.ndarray, value: bool) -> None:
     a[0, :] = a[-1, :] = value
     a[:, 0] = a[:, -1] = value
-
-
-def _runs(floor: np.ndarray, structure: np.ndarray) -> np.ndarray:
-    labels, n = ndimage.label(floor, structure=structure)
-    sizes = np.bincount(labels.ravel(), minlength=n + 1)
-    sizes[0] = 0
-    return sizes[labels]
 
 
 def _segments(mask: np.ndarray, *, min_size: int) -> tuple[np.ndarray, int]:

@@ -7,7 +7,8 @@ Arrays are indexed ``[row, col]`` and hold feet:
 * ``difficult`` -- difficult terrain (rubble);
 * ``rock``      -- solid rock (width and height are 0 there).
 
-Behaviour lives in modules (classify, movement, analysis), not here.
+Behaviour lives in modules (classify, movement, analysis), not here; the one terrain fact kept
+beside the grid is the width the rock allows (:func:`effective_width_ft`, DESIGN §5).
 
 >>> g = CaveGrid.from_arrays([[10, 0], [2, 10]], [[12, 0], [8, 3]], name="tiny")
 >>> g.shape, g.cols, g.rows
@@ -20,13 +21,17 @@ Behaviour lives in modules (classify, movement, analysis), not here.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
+from scipy import ndimage
 
 from sim.coords import ij
+
+SQUARE_FT = 5.0  # one square of the grid is 5 ft across
 
 
 def _frozen(a, dtype) -> np.ndarray:
@@ -137,3 +142,66 @@ class CaveGrid:
         w = kw.pop("width_ft")
         h = kw.pop("height_ft")
         return CaveGrid.from_arrays(w, h, **kw)
+
+
+# =================================================================================================
+# The width the rock allows (DESIGN §5 "narrowest horizontal clearance")
+# =================================================================================================
+
+def open_runs(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Length (squares) of the horizontal and the vertical run of open squares through each
+    square; 0 on rock.
+
+    >>> floor = np.array([[0, 0, 0, 0, 0],
+    ...                   [0, 1, 1, 1, 0],
+    ...                   [0, 0, 1, 0, 0],
+    ...                   [0, 0, 1, 0, 0],
+    ...                   [0, 0, 0, 0, 0]], dtype=bool)
+    >>> h, v = open_runs(floor)
+    >>> h[1].tolist(), v[:, 2].tolist()
+    ([0, 3, 3, 3, 0], [0, 3, 3, 3, 0])
+    """
+    floor = np.asarray(floor, dtype=bool)
+    return (_runs(floor, np.array([[0, 0, 0], [1, 1, 1], [0, 0, 0]])),
+            _runs(floor, np.array([[0, 1, 0], [0, 1, 0], [0, 1, 0]])))
+
+
+def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.ndarray:
+    """The widest passage width (feet) the rock layout allows at each square (DESIGN §5):
+    ``5 ft x min(horizontal run, vertical run)`` of open squares through it, optionally capped
+    (open chambers); 0 on rock. A one-square corridor allows 5 ft, a two-square one 10 ft,
+    whichever way it runs. The rule is conservative along straight passages; at a junction, or
+    on a diagonal staircase, a square may be allowed 10 ft (its shortest run is two squares).
+
+    >>> floor = np.array([[0, 0, 0, 0, 0],
+    ...                   [0, 1, 1, 1, 0],
+    ...                   [0, 0, 1, 0, 0],
+    ...                   [0, 0, 0, 0, 0]], dtype=bool)
+    >>> width_allowance_ft(floor)[1:3, 1:4].tolist()
+    [[5.0, 10.0, 5.0], [0.0, 5.0, 0.0]]
+    """
+    h, v = open_runs(floor)
+    allow = SQUARE_FT * np.minimum(h, v).astype(np.float64)
+    if cap_ft is not None:
+        np.minimum(allow, cap_ft, out=allow)
+    return allow
+
+
+def _runs(floor: np.ndarray, structure: np.ndarray) -> np.ndarray:
+    labels, n = ndimage.label(floor, structure=structure)
+    sizes = np.bincount(labels.ravel(), minlength=n + 1)
+    sizes[0] = 0
+    return sizes[labels]
+
+
+@functools.lru_cache(maxsize=8)
+def effective_width_ft(grid: CaveGrid) -> np.ndarray:
+    """The map's width capped by the rock around each square (read-only, cached per grid): a
+    one-square corridor drawn with a chamber glyph is still 5 ft wide. The crawl's single-file
+    test and the chokepoint analysis read passages with it; 0 on rock.
+
+    >>> g = CaveGrid.from_arrays([[0, 0, 0], [30, 30, 30], [0, 0, 0]], [[0, 0, 0], [10, 10, 10], [0, 0, 0]])
+    >>> effective_width_ft(g)[1].tolist()
+    [5.0, 5.0, 5.0]
+    """
+    return _frozen(np.minimum(grid.width_ft, width_allowance_ft(~grid.rock)), np.float64)

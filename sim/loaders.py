@@ -1,4 +1,5 @@
-"""The only module that reads user files: maps (and, later, encounters and custom stat blocks).
+"""Parsing the user's input files: maps, encounters and crawl files, into the records of
+:mod:`sim.specs` (the bytes are read by :func:`sim.fileio.read_toml`).
 
 Everything read here is validated at the boundary (STYLE habit 8). Every problem becomes one
 line that names the file, the line or key, and the fix; all problems of a file are collected
@@ -9,11 +10,10 @@ loaded with ``allow_pickle=False``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
-import tomllib
 import zipfile
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,27 +21,15 @@ from typing import Any
 import numpy as np
 
 from sim.errors import DataError
+from sim.fileio import TomlLines, located, read_toml
 from sim.grid import CaveGrid, Terrain
+from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, CrawlSpec, EncounterSpec, Limits
 
-DEFAULT_MAX_SIZE = (4096, 4096)  # (cols, rows)
 UNITS = ("ft", "m")
 WALL_WORDS = ("wall", "rock")
 _MAP_KEYS = {"name", "units", "description", "grid", "layers"}
 _LEGEND_KEYS = {"width", "height", "difficult"}
 _TOP_KEYS = {"map", "legend", "point", "encounter", "combatant", "schema_version", "crawl", "settings"}
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    max_cols: int = DEFAULT_MAX_SIZE[0]
-    max_rows: int = DEFAULT_MAX_SIZE[1]
-
-    @classmethod
-    def parse(cls, text: str) -> "Limits":
-        m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
-        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-            raise DataError(f"--max-map-size {text!r}: write it as COLSxROWS, e.g. 4096x4096")
-        return cls(int(m.group(1)), int(m.group(2)))
 
 
 def to_feet(value: float, units: str) -> float:
@@ -53,65 +41,6 @@ def to_feet(value: float, units: str) -> float:
     if units == "ft":
         return float(value)
     return float(Fraction(str(value)) * 10 / 3)
-
-
-def read_toml(path: Path) -> tuple[dict[str, Any], str]:
-    """Parse a TOML file; every failure is a DataError naming the file (and line)."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file; check the path") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: is a directory, not a TOML file") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
-    try:
-        return tomllib.loads(text), text
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: not valid TOML: {exc}; fix the syntax there") from None
-
-
-class _Lines:
-    """Finds the line numbers of keys and tables in the raw text, for messages."""
-
-    def __init__(self, text: str):
-        self.lines = text.splitlines()
-
-    def table(self, name: str) -> int | None:
-        pat = re.compile(r"^\s*\[\[?\s*" + re.escape(name) + r"\s*\]\]?\s*(#.*)?$")
-        for i, line in enumerate(self.lines, 1):
-            if pat.match(line):
-                return i
-        return None
-
-    def key(self, key: str, *, after: int | None = None) -> int | None:
-        quoted = re.escape(key)
-        pat = re.compile(r"^\s*(" + quoted + r"|\"" + quoted + r"\"|'" + quoted + r"')\s*=")
-        for i, line in enumerate(self.lines, 1):
-            if after is not None and i <= after:
-                continue
-            if pat.match(line):
-                return i
-        return None
-
-    def grid_first_row(self) -> int | None:
-        """Line number of the first grid row (the line after ``grid = \"\"\"``)."""
-        start = self.key("grid", after=self.table("map"))
-        if start is None:
-            return None
-        line = self.lines[start - 1]
-        m = re.search(r'("""|\'\'\')(.*)$', line)
-        if m and m.group(2).strip() == "":
-            return start + 1
-        return start
-
-
-def _where(path: Path, line: int | None, key: str) -> str:
-    return f"{path}:{line}: {key}" if line else f"{path}: {key}"
 
 
 def _number(value: Any) -> float | None:
@@ -146,11 +75,11 @@ def load_map(path: str | Path, *, limits: Limits = Limits()) -> CaveGrid:
 
 
 def parse_map(data: dict[str, Any], text: str, path: Path, *, limits: Limits = Limits()) -> CaveGrid:
-    lines = _Lines(text)
+    lines = TomlLines(text)
     problems: list[str] = []
 
     def bad(line: int | None, key: str, msg: str) -> None:
-        problems.append(f"{_where(path, line, key)}: {msg}")
+        problems.append(f"{located(path, line, key)}: {msg}")
 
     for key in data:
         if key not in _TOP_KEYS:
@@ -366,7 +295,7 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
     return out
 
 
-def _parse_points(raw: Any, lines: _Lines, grid_arrays, bad) -> dict[str, tuple[int, int]]:
+def _parse_points(raw: Any, lines: TomlLines, grid_arrays, bad) -> dict[str, tuple[int, int]]:
     points: dict[str, tuple[int, int]] = {}
     if not isinstance(raw, list):
         bad(lines.table("point"), "[[point]]", "points are written as [[point]] tables with name and at = [x, y]")
@@ -405,7 +334,7 @@ def _parse_points(raw: Any, lines: _Lines, grid_arrays, bad) -> dict[str, tuple[
     return points
 
 
-def _find_point_line(lines: _Lines, name: str) -> int | None:
+def _find_point_line(lines: TomlLines, name: str) -> int | None:
     pat = re.compile(r"^\s*name\s*=\s*[\"']" + re.escape(name) + r"[\"']")
     for i, line in enumerate(lines.lines, 1):
         if pat.match(line):
@@ -419,45 +348,6 @@ def _find_point_line(lines: _Lines, name: str) -> int | None:
 
 _ENCOUNTER_KEYS = {"map", "seed", "name", "description", "round_cap"}
 _COMBATANT_KEYS = {"id", "template", "team", "at", "weapon", "off_hand", "items", "name", "book_values", "lit"}
-SETTINGS_DEFAULTS: dict[str, Any] = {
-    "round_cap": 30,            # rounds before a fight is called a draw
-    "swarm_shape": "any",       # "any": any 4 contiguous squares; "square": 2x2 unless squeezed (§4.2)
-    "crawl_weapon_rows": True,  # §7.10: crawlways add the Narrow-or-Low weapon row (False: prone -4 only)
-    "stab_below_light": True,   # §7.11: a stab-shifted light weapon counts as index 0
-}
-
-
-@dataclass(frozen=True, slots=True)
-class CombatantSpec:
-    """One ``[[combatant]]`` of an encounter file, validated for form (the encounter engine checks
-    that the creature fits where it is placed)."""
-
-    id: str
-    template: str
-    team: str
-    at: tuple[int, int]
-    weapon: str | None = None
-    off_hand: str | None = None
-    items: tuple[tuple[str, int], ...] = ()
-    name: str | None = None
-    book_values: bool = False
-    lit: bool = False
-    line: int | None = None
-    explicit_id: bool = False
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class EncounterSpec:
-    name: str
-    path: str
-    grid: CaveGrid
-    seed: int
-    combatants: tuple[CombatantSpec, ...]
-    settings: dict[str, Any]
-    description: str = ""
-
-    def where(self, spec: CombatantSpec, key: str) -> str:
-        return _where(Path(self.path), spec.line, f"[[combatant]] {spec.id!r} {key}")
 
 
 def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool = True) -> EncounterSpec:
@@ -467,11 +357,11 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
     (``sim.encounter.check_placement``); every problem is reported at once."""
     path = Path(path)
     data, text = read_toml(path)
-    lines = _Lines(text)
+    lines = TomlLines(text)
     problems: list[str] = []
 
     def bad(line, key, msg):
-        problems.append(f"{_where(path, line, key)}: {msg}")
+        problems.append(f"{located(path, line, key)}: {msg}")
 
     enc = data.get("encounter")
     if not isinstance(enc, dict):
@@ -545,12 +435,12 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
     return spec
 
 
-def _combatant_lines(lines: _Lines) -> list[int]:
+def _combatant_lines(lines: TomlLines) -> list[int]:
     pat = re.compile(r"^\s*\[\[\s*combatant\s*\]\]")
     return [i for i, line in enumerate(lines.lines, 1) if pat.match(line)]
 
 
-def _parse_combatants(raw: Any, lines: _Lines, bad) -> list[CombatantSpec]:
+def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
     out: list[CombatantSpec] = []
     if not isinstance(raw, list) or not raw:
         bad(lines.table("encounter"), "[[combatant]]", "an encounter needs at least one [[combatant]] "
@@ -621,3 +511,98 @@ def _parse_combatants(raw: Any, lines: _Lines, bad) -> list[CombatantSpec]:
             explicit_id=explicit,
         ))
     return out
+
+
+# =================================================================================================
+# Crawl files (a party's journey, sim.crawl)
+# =================================================================================================
+
+def _point(grid: CaveGrid, text: str, what: str, where: str) -> tuple[int, int]:
+    if text in grid.points:
+        return tuple(grid.points[text])
+    parts = text.replace(" ", "").split(",")
+    if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
+        p = (int(parts[0]), int(parts[1]))
+        if not grid.in_bounds(p) or grid.rock[p[1], p[0]]:
+            raise DataError(f"{where}: {what} {text!r} is off the map or in rock")
+        return p
+    names = ", ".join(grid.points) or "(the map names none)"
+    raise DataError(f"{where}: {what} {text!r} is not a named point of {grid.name!r}; use one of {names}, "
+                    "or X,Y")
+
+
+def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str | None = None,
+               goal: str | None = None, seed: int | None = None, limits: Limits = Limits()) -> CrawlSpec:
+    """A crawl: a crawl file (``[crawl]`` with map, from, to, party, seed; monsters as
+    ``[[combatant]]``) or a plain map file plus the party and points given as arguments."""
+    path = Path(path)
+    data, text = read_toml(path)
+    lines = TomlLines(text)
+    problems: list[str] = []
+    crawl = data.get("crawl", {})
+    if not isinstance(crawl, dict):
+        raise DataError(f"{path}: [crawl] must be a table")
+    if "map" in crawl:
+        grid = load_map(path.parent / str(crawl["map"]), limits=limits)
+    elif "map" in data:
+        grid = load_map(path, limits=limits)
+    elif isinstance(data.get("encounter"), dict):
+        grid = load_map(path, limits=limits)
+    else:
+        raise DataError(f"{path}: no map: give [crawl] map = \"cave.toml\" or a map file")
+    party_names = party if party is not None else crawl.get("party")
+    if not party_names:
+        raise DataError(f"{path}: no party: give --party T1,T2,... or [crawl] party = [\"human-fighter-3\", ...]")
+    if not isinstance(party_names, list) or not all(isinstance(p, str) for p in party_names):
+        raise DataError(f"{path}: [crawl] party must be a list of template names")
+    start_text = start if start is not None else crawl.get("from")
+    goal_text = goal if goal is not None else crawl.get("to")
+    where = str(path)
+    if not start_text or not goal_text:
+        raise DataError(f"{path}: give the start and the goal: --from POINT --to POINT (or [crawl] from/to)")
+    s = _point(grid, str(start_text), "--from", where)
+    g = _point(grid, str(goal_text), "--to", where)
+    members = []
+    counts: dict[str, int] = {}
+    for name in party_names:
+        if ":" in name:  # "bruna:human-fighter-3" names the member
+            ident, template = name.split(":", 1)
+        else:
+            template = name
+            base = Path(template).stem if template.endswith(".toml") else template
+            counts[base] = counts.get(base, 0) + 1
+            ident = base if counts[base] == 1 else f"{base}-{counts[base]}"
+        members.append(CombatantSpec(id=ident, template=template, team="party", at=s, explicit_id=":" in name))
+    monsters = []
+    if "combatant" in data:
+        monsters = [dataclasses.replace(m, team=m.team or "monsters")
+                    for m in _parse_combatants(data["combatant"], lines, lambda line, key, msg:
+                                               problems.append(f"{path}:{line or '?'}: {key}: {msg}"))]
+    the_seed = int(seed if seed is not None else crawl.get("seed", 0))
+    if the_seed < 0:
+        problems.append(f"{path}: seed must be >= 0")
+    if problems:
+        raise DataError.collect(problems)
+    spec = CrawlSpec(name=str(crawl.get("name", f"{grid.name}: {start_text} to {goal_text}")), path=str(path),
+                     grid=grid, party=tuple(members), start=s, goal=g, monsters=tuple(monsters), seed=the_seed,
+                     start_name=str(start_text), goal_name=str(goal_text))
+    _check_crawl(spec)
+    return spec
+
+
+def _check_crawl(spec: CrawlSpec) -> None:
+    """Every party member can be built, and every monster fits where it stands."""
+    from sim.encounter import build_creature, check_placement
+
+    problems = []
+    for m in spec.party:
+        try:
+            build_creature(m, spec.path)
+        except DataError as exc:
+            problems.extend(f"{spec.path}: party member {m.template!r}: {p}" for p in exc.problems)
+    if spec.monsters:
+        enc = EncounterSpec(name=spec.name, path=spec.path, grid=spec.grid, seed=spec.seed,
+                            combatants=spec.monsters, settings=dict(spec.settings))
+        problems.extend(check_placement(enc))
+    if problems:
+        raise DataError.collect(problems)

@@ -8,11 +8,13 @@ from sim.classify import classify
 from sim.cli import main
 from sim.generate import (
     GLYPHS, HEIGHT_CLASSES, MIN_SIZE, WIDTH_CLASSES, ascii_grid, generate_cave, generate_cave_with_features,
-    quantise, width_allowance_ft,
+    quantise,
 )
-from sim.loaders import Limits, load_map
+from sim.grid import width_allowance_ft
+from sim.loaders import load_map
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
+from sim.specs import Limits
 
 SEEDS = (0, 1, 2, 7, 42)
 MEDIUM = body_for("medium")

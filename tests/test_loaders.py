@@ -7,7 +7,8 @@ import pytest
 
 from sim.cli import main
 from sim.errors import DataError
-from sim.loaders import Limits, load_map, to_feet
+from sim.loaders import load_map, to_feet
+from sim.specs import Limits
 
 from conftest import MAPS
 

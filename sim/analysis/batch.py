@@ -34,7 +34,7 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from sim.loaders import EncounterSpec
+from sim.specs import EncounterSpec
 
 BASE_COLUMNS = ("variant", "index", "seed", "winner", "reason", "rounds", "error")
 TEAM_FIELDS = ("alive", "standing")

@@ -5,7 +5,7 @@ from the field's high ground, and where two areas meet, the narrowest passage be
 chokepoint. We do the same with a field that already speaks for every D&D size:
 
 1. **Effective width** of a square: the map's width, capped by what the rock around it allows
-   (``sim.generate.width_allowance_ft``: 5 ft x the shorter open run through it), so a corridor
+   (``sim.grid.effective_width_ft``: 5 ft x the shorter open run through it), so a corridor
    drawn with chamber glyphs still reads as a corridor.
 2. **Roominess** ``room``: classify every square for the default body of each of the nine sizes
    (RULES §2.3) and add up ``IMPASSABLE - category`` (0..54): a square is roomier than another
@@ -29,7 +29,7 @@ Then each chokepoint is *evaluated* per body with the movement engine on a windo
 the extra time compared with the same passage at the roominess of its two sides (guaranteed
 with take 10 / take 20, and expected with rolls), and the Escape Artist DC.
 
->>> from sim.grid import CaveGrid
+>>> from sim.grid import CaveGrid, effective_width_ft
 >>> rows = ["#########",
 ...         "#...#...#",
 ...         "#...f...#",
@@ -54,7 +54,7 @@ from scipy import ndimage
 
 from sim.analysis.regions import usable
 from sim.classify import classify_arrays
-from sim.grid import CaveGrid
+from sim.grid import CaveGrid, effective_width_ft
 from sim.movement import Mover, find_path, move_field
 from sim.movement.field import MoveField
 from sim.rules.bodies import body_for
@@ -90,11 +90,8 @@ def geometry(grid: CaveGrid) -> Geometry:
     >>> geometry(g).room.tolist()   # one row: the rock allows 5 ft; a 2-ft fissure in the middle
     [[38, 24, 38]]
     """
-    from sim.generate import width_allowance_ft
-
     floor = ~grid.rock
-    w_eff = np.minimum(grid.width_ft, width_allowance_ft(floor))
-    w_eff[~floor] = 0.0
+    w_eff = effective_width_ft(grid)
     room = np.zeros(grid.shape, dtype=np.int32)
     for s in Size:
         cats = classify_arrays(w_eff, grid.height_ft, grid.rock, body_for(s))

@@ -63,7 +63,7 @@ def template_subject(name: str) -> Subject:
     """A creature template's own body, speed and Escape Artist, out of combat. Raises
     :class:`~sim.errors.DataError` for an unknown template."""
     from sim.encounter import _mover, build_creature
-    from sim.loaders import CombatantSpec
+    from sim.specs import CombatantSpec
 
     c = build_creature(CombatantSpec(id="subject", template=name, team="", at=(0, 0)), ".")
     label = f"{c.block.name} ({c.size.name.title()}{' swarm' if c.is_swarm else ''})"

@@ -40,7 +40,8 @@ import numpy as np
 
 from sim.errors import DataError, UsageError
 from sim.grid import Terrain
-from sim.loaders import SETTINGS_DEFAULTS, EncounterSpec, to_feet
+from sim.loaders import to_feet
+from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
 
 _COMBATANT_FIELDS = ("template", "weapon", "off_hand", "team", "at", "lit")
 _LEGEND = re.compile(r"legend\.(.)\.(width|height|difficult)")

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import UsageError
-from sim.loaders import Limits, load_map
+from sim.loaders import load_map
 from sim.rules.bodies import Body, body_for
 from sim.rules.sizes import Size
+from sim.specs import Limits
 
 
 def add_map_limit(p: argparse.ArgumentParser) -> None:

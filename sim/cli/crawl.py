@@ -76,7 +76,8 @@ def _n(k, unit: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sim.crawl import load_crawl, run_crawl
+    from sim.crawl import run_crawl
+    from sim.loaders import load_crawl
 
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")

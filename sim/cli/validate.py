@@ -21,13 +21,12 @@ def register(sub) -> None:
 def validate_file(path: Path, args: argparse.Namespace) -> list[str]:
     """All problems of one file (empty when it is fine): a map, an encounter (its map, templates,
     weapons and placements included) or a stat block, told apart by their tables."""
-    from sim.loaders import load_encounter, load_map, read_toml
+    from sim.fileio import read_toml
+    from sim.loaders import load_crawl, load_encounter, load_map
 
     try:
         data, _ = read_toml(path)
         if "crawl" in data:
-            from sim.crawl import load_crawl
-
             load_crawl(path, limits=limits_from(args))
         elif "encounter" in data:
             load_encounter(path, limits=limits_from(args))

@@ -811,7 +811,7 @@ def crawl_start_event(result):
 def crawl_encounter_spec(result):
     import dataclasses
 
-    from sim.loaders import EncounterSpec
+    from sim.specs import EncounterSpec
 
     spec = result.spec
     party = tuple(dataclasses.replace(m, at=spec.start, team="party") for m in spec.party)

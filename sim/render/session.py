@@ -470,8 +470,10 @@ def load_replay(path: str | Path) -> list[ev.Event]:
 def find_map_for(events: list[ev.Event], given: str | None, limits=None):
     """The map of a recorded fight: the file given (a map or an encounter), else the shipped map
     with the recorded name. Returns (grid, base_path, title, subtitle)."""
-    from sim.loaders import Limits, load_encounter, load_map, read_toml
+    from sim.fileio import read_toml
+    from sim.loaders import load_encounter, load_map
     from sim.paths import maps_dir
+    from sim.specs import Limits
 
     limits = limits or Limits()
     start = events[0]

@@ -59,7 +59,7 @@ class World:
     def shadow(cls, start_event, grid: CaveGrid, *, base_path: str | Path = ".", name: str = "") -> "World":
         """A shadow encounter from an ``encounter_start`` event and its map (for replays)."""
         from sim.encounter import Encounter
-        from sim.loaders import CombatantSpec, EncounterSpec
+        from sim.specs import CombatantSpec, EncounterSpec
 
         specs = []
         for d in start_event.combatants:

@@ -91,6 +91,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from sim.errors import DataError
+from sim.fileio import read_toml
 from sim.rules import _data
 from sim.rules.bodies import Body, body_for, swarm_body
 from sim.rules.dice import Dice
@@ -703,8 +704,6 @@ def load_template(name_or_path: str | Path, *, book_values: bool | Iterable[str]
     """
     book = _normalize_book(book_values)
     if _looks_like_path(name_or_path):
-        from sim.loaders import read_toml  # the one module that reads user files
-
         path = Path(name_or_path)
         data, _text = read_toml(path)
         source = parse_source(data, where=str(path), key=path.stem)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.crawl import load_crawl, run_crawl
+from sim.crawl import run_crawl
+from sim.loaders import load_crawl
 from sim.errors import DataError
 
 from .helpers import FIGHTER, crawl_file
@@ -156,7 +157,7 @@ def test_single_file_followers_start_once_the_one_ahead_is_a_square_in(tmp_path)
 def test_a_fight_places_the_party_clear_of_a_large_monsters_whole_space(tmp_path):
     from sim.crawl import _block_squares, _file_positions
     from sim.encounter import build_creature
-    from sim.loaders import CombatantSpec
+    from sim.specs import CombatantSpec
 
     p = crawl_file(tmp_path, HALL, {}, ["bruna:human-fighter-3"], frm="1,2", to="13,2")
     spec = load_crawl(p)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.encounter import Encounter
 from sim.grid import CaveGrid
-from sim.loaders import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
+from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
 
 OPEN = (10, 12)
 LEGEND = {"#": (0, 0), ".": OPEN, "n": (4, 12), "N": (4, 4), "c": (5, 2.5), "a": (2, 12), "t": (1, 1),

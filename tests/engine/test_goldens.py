@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main as cli_main
-from sim.crawl import load_crawl, run_crawl
+from sim.crawl import run_crawl
 from sim.encounter import Encounter
 from sim.events import dumps
-from sim.loaders import load_encounter
+from sim.loaders import load_crawl, load_encounter
 from sim.paths import maps_dir
 
 GOLDEN = Path(__file__).with_name("goldens.json")

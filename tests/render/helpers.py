@@ -6,7 +6,7 @@ import os
 
 from sim import events as ev
 from sim.grid import CaveGrid
-from sim.loaders import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
+from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
 
 LEGEND = {"#": (0, 0), ".": (30, 12), "f": (2, 12), "k": (0.3, 0.5), "c": (5, 2.5), "g": (30, 4), "~": (15, 12, True)}
 

@@ -13,7 +13,8 @@ import pytest
 from PIL import Image
 
 from sim.cli import main
-from sim.crawl import load_crawl, run_crawl
+from sim.crawl import run_crawl
+from sim.loaders import load_crawl
 from sim.render.crawlplan import (BEAT, INTRO, RATE, CrawlPlan, clock, crawl_start_event, fight_schedule,
                                   plan_rate, split_fights)
 
@@ -340,7 +341,7 @@ def test_the_plan_needs_no_pygame():
     import subprocess
     import sys
 
-    code = ("import sys; from sim.crawl import load_crawl, run_crawl; "
+    code = ("import sys; from sim.crawl import run_crawl; from sim.loaders import load_crawl; "
             "from sim.render.crawlplan import CrawlPlan, crawl_start_event; "
             "r = run_crawl(load_crawl('maps/crawl_warrens.toml')); p = CrawlPlan(r, crawl_start_event(r)[0]); "
             "p.where(p.duration / 2); p.caption(5.0); "

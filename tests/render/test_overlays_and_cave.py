@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.loaders import CombatantSpec, EncounterSpec, SETTINGS_DEFAULTS, load_map
+from sim.loaders import load_map
+from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
 from sim.render import art, palette
 from sim.rules.categories import Category
 

@@ -1,0 +1,98 @@
+"""The input records: what an encounter or a crawl file says, once it has been validated.
+
+These are frozen records and nothing else: :mod:`sim.loaders` reads and checks the files and
+builds them, the fight engine and the crawl read them. No file is opened here.
+
+>>> Limits.parse("200x100")
+Limits(max_cols=200, max_rows=100)
+>>> SETTINGS_DEFAULTS["round_cap"]
+30
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sim.coords import Pos
+from sim.errors import DataError
+from sim.fileio import located
+from sim.grid import CaveGrid
+
+DEFAULT_MAX_SIZE = (4096, 4096)  # (cols, rows)
+SETTINGS_DEFAULTS: dict[str, Any] = {
+    "round_cap": 30,            # rounds before a fight is called a draw
+    "swarm_shape": "any",       # "any": any 4 contiguous squares; "square": 2x2 unless squeezed (§4.2)
+    "crawl_weapon_rows": True,  # §7.10: crawlways add the Narrow-or-Low weapon row (False: prone -4 only)
+    "stab_below_light": True,   # §7.11: a stab-shifted light weapon counts as index 0
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The largest map (in squares) a loader accepts, checked before any array is built."""
+
+    max_cols: int = DEFAULT_MAX_SIZE[0]
+    max_rows: int = DEFAULT_MAX_SIZE[1]
+
+    @classmethod
+    def parse(cls, text: str) -> "Limits":
+        m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
+        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+            raise DataError(f"--max-map-size {text!r}: write it as COLSxROWS, e.g. 4096x4096")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantSpec:
+    """One ``[[combatant]]`` of an encounter file, validated for form (the encounter engine checks
+    that the creature fits where it is placed)."""
+
+    id: str
+    template: str
+    team: str
+    at: tuple[int, int]
+    weapon: str | None = None
+    off_hand: str | None = None
+    items: tuple[tuple[str, int], ...] = ()
+    name: str | None = None
+    book_values: bool = False
+    lit: bool = False
+    line: int | None = None
+    explicit_id: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EncounterSpec:
+    """An encounter file: the map, the combatants, the seed and the ``[settings]``."""
+
+    name: str
+    path: str
+    grid: CaveGrid
+    seed: int
+    combatants: tuple[CombatantSpec, ...]
+    settings: dict[str, Any]
+    description: str = ""
+
+    def where(self, spec: CombatantSpec, key: str) -> str:
+        return located(Path(self.path), spec.line, f"[[combatant]] {spec.id!r} {key}")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CrawlSpec:
+    """A crawl: the party (in marching order) going from ``start`` to ``goal``, and the monsters
+    placed in the map."""
+
+    name: str
+    path: str
+    grid: CaveGrid
+    party: tuple[CombatantSpec, ...]
+    start: Pos
+    goal: Pos
+    monsters: tuple[CombatantSpec, ...] = ()
+    seed: int = 0
+    settings: dict = field(default_factory=lambda: dict(SETTINGS_DEFAULTS))
+    start_name: str = ""
+    goal_name: str = ""
