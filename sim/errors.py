@@ -29,6 +29,15 @@ def shorten(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[:limit - 4]}… ({len(text)} characters)"
 
 
+def shorten_text(text: str, limit: int = 200) -> str:
+    """``text`` (already a message part) cut to about ``limit`` characters.
+
+    >>> shorten_text("abcdef", 4)
+    'a… (6 characters)'
+    """
+    return text if len(text) <= limit else f"{text[:max(1, limit - 3)]}… ({len(text)} characters)"
+
+
 class DataError(ValueError):
     """Bad user input. ``str(err)`` is one or more complete, human-readable lines.
 

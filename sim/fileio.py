@@ -28,34 +28,144 @@ import contextlib
 import os
 import re
 import shutil
+import stat
 import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from sim.errors import DataError
+from sim.errors import DataError, shorten_text
 
 _TMP = re.compile(r"\.(?P<name>.+)\.cavesim-(?P<pid>\d+)\.[^/]*")
 
 
-def read_toml(path: Path) -> tuple[dict[str, Any], str]:
-    """Parse a TOML file into (data, raw text); every failure is a DataError naming the file (and line)."""
+MAX_INPUT_BYTES = 64 * 1024 * 1024   # a TOML file, an event log or a layers archive (bytes)
+MAX_KEY_CHARS = 100                  # a TOML key (a glyph, a setting, a field name)
+MAX_STRING_CHARS = 10_000            # a TOML string, except a map's [map] grid
+MAX_DEPTH = 32                       # tables and arrays nested in a TOML file
+
+
+def read_input(path: str | Path, *, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a user's input file: only a regular file is read (a FIFO, a device such as
+    ``/dev/zero``, ``/dev/stdin`` or a folder is refused without waiting on it), and only up to
+    ``limit`` bytes (a larger file is refused before it is read). Every failure is a
+    :class:`DataError` naming the file.
+
+    >>> read_input("/dev/null")
+    Traceback (most recent call last):
+    ...
+    sim.errors.DataError: /dev/null: not a regular file (a character device); give the path of a file
+    """
+    path = Path(path)
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once
     except FileNotFoundError:
         raise DataError(f"{path}: no such file; check the path") from None
     except IsADirectoryError:
-        raise DataError(f"{path}: is a directory, not a TOML file") from None
+        raise DataError(f"{path}: is a directory, not a {what}") from None
     except OSError as exc:
         raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise DataError(f"{path}: is a directory, not a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise DataError(f"{path}: not a regular file ({_kind(st.st_mode)}); give the path of a file")
+        if st.st_size > limit:
+            raise DataError(f"{path}: is {st.st_size:,} bytes, over the limit of {limit:,} for a {what}")
+        chunks = []
+        left = limit + 1
+        while left > 0:  # a file that grows while read (or lies about its size, as /proc does) stops at the limit
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise DataError(f"{path}: is over the limit of {limit:,} bytes for a {what}")
+    return data
+
+
+def check_input_file(path: str | Path, *, what: str = "file", limit: int = MAX_INPUT_BYTES) -> None:
+    """Refuse (:class:`DataError`) what :func:`read_input` would refuse, without reading it: a
+    missing path, anything but a regular file, a file over ``limit`` bytes."""
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file; check the path") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise DataError(f"{path}: is a directory, not a {what}")
+    if not stat.S_ISREG(st.st_mode):
+        raise DataError(f"{path}: not a regular file ({_kind(st.st_mode)}); give the path of a file")
+    if st.st_size > limit:
+        raise DataError(f"{path}: is {st.st_size:,} bytes, over the limit of {limit:,} for a {what}")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    """Parse a TOML file into (data, raw text); every failure is a DataError naming the file (and
+    line). Bounded before any work: a regular file of at most :data:`MAX_INPUT_BYTES`, nested at
+    most :data:`MAX_DEPTH` deep, keys of at most :data:`MAX_KEY_CHARS` characters and strings of at
+    most :data:`MAX_STRING_CHARS` (a map's ``grid`` excepted: its size is checked in squares)."""
+    path = Path(path)
+    raw = read_input(path, what="TOML file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
     try:
-        return tomllib.loads(text), text
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: not valid TOML: {exc}; fix the syntax there") from None
+        raise DataError(f"{path}: not valid TOML: {shorten_text(str(exc))}; fix the syntax there") from None
+    except RecursionError:
+        raise DataError(f"{path}: tables or arrays nested too deep (at most {MAX_DEPTH}); flatten the file") from None
+    problem = _oversized(data, ())
+    if problem:
+        raise DataError(f"{path}: {problem}")
+    return data, text
+
+
+def _oversized(value: Any, where: tuple) -> str | None:
+    """The first key or string of a parsed TOML document over its limit, as a message."""
+    stack = [(value, where)]
+    while stack:
+        v, at = stack.pop()
+        if len(at) > MAX_DEPTH:
+            return f"{_dotted(at[:3])}...: tables or arrays nested more than {MAX_DEPTH} deep; flatten the file"
+        if isinstance(v, dict):
+            for k, item in v.items():
+                if len(k) > MAX_KEY_CHARS:
+                    return (f"{_dotted(at) + ': ' if at else ''}a key of {len(k):,} characters "
+                            f"({shorten_text(k, 20)}); keys have at most {MAX_KEY_CHARS}")
+                stack.append((item, at + (k,)))
+        elif isinstance(v, list):
+            stack.extend((item, at + (f"#{i + 1}",)) for i, item in enumerate(v))
+        elif isinstance(v, str) and len(v) > MAX_STRING_CHARS and at[-2:] != ("map", "grid"):
+            return f"{_dotted(at)}: a string of {len(v):,} characters (at most {MAX_STRING_CHARS:,})"
+    return None
+
+
+def _dotted(at: tuple) -> str:
+    return ".".join(shorten_text(str(a), 20) for a in at)
 
 
 def located(path: str | Path, line: int | None, key: str) -> str:

@@ -90,7 +90,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from sim.errors import DataError
+from sim.errors import DataError, shorten
 from sim.fileio import read_toml
 from sim.rules import _data
 from sim.rules.bodies import Body, body_for, swarm_body
@@ -187,7 +187,7 @@ def base_attack(rule: str, hd: int) -> int:
         return hd * 3 // 4
     if rule == "half":
         return hd // 2
-    raise ValueError(f"unknown base attack progression {rule!r}")
+    raise ValueError(f"unknown base attack progression {shorten(rule)}")
 
 
 def base_save(good: bool, hd: int) -> int:
@@ -620,7 +620,7 @@ class StatBlock:
             if a.name == name:
                 return a
         names = ", ".join(a.name for a in self.attacks)
-        raise KeyError(f"{self.key} has no attack {name!r}; it has {names}")
+        raise KeyError(f"{self.key} has no attack {shorten(name)}; it has {names}")
 
 
 # =================================================================================================
@@ -646,7 +646,7 @@ def _template_index() -> dict[str, str]:
                 if f.name.endswith(".toml"):
                     stem = f.name[:-5]
                     if stem in out:
-                        raise RuntimeError(f"two shipped stat blocks are called {stem!r}")
+                        raise RuntimeError(f"two shipped stat blocks are called {shorten(stem)}")
                     out[stem] = f"monsters/{d.name}/{f.name}"
     return out
 
@@ -660,7 +660,7 @@ def list_templates(kind: str | None = None) -> tuple[str, ...]:
         return tuple(k for k, p in idx.items() if p.startswith("pcs/"))
     if kind == "monster":
         return tuple(k for k, p in idx.items() if p.startswith("monsters/"))
-    raise ValueError(f"kind must be 'pc' or 'monster', got {kind!r}")
+    raise ValueError(f"kind must be 'pc' or 'monster', got {shorten(kind)}")
 
 
 def template_path(name: str) -> str:
@@ -670,7 +670,7 @@ def template_path(name: str) -> str:
         return idx[name]
     close = difflib.get_close_matches(str(name), list(idx), n=5, cutoff=0.4)
     hint = f"did you mean {', '.join(close)}?" if close else f"shipped templates: {', '.join(idx)}"
-    raise DataError(f"unknown template {name!r}: {hint} (or give the path of a .toml stat block)")
+    raise DataError(f"unknown template {shorten(name)}: {hint} (or give the path of a .toml stat block)")
 
 
 def _looks_like_path(name: str | Path) -> bool:
@@ -748,22 +748,43 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+# Ranges of the numbers a stat block gives (refused outside them, before any arithmetic).
+MAX_WHOLE = 10_000          # any whole number without a range of its own (hit dice, bonuses, counts)
+MAX_ABILITY = 100           # an ability score
+MAX_LEVEL = 40              # a class level
+MAX_RANKS = 100             # skill ranks
+MAX_LENGTH_FT = 1000        # a body length, a speed (feet)
+
+
+def _is_num(v: Any, limit: float = MAX_WHOLE) -> bool:
+    """A finite number of magnitude at most ``limit`` (a huge whole number is refused without
+    being turned into a float, which would overflow).
+
+    >>> _is_num(2.5), _is_num(10 ** 400), _is_num(float("nan")), _is_num(True)
+    (True, False, False, False)
+    """
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    if isinstance(v, int):
+        return abs(v) <= limit
+    return math.isfinite(v) and abs(v) <= limit
 
 
 def _int(chk: _Check, table: Mapping[str, Any], key: str, label: str, *, default: int | None = None,
-         minimum: int | None = None) -> int | None:
+         minimum: int | None = None, maximum: int = MAX_WHOLE) -> int | None:
     if key not in table:
         if default is None:
             chk.bad(label, f"missing; add {key} = <whole number>")
         return default
     v = table[key]
     if not _is_int(v):
-        chk.bad(label, f"must be a whole number, got {v!r}")
+        chk.bad(label, f"must be a whole number, got {shorten(v)}")
         return default
     if minimum is not None and v < minimum:
-        chk.bad(label, f"must be >= {minimum}, got {v}")
+        chk.bad(label, f"must be >= {minimum}, got {shorten(v)}")
+        return default
+    if v > maximum:
+        chk.bad(label, f"must be at most {maximum}, got {shorten(v)}")
         return default
     return v
 
@@ -776,7 +797,7 @@ def _str(chk: _Check, table: Mapping[str, Any], key: str, label: str, *, default
         return default
     v = table[key]
     if not isinstance(v, str) or not v.strip():
-        chk.bad(label, f"must be a non-empty string, got {v!r}")
+        chk.bad(label, f"must be a non-empty string, got {shorten(v)}")
         return default
     return v.strip()
 
@@ -784,7 +805,7 @@ def _str(chk: _Check, table: Mapping[str, Any], key: str, label: str, *, default
 def _bool(chk: _Check, table: Mapping[str, Any], key: str, label: str, default: bool = False) -> bool:
     v = table.get(key, default)
     if not isinstance(v, bool):
-        chk.bad(label, f"must be true or false, got {v!r}")
+        chk.bad(label, f"must be true or false, got {shorten(v)}")
         return default
     return v
 
@@ -792,7 +813,7 @@ def _bool(chk: _Check, table: Mapping[str, Any], key: str, label: str, default: 
 def _str_list(chk: _Check, table: Mapping[str, Any], key: str, label: str) -> tuple[str, ...]:
     v = table.get(key, [])
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        chk.bad(label, f"must be a list of strings, got {v!r}")
+        chk.bad(label, f"must be a list of strings, got {shorten(v)}")
         return ()
     return tuple(x.strip() for x in v)
 
@@ -800,7 +821,7 @@ def _str_list(chk: _Check, table: Mapping[str, Any], key: str, label: str) -> tu
 def _table(chk: _Check, data: Mapping[str, Any], key: str, label: str) -> dict[str, Any]:
     v = data.get(key, {})
     if not isinstance(v, dict):
-        chk.bad(label, f"must be a table ([{key}]), got {v!r}")
+        chk.bad(label, f"must be a table ([{key}]), got {shorten(v)}")
         return {}
     return v
 
@@ -815,7 +836,7 @@ def _dice(chk: _Check, value: Any, label: str) -> Dice | None:
 
 def _size_of(chk: _Check, value: Any, label: str) -> Size | None:
     if not isinstance(value, str):
-        chk.bad(label, f"must be a size name, got {value!r}")
+        chk.bad(label, f"must be a size name, got {shorten(value)}")
         return None
     try:
         return Size.parse(value)
@@ -845,7 +866,7 @@ def parse_feat(text: str) -> Feat:
     """
     m = _FEAT_RE.match(str(text))
     if not m:
-        raise DataError(f"bad feat {text!r}: write it as \"Name\" or \"Name (parameter)\"")
+        raise DataError(f"bad feat {shorten(text)}: write it as \"Name\" or \"Name (parameter)\"")
     key = normalize_name(m.group(1))
     param = m.group(2).strip().lower() if m.group(2) else None
     return Feat(key, param or None)
@@ -871,7 +892,7 @@ def _parse_piece(chk: _Check, value: Any, label: str, shield: bool) -> ArmorPiec
             chk.bad(label, "masterwork must be true/false and enhancement a whole number >= 0")
             return None
     else:
-        chk.bad(label, f"must be a name or {{ name = ..., masterwork = ..., enhancement = ... }}, got {value!r}")
+        chk.bad(label, f"must be a name or {{ name = ..., masterwork = ..., enhancement = ... }}, got {shorten(value)}")
         return None
     try:
         return lookup(name, masterwork=mw, enhancement=enh)
@@ -893,12 +914,12 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     if sv is None:
         chk.bad("schema_version", f"missing; add schema_version = {SCHEMA_VERSION}")
     elif sv != SCHEMA_VERSION:
-        chk.bad("schema_version", f"{sv!r} is not supported; this cavesim reads schema_version = {SCHEMA_VERSION}")
+        chk.bad("schema_version", f"{shorten(sv)} is not supported; this cavesim reads schema_version = {SCHEMA_VERSION}")
 
     name = _str(chk, data, "name", "name", required=True) or key
     kind = _str(chk, data, "kind", "kind", required=True) or "monster"
     if kind not in KINDS:
-        chk.bad("kind", f"must be \"pc\" or \"monster\", got {kind!r}")
+        chk.bad("kind", f"must be \"pc\" or \"monster\", got {shorten(kind)}")
         kind = "monster"
 
     # -- race / size / type ------------------------------------------------------------------
@@ -913,7 +934,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
             races = race_table()
             rk = normalize_name(race)
             if rk not in races:
-                chk.bad("race", f"unknown race {race!r}: {_close(rk, races)}")
+                chk.bad("race", f"unknown race {shorten(race)}: {_close(rk, races)}")
                 race = None
             else:
                 race = rk
@@ -923,7 +944,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
                 subtypes = subtypes or tuple(race_row.get("subtypes", ()))
         sex = _str(chk, data, "sex", "sex", default="male")
         if sex not in ("male", "female"):
-            chk.bad("sex", f"must be \"male\" or \"female\", got {sex!r}")
+            chk.bad("sex", f"must be \"male\" or \"female\", got {shorten(sex)}")
             sex = "male"
         if "size" in data:
             chk.bad("size", "a PC's size comes from its race; remove size")
@@ -936,7 +957,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         if t is not None:
             tk = _key(t)
             if tk not in type_table():
-                chk.bad("type", f"unknown creature type {t!r}: {_close(tk, type_table())}")
+                chk.bad("type", f"unknown creature type {shorten(t)}: {_close(tk, type_table())}")
             else:
                 ctype = tk
     size = size or Size.MEDIUM
@@ -956,8 +977,8 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         if ck not in class_table():
             chk.bad(f"[levels] {cls}", f"unknown class: {_close(ck, class_table())}")
             continue
-        if not _is_int(lvl) or lvl < 1:
-            chk.bad(f"[levels] {cls}", f"must be a level >= 1, got {lvl!r}")
+        if not _is_int(lvl) or not 1 <= lvl <= MAX_LEVEL:
+            chk.bad(f"[levels] {cls}", f"must be a level from 1 to {MAX_LEVEL}, got {shorten(lvl)}")
             continue
         levels.append((ck, lvl))
     if racial_hd == 0 and not levels:
@@ -978,8 +999,8 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
             scores[a] = 10
         elif v == "-":
             scores[a] = None
-        elif not _is_int(v) or v < 0:
-            chk.bad(f"[abilities] {a}", f"must be a score >= 0 or \"-\", got {v!r}")
+        elif not _is_int(v) or not 0 <= v <= MAX_ABILITY:
+            chk.bad(f"[abilities] {a}", f"must be a score from 0 to {MAX_ABILITY} or \"-\", got {shorten(v)}")
             scores[a] = 10
         else:
             scores[a] = v
@@ -989,7 +1010,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     increases = _str_list(chk, data, "ability_increases", "ability_increases")
     for inc in increases:
         if inc not in ABILITIES:
-            chk.bad("ability_increases", f"unknown ability {inc!r}; use {', '.join(ABILITIES)}")
+            chk.bad("ability_increases", f"unknown ability {shorten(inc)}; use {', '.join(ABILITIES)}")
     increases = tuple(i for i in increases if i in ABILITIES)
     base_abilities = Abilities(**scores)
     if kind == "pc":
@@ -1025,11 +1046,11 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
             continue
         ftable = feat_table()
         if f.key not in ftable:
-            chk.bad(f"feats[{i}]", f"unknown feat {text!r}: {_close(f.key, ftable)}")
+            chk.bad(f"feats[{i}]", f"unknown feat {shorten(text)}: {_close(f.key, ftable)}")
             continue
         row = ftable[f.key]
         if row.get("parameter") and f.param is None:
-            chk.bad(f"feats[{i}]", f"{text!r} needs a parameter, e.g. \"{text} (longsword)\"")
+            chk.bad(f"feats[{i}]", f"{shorten(text)} needs a parameter, e.g. \"{text} (longsword)\"")
             continue
         if row.get("parameter") == "weapon" and f.param is not None:
             if f.param not in natural_kinds():
@@ -1039,7 +1060,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
                     chk.bad(f"feats[{i}]", str(exc))
                     continue
         if not row.get("repeatable") and f in feats:
-            chk.bad(f"feats[{i}]", f"{text!r} is listed twice and cannot be taken twice")
+            chk.bad(f"feats[{i}]", f"{shorten(text)} is listed twice and cannot be taken twice")
             continue
         feats.append(f)
 
@@ -1049,8 +1070,8 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         if skk not in skill_table():
             chk.bad(f"[skills] {sk}", f"unknown skill: {_close(skk, skill_table())}")
             continue
-        if not _is_num(ranks) or ranks < 0 or (ranks * 2) != int(ranks * 2):
-            chk.bad(f"[skills] {sk}", f"must be ranks >= 0 in steps of 0.5, got {ranks!r}")
+        if not _is_num(ranks, MAX_RANKS) or ranks < 0 or (ranks * 2) != int(ranks * 2):
+            chk.bad(f"[skills] {sk}", f"must be ranks from 0 to {MAX_RANKS} in steps of 0.5, got {shorten(ranks)}")
             continue
         skills.append((skk, float(ranks)))
 
@@ -1088,7 +1109,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     body_raw = _table(chk, data, "body", "[body]")
     form = body_raw.get("form", "tall")
     if form not in ("tall", "long"):
-        chk.bad("[body] form", f"must be \"tall\" or \"long\", got {form!r}")
+        chk.bad("[body] form", f"must be \"tall\" or \"long\", got {shorten(form)}")
         form = "tall"
     overrides: list[tuple[str, float]] = []
     for k, v in body_raw.items():
@@ -1097,8 +1118,8 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         if k not in ("height", "head", "shoulders", "depth", "space"):
             chk.bad(f"[body] {k}", "unknown key; allowed: form, height, head, shoulders, depth, space")
             continue
-        if not _is_num(v) or v <= 0:
-            chk.bad(f"[body] {k}", f"must be a length in feet > 0, got {v!r}")
+        if not _is_num(v, MAX_LENGTH_FT) or v <= 0:
+            chk.bad(f"[body] {k}", f"must be a length in feet > 0 and at most {MAX_LENGTH_FT}, got {shorten(v)}")
             continue
         overrides.append((k, float(v)))
 
@@ -1112,7 +1133,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     for n in naturals:
         for r in n.riders:
             if r not in rider_keys:
-                chk.bad(f"[[natural]] {n.name} riders", f"no [[rider]] with key {r!r}; add one")
+                chk.bad(f"[[natural]] {n.name} riders", f"no [[rider]] with key {shorten(r)}; add one")
 
     gear: list[tuple[str, int]] = []
     for item, count in _table(chk, data, "gear", "[gear]").items():
@@ -1122,7 +1143,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
             chk.bad(f"[gear] {item}", str(exc))
             continue
         if not _is_int(count) or count < 0:
-            chk.bad(f"[gear] {item}", f"must be a count >= 0, got {count!r}")
+            chk.bad(f"[gear] {item}", f"must be a count >= 0, got {shorten(count)}")
             continue
         gear.append((g.key, count))
 
@@ -1139,7 +1160,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
             chk.bad("book_values", f"unknown fields {unknown}; use true or a list of {', '.join(BOOK_FIELDS)}")
         book = frozenset(x for x in bv if x in BOOK_FIELDS)
     elif bv is not False:
-        chk.bad("book_values", f"must be true, false or a list of field names, got {bv!r}")
+        chk.bad("book_values", f"must be true, false or a list of field names, got {shorten(bv)}")
     printed = _parse_printed(chk, data.get("printed", {}))
     decided_raw = _table(chk, data, "decided", "[decided]")
     decided = []
@@ -1151,7 +1172,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
 
     hp_rule = data.get("hp_rule", "pc" if kind == "pc" else "average")
     if hp_rule not in ("pc", "average"):
-        chk.bad("hp_rule", f"must be \"pc\" (max at 1st level, then average rounded up) or \"average\", got {hp_rule!r}")
+        chk.bad("hp_rule", f"must be \"pc\" (max at 1st level, then average rounded up) or \"average\", got {shorten(hp_rule)}")
         hp_rule = "average"
 
     chk.raise_if_any()
@@ -1194,15 +1215,15 @@ def _parse_weapon(chk: _Check, w: Any, label: str, size: Size) -> WeaponEntry | 
     weapon = weapon_named(key, size=wsize)
     count = w.get("count", 1)
     if not _is_int(count) or count < 1:
-        chk.bad(f"{label} count", f"must be a whole number >= 1, got {count!r}")
+        chk.bad(f"{label} count", f"must be a whole number >= 1, got {shorten(count)}")
         count = 1
     enh = w.get("enhancement", 0)
     if not _is_int(enh) or not 0 <= enh <= 5:
-        chk.bad(f"{label} enhancement", f"must be 0..5, got {enh!r}")
+        chk.bad(f"{label} enhancement", f"must be 0..5, got {shorten(enh)}")
         enh = 0
     mw = w.get("masterwork", enh > 0)
     if not isinstance(mw, bool):
-        chk.bad(f"{label} masterwork", f"must be true or false, got {mw!r}")
+        chk.bad(f"{label} masterwork", f"must be true or false, got {shorten(mw)}")
         mw = False
     abilities: list[EnergyAbility] = []
     raw_ab = w.get("abilities", [])
@@ -1221,11 +1242,11 @@ def _parse_weapon(chk: _Check, w: Any, label: str, size: Size) -> WeaponEntry | 
         abilities.append(e)
     grip = w.get("grip", "one-hand")
     if grip not in GRIPS:
-        chk.bad(f"{label} grip", f"must be one of {', '.join(GRIPS)}, got {grip!r}")
+        chk.bad(f"{label} grip", f"must be one of {', '.join(GRIPS)}, got {shorten(grip)}")
         grip = "one-hand"
     rating = w.get("composite_rating", 0)
     if not _is_int(rating) or rating < 0:
-        chk.bad(f"{label} composite_rating", f"must be a whole number >= 0, got {rating!r}")
+        chk.bad(f"{label} composite_rating", f"must be a whole number >= 0, got {shorten(rating)}")
         rating = 0
     proficient = w.get("proficient")
     if proficient is not None and not isinstance(proficient, bool):
@@ -1248,7 +1269,7 @@ def _parse_natural(chk: _Check, n: Any, label: str) -> NaturalEntry | None:
         return None
     kind = n.get("kind", name)
     if kind not in natural_kinds():
-        chk.bad(f"{label} name", f"unknown natural weapon {kind!r}: {_close(str(kind), natural_kinds())}")
+        chk.bad(f"{label} name", f"unknown natural weapon {shorten(kind)}: {_close(str(kind), natural_kinds())}")
         return None
     if "damage" not in n:
         chk.bad(f"{label} damage", "missing; add damage = \"1d4\" (the printed die)")
@@ -1258,7 +1279,7 @@ def _parse_natural(chk: _Check, n: Any, label: str) -> NaturalEntry | None:
         return None
     count = n.get("count", 1)
     if not _is_int(count) or count < 1:
-        chk.bad(f"{label} count", f"must be a whole number >= 1, got {count!r}")
+        chk.bad(f"{label} count", f"must be a whole number >= 1, got {shorten(count)}")
         count = 1
     crit = str(n.get("crit", "x2"))
     try:
@@ -1282,14 +1303,15 @@ def _parse_speed(chk: _Check, data: Mapping[str, Any], kind: str, race_row: Mapp
     if kind == "pc" and "land" not in raw:
         land = int(race_row.get("speed", 30))
     else:
-        land = _int(chk, raw, "land", "[speed] land", default=None if kind == "monster" else 30, minimum=0)
+        land = _int(chk, raw, "land", "[speed] land", default=None if kind == "monster" else 30, minimum=0,
+                    maximum=MAX_LENGTH_FT)
         land = land if land is not None else 0
     vals = {}
     for k in ("climb", "swim", "burrow", "fly"):
-        vals[k] = _int(chk, raw, k, f"[speed] {k}", default=0, minimum=0) or 0
+        vals[k] = _int(chk, raw, k, f"[speed] {k}", default=0, minimum=0, maximum=MAX_LENGTH_FT) or 0
     man = raw.get("maneuverability")
     if man is not None and man not in MANEUVERABILITY:
-        chk.bad("[speed] maneuverability", f"must be one of {', '.join(MANEUVERABILITY)}, got {man!r}")
+        chk.bad("[speed] maneuverability", f"must be one of {', '.join(MANEUVERABILITY)}, got {shorten(man)}")
         man = None
     if vals["fly"] and man is None:
         chk.bad("[speed] maneuverability", "a flier needs maneuverability = \"good\" (perfect, good, average, poor, clumsy)")
@@ -1309,10 +1331,10 @@ def _parse_senses(chk: _Check, data: Mapping[str, Any], race_row: Mapping[str, A
         v = raw[f.name]
         if f.type in ("bool", bool):
             if not isinstance(v, bool):
-                chk.bad(f"[senses] {f.name}", f"must be true or false, got {v!r}")
+                chk.bad(f"[senses] {f.name}", f"must be true or false, got {shorten(v)}")
                 continue
         elif not _is_int(v) or v < 0:
-            chk.bad(f"[senses] {f.name}", f"must be a range in feet >= 0, got {v!r}")
+            chk.bad(f"[senses] {f.name}", f"must be a range in feet >= 0, got {shorten(v)}")
             continue
         kw[f.name] = v
     for k in raw:
@@ -1366,7 +1388,7 @@ def _parse_riders(chk: _Check, data: Mapping[str, Any]) -> list[RiderSpec]:
         if key is None or kind is None:
             continue
         if kind not in RIDER_KINDS:
-            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS)}, got {kind!r}")
+            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS)}, got {shorten(kind)}")
             continue
         save = r.get("save")
         dc_ab = r.get("dc_ability")
@@ -1431,10 +1453,10 @@ def _parse_swarm(chk: _Check, data: Mapping[str, Any], size: Size, subtypes: tup
     riders = _str_list(chk, raw, "riders", "[swarm] riders")
     for r in riders:
         if r not in rider_keys:
-            chk.bad("[swarm] riders", f"no [[rider]] with key {r!r}; add one")
+            chk.bad("[swarm] riders", f"no [[rider]] with key {shorten(r)}; add one")
     wd = raw.get("weapon_damage")
     if wd is not None and wd not in WEAPON_DAMAGE_RULES:
-        chk.bad("[swarm] weapon_damage", f"must be one of {', '.join(WEAPON_DAMAGE_RULES)}, got {wd!r}")
+        chk.bad("[swarm] weapon_damage", f"must be one of {', '.join(WEAPON_DAMAGE_RULES)}, got {shorten(wd)}")
         wd = None
     for k in raw:
         if k not in ("component", "flying", "riders", "weapon_damage", "aligned", "hive_mind"):
@@ -1448,7 +1470,7 @@ def _parse_spells(chk: _Check, data: Mapping[str, Any]):
     domains = _str_list(chk, raw, "domains", "[spells] domains")
     for d in domains:
         if d not in domain_table():
-            chk.bad("[spells] domains", f"unknown domain {d!r}: {_close(d, domain_table())}")
+            chk.bad("[spells] domains", f"unknown domain {shorten(d)}: {_close(d, domain_table())}")
     prepared: list[tuple[int, tuple[str, ...]]] = []
     prep_raw = raw.get("prepared", {})
     if not isinstance(prep_raw, dict):
@@ -1465,7 +1487,7 @@ def _parse_spells(chk: _Check, data: Mapping[str, Any]):
             continue
         for n in names:
             if normalize_name(n) not in spells:
-                chk.bad(label, f"unknown spell {n!r}: {_close(normalize_name(n), spells)}")
+                chk.bad(label, f"unknown spell {shorten(n)}: {_close(normalize_name(n), spells)}")
         prepared.append((int(lvl), tuple(normalize_name(n) for n in names)))
     dom_prep: list[tuple[int, str]] = []
     dp_raw = raw.get("domain", {})
@@ -1489,7 +1511,7 @@ def _printed_attack(chk: _Check, a: Any, label: str) -> PrintedAttack | None:
         return None
     bonus = a.get("bonus")
     if bonus is not None and not _is_int(bonus):
-        chk.bad(f"{label} bonus", f"must be a whole number, got {bonus!r}")
+        chk.bad(f"{label} bonus", f"must be a whole number, got {shorten(bonus)}")
         bonus = None
     if _dice(chk, a["damage"], f"{label} damage") is None:
         return None
@@ -1508,12 +1530,12 @@ def _parse_printed(chk: _Check, raw: Any) -> Printed:
     for k, v in raw.items():
         if k in _INT_PRINTED:
             if not _is_int(v):
-                chk.bad(f"[printed] {k}", f"must be a whole number, got {v!r}")
+                chk.bad(f"[printed] {k}", f"must be a whole number, got {shorten(v)}")
                 continue
             values.append((k, v))
         elif k == "grapple":
             if not (_is_int(v) or v == "-"):
-                chk.bad("[printed] grapple", f"must be a whole number or \"-\", got {v!r}")
+                chk.bad("[printed] grapple", f"must be a whole number or \"-\", got {shorten(v)}")
                 continue
             values.append((k, None if v == "-" else v))
         elif k == "hit_dice":
@@ -2263,7 +2285,7 @@ def attacks_with(block: StatBlock, weapon: Weapon | str, *, grip: str = "one-han
     """
     w = weapon_named(weapon, size=block.size) if isinstance(weapon, str) else weapon
     if grip not in GRIPS:
-        raise ValueError(f"grip must be one of {GRIPS}, got {grip!r}")
+        raise ValueError(f"grip must be one of {GRIPS}, got {shorten(grip)}")
     entry = WeaponEntry(w.key, w, 1, masterwork or enhancement > 0, enhancement,
                         tuple(energy_ability(a) for a in abilities), grip)
     return tuple(_weapon_attacks(_Ctx(block.source, block.abilities, block.bab), entry))
