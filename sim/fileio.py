@@ -322,9 +322,10 @@ def atomic_path(path: str | Path, *, sync: bool = False) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
-    """Yield a new temporary folder beside ``path``; on success it takes ``path``'s place (an old
-    folder there is moved aside and removed only after), on any exception it is removed. A
-    report folder is therefore either the old one or the new one, never half of each."""
+    """Yield a new temporary folder beside ``path`` to write files into. On success a new
+    ``path`` is that folder renamed (all or nothing); an existing ``path`` gets each file by an
+    atomic rename (files of its own that are not rewritten are left alone). On any exception the
+    temporary folder is removed and ``path`` is untouched."""
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
@@ -333,15 +334,13 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
         raise DataError(f"{path}: is a file, not a folder")
     clean_stale(path)
     tmp = Path(tempfile.mkdtemp(prefix=_tmp_prefix(path), suffix=".dir", dir=parent))
-    os.chmod(tmp, 0o777 & ~_umask())
     try:
+        os.chmod(tmp, 0o777 & ~_umask())
         yield tmp
-        if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=_tmp_prefix(path), suffix=".old", dir=parent))
-            os.rmdir(old)
-            os.replace(path, old)
-            os.replace(tmp, path)
-            shutil.rmtree(old, ignore_errors=True)
+        if path.is_dir():
+            for entry in sorted(os.listdir(tmp)):
+                os.replace(tmp / entry, path / entry)
+            os.rmdir(tmp)
         else:
             os.replace(tmp, path)
     except BaseException:

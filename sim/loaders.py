@@ -643,9 +643,9 @@ def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
 def _point(grid: CaveGrid, text: str, what: str, where: str) -> tuple[int, int]:
     if text in grid.points:
         return tuple(grid.points[text])
-    parts = text.replace(" ", "").split(",")
-    if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
-        p = (int(parts[0]), int(parts[1]))
+    m = re.fullmatch(r"\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*", text)
+    if m:
+        p = (int(m.group(1)), int(m.group(2)))
         if not grid.in_bounds(p) or grid.rock[p[1], p[0]]:
             raise DataError(f"{where}: {what} {shorten(text)} is off the map or in rock")
         return p

@@ -39,7 +39,7 @@ class Limits:
 
     @classmethod
     def parse(cls, text: str) -> "Limits":
-        m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
+        m = re.fullmatch(r"\s*([0-9]{1,7})\s*[xX×]\s*([0-9]{1,7})\s*", text or "")
         if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
             raise DataError(f"--max-map-size {text!r}: write it as COLSxROWS, e.g. 4096x4096")
         return cls(int(m.group(1)), int(m.group(2)))

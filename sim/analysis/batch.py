@@ -474,15 +474,14 @@ def _template_bytes(template: str, base: str, cache: dict[str, bytes]) -> bytes:
     from pathlib import Path
 
     from sim.rules import _data
-    from sim.rules.statblocks import template_path
+    from sim.rules.statblocks import template_in, template_path
 
     key = f"{base}\0{template}"
     if key not in cache:
         try:
-            if template.endswith(".toml") or "/" in template or "\\" in template:
-                p = Path(template)
-                if template.endswith(".toml") and not p.is_absolute():
-                    p = Path(base).parent / p
+            found = template_in(template, base)
+            if found != template or Path(template).is_absolute():
+                p = Path(found)
                 cache[key] = p.read_bytes()[: 1 << 22] if p.is_file() else b""
             else:
                 cache[key] = _data.data_dir().joinpath(*template_path(template).split("/")).read_bytes()

@@ -14,13 +14,14 @@ import json
 import sys
 from pathlib import Path
 
+from sim.argtypes import whole
 from sim.errors import DataError, UsageError
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("batches (Monte Carlo)")
-    g.add_argument("--runs", type=int, metavar="N", help="play N seeded fights (per variant) and summarise them")
-    g.add_argument("--workers", type=int, metavar="P",
+    g.add_argument("--runs", type=whole(-10 ** 9, 10_000_000), metavar="N", help="play N seeded fights (per variant) and summarise them")
+    g.add_argument("--workers", type=whole(-1024, 1024), metavar="P",
                    help="local worker processes (default: the CPUs available; 1 = in this process)")
     g.add_argument("--out", metavar="FILE", help="write one record per fight (CSV or JSON lines)")
     g.add_argument("--format", choices=("csv", "jsonl"), help="record format (default: from --out's suffix; CSV)")

@@ -680,6 +680,19 @@ def _looks_like_path(name: str | Path) -> bool:
     return s.endswith(".toml") or "/" in s or "\\" in s
 
 
+def template_in(name: str, named_in: str | Path) -> str:
+    """The template a file names, found by one rule: a path (a name ending in ``.toml`` or holding
+    a ``/``) is relative to the folder of the file that names it (``named_in``), an absolute path
+    is itself, and anything else is a shipped stat block's name.
+
+    >>> template_in("goblin", "maps/x.toml"), template_in("mine.toml", "maps/x.toml"), template_in("pcs/a", "maps/x.toml")
+    ('goblin', 'maps/mine.toml', 'maps/pcs/a')
+    """
+    if _looks_like_path(name) and not Path(name).is_absolute():
+        return str(Path(named_in).parent / name)
+    return name
+
+
 def _normalize_book(book_values: bool | Iterable[str] | None) -> frozenset[str] | None:
     if book_values is None:
         return None
