@@ -79,6 +79,11 @@ def _length(value: Any, what: str, units: str) -> tuple[float | None, str | None
     return to_feet(v, units), None
 
 
+def _is_path(template: str) -> bool:
+    """A template named by its file (``.toml``, or a ``/`` in it) rather than a shipped name."""
+    return template.endswith(".toml") or "/" in template or "\\" in template
+
+
 def _same_file(path: Path) -> Path:
     try:
         return path.resolve()
@@ -584,7 +589,7 @@ def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
         if not isinstance(template, str) or not template:
             bad(line, f"{where} template", "missing template: a stat block name (e.g. \"goblin\") or a TOML path")
             continue
-        base = Path(template).stem if template.endswith(".toml") else template
+        base = Path(template).stem if _is_path(template) else template
         cid = c.get("id")
         explicit = cid is not None
         if cid is None:
@@ -707,7 +712,7 @@ def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str |
             continue
         else:
             template = name
-            base = Path(template).stem if template.endswith(".toml") else template
+            base = Path(template).stem if _is_path(template) else template
             counts[base] = counts.get(base, 0) + 1
             ident = base if counts[base] == 1 else f"{base}-{counts[base]}"
         if ident in seen:
