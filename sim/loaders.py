@@ -14,6 +14,7 @@ import dataclasses
 import math
 import re
 import zipfile
+import zlib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -283,7 +284,7 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
     out = []
     for key in ("width_ft", "height_ft"):
         if key not in arrays:
-            bad(line, f"[map] layers {key}", f"{npz} has no array {shorten(key)} (it has {sorted(arrays)}); "
+            bad(line, f"[map] layers ({npz}) {key}", f"{npz} has no array {shorten(key)} (it has {sorted(arrays)}); "
                 "layers need width_ft and height_ft")
             return None
     shape = arrays["width_ft"].shape
@@ -292,17 +293,17 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
             continue
         a = arrays[key]
         if a.ndim != 2 or a.shape != shape:
-            bad(line, f"[map] layers {key}", f"must be a 2-D array of shape {shape}, got {a.shape}")
+            bad(line, f"[map] layers ({npz}) {key}", f"must be a 2-D array of shape {shape}, got {a.shape}")
             return None
         if key != "difficult" and not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
-            bad(line, f"[map] layers {key}", f"must be real numbers (float or int), got dtype {a.dtype}")
+            bad(line, f"[map] layers ({npz}) {key}", f"must be real numbers (float or int), got dtype {a.dtype}")
             return None
         if key == "difficult":
             if not (a.dtype == np.bool_ or np.issubdtype(a.dtype, np.integer)):
-                bad(line, f"[map] layers {key}", f"must be true/false (bool, or integers 0 and 1), got dtype {a.dtype}")
+                bad(line, f"[map] layers ({npz}) {key}", f"must be true/false (bool, or integers 0 and 1), got dtype {a.dtype}")
                 return None
             if a.dtype != np.bool_ and a.size and (a.min() < 0 or a.max() > 1):
-                bad(line, f"[map] layers {key}", "must hold only 0 and 1 (or be a bool array)")
+                bad(line, f"[map] layers ({npz}) {key}", f"must hold only 0 and 1 (or be a bool array)")
                 return None
     rows, cols = shape
     if cols > limits.max_cols or rows > limits.max_rows:
@@ -319,21 +320,21 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
         if bad_mask.any():
             r, c = np.argwhere(bad_mask)[0]
             n = int(bad_mask.sum())
-            bad(line, f"[map] layers {key}", f"{n} square{' is' if n == 1 else 's are'} NaN or infinite, first at "
+            bad(line, f"[map] layers ({npz}) {key}", f"{n} square{' is' if n == 1 else 's are'} NaN or infinite, first at "
                 f"({int(c)}, {int(r)}); use 0 for rock")
             return None
         big = a > MAX_LENGTH
         if big.any():
             r, c = np.argwhere(big)[0]
             n = int(big.sum())
-            bad(line, f"[map] layers {key}", f"{n} square{' is' if n == 1 else 's are'} over {MAX_LENGTH} {units}, first at "
+            bad(line, f"[map] layers ({npz}) {key}", f"{n} square{' is' if n == 1 else 's are'} over {MAX_LENGTH} {units}, first at "
                 f"({int(c)}, {int(r)}) = {a[r, c]:g}")
             return None
         neg = a < 0
         if neg.any():
             r, c = np.argwhere(neg)[0]
             n = int(neg.sum())
-            bad(line, f"[map] layers {key}", f"{n} square{' is' if n == 1 else 's are'} negative, first at ({int(c)}, {int(r)}) "
+            bad(line, f"[map] layers ({npz}) {key}", f"{n} square{' is' if n == 1 else 's are'} negative, first at ({int(c)}, {int(r)}) "
                 f"= {a[r, c]}; use 0 for rock")
             return None
         if units == "m":
@@ -408,8 +409,8 @@ def read_npz_layers(npz: Path, limits: Limits) -> dict[str, np.ndarray]:
                     out[key] = (a.reshape(shape[::-1]).T if fortran else a.reshape(shape)).copy()
     except DataError:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, NotImplementedError,
-            RuntimeError) as exc:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, ValueError, OSError, EOFError,
+            NotImplementedError, RuntimeError) as exc:
         raise DataError(f"{npz} is not a readable .npz of numeric arrays ({shorten_msg(exc)}); {save}") from None
     return out
 
