@@ -605,8 +605,11 @@ def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
         seen.add(cid)
         at = c.get("at")
         if (not isinstance(at, list) or len(at) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2 ** 31 for v in at)):
-            bad(line, f"[[combatant]] {shorten(cid)} at", f"must be [x, y] with whole numbers >= 0, got {shorten(at)}")
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
+            bad(line, f"[[combatant]] {shorten(cid)} at", f"must be [x, y] with whole numbers, got {shorten(at)}")
+            continue
+        if not all(0 <= v < 2 ** 31 for v in at):
+            bad(line, f"[[combatant]] {shorten(cid)} at", f"must be a square of the map (x, y >= 0), got {shorten(at)}")
             continue
         team = c.get("team", "")  # "" = by the stat block's kind: "party" for PCs, else "monsters"
         if not isinstance(team, str):

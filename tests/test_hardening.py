@@ -405,6 +405,7 @@ def test_gif_frames_are_streamed_to_the_file():
     (["generate", "--seed", "1", "--out", "/sys/cave.toml"], "--out /sys/cave.toml: cannot write in /sys"),
     (["render", MAPS / "ogre_tunnel.toml", "--out", "/proc/a.gif"], "--out /proc/a.gif: cannot write in /proc"),
     (["crawl", MAPS / "crawl_warrens.toml", "--events", "/proc/c.jsonl"], "--events /proc/c.jsonl: cannot write in /proc"),
+    (["demo", "--headless", "--out", "/proc/demo"], "--out /proc/demo: cannot write in /proc"),
 ])
 def test_unwritable_outputs_are_refused_before_work(capsys, argv, what):
     t = time.monotonic()
@@ -459,6 +460,9 @@ def test_temporary_files_of_a_killed_run_are_cleaned(tmp_path):
     (["fight", MAPS / "fissure_hold.toml", "--runs", "2", "--vary", "legend.f.width=" + "9" * 300 + "m"], "must be at most 1000 m"),
     (["fight", MAPS / "demo.toml", "--seed", "1" + "0" * 30], "argument --seed: must be a whole number from"),
     (["fight", MAPS / "demo.toml", "--runs", "²"], "argument --runs: must be a whole number"),
+    (["fight", MAPS / "demo.toml", "--runs", "2", "--vary", "settings.round_cap=" + ",".join(map(str, range(1, 201))),
+      "--vary", "party.size=1,2,3,4", "--vary", "combatant.bruna.lit=true,false"],
+     "--vary: 200 x 4 x 2 = 1,600 variants, over the limit of 1000"),
 ])
 def test_command_line_values(capsys, argv, message):
     code, err = cli(capsys, *argv)

@@ -176,7 +176,7 @@ def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Sca
                 inputs = raw[len(JOURNAL_TAG):].decode("ascii", "replace").strip()
                 continue
             if len(raw) > MAX_LINE:
-                damaged.append((number, f"a line of {len(raw)} bytes (at most {MAX_LINE})"))
+                damaged.append((number, f"a line of more than {MAX_LINE:,} bytes"))
                 continue
             if b"\x00" in raw:
                 damaged.append((number, "holds a NUL byte"))
@@ -225,10 +225,11 @@ def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Sca
 
 
 def _raw_lines(fh, size: int = 1 << 16):
-    """The lines of a binary file, each with its newline (the last maybe without); a line longer
-    than :data:`MAX_LINE` is yielded cut short (with its newline) rather than held whole."""
+    """The lines of a binary file, each with its newline (the last maybe without). A line longer
+    than :data:`MAX_LINE` is not held: it comes as ``b"#" * MAX_LINE + b"\n"`` (its length is
+    what matters: it is damaged), or without the newline if the file ends inside it."""
     buf = b""
-    long_line = 0
+    long_line = False
     while True:
         chunk = fh.read(size)
         if not chunk:
@@ -240,15 +241,15 @@ def _raw_lines(fh, size: int = 1 << 16):
                 break
             line, buf = buf[:nl + 1], buf[nl + 1:]
             if long_line:
-                yield b"x" * (long_line + len(line))  # stands for the whole overlong line
-                long_line = 0
+                yield b"#" * (MAX_LINE + 1) + b"\n"
+                long_line = False
             else:
                 yield line
         if len(buf) > MAX_LINE:
-            long_line += len(buf)
+            long_line = True
             buf = b""
     if long_line:
-        yield b"x" * (long_line + len(buf))
+        yield b"#" * (MAX_LINE + 1)
     elif buf:
         yield buf
 
@@ -364,7 +365,7 @@ class Journal:
         with open(self.part, "rb") as src, open(damaged_path(self.path), "ab") as dst:
             for number, raw in enumerate(_raw_lines(src), 1):
                 if number in wanted:
-                    dst.write(f"# line {number}: {dict(start.damaged)[number]}\n".encode() + raw[:MAX_LINE])
+                    dst.write(f"# line {number}: {dict(start.damaged)[number]}\n".encode() + raw[:MAX_LINE].rstrip(b"\n") + b"\n")
             dst.flush()
             os.fsync(dst.fileno())
 

@@ -82,6 +82,7 @@ def _bad(key: str, value: str, msg: str) -> UsageError:
 
 
 MAX_WHOLE = 10_000
+MAX_VARIANTS = 1000   # variants of one sweep (every combination of the --vary values)
 
 
 def _is_path(value: str) -> bool:
@@ -235,6 +236,10 @@ def variants(spec: EncounterSpec, varies: list[Vary]) -> list[tuple[str, Encount
                          "the same key is varied twice; give all its values in one --vary")
     if not varies:
         return [("", spec)]
+    total = math.prod(len(v.values) for v in varies)
+    if total > MAX_VARIANTS:
+        raise UsageError(f"--vary: {' x '.join(str(len(v.values)) for v in varies)} = {total:,} variants, over the "
+                         f"limit of {MAX_VARIANTS}; vary fewer keys or values at once")
     out = []
     for combo in itertools.product(*[[(v.key, x) for x in v.values] for v in varies]):
         s = spec

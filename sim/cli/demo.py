@@ -79,6 +79,11 @@ def headless(args, size, out_dir: Path) -> int:
         raise UsageError(f"--out {out_dir}: folder {parent} does not exist; create it first or choose another --out")
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {out_dir}: is a file; give a folder for the demo's files")
+    from sim.fileio import check_writable
+
+    check_writable(out_dir, folder=True)
+    if out_dir.is_dir():
+        check_writable(out_dir / "demo.png")
     init_headless()
     spec = _spec()
     _, events = simulate(spec, seed=args.seed)
