@@ -1,6 +1,12 @@
 """``python -m sim`` is the ``cavesim`` command."""
 
-from sim.cli import main
+import sys
+
+try:
+    from sim.cli import main
+except KeyboardInterrupt:  # Ctrl-C while Python is still importing: one line, exit 130
+    print("cavesim: interrupted", file=sys.stderr)
+    raise SystemExit(130) from None
 
 if __name__ == "__main__":  # not when a worker process (spawn) imports this module again
     raise SystemExit(main())

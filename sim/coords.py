@@ -45,10 +45,17 @@ def parse_xy(text: str, *, what: str = "position") -> tuple[int, int]:
 
     >>> parse_xy("4,7")
     (4, 7)
+    >>> parse_xy("²,1")
+    Traceback (most recent call last):
+    ...
+    sim.errors.UsageError: position '²,1' is not a square: write it as X,Y with whole numbers, e.g. 3,4
     """
     from sim.errors import UsageError
 
-    parts = text.replace(" ", "").split(",")
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise UsageError(f"{what} {text!r} is not a square: write it as X,Y with whole numbers, e.g. 3,4")
-    return (int(parts[0]), int(parts[1]))
+    import re
+
+    m = re.fullmatch(r"\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*", text)
+    if not m:
+        shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+        raise UsageError(f"{what} {shown} is not a square: write it as X,Y with whole numbers, e.g. 3,4")
+    return (int(m.group(1)), int(m.group(2)))

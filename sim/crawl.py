@@ -505,13 +505,10 @@ def _fight_near(grid: CaveGrid, at: Pos, monsters: list[CombatantSpec]) -> bool:
 def _monster_block(template: str, base: str = "."):
     """A monster's stat block; a template given as a file is found beside the crawl file, as in
     an encounter. None if it cannot be read (the encounter reports that, with the reason)."""
-    from sim.rules.statblocks import load_template
+    from sim.rules.statblocks import load_template, template_in
 
-    name = template
-    if name.endswith(".toml") and not Path(name).is_absolute():
-        name = str(Path(base).parent / name)
     try:
-        return load_template(name)
+        return load_template(template_in(template, base))
     except DataError:
         return None
 

@@ -317,19 +317,280 @@ def write_jsonl(path: str | Path, events: Iterable[Event]) -> None:
     atomic_write_text(path, dumps(events))
 
 
+MAX_LOG_EVENTS = 200_000     # events in one fight log
+MAX_LOG_LINE = 1 << 20       # bytes of one event (a line)
+MAX_LOG_TEXT = 200           # characters of a text field (an id, a weapon, a reason)
+MAX_LOG_LIST = 100_000       # items of one list field
+MAX_LOG_NUMBER = 10 ** 9     # magnitude of any number
+MAX_LOG_SIDE = 65_536        # columns or rows of the recorded map
+_ID_FIELDS = ("actor", "target", "source", "direct")
+
+
+class _Bad(Exception):
+    """One problem of an event (a message without the place)."""
+
+
+def _text(v: Any, what: str) -> str:
+    if not isinstance(v, str):
+        raise _Bad(f"{what} must be text, got {_short(v)}")
+    if len(v) > MAX_LOG_TEXT:
+        raise _Bad(f"{what} is {len(v):,} characters long (at most {MAX_LOG_TEXT})")
+    return v
+
+
+def _whole(v: Any, what: str, lo: int = -MAX_LOG_NUMBER, hi: int = MAX_LOG_NUMBER) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _Bad(f"{what} must be a whole number, got {_short(v)}")
+    if not lo <= v <= hi:
+        raise _Bad(f"{what} must be from {lo} to {hi}, got {_short(v)}")
+    return v
+
+
+def _short(v: Any) -> str:
+    from sim.errors import shorten
+
+    return shorten(v, 40)
+
+
+def _scalar(v: Any, what: str) -> None:
+    """A number, text, true/false or null (what a modifier table or a detail holds)."""
+    if v is None or isinstance(v, bool):
+        return
+    if isinstance(v, int):
+        _whole(v, what)
+    elif isinstance(v, float):
+        if not (abs(v) <= MAX_LOG_NUMBER):  # NaN fails this too
+            raise _Bad(f"{what} must be a finite number, got {_short(v)}")
+    elif isinstance(v, str):
+        _text(v, what)
+    else:
+        raise _Bad(f"{what} must be a number or text, got {_short(v)}")
+
+
+def _flat(v: Any, what: str) -> None:
+    """A scalar, or a short list or table of scalars (one level)."""
+    if isinstance(v, list):
+        if len(v) > MAX_LOG_LIST:
+            raise _Bad(f"{what} has {len(v):,} items (at most {MAX_LOG_LIST:,})")
+        for k, x in enumerate(v):
+            if isinstance(x, dict):
+                _table(x, f"{what}[{k}]")
+            elif isinstance(x, list) and what.count("[") < 2:
+                _flat(x, f"{what}[{k}]")
+            else:
+                _scalar(x, f"{what}[{k}]")
+    elif isinstance(v, dict):
+        _table(v, what)
+    else:
+        _scalar(v, what)
+
+
+def _table(v: Any, what: str) -> None:
+    if not isinstance(v, dict):
+        raise _Bad(f"{what} must be a table, got {_short(v)}")
+    if len(v) > 1000:
+        raise _Bad(f"{what} has {len(v):,} entries (at most 1000)")
+    for k, x in v.items():
+        _text(k, f"{what} key")
+        if isinstance(x, (list, dict)) and what.count(".") < 2:
+            _flat(x, f"{what}.{k}")
+        else:
+            _scalar(x, f"{what}.{k}")
+
+
+class _Map:
+    """What the log's encounter_start says: the map's size and the creatures' ids."""
+
+    def __init__(self, cols: int, rows: int, ids: set[str]):
+        self.cols, self.rows, self.ids = cols, rows, ids
+
+    def square(self, v: Any, what: str, *, corner: bool = False) -> None:
+        if not (isinstance(v, list) and len(v) == 2):
+            raise _Bad(f"{what} must be a square [x, y], got {_short(v)}")
+        x = _whole(v[0], f"{what} x")
+        y = _whole(v[1], f"{what} y")
+        extra = 1 if corner else 0   # a grid intersection may lie on the far edge
+        if not (0 <= x < self.cols + extra and 0 <= y < self.rows + extra):
+            raise _Bad(f"{what} ({x}, {y}) is off the {self.cols}x{self.rows} map")
+
+    def squares(self, v: Any, what: str) -> None:
+        if not isinstance(v, list) or len(v) > MAX_LOG_LIST:
+            raise _Bad(f"{what} must be a list of squares [[x, y], ...], got {_short(v)}")
+        for k, sq in enumerate(v):
+            self.square(sq, f"{what}[{k}]")
+
+    def ident(self, v: Any, what: str, *, none: bool = False) -> None:
+        if v is None and none:
+            return
+        _text(v, what)
+        if v and v not in self.ids:  # "" is no creature (a flask thrown at a grid intersection)
+            raise _Bad(f"{what} {_short(v)} is not a creature of this fight")
+
+
+def _check_start(d: dict) -> _Map:
+    from sim.rules.sizes import Size
+
+    cols = _whole(d.get("cols"), "cols", 1, MAX_LOG_SIDE)
+    rows = _whole(d.get("rows"), "rows", 1, MAX_LOG_SIDE)
+    _text(d.get("map"), "map")
+    _whole(d.get("seed"), "seed", 0, 2 ** 64 - 1)
+    combatants = d.get("combatants")
+    if not isinstance(combatants, list) or not combatants or len(combatants) > 1000:
+        raise _Bad("combatants must be a list of 1 to 1000 creatures")
+    m = _Map(cols, rows, set())
+    for k, c in enumerate(combatants):
+        what = f"combatants[{k}]"
+        if not isinstance(c, dict):
+            raise _Bad(f"{what} must be a table, got {_short(c)}")
+        cid = _text(c.get("id"), f"{what}.id")
+        if cid in m.ids:
+            raise _Bad(f"{what}.id {_short(cid)} is given twice")
+        m.ids.add(cid)
+        for key in ("name", "team", "template"):
+            _text(c.get(key, ""), f"{what}.{key}")
+        size = c.get("size")
+        try:
+            Size.parse(_text(size, f"{what}.size"))
+        except KeyError:
+            raise _Bad(f"{what}.size {_short(size)} is not a size (fine, diminutive, tiny, small, medium, large, "
+                       "huge, gargantuan, colossal)") from None
+        m.squares(c.get("squares"), f"{what}.squares")
+        if not c.get("squares"):
+            raise _Bad(f"{what}.squares is empty")
+        _whole(c.get("max_hp"), f"{what}.max_hp", 1, 1_000_000)
+        _whole(c.get("hp"), f"{what}.hp", -1_000_000, 1_000_000)
+        if not isinstance(c.get("swarm", False), bool):
+            raise _Bad(f"{what}.swarm must be true or false")
+        for key, x in c.items():
+            if key not in ("squares",):
+                _flat(x, f"{what}.{key}")
+    return m
+
+
+def check_event(d: Any, m: _Map | None) -> _Map | None:
+    """Check one decoded event against its type's fields (types, ranges, squares on the map,
+    creatures of the fight); returns the map facts (from ``encounter_start``). Raises _Bad."""
+    if not isinstance(d, dict):
+        raise _Bad(f"an event is a JSON object, got {_short(d)}")
+    kind = d.get("type")
+    cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise _Bad(f"unknown event type {_short(kind)}")
+    if m is None:
+        if kind != "encounter_start":
+            raise _Bad(f"the log must begin with encounter_start, not {_short(kind)}")
+        m = _check_start(d)
+    elif kind == "encounter_start":
+        raise _Bad("a second encounter_start: a log holds one fight")
+    for f in dataclasses.fields(cls):
+        name, ann = f.name, str(f.type)
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        if name not in d:
+            if required:
+                raise _Bad(f"{kind} has no {name}")
+            continue
+        v = d[name]
+        if kind == "encounter_start" and name == "combatants":
+            continue
+        if name in _ID_FIELDS:
+            m.ident(v, name, none="None" in ann)
+        elif name == "targets":
+            if not isinstance(v, list) or len(v) > 1000:
+                raise _Bad(f"targets must be a list of creature ids, got {_short(v)}")
+            for k, t in enumerate(v):
+                if isinstance(t, dict):
+                    _table(t, f"targets[{k}]")
+                else:
+                    m.ident(t, f"targets[{k}]")
+        elif name == "squares" or (name == "at" and kind in ("died", "dispersed")):
+            m.squares(v, name)
+        elif name == "at":
+            if v is None and "None" in ann:
+                continue
+            m.square(v, name, corner=kind == "splash")
+        elif name == "path":
+            if not isinstance(v, list) or len(v) > MAX_LOG_LIST:
+                raise _Bad(f"path must be a list of steps, got {_short(v)}")
+            for k, st in enumerate(v):
+                if not isinstance(st, dict):
+                    raise _Bad(f"path[{k}] must be a table, got {_short(st)}")
+                m.square(st.get("at"), f"path[{k}].at")
+                _table({a: b for a, b in st.items() if a != "at"}, f"path[{k}]")
+        elif name in ("order", "survivors"):
+            if not isinstance(v, list) or len(v) > 1000:
+                raise _Bad(f"{name} must be a list of creatures, got {_short(v)}")
+            for k, c in enumerate(v):
+                if not isinstance(c, dict):
+                    raise _Bad(f"{name}[{k}] must be a table, got {_short(c)}")
+                m.ident(c.get("id"), f"{name}[{k}].id")
+                _table(c, f"{name}[{k}]")
+        elif ann == "int":
+            _whole(v, name)
+        elif ann == "int | None":
+            if v is not None:
+                _whole(v, name)
+        elif ann == "bool":
+            if not isinstance(v, bool):
+                raise _Bad(f"{name} must be true or false, got {_short(v)}")
+        elif ann == "str":
+            _text(v, name)
+        elif ann == "str | None":
+            if v is not None:
+                _text(v, name)
+        elif ann == "dict":
+            _table(v, name)
+        else:
+            _flat(v, name)
+        if name in ("hp_before", "hp_after", "amount") and isinstance(v, int) and abs(v) > 1_000_000:
+            raise _Bad(f"{name} must be from -1000000 to 1000000, got {v}")
+    return m
+
+
 def read_jsonl(path: str | Path) -> Iterator[Event]:
+    """The events of a fight log (``cavesim fight --events``), every field checked on reading:
+    only a regular file of at most 64 MiB, UTF-8 JSON lines of at most 1 MiB, at most
+    :data:`MAX_LOG_EVENTS` events, the first an ``encounter_start``; each event's fields of the
+    right types and ranges, its squares on the recorded map and its creatures in the fight. A
+    problem is a :class:`~sim.errors.DataError` naming the file and the line."""
     from sim.errors import DataError
+    from sim.fileio import read_input
 
     p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise DataError(f"{p}: no such file; give a fight log written with --events") from None
-    for i, line in enumerate(lines, 1):
+    raw = read_input(p, what="fight log")
+    hint = "the file must hold events written by cavesim fight --events"
+    m = None
+    count = 0
+    for i, line in enumerate(raw.split(b"\n"), 1):
         if not line.strip():
             continue
+        count += 1
+        if count > MAX_LOG_EVENTS:
+            raise DataError(f"{p}:{i}: more than {MAX_LOG_EVENTS:,} events; a fight log holds at most that many")
+        if len(line) > MAX_LOG_LINE:
+            raise DataError(f"{p}:{i}: a line of {len(line):,} bytes (at most {MAX_LOG_LINE:,}); {hint}")
         try:
-            yield from_json(json.loads(line))
-        except (ValueError, TypeError, KeyError) as exc:
-            raise DataError(f"{p}:{i}: not a cavesim event ({exc}); the file must hold events written "
-                            "by cavesim fight --events") from None
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{p}:{i}: not UTF-8 text (byte {exc.start}); {hint}") from None
+        try:
+            d = json.loads(text, parse_constant=_no_constant)
+        except RecursionError:
+            raise DataError(f"{p}:{i}: not a cavesim event (nested too deep); {hint}") from None
+        except ValueError as exc:
+            raise DataError(f"{p}:{i}: not a cavesim event ({_short_msg(exc)}); {hint}") from None
+        try:
+            m = check_event(d, m)
+            event = from_json(d)
+        except _Bad as exc:
+            raise DataError(f"{p}:{i}: {exc}; {hint}") from None
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
+            raise DataError(f"{p}:{i}: not a cavesim event ({_short_msg(exc)}); {hint}") from None
+        yield event
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a fight log holds")
+
+
+def _short_msg(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200]

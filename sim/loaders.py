@@ -14,6 +14,7 @@ import dataclasses
 import math
 import re
 import zipfile
+import zlib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from sim.engine.setup import build_creature, check_placement
-from sim.errors import DataError
-from sim.fileio import TomlLines, located, read_toml
+from sim.errors import DataError, shorten
+from sim.fileio import MAX_INPUT_BYTES, TomlLines, check_input_file, located, read_toml
 from sim.grid import CaveGrid, MapLight, Terrain
 from sim.rules.weapons import gear_table
 from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, CrawlSpec, EncounterSpec, Limits
@@ -48,34 +49,74 @@ def to_feet(value: float, units: str) -> float:
     return float(Fraction(str(value)) * 10 / 3)
 
 
+MAX_LENGTH = 1000          # a passage width or ceiling height, in the map's units
+MAX_SEED = 2 ** 64 - 1     # a seed
+MAX_ROUND_CAP = 10_000     # rounds before a fight is called a draw
+MAX_ITEMS = 1000           # of one item a combatant carries
+MAX_COMBATANTS = 1000      # in one encounter or crawl
+MAX_LAYER_BYTES = 512 * 1024 * 1024   # one decompressed .npz layer
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
+    if isinstance(value, int) and abs(value) > 10 ** 15:
+        return math.inf  # too big for a float to hold exactly: out of every range
     return float(value)
 
 
 def _length(value: Any, what: str, units: str) -> tuple[float | None, str | None]:
-    """Validate a width/height value; returns (feet, problem)."""
+    """Validate a width/height value; returns (feet, problem).
+
+    >>> _length(10 ** 400, "width", "ft")[1][:40], _length(10 ** 400, "width", "ft")[1][-16:]
+    ('width must be at most 1000 ft, got 10000', '(401 characters)')
+    >>> _length(1e308, "height", "m")[1]
+    'height must be at most 1000 m, got 1e+308'
+    """
     v = _number(value)
     if v is None:
-        return None, f"{what} must be a number of {units}, got {value!r}"
-    if math.isnan(v) or math.isinf(v):
-        return None, f"{what} must be a finite number of {units}, got {value!r}"
+        return None, f"{what} must be a number of {units}, got {shorten(value)}"
+    if math.isnan(v) or (math.isinf(v) and not isinstance(value, int)):
+        return None, f"{what} must be a finite number of {units}, got {shorten(value)}"
     if v <= 0:
-        return None, f"{what} must be > 0 (use \"wall\" for solid rock), got {value!r}"
+        return None, f"{what} must be > 0 (use \"wall\" for solid rock), got {shorten(value)}"
+    if v > MAX_LENGTH:
+        return None, f"{what} must be at most {MAX_LENGTH} {units}, got {shorten(value)}"
     return to_feet(v, units), None
 
 
-def load_map(path: str | Path, *, limits: Limits = Limits()) -> CaveGrid:
-    """Load a map file (DESIGN §5). An encounter file whose ``[encounter] map`` names another
-    file loads that map. Raises :class:`DataError` listing every problem found."""
+def _is_path(template: str) -> bool:
+    """A template named by its file (``.toml``, or a ``/`` in it) rather than a shipped name."""
+    return template.endswith(".toml") or "/" in template or "\\" in template
+
+
+def _same_file(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def load_map(path: str | Path, *, limits: Limits = Limits(), _chain: tuple[Path, ...] = ()) -> CaveGrid:
+    """Load a map file (DESIGN §5). An encounter (or crawl) file whose ``map`` names another
+    file loads that map; a chain of such files that comes back to one of its own (``a`` names
+    ``a``, or ``a`` -> ``b`` -> ``a``) is refused. Raises :class:`DataError` listing every problem."""
     path = Path(path)
+    me = _same_file(path)
+    if me in _chain:
+        start = _chain.index(me)
+        loop = " -> ".join(p.name for p in _chain[start:]) + f" -> {path.name}"
+        raise DataError(f"{_chain[-1]}: map refers to itself ({loop}); name a map file (one with [map])")
     data, text = read_toml(path)
-    if "map" not in data and isinstance(data.get("encounter"), dict) and "map" in data["encounter"]:
-        ref = data["encounter"]["map"]
-        if not isinstance(ref, str):
-            raise DataError(f"{path}: [encounter] map must be a file path string, got {ref!r}")
-        return load_map(path.parent / ref, limits=limits)
+    ref = None
+    for table in ("encounter", "crawl"):
+        if "map" not in data and isinstance(data.get(table), dict) and "map" in data[table]:
+            ref = data[table]["map"]
+            if not isinstance(ref, str):
+                raise DataError(f"{path}: [{table}] map must be a file path string, got {shorten(ref)}")
+            break
+    if ref is not None:
+        return load_map(path.parent / ref, limits=limits, _chain=_chain + (me,))
     return parse_map(data, text, path, limits=limits)
 
 
@@ -101,7 +142,7 @@ def parse_map(data: dict[str, Any], text: str, path: Path, *, limits: Limits = L
 
     name = m.get("name", path.stem)
     if not isinstance(name, str):
-        bad(lines.key("name", after=map_line), "[map] name", f"must be a string, got {name!r}")
+        bad(lines.key("name", after=map_line), "[map] name", f"must be a string, got {shorten(name)}")
         name = path.stem
     description = m.get("description", "")
     if not isinstance(description, str):
@@ -109,7 +150,7 @@ def parse_map(data: dict[str, Any], text: str, path: Path, *, limits: Limits = L
         description = ""
     units = m.get("units", "ft")
     if units not in UNITS:
-        bad(lines.key("units", after=map_line), "[map] units", f"unknown units {units!r}; use \"ft\" or \"m\"")
+        bad(lines.key("units", after=map_line), "[map] units", f"unknown units {shorten(units)}; use \"ft\" or \"m\"")
         units = "ft"
 
     has_grid = "grid" in m
@@ -166,7 +207,7 @@ def _parse_ascii(path, data, m, units, lines, limits, bad):
             "{ width = FT, height = FT }")
         legend_raw = {}
     for glyph, spec in legend_raw.items():
-        key = f"[legend] {glyph!r}"
+        key = f"[legend] {shorten(glyph)}"
         gl = lines.key(glyph, after=legend_line)
         if len(glyph) != 1:
             bad(gl, key, "a glyph must be exactly one character")
@@ -175,10 +216,10 @@ def _parse_ascii(path, data, m, units, lines, limits, bad):
             if spec.lower() in WALL_WORDS:
                 legend[glyph] = Terrain(0.0, 0.0, rock=True)
             else:
-                bad(gl, key, f"unknown terrain {spec!r}; use \"wall\" or {{ width = FT, height = FT }}")
+                bad(gl, key, f"unknown terrain {shorten(spec)}; use \"wall\" or {{ width = FT, height = FT }}")
             continue
         if not isinstance(spec, dict):
-            bad(gl, key, f"must be \"wall\" or {{ width = FT, height = FT, difficult = false }}, got {spec!r}")
+            bad(gl, key, f"must be \"wall\" or {{ width = FT, height = FT, difficult = false }}, got {shorten(spec)}")
             continue
         ok = True
         for k in spec:
@@ -198,7 +239,7 @@ def _parse_ascii(path, data, m, units, lines, limits, bad):
             vals[k] = ft
         diff = spec.get("difficult", False)
         if not isinstance(diff, bool):
-            bad(gl, f"{key}.difficult", f"must be true or false, got {diff!r}")
+            bad(gl, f"{key}.difficult", f"must be true or false, got {shorten(diff)}")
             ok = False
         if ok:
             legend[glyph] = Terrain(vals["width"], vals["height"], difficult=diff)
@@ -221,7 +262,7 @@ def _parse_ascii(path, data, m, units, lines, limits, bad):
             if ch not in legend and ch not in legend_raw and ch not in unknown:
                 unknown[ch] = (j, i, line)
     for ch, (x, y, line) in unknown.items():
-        bad(line, f"[map] grid ({x}, {y})", f"unknown glyph {ch!r}; add it to [legend] or use one of "
+        bad(line, f"[map] grid ({x}, {y})", f"unknown glyph {shorten(ch)}; add it to [legend] or use one of "
             f"{''.join(sorted(legend_raw)) or '(none)'}")
     if ragged or unknown or len(legend) != len(legend_raw):
         return legend, None, None
@@ -238,23 +279,21 @@ def _parse_ascii(path, data, m, units, lines, limits, bad):
 
 def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Limits, bad):
     if not isinstance(ref, str):
-        bad(line, "[map] layers", f"must be the path of a .npz file, got {ref!r}")
+        bad(line, "[map] layers", f"must be the path of a .npz file, got {shorten(ref)}")
         return None
     npz = path.parent / ref
-    try:
-        with np.load(npz, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except FileNotFoundError:
+    if not npz.exists():
         bad(line, "[map] layers", f"file {npz} not found; generate it or fix the path (relative to the map file)")
         return None
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
-        bad(line, "[map] layers", f"{npz} is not a readable .npz of numeric arrays ({exc}); "
-            "save it with numpy.savez(width_ft=..., height_ft=...)")
+    try:
+        arrays = read_npz_layers(npz, limits)
+    except DataError as exc:
+        bad(line, "[map] layers", str(exc))
         return None
     out = []
     for key in ("width_ft", "height_ft"):
         if key not in arrays:
-            bad(line, f"[map] layers {key}", f"{npz} has no array {key!r} (it has {sorted(arrays)}); "
+            bad(line, f"[map] layers ({npz}) {key}", f"{npz} has no array {shorten(key)} (it has {sorted(arrays)}); "
                 "layers need width_ft and height_ft")
             return None
     shape = arrays["width_ft"].shape
@@ -263,14 +302,22 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
             continue
         a = arrays[key]
         if a.ndim != 2 or a.shape != shape:
-            bad(line, f"[map] layers {key}", f"must be a 2-D array of shape {shape}, got {a.shape}")
+            bad(line, f"[map] layers ({npz}) {key}", f"must be a 2-D array of shape {shape}, got {a.shape}")
             return None
         if key == "door" and a.dtype != np.bool_:
-            bad(line, f"[map] layers {key}", f"must be a bool array (true = a closed door), got dtype {a.dtype}")
+            bad(line, f"[map] layers ({npz}) {key}", f"must be a bool array (true = a closed door), got dtype {a.dtype}")
             return None
-        if key not in ("difficult", "door") and not np.issubdtype(a.dtype, np.number):
-            bad(line, f"[map] layers {key}", f"must be numeric, got dtype {a.dtype}")
+        if key not in ("difficult", "door") and not (np.issubdtype(a.dtype, np.integer)
+                                                     or np.issubdtype(a.dtype, np.floating)):
+            bad(line, f"[map] layers ({npz}) {key}", f"must be real numbers (float or int), got dtype {a.dtype}")
             return None
+        if key == "difficult":
+            if not (a.dtype == np.bool_ or np.issubdtype(a.dtype, np.integer)):
+                bad(line, f"[map] layers ({npz}) {key}", f"must be true/false (bool, or integers 0 and 1), got dtype {a.dtype}")
+                return None
+            if a.dtype != np.bool_ and a.size and (a.min() < 0 or a.max() > 1):
+                bad(line, f"[map] layers ({npz}) {key}", f"must hold only 0 and 1 (or be a bool array)")
+                return None
     rows, cols = shape
     if cols > limits.max_cols or rows > limits.max_rows:
         bad(line, "[map] layers", f"{npz} is {cols}x{rows} squares, over the limit of "
@@ -286,14 +333,21 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
         if bad_mask.any():
             r, c = np.argwhere(bad_mask)[0]
             n = int(bad_mask.sum())
-            bad(line, f"[map] layers {key}", f"{n} square{' is' if n == 1 else 's are'} NaN or infinite, first at "
+            bad(line, f"[map] layers ({npz}) {key}", f"{n} square{' is' if n == 1 else 's are'} NaN or infinite, first at "
                 f"({int(c)}, {int(r)}); use 0 for rock")
+            return None
+        big = a > MAX_LENGTH
+        if big.any():
+            r, c = np.argwhere(big)[0]
+            n = int(big.sum())
+            bad(line, f"[map] layers ({npz}) {key}", f"{n} square{' is' if n == 1 else 's are'} over {MAX_LENGTH} {units}, first at "
+                f"({int(c)}, {int(r)}) = {a[r, c]:g}")
             return None
         neg = a < 0
         if neg.any():
             r, c = np.argwhere(neg)[0]
             n = int(neg.sum())
-            bad(line, f"[map] layers {key}", f"{n} square{' is' if n == 1 else 's are'} negative, first at ({int(c)}, {int(r)}) "
+            bad(line, f"[map] layers ({npz}) {key}", f"{n} square{' is' if n == 1 else 's are'} negative, first at ({int(c)}, {int(r)}) "
                 f"= {a[r, c]}; use 0 for rock")
             return None
         if units == "m":
@@ -307,6 +361,75 @@ def _load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Lim
     if door is not None:
         rock = rock | door
     return (w, h, d, rock, door)
+
+
+_LAYER_DTYPES = "biuf"  # bool, signed and unsigned integers, floats: nothing else is read
+
+
+def read_npz_layers(npz: Path, limits: Limits) -> dict[str, np.ndarray]:
+    """The arrays of a ``.npz`` layers archive, each checked from its header *before* it is
+    decompressed: a 2-D shape within ``limits``, a plain numeric or bool dtype, a declared size
+    the archive's own sizes agree with (a zip bomb is refused before any byte is inflated).
+    Read with ``allow_pickle=False``; a plain ``.npy`` or anything else is refused.
+    Raises :class:`DataError` (its message names ``npz``)."""
+    check_input_file(npz, what=".npz layers archive", limit=MAX_INPUT_BYTES)
+    save = "save it with numpy.savez(width_ft=..., height_ft=...)"
+    with open(npz, "rb") as fh:
+        magic = fh.read(6)
+    if magic == b"\x93NUMPY":
+        raise DataError(f"{npz} is a plain .npy array, not an .npz archive of named layers; {save}")
+    if not zipfile.is_zipfile(npz):
+        raise DataError(f"{npz} is not an .npz archive (not a zip file); {save}")
+    out: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(npz) as zf:
+            members = zf.infolist()
+            if len(members) > 16:
+                raise DataError(f"{npz} holds {len(members)} files; a layers archive holds at most 16 arrays")
+            for info in members:
+                name = info.filename
+                if not name.endswith(".npy"):
+                    raise DataError(f"{npz}: {shorten(name)} is not a numpy array; {save}")
+                key = name[:-4]
+                with zf.open(info) as member:
+                    version = np.lib.format.read_magic(member)
+                    if version == (1, 0):
+                        shape, fortran, dtype = np.lib.format.read_array_header_1_0(member, max_header_size=10000)
+                    elif version in ((2, 0), (3, 0)):
+                        shape, fortran, dtype = np.lib.format.read_array_header_2_0(member, max_header_size=10000)
+                    else:
+                        raise DataError(f"{npz}: {shorten(key)}: unknown .npy format version {version}")
+                    if dtype.hasobject or dtype.kind not in _LAYER_DTYPES or dtype.fields is not None:
+                        raise DataError(f"{npz}: {shorten(key)} has dtype {dtype}; layers are float, int or bool arrays")
+                    if len(shape) != 2:
+                        raise DataError(f"{npz}: {shorten(key)} must be a 2-D array [row, col], its header says "
+                                        f"shape {shape}")
+                    rows, cols = shape
+                    if cols > limits.max_cols or rows > limits.max_rows:
+                        raise DataError(f"{npz} is {cols}x{rows} squares ({shorten(key)}), over the limit of "
+                                        f"{limits.max_cols}x{limits.max_rows}; raise it with --max-map-size")
+                    nbytes = int(rows) * int(cols) * dtype.itemsize
+                    if nbytes > MAX_LAYER_BYTES:
+                        raise DataError(f"{npz}: {shorten(key)} would take {nbytes:,} bytes, over {MAX_LAYER_BYTES:,}")
+                    if info.file_size > nbytes + 65536:
+                        raise DataError(f"{npz}: {shorten(key)} inflates to {info.file_size:,} bytes, more than its "
+                                        f"header's {rows}x{cols} {dtype} array needs; the archive is damaged")
+                    data = member.read(nbytes + 1)
+                    if len(data) != nbytes:
+                        raise DataError(f"{npz}: {shorten(key)} holds {len(data):,} bytes of data where its header "
+                                        f"declares {nbytes:,}; the archive is damaged")
+                    a = np.frombuffer(data, dtype=dtype)
+                    out[key] = (a.reshape(shape[::-1]).T if fortran else a.reshape(shape)).copy()
+    except DataError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, ValueError, OSError, EOFError,
+            NotImplementedError, RuntimeError) as exc:
+        raise DataError(f"{npz} is not a readable .npz of numeric arrays ({shorten_msg(exc)}); {save}") from None
+    return out
+
+
+def shorten_msg(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200]
 
 
 def _parse_points(raw: Any, lines: TomlLines, grid_arrays, bad) -> dict[str, tuple[int, int]]:
@@ -323,14 +446,14 @@ def _parse_points(raw: Any, lines: TomlLines, grid_arrays, bad) -> dict[str, tup
         name = p.get("name")
         if isinstance(name, str):
             line = lines.key("name", after=None) and _find_point_line(lines, name)
-            key = f"[[point]] {name!r}"
+            key = f"[[point]] {shorten(name)}"
         else:
-            bad(line, key, f"needs a name string, got {name!r}")
+            bad(line, key, f"needs a name string, got {shorten(name)}")
             continue
         at = p.get("at")
         if (not isinstance(at, list) or len(at) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
-            bad(line, f"{key}.at", f"must be [x, y] with whole numbers, got {at!r}")
+            bad(line, f"{key}.at", f"must be [x, y] with whole numbers, got {shorten(at)}")
             continue
         if name in points:
             bad(line, key, "duplicate point name; names must be unique")
@@ -491,11 +614,11 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
             bad(lines.key("map", after=enc_line), "[encounter] map", "give either map = \"file\" or an inline [map], not both")
             grid = None
         elif not isinstance(enc["map"], str):
-            bad(lines.key("map", after=enc_line), "[encounter] map", f"must be a file path string, got {enc['map']!r}")
+            bad(lines.key("map", after=enc_line), "[encounter] map", f"must be a file path string, got {shorten(enc['map'])}")
             grid = None
         else:
             try:
-                grid = load_map(path.parent / enc["map"], limits=limits)
+                grid = load_map(path.parent / enc["map"], limits=limits, _chain=(_same_file(path),))
             except DataError as exc:
                 problems.extend(exc.problems)
                 grid = None
@@ -509,8 +632,8 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
         bad(enc_line, "[encounter] map", "no map: add map = \"cave.toml\" (relative to this file) or an inline [map]")
         grid = None
     seed = enc.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        bad(lines.key("seed", after=enc_line), "[encounter] seed", f"must be a whole number >= 0, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        bad(lines.key("seed", after=enc_line), "[encounter] seed", f"must be a whole number from 0 to 2^64 - 1, got {shorten(seed)}")
         seed = 0
     settings = dict(SETTINGS_DEFAULTS)
     raw_settings = data.get("settings", {})
@@ -526,13 +649,14 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
             continue
         default = SETTINGS_DEFAULTS[key]
         if type(value) is not type(default):
-            bad(lines.key(key), f"[settings] {key}", f"must be {type(default).__name__}, got {value!r}")
+            bad(lines.key(key), f"[settings] {key}", f"must be {type(default).__name__}, got {shorten(value)}")
             continue
         settings[key] = value
     if settings["swarm_shape"] not in ("any", "square"):
-        bad(lines.key("swarm_shape"), "[settings] swarm_shape", f"must be \"any\" or \"square\", got {settings['swarm_shape']!r}")
-    if not (isinstance(settings["round_cap"], int) and settings["round_cap"] >= 1):
-        bad(lines.key("round_cap"), "round_cap", f"must be a whole number >= 1, got {settings['round_cap']!r}")
+        bad(lines.key("swarm_shape"), "[settings] swarm_shape", f"must be \"any\" or \"square\", got {shorten(settings['swarm_shape'])}")
+    if not (isinstance(settings["round_cap"], int) and 1 <= settings["round_cap"] <= MAX_ROUND_CAP):
+        bad(lines.key("round_cap"), "round_cap", f"must be a whole number from 1 to {MAX_ROUND_CAP}, "
+            f"got {shorten(settings['round_cap'])}")
 
     combatants = _parse_combatants(data.get("combatant", []), lines, bad)
     if problems or grid is None:
@@ -558,6 +682,9 @@ def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
         bad(lines.table("encounter"), "[[combatant]]", "an encounter needs at least one [[combatant]] "
             "with template, team and at = [x, y]")
         return out
+    if len(raw) > MAX_COMBATANTS:
+        bad(lines.table("combatant"), "[[combatant]]", f"{len(raw)} combatants, over the limit of {MAX_COMBATANTS}")
+        return out
     starts = _combatant_lines(lines)
     counts: dict[str, int] = {}
     seen: set[str] = set()
@@ -574,46 +701,50 @@ def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
         if not isinstance(template, str) or not template:
             bad(line, f"{where} template", "missing template: a stat block name (e.g. \"goblin\") or a TOML path")
             continue
-        base = Path(template).stem if template.endswith(".toml") else template
+        base = Path(template).stem if _is_path(template) else template
         cid = c.get("id")
         explicit = cid is not None
         if cid is None:
             counts[base] = counts.get(base, 0) + 1
             cid = f"{base}-{counts[base]}"
         if not isinstance(cid, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", cid):
-            bad(line, f"{where} id", f"must be letters, digits, '-', '_' or '.', got {cid!r}")
+            bad(line, f"{where} id", f"must be letters, digits, '-', '_' or '.', got {shorten(cid)}")
             continue
         if cid in seen:
-            bad(line, f"{where} id", f"duplicate id {cid!r}; ids must be unique")
+            bad(line, f"{where} id", f"duplicate id {shorten(cid)}; ids must be unique")
             continue
         seen.add(cid)
         at = c.get("at")
         if (not isinstance(at, list) or len(at) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
-            bad(line, f"[[combatant]] {cid!r} at", f"must be [x, y] with whole numbers, got {at!r}")
+            bad(line, f"[[combatant]] {shorten(cid)} at", f"must be [x, y] with whole numbers, got {shorten(at)}")
+            continue
+        if not all(0 <= v < 2 ** 31 for v in at):
+            bad(line, f"[[combatant]] {shorten(cid)} at", f"must be a square of the map (x, y >= 0), got {shorten(at)}")
             continue
         team = c.get("team", "")  # "" = by the stat block's kind: "party" for PCs, else "monsters"
         if not isinstance(team, str):
-            bad(line, f"[[combatant]] {cid!r} team", f"must be a team name string, got {team!r}")
+            bad(line, f"[[combatant]] {shorten(cid)} team", f"must be a team name string, got {shorten(team)}")
             continue
         items_raw = c.get("items", {})
         items: list[tuple[str, int]] = []
         if isinstance(items_raw, list):
             items_raw = {str(i): 1 for i in items_raw}
         if not isinstance(items_raw, dict):
-            bad(line, f"[[combatant]] {cid!r} items", "must be a list of item names or a table name = count")
+            bad(line, f"[[combatant]] {shorten(cid)} items", "must be a list of item names or a table name = count")
         else:
             for name, n in items_raw.items():
-                if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                    bad(line, f"[[combatant]] {cid!r} items.{name}", f"count must be a whole number >= 0, got {n!r}")
+                if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_ITEMS:
+                    bad(line, f"[[combatant]] {shorten(cid)} items.{shorten(name)}",
+                        f"count must be a whole number from 0 to {MAX_ITEMS}, got {shorten(n)}")
                     continue
                 items.append((str(name), int(n)))
         for key in ("weapon", "off_hand", "name"):
             if key in c and not isinstance(c[key], str):
-                bad(line, f"[[combatant]] {cid!r} {key}", f"must be a string, got {c[key]!r}")
+                bad(line, f"[[combatant]] {shorten(cid)} {key}", f"must be a string, got {shorten(c[key])}")
         for key in ("book_values", "lit"):
             if key in c and not isinstance(c[key], bool):
-                bad(line, f"[[combatant]] {cid!r} {key}", f"must be true or false, got {c[key]!r}")
+                bad(line, f"[[combatant]] {shorten(cid)} {key}", f"must be true or false, got {shorten(c[key])}")
         out.append(CombatantSpec(
             id=cid, template=template, team=team, at=(int(at[0]), int(at[1])),
             weapon=c.get("weapon") if isinstance(c.get("weapon"), str) else None,
@@ -632,14 +763,14 @@ def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
 def _point(grid: CaveGrid, text: str, what: str, where: str) -> tuple[int, int]:
     if text in grid.points:
         return tuple(grid.points[text])
-    parts = text.replace(" ", "").split(",")
-    if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
-        p = (int(parts[0]), int(parts[1]))
+    m = re.fullmatch(r"\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*", text)
+    if m:
+        p = (int(m.group(1)), int(m.group(2)))
         if not grid.in_bounds(p) or grid.rock[p[1], p[0]]:
-            raise DataError(f"{where}: {what} {text!r} is off the map or in rock")
+            raise DataError(f"{where}: {what} {shorten(text)} is off the map or in rock")
         return p
     names = ", ".join(grid.points) or "(the map names none)"
-    raise DataError(f"{where}: {what} {text!r} is not a named point of {grid.name!r}; use one of {names}, "
+    raise DataError(f"{where}: {what} {shorten(text)} is not a named point of {shorten(grid.name)}; use one of {names}, "
                     "or X,Y")
 
 
@@ -655,7 +786,9 @@ def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str |
     if not isinstance(crawl, dict):
         raise DataError(f"{path}: [crawl] must be a table")
     if "map" in crawl:
-        grid = load_map(path.parent / str(crawl["map"]), limits=limits)
+        if not isinstance(crawl["map"], str):
+            raise DataError(f"{path}: [crawl] map must be a file path string, got {shorten(crawl['map'])}")
+        grid = load_map(path.parent / crawl["map"], limits=limits, _chain=(_same_file(path),))
     elif "map" in data:
         grid = load_map(path, limits=limits)
     elif isinstance(data.get("encounter"), dict):
@@ -667,6 +800,8 @@ def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str |
         raise DataError(f"{path}: no party: give --party T1,T2,... or [crawl] party = [\"human-fighter-3\", ...]")
     if not isinstance(party_names, list) or not all(isinstance(p, str) for p in party_names):
         raise DataError(f"{path}: [crawl] party must be a list of template names")
+    if len(party_names) > MAX_COMBATANTS:
+        raise DataError(f"{path}: a party of {len(party_names)}, over the limit of {MAX_COMBATANTS}")
     start_text = start if start is not None else crawl.get("from")
     goal_text = goal if goal is not None else crawl.get("to")
     where = str(path)
@@ -676,23 +811,48 @@ def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str |
     g = _point(grid, str(goal_text), "--to", where)
     members = []
     counts: dict[str, int] = {}
+    seen: set[str] = set()
     for name in party_names:
         if ":" in name:  # "bruna:human-fighter-3" names the member
-            ident, template = name.split(":", 1)
+            ident, template = (t.strip() for t in name.split(":", 1))
+            if not ident or not template:
+                problems.append(f"{path}: party member {shorten(name)}: write NAME:TEMPLATE with both parts "
+                                "(e.g. bruna:human-fighter-3)")
+                continue
+            if not re.fullmatch(r"[A-Za-z0-9_.-]+", ident):
+                problems.append(f"{path}: party member {shorten(name)}: the name must be letters, digits, '-', '_' or '.'")
+                continue
+        elif not name.strip():
+            problems.append(f"{path}: an empty party member; give template names separated by commas")
+            continue
         else:
             template = name
-            base = Path(template).stem if template.endswith(".toml") else template
+            base = Path(template).stem if _is_path(template) else template
             counts[base] = counts.get(base, 0) + 1
             ident = base if counts[base] == 1 else f"{base}-{counts[base]}"
+        if ident in seen:
+            problems.append(f"{path}: party member {shorten(name)}: the name {shorten(ident)} is taken by another "
+                            "member; names must be unique")
+            continue
+        seen.add(ident)
         members.append(CombatantSpec(id=ident, template=template, team="party", at=s, explicit_id=":" in name))
     monsters = []
     if "combatant" in data:
         monsters = [dataclasses.replace(m, team=m.team or "monsters")
                     for m in _parse_combatants(data["combatant"], lines, lambda line, key, msg:
                                                problems.append(f"{path}:{line or '?'}: {key}: {msg}"))]
-    the_seed = int(seed if seed is not None else crawl.get("seed", 0))
-    if the_seed < 0:
-        problems.append(f"{path}: seed must be >= 0")
+    raw_seed = seed if seed is not None else crawl.get("seed", 0)
+    the_seed = 0
+    if isinstance(raw_seed, bool) or not isinstance(raw_seed, int) or not 0 <= raw_seed <= MAX_SEED:
+        where_seed = "--seed" if seed is not None else located(path, lines.key("seed", after=lines.table("crawl")),
+                                                              "[crawl] seed")
+        problems.append(f"{where_seed}: must be a whole number from 0 to 2^64 - 1, got {shorten(raw_seed)}")
+    else:
+        the_seed = raw_seed
+    ids = {m.id for m in members}
+    for m in monsters:
+        if m.id in ids:
+            problems.append(f"{path}: [[combatant]] id {shorten(m.id)} is also a party member's name; ids must be unique")
     if problems:
         raise DataError.collect(problems)
     spec = CrawlSpec(name=str(crawl.get("name", f"{grid.name}: {start_text} to {goal_text}")), path=str(path),
@@ -709,7 +869,7 @@ def _check_crawl(spec: CrawlSpec) -> None:
         try:
             build_creature(m, spec.path)
         except DataError as exc:
-            problems.extend(f"{spec.path}: party member {m.template!r}: {p}" for p in exc.problems)
+            problems.extend(f"{spec.path}: party member {shorten(m.template)}: {p}" for p in exc.problems)
     if spec.monsters:
         enc = EncounterSpec(name=spec.name, path=spec.path, grid=spec.grid, seed=spec.seed,
                             combatants=spec.monsters, settings=dict(spec.settings))

@@ -22,6 +22,7 @@ from sim.fileio import located
 from sim.grid import CaveGrid
 
 DEFAULT_MAX_SIZE = (4096, 4096)  # (cols, rows)
+MAX_SIDE = 16_384                # the most --max-map-size may allow, per side
 SETTINGS_DEFAULTS: dict[str, Any] = {
     "round_cap": 30,            # rounds before a fight is called a draw
     "swarm_shape": "any",       # "any": any 4 contiguous squares; "square": 2x2 unless squeezed (§4.2)
@@ -39,9 +40,11 @@ class Limits:
 
     @classmethod
     def parse(cls, text: str) -> "Limits":
-        m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
+        m = re.fullmatch(r"\s*([0-9]{1,7})\s*[xX×]\s*([0-9]{1,7})\s*", text or "")
         if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
             raise DataError(f"--max-map-size {text!r}: write it as COLSxROWS, e.g. 4096x4096")
+        if int(m.group(1)) > MAX_SIDE or int(m.group(2)) > MAX_SIDE:
+            raise DataError(f"--max-map-size {text}: at most {MAX_SIDE}x{MAX_SIDE} squares")
         return cls(int(m.group(1)), int(m.group(2)))
 
 

@@ -145,7 +145,7 @@ def test_npz_with_nan_or_pickle_refused(tmp_path):
     (tmp_path / "m.toml").write_text('[map]\nlayers = "l.npz"\n')
     assert "width_ft: 1 square is NaN or infinite, first at (0, 0)" in errors_of(tmp_path / "m.toml")
     np.savez(tmp_path / "l.npz", width_ft=np.array([[{"a": 1}]], dtype=object), height_ft=np.ones((1, 1)))
-    assert "not a readable .npz" in errors_of(tmp_path / "m.toml")
+    assert "'width_ft' has dtype object; layers are float, int or bool arrays" in errors_of(tmp_path / "m.toml")
 
 
 def test_unknown_keys_and_tables(write_map):

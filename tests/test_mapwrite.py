@@ -158,7 +158,7 @@ def test_door_layer_must_be_bool(tmp_path):
              door=np.zeros((2, 2)))
     p = tmp_path / "m.toml"
     p.write_text('[map]\nname = "x"\nlayers = "l.npz"\n')
-    with pytest.raises(DataError, match=r"\[map\] layers door: must be a bool array"):
+    with pytest.raises(DataError, match=r"\[map\] layers \(.*l.npz\) door: must be a bool array"):
         load_map(p)
 
 

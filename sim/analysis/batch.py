@@ -28,6 +28,7 @@ import dataclasses
 import math
 import os
 import traceback
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
@@ -212,6 +213,8 @@ def error_record(exc: BaseException, *, label: str, index: int, seed: int) -> di
         fn = fn[fn.rfind("/sim/") + 1:] if "/sim/" in fn else os.path.basename(fn)
         where = f" at {fn}:{f.lineno} in {f.name}"
     msg = " ".join(str(exc).split())
+    if len(msg) > 500:
+        msg = msg[:497] + "..."
     return {"variant": label, "index": index, "seed": seed, "winner": "", "reason": "error", "rounds": None,
             "error": f"{type(exc).__name__}: {msg}{where}"}
 
@@ -321,6 +324,34 @@ def _cancel(executor, futures: list) -> None:
         shutdown(wait=False, cancel_futures=True)
 
 
+class BatchIncomplete(Exception):
+    """Some fights could not be played for reasons that are not the fights' own (a worker lost
+    again and again, a cluster that failed): they are not recorded, so ``--resume`` plays them."""
+
+    def __init__(self, jobs: list[Job], reason: str):
+        self.jobs = list(jobs)
+        self.reason = reason
+        super().__init__(f"{len(self.jobs)} fights were not played: {reason}")
+
+
+MAX_BREAKS = 3  # pools in a row that break before finishing any task: the batch gives up
+
+
+def _watch_parent(parent: int, period: float = 0.5) -> None:
+    """A worker's initializer: a daemon thread ends the worker when ``parent`` (the batch's main
+    process) is gone, whatever killed it -- a worker never outlives its batch."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(period)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="cavesim-parent-watch", daemon=True).start()
+
+
 def run_batch(variants: list[tuple[str, EncounterSpec]], jobs: Iterable[Job], *, workers: int = 1,
               executor=None, chunk: int | None = None, on_records: Callable[[list[dict]], None] | None = None
               ) -> list[dict]:
@@ -328,7 +359,13 @@ def run_batch(variants: list[tuple[str, EncounterSpec]], jobs: Iterable[Job], *,
     called with each finished task's records as they arrive (to append them to a file and move
     a progress bar). ``executor``: anything with ``submit(fn, *args)`` (a ``concurrent.futures``
     executor or a Dask client); without one, ``workers`` local processes (or this process when
-    ``workers`` is 1)."""
+    ``workers`` is 1).
+
+    A fight that raises is a record (its error). A task lost for any other reason is never
+    recorded as a fight: when a local worker dies (killed, or out of memory) its pool is
+    replaced and every unfinished task is played again, up to :data:`MAX_BREAKS` pools in a row
+    that break before finishing anything; what still could not be played raises
+    :class:`BatchIncomplete` after every other task is done."""
     jobs = list(jobs)
     out: list[dict] = []
 
@@ -350,29 +387,108 @@ def run_batch(variants: list[tuple[str, EncounterSpec]], jobs: Iterable[Job], *,
     size = chunk or default_chunk(len(jobs), n_workers)
     tasks = chunks(jobs, size, n_workers)
     own = executor is None
-    ex = cf.ProcessPoolExecutor(max_workers=workers) if own else executor
-    futures: list = []
-    try:
-        index = {}
-        packed = {v: pack(spec) for v, spec in specs.items()}
-        for t in tasks:
-            f = ex.submit(run_chunk, packed[t[0].variant], [(j.label, j.index, j.seed) for j in t])
-            futures.append(f)
-            index[id(f)] = t
-        for f in _completed(futures):
-            t = index[id(f)]
-            try:
-                recs = f.result()
-            except Exception as exc:  # noqa: BLE001 - a lost worker: record its fights as errors
-                recs = [error_record(exc, label=j.label, index=j.index, seed=j.seed) for j in t]
-            done(recs)
-    except BaseException:
-        _cancel(ex, futures)
-        raise
-    finally:
-        if own:
-            ex.shutdown(wait=True, cancel_futures=True)
+    packed = {v: pack(spec) for v, spec in specs.items()}
+    lost: list[Job] = []
+    reason = ""
+    breaks = 0
+    while tasks:
+        ex = (cf.ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent, initargs=(os.getpid(),))
+              if own else executor)
+        futures: list = []
+        broken: list[list[Job]] = []
+        finished_any = False
+        try:
+            index = {}
+            for t in tasks:
+                f = ex.submit(run_chunk, packed[t[0].variant], [(j.label, j.index, j.seed) for j in t])
+                futures.append(f)
+                index[id(f)] = t
+            for f in _completed(futures):
+                t = index[id(f)]
+                try:
+                    recs = f.result()
+                except BrokenProcessPool:
+                    broken.append(t)
+                    continue
+                except Exception as exc:  # noqa: BLE001 - not the fight's doing (it would be a record)
+                    lost.extend(t)
+                    reason = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+                    continue
+                finished_any = True
+                done(recs)
+        except BaseException:
+            _cancel(ex, futures)
+            raise
+        finally:
+            if own:
+                ex.shutdown(wait=True, cancel_futures=True)
+        if not broken:
+            break
+        breaks = 0 if finished_any else breaks + 1
+        if not own or breaks >= MAX_BREAKS:
+            lost.extend(j for t in broken for j in t)
+            reason = (f"a worker process died {breaks} times in a row before finishing a fight "
+                      "(killed, or out of memory)" if own else "the executor's worker pool broke")
+            break
+        tasks = broken
+    if lost:
+        raise BatchIncomplete(sorted(lost, key=lambda j: (j.variant, j.index)), reason)
     return out
+
+
+def inputs_digest(variants: list[tuple[str, EncounterSpec]], seed: int) -> str:
+    """A hash of everything a batch's fights depend on: the version, the batch seed, and per
+    variant its label, terrain arrays, settings, combatants and the bytes of every stat block
+    file they name (a shipped one or the user's). A journal records it; ``--resume`` compares.
+
+    >>> from sim.loaders import load_encounter
+    >>> import sim, pathlib
+    >>> demo = load_encounter(pathlib.Path(sim.__file__).parent.parent / "maps" / "demo.toml")
+    >>> inputs_digest([("", demo)], 1) == inputs_digest([("", demo)], 1) != inputs_digest([("", demo)], 2)
+    True
+    """
+    import hashlib
+    import json
+
+    from sim import __version__
+
+    h = hashlib.sha256(f"cavesim {__version__} batch seed {int(seed)}\n".encode())
+    files: dict[str, bytes] = {}
+    for label, spec in variants:
+        h.update(b"variant\0" + label.encode() + b"\0")
+        g = spec.grid
+        for name in ("width_ft", "height_ft", "difficult", "rock"):
+            a = np.ascontiguousarray(getattr(g, name))
+            h.update(f"{name} {a.shape} {a.dtype.str}\0".encode())
+            h.update(a.tobytes())
+        h.update(json.dumps(sorted(spec.settings.items()), default=repr).encode())
+        for cs in spec.combatants:
+            fields = {f.name: getattr(cs, f.name) for f in dataclasses.fields(cs) if f.name != "line"}
+            h.update(json.dumps(fields, sort_keys=True, default=repr).encode())
+            h.update(_template_bytes(cs.template, spec.path, files))
+    return h.hexdigest()
+
+
+def _template_bytes(template: str, base: str, cache: dict[str, bytes]) -> bytes:
+    """The bytes of the stat block file ``template`` names (as the engine finds it), or b"" when
+    it cannot be read (the fight will record the error)."""
+    from pathlib import Path
+
+    from sim.rules import _data
+    from sim.rules.statblocks import template_in, template_path
+
+    key = f"{base}\0{template}"
+    if key not in cache:
+        try:
+            found = template_in(template, base)
+            if found != template or Path(template).is_absolute():
+                p = Path(found)
+                cache[key] = p.read_bytes()[: 1 << 22] if p.is_file() else b""
+            else:
+                cache[key] = _data.data_dir().joinpath(*template_path(template).split("/")).read_bytes()
+        except (OSError, ValueError):
+            cache[key] = b""
+    return cache[key]
 
 
 def _dask_workers(client) -> int:

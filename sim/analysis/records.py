@@ -1,9 +1,14 @@
 """Batch records on disk: CSV or JSON lines, appended as fights finish, sorted at the end.
 
-While a batch runs, each finished fight's record is appended (and flushed) to ``OUT.part``, so
-an interrupted batch loses nothing; ``--resume`` reads ``OUT.part`` (or a finished ``OUT``, to
-extend it with more ``--runs``), checks that its records belong to this batch (same seeds for
-the same fight numbers, same columns) and plays only the missing fights. When every fight is
+While a batch runs, each finished fight's record is appended (and flushed) to the journal
+``OUT.part``, so an interrupted batch loses nothing. The journal's first line records a hash of
+the batch's inputs (:data:`JOURNAL_TAG`); ``--resume`` reads ``OUT.part`` (or a finished ``OUT``,
+to extend it with more ``--runs``), checks that its records belong to this batch (the same
+inputs hash, the same seeds for the same fight numbers, the same columns) and that every
+complete line is a record cavesim could have written (:func:`check_record`; a damaged line is
+refused with its number, and ``--repair`` moves it aside to ``OUT.part.damaged`` so that its
+fight is played again), and plays only the missing fights. The journal is never truncated
+(:class:`Journal`). When every fight is
 in, the records are sorted (variant as listed, then fight number) and written to ``OUT`` in one
 atomic step, and ``OUT.part`` is removed: the same seed gives the same bytes, whatever the
 number of workers.
@@ -14,7 +19,9 @@ object per fight with the record's own keys.
 
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
->>> j = Journal(d / "runs.csv", "csv", ["variant", "index", "seed", "rounds"], resume=False)
+>>> j = Journal(d / "runs.csv", "csv", ["variant", "index", "seed", "rounds"], inputs="ab12")
+>>> (d / "runs.csv.part").read_text().splitlines()
+['# cavesim batch journal v1 inputs=ab12', 'variant,index,seed,rounds']
 >>> j.append([{"variant": "", "index": 1, "seed": 5, "rounds": 3}, {"variant": "", "index": 0, "seed": 4, "rounds": 2}])
 >>> j.finish(lambda r: r["index"])
 >>> (d / "runs.csv").read_text().splitlines()
@@ -29,9 +36,13 @@ import csv
 import io
 import json
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sim.errors import DataError
+from sim.errors import shorten as short
 
 FORMATS = ("csv", "jsonl")
 
@@ -71,48 +82,187 @@ def coerce(rec: dict) -> dict:
     return out
 
 
-def _lines(path: Path) -> list[str]:
-    """The complete lines of a file (a last line cut off by an interruption is left out)."""
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    return lines[:-1]  # the part after the last newline is empty, or an incomplete record
+# =================================================================================================
+# Checking what is read back (a journal may have been damaged by a crash, a disk or a person)
+# =================================================================================================
+
+JOURNAL_TAG = "# cavesim batch journal v1 inputs="
+MAX_LINE = 1 << 20          # a record line longer than 1 MiB is damaged (a whole fight is a few kB)
+MAX_TEXT = 2000             # characters of a text field other than a heat map
+MAX_INT = 10 ** 9           # any count, hit points or rounds beyond this is damage
+_HEAT = re.compile(r"(?:\d{1,6},\d{1,6}:\d{1,9}(?:;\d{1,6},\d{1,6}:\d{1,9})*)?")
+_SQUARE = re.compile(r"(?:\d{1,6},\d{1,6})?")
+_NON_NEGATIVE = {"index", "seed", "rounds", "alive", "standing", "squeezing", "nauseated"}
+
+
+def check_record(rec: Any, columns: list[str] | None = None) -> str | None:
+    """Why ``rec`` (one record read back, typed) cannot be a record cavesim wrote, or None.
+
+    >>> check_record({"variant": "", "index": 0, "seed": 5, "rounds": 3}) is None
+    True
+    >>> check_record({"variant": "", "index": -1, "seed": 5})
+    'index must be a whole number >= 0, got -1'
+    >>> check_record({"variant": "", "index": 0, "seed": 5, "heat.fight": "1,2:x"})
+    "heat.fight is not a heat map ('x,y:n;...'), got '1,2:x'"
+    """
+    if not isinstance(rec, dict):
+        return f"not a record (a {type(rec).__name__})"
+    for key in ("index", "seed"):
+        if key not in rec:
+            return f"no {key}"
+    if columns is not None:
+        extra = [k for k in rec if k not in columns]
+        if extra:
+            return f"field {short(extra[0])} is not a column of this batch"
+    for k, v in rec.items():
+        if not isinstance(k, str) or len(k) > MAX_TEXT:
+            return f"a field name of {len(str(k))} characters"
+        if k == "rounds" and v is None:
+            continue  # an error record
+        if _int_field(k):
+            if isinstance(v, bool) or not isinstance(v, int):
+                return f"{k} must be a whole number, got {short(v)}"
+            if (k.split(".", 1)[0] in _NON_NEGATIVE and v < 0) or abs(v) > (2 ** 53 if k == "seed" else MAX_INT):
+                return f"{k} must be a whole number >= 0, got {short(v)}" if v < 0 else f"{k} is out of range: {short(v)}"
+            continue
+        if not isinstance(v, str):
+            return f"{k} must be text, got {short(v)}"
+        if "\x00" in v:
+            return f"{k} holds a NUL byte"
+        if k.startswith("heat."):
+            if not _HEAT.fullmatch(v):
+                return f"{k} is not a heat map ('x,y:n;...'), got {short(v)}"
+        elif k.startswith("fell."):
+            if not _SQUARE.fullmatch(v):
+                return f"{k} is not a square ('x,y'), got {short(v)}"
+        elif len(v) > MAX_TEXT:
+            return f"{k} is {len(v)} characters long (at most {MAX_TEXT})"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """What a batch file holds: its good records, its damaged complete lines ``(line, why)``,
+    the journal's inputs hash (None in a finished file), and whether it ends with a complete line."""
+
+    records: tuple[dict, ...]
+    damaged: tuple[tuple[int, str], ...]
+    inputs: str | None
+    clean_end: bool
+
+
+def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Scan:
+    """Read a batch file (a finished ``OUT`` or a journal ``OUT.part``) line by line, checking every
+    record (:func:`check_record`). A last line without its newline (cut off by an interruption) is
+    left out. Raises :class:`DataError` only for what is not a batch file at all."""
+    p = Path(path)
+    try:
+        if not p.is_file():
+            raise DataError(f"{p}: not a regular file; give the batch's records file")
+        fh = open(p, "rb")
+    except OSError as exc:
+        raise DataError(f"{p}: cannot be read ({exc.strerror})") from None
+    records: list[dict] = []
+    damaged: list[tuple[int, str]] = []
+    inputs = None
+    header: list[str] | None = None
+    clean_end = True
+    with fh:
+        for number, raw in enumerate(_raw_lines(fh), 1):
+            if not raw.endswith(b"\n"):
+                clean_end = False
+                break
+            if number == 1 and raw.startswith(JOURNAL_TAG.encode()):
+                inputs = raw[len(JOURNAL_TAG):].decode("ascii", "replace").strip()
+                continue
+            if len(raw) > MAX_LINE:
+                damaged.append((number, f"a line of more than {MAX_LINE:,} bytes"))
+                continue
+            if b"\x00" in raw:
+                damaged.append((number, "holds a NUL byte"))
+                continue
+            try:
+                line = raw[:-1].decode("utf-8")
+            except UnicodeDecodeError:
+                damaged.append((number, "not UTF-8 text"))
+                continue
+            if fmt == "csv":
+                try:
+                    (row,) = csv.reader([line]) if line else [[]]
+                except (csv.Error, ValueError) as exc:
+                    limit = csv.field_size_limit()
+                    damaged.append((number, f"a field of more than {limit} characters" if "field limit" in str(exc)
+                                    else f"not a CSV row ({exc})"))
+                    continue
+                if header is None:
+                    header = row
+                    if "index" not in header or "seed" not in header:
+                        raise DataError(f"{p}:{number}: not a cavesim batch file (no index and seed columns)")
+                    if columns is not None and header != list(columns):
+                        raise DataError(f"{p}: its columns are not this batch's (another encounter or --vary); "
+                                        "give a new --out or drop --resume")
+                    continue
+                if not row:
+                    continue
+                if len(row) != len(header):
+                    damaged.append((number, f"{len(row)} fields where the header has {len(header)}"))
+                    continue
+                rec = coerce(dict(zip(header, row)))
+            else:
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except (ValueError, RecursionError):
+                    damaged.append((number, "not a JSON record"))
+                    continue
+            why = check_record(rec, columns if fmt == "jsonl" else None)
+            if why is not None:
+                damaged.append((number, why))
+                continue
+            records.append(rec)
+    return Scan(tuple(records), tuple(damaged), inputs, clean_end)
+
+
+def _raw_lines(fh, size: int = 1 << 16):
+    """The lines of a binary file, each with its newline (the last maybe without). A line longer
+    than :data:`MAX_LINE` is not held: it comes as ``b"#" * MAX_LINE + b"\n"`` (its length is
+    what matters: it is damaged), or without the newline if the file ends inside it."""
+    buf = b""
+    long_line = False
+    while True:
+        chunk = fh.read(size)
+        if not chunk:
+            break
+        buf += chunk
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                break
+            line, buf = buf[:nl + 1], buf[nl + 1:]
+            if long_line:
+                yield b"#" * (MAX_LINE + 1) + b"\n"
+                long_line = False
+            else:
+                yield line
+        if len(buf) > MAX_LINE:
+            long_line = True
+            buf = b""
+    if long_line:
+        yield b"#" * (MAX_LINE + 1)
+    elif buf:
+        yield buf
 
 
 def read_records(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> list[dict]:
-    """Records of a batch file (typed). With ``columns``, a CSV header must match them."""
+    """Records of a batch file (typed). With ``columns``, a CSV header must match them. A damaged
+    line is refused with its line number."""
     p = Path(path)
-    try:
-        lines = _lines(p)
-    except OSError as exc:
-        raise DataError(f"{p}: cannot be read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{p}: not a batch record file (not UTF-8 text)") from None
-    if fmt == "csv":
-        if not lines:
-            return []
-        rows = list(csv.reader(lines))
-        header = rows[0]
-        if columns is not None and header != list(columns):
-            raise DataError(f"{p}: its columns are not this batch's (another encounter or --vary); "
-                            "give a new --out or drop --resume")
-        if "index" not in header or "seed" not in header:
-            raise DataError(f"{p}: not a cavesim batch file (no index and seed columns)")
-        return [coerce(dict(zip(header, r))) for r in rows[1:] if r]
-    out = []
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            raise DataError(f"{p}:{i}: not a JSON record; the file must hold records written by cavesim fight --runs") from None
-        if not isinstance(rec, dict) or "index" not in rec or "seed" not in rec:
-            raise DataError(f"{p}:{i}: not a cavesim batch record (no index and seed)")
-        if columns is not None and not set(rec) <= set(columns):
-            raise DataError(f"{p}:{i}: its fields are not this batch's (another encounter or --vary); "
-                            "give a new --out or drop --resume")
-        out.append(rec)
-    return out
+    s = scan(p, fmt, columns=columns)
+    if s.damaged:
+        raise DataError.collect([f"{p}:{n}: damaged record ({why})" for n, why in s.damaged[:5]]
+                                + ([f"{p}: ... and {len(s.damaged) - 5} more damaged lines"] if len(s.damaged) > 5 else []))
+    return list(s.records)
 
 
 def render(records: list[dict], fmt: str, columns: list[str], *, header: bool = True) -> str:
@@ -131,39 +281,93 @@ def part_path(path: str | Path) -> Path:
     return p.with_name(p.name + ".part")
 
 
-def existing_records(path: str | Path, fmt: str, columns: list[str]) -> list[dict]:
-    """The records a resumed batch starts from: its journal ``OUT.part`` if there is one, else a
-    finished ``OUT``, else none. Checks the folder and the columns (raises :class:`DataError`)."""
+def damaged_path(path: str | Path) -> Path:
+    p = Path(path)
+    return p.with_name(p.name + ".part.damaged")
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Where a batch starts: the records kept, the file they came from (None: a fresh batch),
+    and whether the journal can simply be appended to."""
+
+    records: tuple[dict, ...] = ()
+    source: Path | None = None
+    appendable: bool = False
+    damaged: tuple[tuple[int, str], ...] = ()
+
+
+def existing_records(path: str | Path, fmt: str, columns: list[str], inputs: str | None = None, *,
+                     resume: bool = True, repair: bool = False) -> Resume:
+    """The records a batch starts from. Resuming: its journal ``OUT.part`` if there is one (its
+    inputs hash must be ``inputs``, and a damaged line is refused unless ``repair``), else a
+    finished ``OUT``, else none. Not resuming: none, and an existing journal is refused (it would
+    be lost). Checks the folder and the columns (raises :class:`DataError`)."""
     from sim.fileio import check_dir
 
     p = Path(path)
     check_dir(p)
     part = part_path(p)
-    src = part if part.exists() else (p if p.exists() else None)
-    return [] if src is None else read_records(src, fmt, columns=columns)
+    if not resume:
+        if part.exists() or part.is_symlink():
+            raise DataError(f"{part}: holds the fights of an interrupted batch; add --resume to continue it, "
+                            f"or delete {part} to start again")
+        return Resume()
+    if part.exists():
+        s = scan(part, fmt, columns=columns)
+        if s.inputs is None:
+            raise DataError(f"{part}: not a cavesim batch journal (no '{JOURNAL_TAG.strip()}' first line); "
+                            f"delete it to start the batch again")
+        if inputs is not None and s.inputs != inputs:
+            raise DataError(f"{part}: its fights were played from other inputs (the encounter, its map, a stat "
+                            "block, the settings or --vary changed); give a new --out, or delete "
+                            f"{part} to start again")
+        if s.damaged and not repair:
+            lines = [f"{part}:{n}: damaged record ({why})" for n, why in s.damaged[:5]]
+            if len(s.damaged) > 5:
+                lines.append(f"{part}: ... and {len(s.damaged) - 5} more damaged lines")
+            lines.append(f"{part}: to recover, run the same command with --resume --repair: the damaged lines are "
+                         f"moved to {damaged_path(p)} and their fights played again")
+            raise DataError.collect(lines)
+        return Resume(s.records, part, appendable=s.clean_end and not s.damaged, damaged=s.damaged)
+    if p.exists():
+        return Resume(tuple(read_records(p, fmt, columns=columns)), p)
+    return Resume()
 
 
 class Journal:
-    """The batch's file while it runs (see the module docstring), started with the records
-    ``existing`` (when resuming)."""
+    """The batch's file while it runs (see the module docstring). It is never truncated: a clean
+    journal being resumed is appended to; any other start (a fresh batch, a journal with a cut-off
+    last line or repaired lines, a finished file being extended) writes a new journal beside it
+    and renames it into place, so a kill at any moment leaves the old journal or the new one."""
 
-    def __init__(self, path: str | Path, fmt: str, columns: list[str], *, existing: list[dict] | None = None,
-                 resume: bool | None = None):
-        from sim.fileio import check_dir
+    def __init__(self, path: str | Path, fmt: str, columns: list[str], *, inputs: str = "",
+                 start: Resume | None = None):
+        from sim.fileio import check_dir, atomic_write_text
 
         self.path = Path(path)
         check_dir(self.path)
         self.fmt = fmt
         self.columns = list(columns)
         self.part = part_path(self.path)
-        if existing is None:
-            existing = existing_records(self.path, fmt, self.columns) if resume else []
-        self.existing: list[dict] = list(existing)
-        # start the journal afresh with what is kept (drops a cut-off last line)
-        with open(self.part, "w", encoding="utf-8", newline="") as fh:
-            fh.write(render(self.existing, fmt, self.columns))
-            fh.flush()
+        start = start or Resume()
+        if start.damaged:
+            self._move_aside(start)
+        if not (start.appendable and start.source == self.part):
+            head = f"{JOURNAL_TAG}{inputs}\n" + render(list(start.records), fmt, self.columns)
+            atomic_write_text(self.part, head, durable=True)
         self._fh = open(self.part, "a", encoding="utf-8", newline="")
+
+    def _move_aside(self, start: Resume) -> None:
+        """Copy the damaged lines of the journal into ``OUT.part.damaged`` (appended, with their
+        line numbers) before the journal is rewritten without them."""
+        wanted = {n for n, _ in start.damaged}
+        with open(self.part, "rb") as src, open(damaged_path(self.path), "ab") as dst:
+            for number, raw in enumerate(_raw_lines(src), 1):
+                if number in wanted:
+                    dst.write(f"# line {number}: {dict(start.damaged)[number]}\n".encode() + raw[:MAX_LINE].rstrip(b"\n") + b"\n")
+            dst.flush()
+            os.fsync(dst.fileno())
 
     def append(self, records: list[dict]) -> None:
         self._fh.write(render(records, self.fmt, self.columns, header=False))

@@ -332,9 +332,11 @@ def safe_name(text: str) -> str:
 
 
 def prepare_dir(path: str | Path) -> Path:
-    """The report folder: created if missing, but its parent must exist (a typo in a path should
-    not silently build a tree of folders)."""
+    """The report folder, checked before any work: its parent must exist (a typo in a path should
+    not silently build a tree of folders) and take new files (tried for real), and the folder
+    itself, if it exists, must be a folder we may write in. Nothing is created yet."""
     from sim.errors import UsageError
+    from sim.fileio import check_writable
 
     p = Path(path)
     if p.exists() and not p.is_dir():
@@ -342,23 +344,21 @@ def prepare_dir(path: str | Path) -> Path:
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.exists():
         raise UsageError(f"{p}: folder {parent} does not exist; create it first or choose another folder")
-    p.mkdir(exist_ok=True)
+    check_writable(p, what="report folder", folder=True)
+    if p.is_dir():
+        check_writable(p / "report.html", what="report folder")
     return p
 
 
 def write_files(folder: Path, files: dict[str, bytes | str]) -> list[str]:
-    """Write each file atomically into ``folder``; returns the paths written."""
-    from sim.fileio import atomic_write_bytes, atomic_write_text
+    """Write a report's files into ``folder`` through a temporary folder (:func:`sim.fileio.atomic_dir`):
+    an interruption while writing leaves no partial report; returns the paths written."""
+    from sim.fileio import atomic_dir
 
-    out = []
-    for name, data in files.items():
-        path = folder / name
-        if isinstance(data, str):
-            atomic_write_text(path, data)
-        else:
-            atomic_write_bytes(path, data)
-        out.append(str(path))
-    return out
+    with atomic_dir(folder) as tmp:
+        for name, data in files.items():
+            (tmp / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return [str(folder / name) for name in files]
 
 
 def dumps_json(obj) -> str:

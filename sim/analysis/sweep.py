@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import re
+from pathlib import Path
 from dataclasses import dataclass
 
 from sim.errors import DataError, UsageError
 from sim.grid import Terrain
-from sim.loaders import to_feet
+from sim.loaders import MAX_COMBATANTS, MAX_LENGTH, MAX_ROUND_CAP, to_feet
 from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
 
 _COMBATANT_FIELDS = ("template", "weapon", "off_hand", "team", "at", "lit")
@@ -77,6 +79,14 @@ def _bad(key: str, value: str, msg: str) -> UsageError:
     return UsageError(f"--vary {key}={value}: {msg}")
 
 
+MAX_WHOLE = 10_000
+MAX_VARIANTS = 1000   # variants of one sweep (every combination of the --vary values)
+
+
+def _is_path(value: str) -> bool:
+    return value.endswith(".toml") or "/" in value or "\\" in value
+
+
 def _bool(key: str, value: str) -> bool:
     v = value.lower()
     if v in ("true", "yes", "1"):
@@ -90,10 +100,27 @@ def _length(key: str, value: str, units: str) -> float:
     m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ft|m)?\s*", value)
     if not m:
         raise _bad(key, value, f"must be a positive number of {units} (or with ft / m after it, e.g. 0.6m)")
-    v = float(m.group(1))
+    v = float(m.group(1)) if len(m.group(1)) <= 20 else math.inf
     if not v > 0:
         raise _bad(key, value, "must be > 0 (a glyph cannot become rock in a sweep)")
+    if not v <= MAX_LENGTH:
+        raise _bad(key, value, f"must be at most {MAX_LENGTH} {m.group(2) or units}")
     return to_feet(v, m.group(2) or units)
+
+
+def _whole(key: str, value: str, maximum: int) -> int:
+    """A whole number from 1 to ``maximum`` written in ASCII digits (``²`` is refused).
+
+    >>> _whole("party.size", "3", 10)
+    3
+    >>> _whole("party.size", "²", 10)
+    Traceback (most recent call last):
+    ...
+    sim.errors.UsageError: --vary party.size=²: must be a whole number from 1 to 10
+    """
+    if not re.fullmatch(r"[0-9]{1,9}", value) or not 1 <= int(value) <= maximum:
+        raise _bad(key, value, f"must be a whole number from 1 to {maximum}")
+    return int(value)
 
 
 def apply(spec: EncounterSpec, key: str, value: str) -> EncounterSpec:
@@ -145,12 +172,14 @@ def _combatant(spec, key, value, cid, what):
             out.append(c)
             continue
         if what == "at":
-            m = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", value)
+            m = re.fullmatch(r"\s*([0-9]{1,9})\s*:\s*([0-9]{1,9})\s*", value)
             if not m:
                 raise _bad(key, value, "write a square as X:Y (e.g. 3:4)")
             out.append(dataclasses.replace(c, at=(int(m.group(1)), int(m.group(2)))))
         elif what == "lit":
             out.append(dataclasses.replace(c, lit=_bool(key, value)))
+        elif what == "template" and _is_path(value):
+            out.append(dataclasses.replace(c, template=str(Path(value).absolute())))  # named on the command line
         else:
             out.append(dataclasses.replace(c, **{what: value}))
     return dataclasses.replace(spec, combatants=tuple(out))
@@ -159,9 +188,7 @@ def _combatant(spec, key, value, cid, what):
 def _team_size(spec, key, value, team):
     from sim.engine.setup import build_creature
 
-    if not value.isdigit() or int(value) < 1:
-        raise _bad(key, value, "must be a whole number >= 1")
-    n = int(value)
+    n = _whole(key, value, MAX_COMBATANTS)
     members = []
     teams = []
     for c in spec.combatants:
@@ -188,9 +215,7 @@ def _setting(spec, key, value, name):
     if isinstance(default, bool):
         v: object = _bool(key, value)
     elif isinstance(default, int):
-        if not value.isdigit() or int(value) < 1:
-            raise _bad(key, value, "must be a whole number >= 1")
-        v = int(value)
+        v = _whole(key, value, MAX_ROUND_CAP if name == "round_cap" else MAX_WHOLE)
     else:
         v = value
     if name == "swarm_shape" and v not in ("any", "square"):
@@ -209,6 +234,10 @@ def variants(spec: EncounterSpec, varies: list[Vary]) -> list[tuple[str, Encount
                          "the same key is varied twice; give all its values in one --vary")
     if not varies:
         return [("", spec)]
+    total = math.prod(len(v.values) for v in varies)
+    if total > MAX_VARIANTS:
+        raise UsageError(f"--vary: {' x '.join(str(len(v.values)) for v in varies)} = {total:,} variants, over the "
+                         f"limit of {MAX_VARIANTS}; vary fewer keys or values at once")
     out = []
     for combo in itertools.product(*[[(v.key, x) for x in v.values] for v in varies]):
         s = spec

@@ -43,12 +43,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 0
+    """Run one command; returns its exit code (0 ok, 2 bad input, 130 interrupted). Ctrl-C at any
+    moment -- even while the command modules are still being imported -- is one line, no traceback."""
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 0
         return int(args.handler(args) or 0)
     except DataError as exc:
         for line in str(exc).splitlines():

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sim.argtypes import real
 from sim.errors import UsageError
 from sim.fileio import read_toml
 from sim.loaders import load_map
@@ -23,7 +24,7 @@ def add_map_limit(p: argparse.ArgumentParser) -> None:
 
 def limits_from(args: argparse.Namespace) -> Limits:
     text = getattr(args, "max_map_size", None)
-    return Limits.parse(text) if text else Limits()
+    return Limits.parse(text) if text is not None else Limits()
 
 
 def load_map_arg(args: argparse.Namespace, attr: str = "map"):
@@ -49,7 +50,7 @@ def add_body_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
                    help="a stat block (e.g. human-fighter-3, ogre, rat-swarm) or a path to one: its body, speed "
                         "and Escape Artist")
     g.add_argument("--form", choices=("tall", "long"), default=None, help="body form (default tall)")
-    g.add_argument("--height", type=float, metavar="FT", help="override the body height (feet)")
+    g.add_argument("--height", type=real(-1e9, 1000), metavar="FT", help="override the body height (feet)")
     g.add_argument("--swarm", action="store_true", help="a swarm of components of --size (Fine..Tiny)")
 
 
@@ -62,6 +63,8 @@ def parse_size(text: str) -> Size:
 
 def body_from(args: argparse.Namespace) -> tuple[str, Body]:
     """The body selected by --size/--creature (+ overrides); returns (label, body)."""
+    if args.height is not None and not (args.height > 0):
+        raise UsageError(f"--height must be > 0 feet, got {args.height}")
     if getattr(args, "creature", None):
         if getattr(args, "size", None):
             raise UsageError("--creature and --size exclude each other; give one")
@@ -77,8 +80,6 @@ def body_from(args: argparse.Namespace) -> tuple[str, Body]:
     if not getattr(args, "size", None):
         raise UsageError("give --size SIZE (e.g. --size medium) or --creature TEMPLATE")
     size = parse_size(args.size)
-    if args.height is not None and not (args.height > 0):
-        raise UsageError(f"--height must be > 0 feet, got {args.height}")
     if getattr(args, "swarm", False):
         from sim.rules.bodies import swarm_body
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from sim.argtypes import whole
 from sim.cli._common import add_map_limit, load_map_arg
 from sim.errors import UsageError
 
@@ -19,13 +20,13 @@ def register(sub) -> None:
     p.add_argument("--creature", action="append", default=[], metavar="TEMPLATE",
                    help="also analyse a creature template (its own body, speed, Escape Artist); repeatable")
     p.add_argument("--sizes", metavar="S1,S2", help="only these sizes (default all nine; 'none' for templates only)")
-    p.add_argument("--speed", type=int, metavar="FT", help="speed of the size bodies (default 30; Small 20)")
-    p.add_argument("--escape-artist", type=int, default=0, metavar="MOD",
+    p.add_argument("--speed", type=whole(-10 ** 9, 1000), metavar="FT", help="speed of the size bodies (default 30; Small 20)")
+    p.add_argument("--escape-artist", type=whole(-100, 100), default=0, metavar="MOD",
                    help="Escape Artist modifier of the size bodies (default 0)")
     p.add_argument("--entrance", action="append", default=[], metavar="POINT",
                    help="named point to draw travel-time maps from; repeatable (default: points named "
                         "entrance..., else the first point)")
-    p.add_argument("--min-area", type=int, default=6, metavar="N",
+    p.add_argument("--min-area", type=whole(-10 ** 9, 1_000_000), default=6, metavar="N",
                    help="squares an area needs at least (default 6)")
     p.add_argument("--out", metavar="FOLDER", help="report folder (default: <map file stem>-report in the current folder)")
     p.add_argument("--no-files", action="store_true", help="write no files, only print")

@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from sim.argtypes import real, seed
 from sim.cli._common import add_map_limit, limits_from
 from sim.errors import UsageError
 from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
@@ -30,14 +31,14 @@ def register(sub) -> None:
                    help="marching order: stat block names (NAME:TEMPLATE to name a member)")
     p.add_argument("--from", dest="start", metavar="POINT", help="a named point of the map, or X,Y")
     p.add_argument("--to", dest="goal", metavar="POINT", help="a named point of the map, or X,Y")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: the crawl file's, else 0)")
+    p.add_argument("--seed", type=seed(), default=None, help="random seed (default: the crawl file's, else 0)")
     p.add_argument("--json", action="store_true", help="the plan and timeline as JSON")
     p.add_argument("--events", metavar="FILE", help="write the events of the fights as JSON lines")
     p.add_argument("--out", default=None, metavar="FILE",
                    help="draw the animation without a window: NAME.gif, NAME.webp or NAME.png (one frame: the "
                         "last, or --at)")
     p.add_argument("--headless", action="store_true", help="no window, even with a display (print the plan only)")
-    p.add_argument("--at", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--at", type=real(-1e9, 86_400), default=None, metavar="SECONDS",
                    help="for --out NAME.png: the moment to draw, in seconds of animation (default: the last frame)")
     p.add_argument("--no-hud", action="store_true", help="the map and the clock only, without the side panel and bars")
     add_window_args(p)
@@ -75,6 +76,16 @@ def _n(k, unit: str) -> str:
     return f"{k:g} {unit}" + ("" if k == 1 else "s")
 
 
+def _from_cwd(member: str) -> str:
+    """A party member named on the command line: a template path is relative to the current
+    folder (the rule: relative to what names it), so it is made absolute before the crawl file's
+    folder could be taken for its base."""
+    ident, colon, template = member.rpartition(":")
+    if template.endswith(".toml") or "/" in template or "\\" in template:
+        template = str(Path(template).absolute())
+    return f"{ident}{colon}{template}"
+
+
 def run(args: argparse.Namespace) -> int:
     from sim.crawl import run_crawl
     from sim.loaders import load_crawl
@@ -96,7 +107,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--at must be >= 0 seconds, got {args.at:g}")
     elif args.at is not None:
         raise UsageError("--at picks one frame of the animation: use it with --out NAME.png")
-    party = [p.strip() for p in args.party.split(",") if p.strip()] if args.party else None
+    if args.events:
+        from sim.fileio import check_writable
+
+        check_writable(Path(args.events), what="--events")
+    party = [_from_cwd(p.strip()) for p in args.party.split(",") if p.strip()] if args.party else None
     if args.party is not None and not party:
         raise UsageError("--party needs at least one stat block name, e.g. --party human-fighter-3,halfling-rogue-3")
     spec = load_crawl(Path(args.map), party=party, start=args.start, goal=args.goal, seed=args.seed,

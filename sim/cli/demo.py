@@ -10,6 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
+from sim.argtypes import seed
 from sim.errors import UsageError
 from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
 
@@ -27,7 +28,7 @@ def register(sub) -> None:
     p.add_argument("--out", default=None, metavar="DIR",
                    help=f"folder for the headless files (default ./{DEFAULT_OUT}/; created if missing)")
     p.add_argument("--format", choices=("gif", "webp"), default="gif", help="animation format (default gif)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: the demo's seed)")
+    p.add_argument("--seed", type=seed(), default=None, help="random seed (default: the demo's seed)")
     p.add_argument("--text", action="store_true", help="print the built-in cave classified for Medium and Large")
     add_window_args(p)
     add_export_args(p, speed=1.6)
@@ -94,6 +95,11 @@ def headless(args, size, out_dir: Path) -> int:
         raise UsageError(f"--out {out_dir}: folder {parent} does not exist; create it first or choose another --out")
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {out_dir}: is a file; give a folder for the demo's files")
+    from sim.fileio import check_writable
+
+    check_writable(out_dir, folder=True)
+    if out_dir.is_dir():
+        check_writable(out_dir / "demo.png")
     init_headless()
     grid = _bare(args)
     if grid is not None:

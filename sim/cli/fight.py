@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from sim.argtypes import seed
 from sim.cli import fight_batch
 from sim.cli._common import add_map_limit, limits_from
 from sim.errors import UsageError
@@ -17,7 +18,7 @@ def register(sub) -> None:
                        description="Play the encounter with the AI and print a readable log: every roll with its "
                                    "modifier breakdown, then the outcome.")
     p.add_argument("encounter", help="encounter file (TOML)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: the file's seed)")
+    p.add_argument("--seed", type=seed(), default=None, help="random seed (default: the file's seed)")
     p.add_argument("--events", metavar="FILE", help="also write the events as JSON lines")
     p.add_argument("--json", action="store_true", help="print the events as JSON lines instead of the log")
     p.add_argument("--quiet", action="store_true", help="only the outcome")
@@ -38,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.events:
-        out = Path(args.events)
-        if not out.parent.exists() and str(out.parent):
-            raise UsageError(f"--events {out}: folder {out.parent} does not exist")
+        from sim.fileio import check_writable
+
+        check_writable(Path(args.events), what="--events")
     spec = load_encounter(Path(args.encounter), limits=limits_from(args))
     enc = new_encounter(spec, seed=args.seed)
     events = enc.run()

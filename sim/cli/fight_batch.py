@@ -14,17 +14,20 @@ import json
 import sys
 from pathlib import Path
 
+from sim.argtypes import whole
 from sim.errors import DataError, UsageError
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("batches (Monte Carlo)")
-    g.add_argument("--runs", type=int, metavar="N", help="play N seeded fights (per variant) and summarise them")
-    g.add_argument("--workers", type=int, metavar="P",
+    g.add_argument("--runs", type=whole(-10 ** 9, 10_000_000), metavar="N", help="play N seeded fights (per variant) and summarise them")
+    g.add_argument("--workers", type=whole(-1024, 1024), metavar="P",
                    help="local worker processes (default: the CPUs available; 1 = in this process)")
     g.add_argument("--out", metavar="FILE", help="write one record per fight (CSV or JSON lines)")
     g.add_argument("--format", choices=("csv", "jsonl"), help="record format (default: from --out's suffix; CSV)")
     g.add_argument("--resume", action="store_true", help="continue an interrupted batch (or extend a finished one) in --out")
+    g.add_argument("--repair", action="store_true",
+                   help="with --resume: move damaged lines of OUT.part to OUT.part.damaged and play their fights again")
     g.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2",
                    help="a sweep: one variant per value, summaries side by side; repeatable (every combination). "
                         "Keys: legend.G.width|height|difficult, combatant.ID.template|weapon|off_hand|team|at|lit, "
@@ -33,7 +36,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--report-dir", metavar="FOLDER", help="write summary.html, summary.json and PNG plots there")
 
 
-BATCH_ONLY = ("workers", "out", "format", "resume", "vary", "cluster", "report_dir")
+BATCH_ONLY = ("workers", "out", "format", "resume", "repair", "vary", "cluster", "report_dir")
 
 
 def check_single(args: argparse.Namespace) -> None:
@@ -65,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.resume and not args.out:
         raise UsageError("--resume needs --out FILE (the records of the batch to continue)")
+    if args.repair and not args.resume:
+        raise UsageError("--repair only applies with --resume (it mends the journal of the batch to continue)")
     if args.cluster and args.workers is not None:
         raise UsageError("give either --workers (local processes) or --cluster (a Dask scheduler), not both")
     varies = [parse_vary(v) for v in args.vary]
@@ -79,14 +84,19 @@ def run(args: argparse.Namespace) -> int:
     fmt = REC.format_for(args.out, args.format) if args.out else None
     folder = R.prepare_dir(args.report_dir) if args.report_dir else None
     jobs = B.plan(labels, args.runs, seed)
-    existing = REC.existing_records(args.out, fmt, cols) if args.resume else []
-    _check_existing(existing, labels, args.runs, seed, args.out)
+    inputs = B.inputs_digest(var, seed)
+    start = REC.Resume()
     if args.out:
-        from sim.fileio import check_dir
+        from sim.fileio import check_writable
 
-        check_dir(Path(args.out))
+        check_writable(Path(args.out))
+        start = REC.existing_records(args.out, fmt, cols, inputs, resume=args.resume, repair=args.repair)
+    existing = list(start.records)
+    _check_existing(existing, labels, args.runs, seed, args.out)
+    if start.source is not None and start.source == Path(args.out):
+        _check_replay(existing, var, cols, fmt, args.out)
     executor = _cluster(args.cluster) if args.cluster else None
-    journal = REC.Journal(args.out, fmt, cols, existing=existing) if args.out else None
+    journal = REC.Journal(args.out, fmt, cols, inputs=inputs, start=start) if args.out else None
     done = {(str(r.get("variant", "")), int(r["index"])) for r in existing}
     todo = [j for j in jobs if j.key not in done]
     workers = args.workers if args.workers is not None else min(B.local_workers(), max(1, len(todo)))
@@ -111,6 +121,16 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         records += B.run_batch(var, todo, workers=workers, executor=executor, on_records=arrived)
+    except B.BatchIncomplete as exc:
+        if progress is not None:
+            progress.stop()
+        where = "nothing was saved (no --out)"
+        if journal is not None:
+            journal.close()
+            where = (f"the fights played are in {journal.part}; run the same command with --resume to play "
+                     "the rest (perhaps with fewer --workers)")
+        print(f"cavesim: the batch could not finish: {exc}; {where}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         if progress is not None:
             progress.stop()
@@ -164,6 +184,27 @@ def _check_existing(existing: list[dict], labels: list[str], runs: int, seed: in
         if int(r["seed"]) != fight_seed(seed, i):
             raise UsageError(f"{out}: fight {i} was played from another seed; give the --seed of the batch "
                              "it continues, or a new --out")
+
+
+def _check_replay(existing: list[dict], var, cols: list[str], fmt: str, out) -> None:
+    """A finished records file has no inputs hash: replay its first fight of each variant and
+    refuse the file if a record differs (another encounter with the same ids and seeds)."""
+    from sim.analysis import batch as B
+    from sim.analysis import records as REC
+
+    first: dict[str, dict] = {}
+    for r in existing:
+        first.setdefault(str(r.get("variant", "")), r)
+    specs = dict(var)
+    for label, rec in first.items():
+        again = B.play(specs[label], label=label, index=int(rec["index"]), seed=int(rec["seed"]))
+        if fmt == "csv":
+            same = REC.render([REC._full(rec, cols)], fmt, cols, header=False) == REC.render([again], fmt, cols, header=False)
+        else:
+            same = json.dumps(rec, sort_keys=True) == json.dumps(again, sort_keys=True)
+        if not same:
+            raise UsageError(f"{out}: fight {rec['index']} of it was not played from these inputs (replayed, it ends "
+                             "differently: another encounter, map, stat block or setting); give a new --out")
 
 
 def _cluster(address: str):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.argtypes import seed, whole
 from sim.classify import category_counts, classify
 from sim.cli._common import add_map_limit, limits_from, print_json
 from sim.errors import DataError, UsageError
@@ -39,9 +40,9 @@ def register(sub) -> None:
         "generate", help="a seeded natural cave: widths that agree with its rock, smooth ceilings",
         description="Generate a natural cave (chambers, passages, fissures, crawlways, low tunnels, "
                     "rubble) from a seed and write it as a map file. Same seed, same cave.")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="random seed, a whole number >= 0 (default 0)")
-    p.add_argument("--cols", type=int, default=96, metavar="W", help=f"columns, >= {MIN_SIZE} (default 96)")
-    p.add_argument("--rows", type=int, default=64, metavar="H", help=f"rows, >= {MIN_SIZE} (default 64)")
+    p.add_argument("--seed", type=seed(), default=0, metavar="N", help="random seed, a whole number >= 0 (default 0)")
+    p.add_argument("--cols", type=whole(-10 ** 9, 65_536), default=96, metavar="W", help=f"columns, >= {MIN_SIZE} (default 96)")
+    p.add_argument("--rows", type=whole(-10 ** 9, 65_536), default=64, metavar="H", help=f"rows, >= {MIN_SIZE} (default 64)")
     p.add_argument("--out", required=True, metavar="FILE", help="the map file to write (.toml); with layers, "
                    "the .npz of the same name is written beside it")
     p.add_argument("--format", choices=FORMATS, default="auto",
@@ -72,6 +73,9 @@ def check_args(args: argparse.Namespace) -> Path:
         raise UsageError(f"--out {out}: folder {parent} does not exist; create it first or choose another path")
     if out.is_dir():
         raise UsageError(f"--out {out}: is a folder; give a file name such as {out / 'cave.toml'}")
+    from sim.fileio import check_writable
+
+    check_writable(out)
     if out.suffix.lower() == ".npz":
         raise UsageError(f"--out {out}: give the .toml map file (e.g. {out.with_suffix('.toml')}); "
                          "the .npz layers are written beside it")

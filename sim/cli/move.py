@@ -6,6 +6,7 @@ import argparse
 
 import numpy as np
 
+from sim.argtypes import whole
 from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
 from sim.coords import parse_xy
 from sim.errors import UsageError
@@ -16,8 +17,8 @@ from sim.rules.categories import Category
 def _mover_args(p: argparse.ArgumentParser) -> None:
     add_body_args(p)
     g = p.add_argument_group("movement")
-    g.add_argument("--speed", type=int, metavar="FT", help="speed in feet (default 30; 20 for Small)")
-    g.add_argument("--escape-artist", type=int, default=None, metavar="MOD",
+    g.add_argument("--speed", type=whole(-10 ** 9, 1000), metavar="FT", help="speed in feet (default 30; 20 for Small)")
+    g.add_argument("--escape-artist", type=whole(-100, 100), default=None, metavar="MOD",
                    help="Escape Artist modifier, armor check penalty included (default: the creature's, else 0)")
     g.add_argument("--in-combat", action="store_true",
                    help="threatened: no take 10 / take 20 on Escape Artist (rolls only)")

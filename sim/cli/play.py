@@ -8,6 +8,7 @@ import argparse
 import os
 from pathlib import Path
 
+from sim.argtypes import seed
 from sim.cli._common import add_map_limit, bare_map, limits_from
 from sim.errors import UsageError
 from sim.render.options import add_art_arg, add_window_args, parse_size, with_art
@@ -21,7 +22,7 @@ def register(sub) -> None:
     p.add_argument("encounter", nargs="?", help="encounter file (TOML), or a bare map to look at (no one on it); with "
                                                  "--replay, optionally the map it was played on")
     p.add_argument("--replay", metavar="EVENTS.jsonl", help="replay a fight log written by cavesim fight --events")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: the file's seed)")
+    p.add_argument("--seed", type=seed(), default=None, help="random seed (default: the file's seed)")
     p.add_argument("--control", default=None, metavar="TEAMS",
                    help="teams you play, comma-separated, or all / none (default: party, else the first team)")
     p.add_argument("--autoplay", action="store_true", help="start in auto-play")

@@ -8,6 +8,7 @@ import argparse
 import os
 from pathlib import Path
 
+from sim.argtypes import real, seed
 from sim.cli._common import add_map_limit, bare_map, limits_from
 from sim.render.options import (
     add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art,
@@ -22,9 +23,9 @@ def register(sub) -> None:
     p.add_argument("encounter", help="encounter file (TOML), a bare map (the cave with no one on it), or a fight log "
                                      "(.jsonl) written by cavesim fight --events")
     p.add_argument("--out", required=True, help="output file: NAME.gif, NAME.webp or NAME.png")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: the file's seed)")
+    p.add_argument("--seed", type=seed(), default=None, help="random seed (default: the file's seed)")
     p.add_argument("--map", default=None, help="for a .jsonl fight log: the map or encounter it was played on")
-    p.add_argument("--at", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--at", type=real(-1e9, 86_400), default=None, metavar="SECONDS",
                    help="for .png: the moment to draw, in seconds of animation (default: the last frame)")
     p.add_argument("--no-hud", action="store_true", help="the map only, without the side panel and bars")
     add_window_args(p)

@@ -1,4 +1,5 @@
-"""``cavesim validate FILE...``: check maps, encounters and stat blocks; list every problem."""
+"""``cavesim validate FILE...``: check maps, encounters, crawls, stat blocks and fight logs
+(``.jsonl``); list every problem."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sim.errors import DataError
 
 
 def register(sub) -> None:
-    p = sub.add_parser("validate", help="check map, encounter and stat-block files; list every problem",
+    p = sub.add_parser("validate", help="check map, encounter, crawl, stat-block and fight-log files; list every problem",
                        description="Check files and report every problem in every file (exit 2 if any).")
     p.add_argument("files", nargs="+", metavar="FILE")
     add_map_limit(p)
@@ -25,6 +26,12 @@ def validate_file(path: Path, args: argparse.Namespace) -> list[str]:
     from sim.loaders import load_crawl, load_encounter, load_map
 
     try:
+        if path.suffix.lower() in (".jsonl", ".ndjson"):
+            from sim.events import read_jsonl
+
+            for _ in read_jsonl(path):
+                pass
+            return []
         data, _ = read_toml(path)
         if "crawl" in data:
             load_crawl(path, limits=limits_from(args))

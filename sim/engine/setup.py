@@ -17,16 +17,14 @@ from sim.movement.field import BLOCKED, MoveField
 from sim.rules.bodies import swarm_body
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
-from sim.rules.statblocks import StatBlock, attacks_with, load_template
+from sim.rules.statblocks import StatBlock, attacks_with, load_template, template_in
 from sim.rules.weapons import gear
 from sim.specs import CombatantSpec, EncounterSpec
 
 
 
 def _resolve_template(spec: CombatantSpec, base: str) -> StatBlock:
-    name = spec.template
-    if name.endswith(".toml") and not Path(name).is_absolute():
-        name = str(Path(base).parent / name)
+    name = template_in(spec.template, base)  # a path is relative to the encounter file (one rule)
     return load_template(name, book_values=True if spec.book_values else None)
 
 

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Callable
 
 from sim.errors import DataError
-from sim.fileio import atomic_path
+from sim.fileio import atomic_path, check_writable
 
 STEPS_PER_SECOND = 60
 STEP = 1.0 / STEPS_PER_SECOND
 FORMATS = {".gif": "GIF", ".webp": "WEBP", ".png": "PNG"}
+MAX_ANIMATION_SECONDS = 20 * 60   # an export stops after 20 minutes of animation, whatever the fight
+UNFINISHED_GRACE = 5.0            # seconds an animation runs on after the last event of an unfinished log
 TRANSPARENT = 255   # the GIF palette index meaning "unchanged since the last frame"
 
 
@@ -45,6 +47,7 @@ def check_out(path: str | Path) -> str:
         raise DataError(f"{p}: folder {parent} does not exist; create it first or choose another --out")
     if p.exists() and p.is_dir():
         raise DataError(f"{p}: is a directory; give a file name ending in .gif, .webp or .png")
+    check_writable(p)  # a folder we may not write in (/sys, /proc, read-only) is refused before any rendering
     return fmt
 
 
@@ -104,7 +107,12 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
                 ended_at = step
             elif step - ended_at >= tail * STEPS_PER_SECOND:
                 return
-        if step > STEPS_PER_SECOND * 60 * 30:  # 30 minutes of animation: something is wrong
+        if driver.done and not scene.model.finished:   # a log that stops without its encounter_end
+            if ended_at is None:
+                ended_at = step
+            elif step - ended_at >= (tail + UNFINISHED_GRACE) * STEPS_PER_SECOND:
+                return
+        if step >= STEPS_PER_SECOND * MAX_ANIMATION_SECONDS:   # the longest animation written
             return
 
 
@@ -203,13 +211,9 @@ def export(make: Callable, out: str | Path, *, fps: float = 10.0, scale: float =
     duration = int(round(1000 / fps))
     if fmt == "GIF":
         pal = _palette(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail)
-        frames = list(_gif_frames(_frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail, last=last),
-                                  pal))
-        with atomic_path(out) as tmp:
-            frames[0].save(tmp, format="GIF", save_all=True, append_images=frames[1:], duration=duration, loop=0,
-                           optimize=False, disposal=1)
-        size = frames[0].size
-        n = len(frames)
+        frames = _frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail, last=last)
+        with atomic_path(out) as tmp, open(tmp, "wb") as fh:
+            n, size = write_gif_stream(fh, frames, pal, duration_ms=duration)
     else:
         collected = []
 
@@ -231,29 +235,126 @@ def export(make: Callable, out: str | Path, *, fps: float = 10.0, scale: float =
     return ExportResult(path=out, format=fmt, frames=n, size=size, seconds=n / fps)
 
 
-def _gif_frames(frames, pal):
-    """Quantize every frame to the shared palette; after the first, pixels that did not change
-    are written as the transparent index 255, so each frame stores only what moved."""
+def write_gif_stream(fh, frames, pal, *, duration_ms: int) -> tuple[int, tuple[int, int]]:
+    """Write an animated GIF to the open binary file ``fh`` one frame at a time, never holding
+    more than two frames: every frame quantised to the shared palette ``pal``; after the first,
+    only the rectangle of pixels that changed is stored, unchanged pixels in it as the
+    transparent index 255 (disposal 1: each frame draws over the last), and a frame identical
+    to the one before adds its duration to it. Returns (frames drawn, size).
+
+    >>> import io
+    >>> from PIL import Image
+    >>> pal = Image.new("P", (1, 1)); pal.putpalette([0, 0, 0, 255, 255, 255] * 128)
+    >>> a, b = Image.new("RGB", (4, 3)), Image.new("RGB", (4, 3)); b.putpixel((1, 1), (255, 255, 255))
+    >>> buf = io.BytesIO()
+    >>> write_gif_stream(buf, enumerate([a, a, b]), pal, duration_ms=100)
+    (3, (4, 3))
+    >>> im = Image.open(io.BytesIO(buf.getvalue())); im.n_frames, im.info["loop"]
+    (2, 0)
+    """
     import numpy as np
     from PIL import Image
 
+    palette = bytes(pal.getpalette()[:768]).ljust(768, b"\0")
+    delay = max(1, int(duration_ms / 10))   # hundredths of a second, as Pillow writes them
     prev = None
+    pending = None        # (left, top, image data bytes, delay, transparent): written when the next differs
+    n = 0
+    size = (0, 0)
+
+    def flush(item) -> None:
+        left, top, data, cs, transparent = item
+        while True:   # a GIF delay holds at most 655.35 s
+            d = min(cs, 65535)
+            fh.write(b"\x21\xf9\x04" + bytes([(1 << 2) | (1 if transparent else 0)]) + d.to_bytes(2, "little")
+                     + bytes([TRANSPARENT if transparent else 0]) + b"\x00")
+            fh.write(data[0] + left.to_bytes(2, "little") + top.to_bytes(2, "little") + data[1])
+            cs -= d
+            if cs <= 0:
+                return
+            data, left, top, transparent = _gif_blank(), 0, 0, True
+
     for _, img in frames:
         q = img.quantize(palette=pal, dither=Image.Dither.NONE)
         cur = np.array(q)
         cur[cur == TRANSPARENT] = 0   # same colour, so index 255 stays free for "unchanged"
+        n += 1
         if prev is None:
-            q = Image.fromarray(cur, mode="P")
-            q.putpalette(pal.getpalette())
-        if prev is None:
-            out = q
-        else:
-            delta = np.where(cur != prev, cur, np.uint8(TRANSPARENT))
-            out = Image.fromarray(delta, mode="P")
-            out.putpalette(pal.getpalette())
-            out.info["transparency"] = TRANSPARENT
+            size = (cur.shape[1], cur.shape[0])
+            fh.write(b"GIF89a" + size[0].to_bytes(2, "little") + size[1].to_bytes(2, "little")
+                     + bytes([0xF7, 0, 0]) + palette)
+            fh.write(b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")   # loop forever
+            pending = (0, 0, _gif_image(cur, palette), delay, False)
+            prev = cur
+            continue
+        changed = cur != prev
+        if not changed.any():
+            pending = pending[:3] + (pending[3] + delay, pending[4])
+            continue
+        flush(pending)
+        rows = np.flatnonzero(changed.any(axis=1))
+        cols = np.flatnonzero(changed.any(axis=0))
+        r0, r1, c0, c1 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+        delta = np.where(changed, cur, np.uint8(TRANSPARENT))[r0:r1, c0:c1]
+        pending = (c0, r0, _gif_image(np.ascontiguousarray(delta), palette), delay, True)
         prev = cur
-        yield out
+    if pending is not None:
+        flush(pending)
+    fh.write(b"\x3b")
+    return n, size
+
+
+def _gif_image(indices, palette: bytes) -> tuple[bytes, bytes]:
+    """The image descriptor's opening byte and, after the place where its left and top go, the
+    rest of the descriptor and the LZW data of a palette-index array (encoded by Pillow as a
+    one-frame GIF, from which the image block is taken)."""
+    import io
+
+    from PIL import Image
+
+    im = Image.fromarray(indices, mode="P")
+    im.putpalette(list(palette))
+    buf = io.BytesIO()
+    im.save(buf, format="GIF", optimize=False, interlace=False)
+    data = buf.getvalue()
+    pos = 13
+    flags = data[10]
+    gct = b""
+    if flags & 0x80:
+        n = 3 * (2 << (flags & 7))
+        gct = data[pos:pos + n]
+        pos += n
+    while data[pos] == 0x21:   # skip extensions
+        pos += 2
+        while data[pos]:
+            pos += data[pos] + 1
+        pos += 1
+    if data[pos] != 0x2C:
+        raise RuntimeError("Pillow wrote a GIF without an image block")
+    w_h = data[pos + 5:pos + 9]
+    local = data[pos + 9]
+    body_start = pos + 10
+    lct = b""
+    if local & 0x80:
+        n = 3 * (2 << (local & 7))
+        lct = data[body_start:body_start + n]
+        body_start += n
+    end = body_start + 1
+    while data[end]:
+        end += data[end] + 1
+    body = data[body_start:end + 1]
+    table = lct or gct
+    if table and table != palette[:len(table)] or (table and len(table) != 768):
+        bits = max(1, (len(table) // 3).bit_length() - 1)   # its own palette goes with it as a local table
+        return b"\x2c", w_h + bytes([0x80 | (local & 0x40) | (bits - 1)]) + table + body
+    return b"\x2c", w_h + bytes([local & 0x40]) + body
+
+
+def _gif_blank() -> tuple[bytes, bytes]:
+    """A 1 x 1 transparent frame (to carry a delay longer than one GIF frame can hold)."""
+    import numpy as np
+
+    return _gif_image(np.full((1, 1), TRANSPARENT, dtype=np.uint8), bytes(768))
 
 
 def _export_png(make, out: Path, *, fps, scale, max_frames, tail, at) -> ExportResult:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 
+from sim.argtypes import real, whole
 from sim.errors import UsageError
 
 
@@ -25,16 +26,16 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", default="1280x720", metavar="WxH", help="window or frame size in pixels (default 1280x720)")
-    p.add_argument("--max-frames", type=int, default=None, metavar="N",
+    p.add_argument("--max-frames", type=whole(-10 ** 9, 10_000_000), default=None, metavar="N",
                    help="stop after N frames (for tests and benchmarks; also allows the dummy video driver)")
 
 
 def add_export_args(p: argparse.ArgumentParser, *, fps: float = 10.0, scale: float = 0.75, speed: float = 1.5) -> None:
     g = p.add_argument_group("export")
-    g.add_argument("--fps", type=float, default=fps, help=f"frames per second of the animation (default {fps:g})")
-    g.add_argument("--scale", type=float, default=scale,
+    g.add_argument("--fps", type=real(-1e9, 1e9), default=fps, help=f"frames per second of the animation (default {fps:g})")
+    g.add_argument("--scale", type=real(-1e9, 1e9), default=scale,
                    help=f"scale of the exported frames relative to --size (default {scale:g})")
-    g.add_argument("--speed", type=float, default=speed, help=f"playback speed of the fight (default {speed:g}x)")
+    g.add_argument("--speed", type=real(-1e9, 1e9), default=speed, help=f"playback speed of the fight (default {speed:g}x)")
 
 
 def check_export_args(args: argparse.Namespace) -> None:

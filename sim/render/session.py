@@ -499,7 +499,17 @@ def load_replay(path: str | Path) -> list[ev.Event]:
 
 def find_map_for(events: list[ev.Event], given: str | None, limits=None):
     """The map of a recorded fight: the file given (a map or an encounter), else the shipped map
-    with the recorded name. Returns (grid, base_path, title, subtitle)."""
+    with the recorded name; its size must be the recorded one (every square of the log is on
+    it). Returns (grid, base_path, title, subtitle)."""
+    found = _find_map_for(events, given, limits)
+    grid, start = found[0], events[0]
+    if (grid.cols, grid.rows) != (start.cols, start.rows):
+        raise DataError(f"{found[1]}: its map is {grid.cols}x{grid.rows} squares, but the fight log was played on "
+                        f"a {start.cols}x{start.rows} map; give the map or encounter file the fight was played on")
+    return found
+
+
+def _find_map_for(events: list[ev.Event], given: str | None, limits=None):
     from sim.fileio import read_toml
     from sim.loaders import load_encounter, load_map
     from sim.paths import maps_dir

@@ -100,7 +100,7 @@ from sim.rules.statblocks.tables import (
     ability_mod, base_attack, base_save, bonus_spells, class_table, domain_table, feat_table, race_table,
     skill_table, spell_table, swarm_count, swarm_damage, swarm_rules, type_table,
 )
-from sim.rules.statblocks.templates import creature_body, list_templates, load_template, template_path
+from sim.rules.statblocks.templates import creature_body, list_templates, load_template, template_in, template_path
 from sim.rules.statblocks.types import (
     ABILITIES, BOOK_FIELDS, Abilities, Attack, Aura, Defenses, Disagreement, Feat, NaturalEntry, Printed, Rider,
     Saves, Senses, Source, Speeds, Spellcasting, StatBlock, SwarmStats, WeaponEntry,
@@ -111,7 +111,7 @@ __all__ = [
     "NaturalEntry", "Printed", "Rider", "Saves", "Senses", "Source", "Speeds", "Spellcasting", "StatBlock",
     "SwarmStats", "WeaponEntry", "ability_mod", "attacks_of", "attacks_with", "base_attack", "base_save",
     "bonus_spells", "class_table", "creature_body", "derive", "domain_table", "feat_table", "list_templates",
-    "load_template", "parse_feat", "parse_source", "race_table", "skill_table", "spell_table", "swarm_count",
+    "load_template", "template_in", "parse_feat", "parse_source", "race_table", "skill_table", "spell_table", "swarm_count",
     "swarm_damage", "swarm_rules", "template_path", "type_table", "weapon_attacks", "with_loadout",
     "without_armor",
 ]

@@ -47,7 +47,7 @@ def attacks_with(block: StatBlock, weapon: Weapon | str, *, grip: str = "one-han
     """
     w = weapon_named(weapon, size=block.size) if isinstance(weapon, str) else weapon
     if grip not in GRIPS:
-        raise ValueError(f"grip must be one of {GRIPS}, got {grip!r}")
+        raise ValueError(f"grip must be one of {GRIPS}, got {shorten(grip)}")
     entry = WeaponEntry(w.key, w, 1, masterwork or enhancement > 0, enhancement,
                         tuple(energy_ability(a) for a in abilities), grip)
     return tuple(weapon_attacks(AttackContext(block.source, block.abilities, block.bab), entry))

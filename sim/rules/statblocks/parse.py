@@ -9,11 +9,11 @@ import dataclasses
 import re
 from typing import Any, Mapping
 
-from sim.errors import DataError
+from sim.errors import DataError, shorten
 from sim.rules.sizes import Size
 from sim.rules.statblocks.check import (
-    Check, close_names, get_bool, get_dice, get_int, get_size, get_str, get_str_list, get_table, is_int, is_num,
-    snake_key,
+    MAX_ABILITY, MAX_LENGTH_FT, MAX_LEVEL, MAX_RANKS, Check, close_names, get_bool, get_dice, get_int, get_size,
+    get_str, get_str_list, get_table, is_int, is_num, snake_key,
 )
 from sim.rules.statblocks.printed import parse_printed
 from sim.rules.statblocks.tables import (
@@ -49,7 +49,7 @@ def parse_feat(text: str) -> Feat:
     """
     m = _FEAT_RE.match(str(text))
     if not m:
-        raise DataError(f"bad feat {text!r}: write it as \"Name\" or \"Name (parameter)\"")
+        raise DataError(f"bad feat {shorten(text)}: write it as \"Name\" or \"Name (parameter)\"")
     key = normalize_name(m.group(1))
     param = m.group(2).strip().lower() if m.group(2) else None
     return Feat(key, param or None)
@@ -75,7 +75,7 @@ def _parse_piece(chk: Check, value: Any, label: str, shield: bool) -> ArmorPiece
             chk.bad(label, "masterwork must be true/false and enhancement a whole number >= 0")
             return None
     else:
-        chk.bad(label, f"must be a name or {{ name = ..., masterwork = ..., enhancement = ... }}, got {value!r}")
+        chk.bad(label, f"must be a name or {{ name = ..., masterwork = ..., enhancement = ... }}, got {shorten(value)}")
         return None
     try:
         return lookup(name, masterwork=mw, enhancement=enh)
@@ -136,11 +136,11 @@ def _header(chk: Check, data: Mapping[str, Any], key: str) -> tuple[str, str]:
     if sv is None:
         chk.bad("schema_version", f"missing; add schema_version = {SCHEMA_VERSION}")
     elif sv != SCHEMA_VERSION:
-        chk.bad("schema_version", f"{sv!r} is not supported; this cavesim reads schema_version = {SCHEMA_VERSION}")
+        chk.bad("schema_version", f"{shorten(sv)} is not supported; this cavesim reads schema_version = {SCHEMA_VERSION}")
     name = get_str(chk, data, "name", "name", required=True) or key
     kind = get_str(chk, data, "kind", "kind", required=True) or "monster"
     if kind not in KINDS:
-        chk.bad("kind", f"must be \"pc\" or \"monster\", got {kind!r}")
+        chk.bad("kind", f"must be \"pc\" or \"monster\", got {shorten(kind)}")
         kind = "monster"
     return name, kind
 
@@ -159,7 +159,7 @@ def _identity(chk: Check, data: Mapping[str, Any], kind: str) -> tuple[dict[str,
             races = race_table()
             rk = normalize_name(race)
             if rk not in races:
-                chk.bad("race", f"unknown race {race!r}: {close_names(rk, races)}")
+                chk.bad("race", f"unknown race {shorten(race)}: {close_names(rk, races)}")
                 race = None
             else:
                 race = rk
@@ -169,7 +169,7 @@ def _identity(chk: Check, data: Mapping[str, Any], kind: str) -> tuple[dict[str,
                 subtypes = subtypes or tuple(race_row.get("subtypes", ()))
         sex = get_str(chk, data, "sex", "sex", default="male")
         if sex not in ("male", "female"):
-            chk.bad("sex", f"must be \"male\" or \"female\", got {sex!r}")
+            chk.bad("sex", f"must be \"male\" or \"female\", got {shorten(sex)}")
             sex = "male"
         if "size" in data:
             chk.bad("size", "a PC's size comes from its race; remove size")
@@ -182,7 +182,7 @@ def _identity(chk: Check, data: Mapping[str, Any], kind: str) -> tuple[dict[str,
         if t is not None:
             tk = snake_key(t)
             if tk not in type_table():
-                chk.bad("type", f"unknown creature type {t!r}: {close_names(tk, type_table())}")
+                chk.bad("type", f"unknown creature type {shorten(t)}: {close_names(tk, type_table())}")
             else:
                 ctype = tk
     return race_row, {"race": race, "sex": sex, "size": size or Size.MEDIUM, "type": ctype,
@@ -205,8 +205,8 @@ def _hit_dice(chk: Check, data: Mapping[str, Any], kind: str) -> dict[str, Any]:
         if ck not in class_table():
             chk.bad(f"[levels] {cls}", f"unknown class: {close_names(ck, class_table())}")
             continue
-        if not is_int(lvl) or lvl < 1:
-            chk.bad(f"[levels] {cls}", f"must be a level >= 1, got {lvl!r}")
+        if not is_int(lvl) or not 1 <= lvl <= MAX_LEVEL:
+            chk.bad(f"[levels] {cls}", f"must be a level from 1 to {MAX_LEVEL}, got {shorten(lvl)}")
             continue
         levels.append((ck, lvl))
     if racial_hd == 0 and not levels:
@@ -232,8 +232,8 @@ def _abilities(chk: Check, data: Mapping[str, Any], kind: str, levels: tuple[tup
             scores[a] = 10
         elif v == "-":
             scores[a] = None
-        elif not is_int(v) or v < 0:
-            chk.bad(f"[abilities] {a}", f"must be a score >= 0 or \"-\", got {v!r}")
+        elif not is_int(v) or not 0 <= v <= MAX_ABILITY:
+            chk.bad(f"[abilities] {a}", f"must be a score from 0 to {MAX_ABILITY} or \"-\", got {shorten(v)}")
             scores[a] = 10
         else:
             scores[a] = v
@@ -243,7 +243,7 @@ def _abilities(chk: Check, data: Mapping[str, Any], kind: str, levels: tuple[tup
     increases = get_str_list(chk, data, "ability_increases", "ability_increases")
     for inc in increases:
         if inc not in ABILITIES:
-            chk.bad("ability_increases", f"unknown ability {inc!r}; use {', '.join(ABILITIES)}")
+            chk.bad("ability_increases", f"unknown ability {shorten(inc)}; use {', '.join(ABILITIES)}")
     increases = tuple(i for i in increases if i in ABILITIES)
     base_abilities = Abilities(**scores)
     if kind != "pc":
@@ -284,11 +284,11 @@ def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:
             continue
         ftable = feat_table()
         if f.key not in ftable:
-            chk.bad(f"feats[{i}]", f"unknown feat {text!r}: {close_names(f.key, ftable)}")
+            chk.bad(f"feats[{i}]", f"unknown feat {shorten(text)}: {close_names(f.key, ftable)}")
             continue
         row = ftable[f.key]
         if row.get("parameter") and f.param is None:
-            chk.bad(f"feats[{i}]", f"{text!r} needs a parameter, e.g. \"{text} (longsword)\"")
+            chk.bad(f"feats[{i}]", f"{shorten(text)} needs a parameter, e.g. \"{text} (longsword)\"")
             continue
         if row.get("parameter") == "weapon" and f.param is not None:
             if f.param not in natural_kinds():
@@ -298,7 +298,7 @@ def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:
                     chk.bad(f"feats[{i}]", str(exc))
                     continue
         if not row.get("repeatable") and f in feats:
-            chk.bad(f"feats[{i}]", f"{text!r} is listed twice and cannot be taken twice")
+            chk.bad(f"feats[{i}]", f"{shorten(text)} is listed twice and cannot be taken twice")
             continue
         feats.append(f)
     return tuple(feats)
@@ -312,8 +312,8 @@ def _skills(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, float], ...
         if skk not in skill_table():
             chk.bad(f"[skills] {sk}", f"unknown skill: {close_names(skk, skill_table())}")
             continue
-        if not is_num(ranks) or ranks < 0 or (ranks * 2) != int(ranks * 2):
-            chk.bad(f"[skills] {sk}", f"must be ranks >= 0 in steps of 0.5, got {ranks!r}")
+        if not is_num(ranks, MAX_RANKS) or ranks < 0 or (ranks * 2) != int(ranks * 2):
+            chk.bad(f"[skills] {sk}", f"must be ranks from 0 to {MAX_RANKS} in steps of 0.5, got {shorten(ranks)}")
             continue
         skills.append((skk, float(ranks)))
     return tuple(skills)
@@ -356,7 +356,7 @@ def _body(chk: Check, data: Mapping[str, Any]) -> dict[str, Any]:
     body_raw = get_table(chk, data, "body", "[body]")
     form = body_raw.get("form", "tall")
     if form not in ("tall", "long"):
-        chk.bad("[body] form", f"must be \"tall\" or \"long\", got {form!r}")
+        chk.bad("[body] form", f"must be \"tall\" or \"long\", got {shorten(form)}")
         form = "tall"
     overrides: list[tuple[str, float]] = []
     for k, v in body_raw.items():
@@ -365,8 +365,8 @@ def _body(chk: Check, data: Mapping[str, Any]) -> dict[str, Any]:
         if k not in ("height", "head", "shoulders", "depth", "space"):
             chk.bad(f"[body] {k}", "unknown key; allowed: form, height, head, shoulders, depth, space")
             continue
-        if not is_num(v) or v <= 0:
-            chk.bad(f"[body] {k}", f"must be a length in feet > 0, got {v!r}")
+        if not is_num(v, MAX_LENGTH_FT) or v <= 0:
+            chk.bad(f"[body] {k}", f"must be a length in feet > 0 and at most {MAX_LENGTH_FT}, got {shorten(v)}")
             continue
         overrides.append((k, float(v)))
     return {"form": form, "body_overrides": tuple(overrides)}
@@ -377,7 +377,7 @@ def _check_natural_riders(chk: Check, naturals: tuple[NaturalEntry, ...], riders
     for n in naturals:
         for r in n.riders:
             if r not in rider_keys:
-                chk.bad(f"[[natural]] {n.name} riders", f"no [[rider]] with key {r!r}; add one")
+                chk.bad(f"[[natural]] {n.name} riders", f"no [[rider]] with key {shorten(r)}; add one")
 
 
 def _gear(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -390,7 +390,7 @@ def _gear(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
             chk.bad(f"[gear] {item}", str(exc))
             continue
         if not is_int(count) or count < 0:
-            chk.bad(f"[gear] {item}", f"must be a count >= 0, got {count!r}")
+            chk.bad(f"[gear] {item}", f"must be a count >= 0, got {shorten(count)}")
             continue
         gear.append((g.key, count))
     return tuple(gear)
@@ -407,7 +407,7 @@ def _book_values(chk: Check, data: Mapping[str, Any]) -> frozenset[str]:
             chk.bad("book_values", f"unknown fields {unknown}; use true or a list of {', '.join(BOOK_FIELDS)}")
         return frozenset(x for x in bv if x in BOOK_FIELDS)
     if bv is not False:
-        chk.bad("book_values", f"must be true, false or a list of field names, got {bv!r}")
+        chk.bad("book_values", f"must be true, false or a list of field names, got {shorten(bv)}")
     return frozenset()
 
 
@@ -425,7 +425,7 @@ def _decided(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]
 def _hp_rule(chk: Check, data: Mapping[str, Any], kind: str) -> str:
     hp_rule = data.get("hp_rule", "pc" if kind == "pc" else "average")
     if hp_rule not in ("pc", "average"):
-        chk.bad("hp_rule", f"must be \"pc\" (max at 1st level, then average rounded up) or \"average\", got {hp_rule!r}")
+        chk.bad("hp_rule", f"must be \"pc\" (max at 1st level, then average rounded up) or \"average\", got {shorten(hp_rule)}")
         hp_rule = "average"
     return hp_rule
 
@@ -454,15 +454,15 @@ def _parse_weapon(chk: Check, w: Any, label: str, size: Size) -> WeaponEntry | N
     weapon = weapon_named(key, size=wsize)
     count = w.get("count", 1)
     if not is_int(count) or count < 1:
-        chk.bad(f"{label} count", f"must be a whole number >= 1, got {count!r}")
+        chk.bad(f"{label} count", f"must be a whole number >= 1, got {shorten(count)}")
         count = 1
     enh = w.get("enhancement", 0)
     if not is_int(enh) or not 0 <= enh <= 5:
-        chk.bad(f"{label} enhancement", f"must be 0..5, got {enh!r}")
+        chk.bad(f"{label} enhancement", f"must be 0..5, got {shorten(enh)}")
         enh = 0
     mw = w.get("masterwork", enh > 0)
     if not isinstance(mw, bool):
-        chk.bad(f"{label} masterwork", f"must be true or false, got {mw!r}")
+        chk.bad(f"{label} masterwork", f"must be true or false, got {shorten(mw)}")
         mw = False
     abilities: list[EnergyAbility] = []
     raw_ab = w.get("abilities", [])
@@ -481,11 +481,11 @@ def _parse_weapon(chk: Check, w: Any, label: str, size: Size) -> WeaponEntry | N
         abilities.append(e)
     grip = w.get("grip", "one-hand")
     if grip not in GRIPS:
-        chk.bad(f"{label} grip", f"must be one of {', '.join(GRIPS)}, got {grip!r}")
+        chk.bad(f"{label} grip", f"must be one of {', '.join(GRIPS)}, got {shorten(grip)}")
         grip = "one-hand"
     rating = w.get("composite_rating", 0)
     if not is_int(rating) or rating < 0:
-        chk.bad(f"{label} composite_rating", f"must be a whole number >= 0, got {rating!r}")
+        chk.bad(f"{label} composite_rating", f"must be a whole number >= 0, got {shorten(rating)}")
         rating = 0
     proficient = w.get("proficient")
     if proficient is not None and not isinstance(proficient, bool):
@@ -508,7 +508,7 @@ def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
         return None
     kind = n.get("kind", name)
     if kind not in natural_kinds():
-        chk.bad(f"{label} name", f"unknown natural weapon {kind!r}: {close_names(str(kind), natural_kinds())}")
+        chk.bad(f"{label} name", f"unknown natural weapon {shorten(kind)}: {close_names(str(kind), natural_kinds())}")
         return None
     if "damage" not in n:
         chk.bad(f"{label} damage", "missing; add damage = \"1d4\" (the printed die)")
@@ -518,7 +518,7 @@ def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
         return None
     count = n.get("count", 1)
     if not is_int(count) or count < 1:
-        chk.bad(f"{label} count", f"must be a whole number >= 1, got {count!r}")
+        chk.bad(f"{label} count", f"must be a whole number >= 1, got {shorten(count)}")
         count = 1
     crit = str(n.get("crit", "x2"))
     try:
@@ -542,14 +542,15 @@ def _parse_speed(chk: Check, data: Mapping[str, Any], kind: str, race_row: Mappi
     if kind == "pc" and "land" not in raw:
         land = int(race_row.get("speed", 30))
     else:
-        land = get_int(chk, raw, "land", "[speed] land", default=None if kind == "monster" else 30, minimum=0)
+        land = get_int(chk, raw, "land", "[speed] land", default=None if kind == "monster" else 30, minimum=0,
+                       maximum=MAX_LENGTH_FT)
         land = land if land is not None else 0
     vals = {}
     for k in ("climb", "swim", "burrow", "fly"):
-        vals[k] = get_int(chk, raw, k, f"[speed] {k}", default=0, minimum=0) or 0
+        vals[k] = get_int(chk, raw, k, f"[speed] {k}", default=0, minimum=0, maximum=MAX_LENGTH_FT) or 0
     man = raw.get("maneuverability")
     if man is not None and man not in MANEUVERABILITY:
-        chk.bad("[speed] maneuverability", f"must be one of {', '.join(MANEUVERABILITY)}, got {man!r}")
+        chk.bad("[speed] maneuverability", f"must be one of {', '.join(MANEUVERABILITY)}, got {shorten(man)}")
         man = None
     if vals["fly"] and man is None:
         chk.bad("[speed] maneuverability", "a flier needs maneuverability = \"good\" (perfect, good, average, poor, clumsy)")
@@ -569,10 +570,10 @@ def _parse_senses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, An
         v = raw[f.name]
         if f.type in ("bool", bool):
             if not isinstance(v, bool):
-                chk.bad(f"[senses] {f.name}", f"must be true or false, got {v!r}")
+                chk.bad(f"[senses] {f.name}", f"must be true or false, got {shorten(v)}")
                 continue
         elif not is_int(v) or v < 0:
-            chk.bad(f"[senses] {f.name}", f"must be a range in feet >= 0, got {v!r}")
+            chk.bad(f"[senses] {f.name}", f"must be a range in feet >= 0, got {shorten(v)}")
             continue
         kw[f.name] = v
     for k in raw:
@@ -626,7 +627,7 @@ def _parse_riders(chk: Check, data: Mapping[str, Any]) -> list[RiderSpec]:
         if key is None or kind is None:
             continue
         if kind not in RIDER_KINDS:
-            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS)}, got {kind!r}")
+            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS)}, got {shorten(kind)}")
             continue
         save = r.get("save")
         dc_ab = r.get("dc_ability")
@@ -691,10 +692,10 @@ def _parse_swarm(chk: Check, data: Mapping[str, Any], size: Size, subtypes: tupl
     riders = get_str_list(chk, raw, "riders", "[swarm] riders")
     for r in riders:
         if r not in rider_keys:
-            chk.bad("[swarm] riders", f"no [[rider]] with key {r!r}; add one")
+            chk.bad("[swarm] riders", f"no [[rider]] with key {shorten(r)}; add one")
     wd = raw.get("weapon_damage")
     if wd is not None and wd not in WEAPON_DAMAGE_RULES:
-        chk.bad("[swarm] weapon_damage", f"must be one of {', '.join(WEAPON_DAMAGE_RULES)}, got {wd!r}")
+        chk.bad("[swarm] weapon_damage", f"must be one of {', '.join(WEAPON_DAMAGE_RULES)}, got {shorten(wd)}")
         wd = None
     for k in raw:
         if k not in ("component", "flying", "riders", "weapon_damage", "aligned", "hive_mind"):
@@ -708,7 +709,7 @@ def _parse_spells(chk: Check, data: Mapping[str, Any]):
     domains = get_str_list(chk, raw, "domains", "[spells] domains")
     for d in domains:
         if d not in domain_table():
-            chk.bad("[spells] domains", f"unknown domain {d!r}: {close_names(d, domain_table())}")
+            chk.bad("[spells] domains", f"unknown domain {shorten(d)}: {close_names(d, domain_table())}")
     prepared: list[tuple[int, tuple[str, ...]]] = []
     prep_raw = raw.get("prepared", {})
     if not isinstance(prep_raw, dict):
@@ -725,7 +726,7 @@ def _parse_spells(chk: Check, data: Mapping[str, Any]):
             continue
         for n in names:
             if normalize_name(n) not in spells:
-                chk.bad(label, f"unknown spell {n!r}: {close_names(normalize_name(n), spells)}")
+                chk.bad(label, f"unknown spell {shorten(n)}: {close_names(normalize_name(n), spells)}")
         prepared.append((int(lvl), tuple(normalize_name(n) for n in names)))
     dom_prep: list[tuple[int, str]] = []
     dp_raw = raw.get("domain", {})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.errors import shorten
 from sim.rules.dice import Dice
 from sim.rules.statblocks.check import Check, get_dice, is_int, snake_key
 from sim.rules.statblocks.types import BOOK_FIELDS, WEAPON_DAMAGE_RULES, Attack, Disagreement, Printed, PrintedAttack
@@ -26,7 +27,7 @@ def _printed_attack(chk: Check, a: Any, label: str) -> PrintedAttack | None:
         return None
     bonus = a.get("bonus")
     if bonus is not None and not is_int(bonus):
-        chk.bad(f"{label} bonus", f"must be a whole number, got {bonus!r}")
+        chk.bad(f"{label} bonus", f"must be a whole number, got {shorten(bonus)}")
         bonus = None
     if get_dice(chk, a["damage"], f"{label} damage") is None:
         return None
@@ -45,12 +46,12 @@ def parse_printed(chk: Check, raw: Any) -> Printed:
     for k, v in raw.items():
         if k in _INT_PRINTED:
             if not is_int(v):
-                chk.bad(f"[printed] {k}", f"must be a whole number, got {v!r}")
+                chk.bad(f"[printed] {k}", f"must be a whole number, got {shorten(v)}")
                 continue
             values.append((k, v))
         elif k == "grapple":
             if not (is_int(v) or v == "-"):
-                chk.bad("[printed] grapple", f"must be a whole number or \"-\", got {v!r}")
+                chk.bad("[printed] grapple", f"must be a whole number or \"-\", got {shorten(v)}")
                 continue
             values.append((k, None if v == "-" else v))
         elif k == "hit_dice":

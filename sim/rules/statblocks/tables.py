@@ -78,7 +78,7 @@ def base_attack(rule: str, hd: int) -> int:
         return hd * 3 // 4
     if rule == "half":
         return hd // 2
-    raise ValueError(f"unknown base attack progression {rule!r}")
+    raise ValueError(f"unknown base attack progression {shorten(rule)}")
 
 
 def base_save(good: bool, hd: int) -> int:

@@ -10,7 +10,7 @@ import functools
 from pathlib import Path
 from typing import Iterable
 
-from sim.errors import DataError
+from sim.errors import DataError, shorten
 from sim.fileio import read_toml
 from sim.rules import _data
 from sim.rules.bodies import Body
@@ -38,7 +38,7 @@ def _template_index() -> dict[str, str]:
                 if f.name.endswith(".toml"):
                     stem = f.name[:-5]
                     if stem in out:
-                        raise RuntimeError(f"two shipped stat blocks are called {stem!r}")
+                        raise RuntimeError(f"two shipped stat blocks are called {shorten(stem)}")
                     out[stem] = f"monsters/{d.name}/{f.name}"
     return out
 
@@ -52,7 +52,7 @@ def list_templates(kind: str | None = None) -> tuple[str, ...]:
         return tuple(k for k, p in idx.items() if p.startswith("pcs/"))
     if kind == "monster":
         return tuple(k for k, p in idx.items() if p.startswith("monsters/"))
-    raise ValueError(f"kind must be 'pc' or 'monster', got {kind!r}")
+    raise ValueError(f"kind must be 'pc' or 'monster', got {shorten(kind)}")
 
 
 def template_path(name: str) -> str:
@@ -62,7 +62,7 @@ def template_path(name: str) -> str:
         return idx[name]
     close = difflib.get_close_matches(str(name), list(idx), n=5, cutoff=0.4)
     hint = f"did you mean {', '.join(close)}?" if close else f"shipped templates: {', '.join(idx)}"
-    raise DataError(f"unknown template {name!r}: {hint} (or give the path of a .toml stat block)")
+    raise DataError(f"unknown template {shorten(name)}: {hint} (or give the path of a .toml stat block)")
 
 
 def _looks_like_path(name: str | Path) -> bool:
@@ -70,6 +70,19 @@ def _looks_like_path(name: str | Path) -> bool:
         return True
     s = str(name)
     return s.endswith(".toml") or "/" in s or "\\" in s
+
+
+def template_in(name: str, named_in: str | Path) -> str:
+    """The template a file names, found by one rule: a path (a name ending in ``.toml`` or holding
+    a ``/``) is relative to the folder of the file that names it (``named_in``), an absolute path
+    is itself, and anything else is a shipped stat block's name.
+
+    >>> template_in("goblin", "maps/x.toml"), template_in("mine.toml", "maps/x.toml"), template_in("pcs/a", "maps/x.toml")
+    ('goblin', 'maps/mine.toml', 'maps/pcs/a')
+    """
+    if _looks_like_path(name) and not Path(name).is_absolute():
+        return str(Path(named_in).parent / name)
+    return name
 
 
 def _normalize_book(book_values: bool | Iterable[str] | None) -> frozenset[str] | None:

@@ -413,4 +413,4 @@ class StatBlock:
             if a.name == name:
                 return a
         names = ", ".join(a.name for a in self.attacks)
-        raise KeyError(f"{self.key} has no attack {name!r}; it has {names}")
+        raise KeyError(f"{self.key} has no attack {shorten(name)}; it has {names}")
