@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from sim.errors import UsageError
+
 
 class Pos(NamedTuple):
     """A square position ``(x, y)``: x is the column, y the row."""
@@ -44,8 +46,6 @@ def parse_xy(text: str, *, what: str = "position") -> tuple[int, int]:
     >>> parse_xy("4,7")
     (4, 7)
     """
-    from sim.errors import UsageError
-
     parts = text.replace(" ", "").split(",")
     if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
         raise UsageError(f"{what} {text!r} is not a square: write it as X,Y with whole numbers, e.g. 3,4")

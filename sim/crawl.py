@@ -46,12 +46,12 @@ from sim.engine.setup import build_creature, mover_for
 from sim.errors import DataError
 from sim.geometry import distance_squares, line_of_effect
 from sim.grid import CaveGrid, effective_width_ft
-from sim.movement import Mover, find_path, move_field
+from sim.movement import Mover, distance_map, find_path, move_field
 from sim.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
 from sim.rules.bodies import Body
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
-from sim.rules.statblocks import without_armor
+from sim.rules.statblocks import load_template, without_armor
 from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
 
 Pos = tuple[int, int]
@@ -199,8 +199,6 @@ def _best_route(grid: CaveGrid, members: list[Creature], start: Pos, goal: Pos):
 def _stops_at(f: MoveField, route: list[Pos], grid: CaveGrid) -> int:
     """Index of the last route square a creature can get to along the route from its start,
     with take 10 / take 20 (a squeeze whose check it cannot make stops it)."""
-    from sim.movement import distance_map
-
     confine = np.ones(grid.shape, dtype=bool)
     for x, y in route:
         confine[y, x] = False
@@ -505,8 +503,6 @@ def _fight_near(grid: CaveGrid, at: Pos, monsters: list[CombatantSpec]) -> bool:
 def _monster_block(template: str, base: str = "."):
     """A monster's stat block; a template given as a file is found beside the crawl file, as in
     an encounter. None if it cannot be read (the encounter reports that, with the reason)."""
-    from sim.rules.statblocks import load_template
-
     name = template
     if name.endswith(".toml") and not Path(name).is_absolute():
         name = str(Path(base).parent / name)

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator
 
+from sim.errors import DataError
+from sim.fileio import atomic_write_text
+
 Pos = tuple[int, int]
 
 _REGISTRY: dict[str, type["Event"]] = {}
@@ -312,14 +315,10 @@ def dumps(events: Iterable[Event]) -> str:
 
 
 def write_jsonl(path: str | Path, events: Iterable[Event]) -> None:
-    from sim.fileio import atomic_write_text
-
     atomic_write_text(path, dumps(events))
 
 
 def read_jsonl(path: str | Path) -> Iterator[Event]:
-    from sim.errors import DataError
-
     p = Path(path)
     try:
         lines = p.read_text(encoding="utf-8").splitlines()

@@ -33,6 +33,10 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
+from sim.engine.fight import new_encounter
+from sim.engine.setup import build_creature
+from sim.grid import CaveGrid
+from sim.rules.categories import Category
 from sim.specs import EncounterSpec
 
 BASE_COLUMNS = ("variant", "index", "seed", "winner", "reason", "rounds", "error")
@@ -74,8 +78,6 @@ def plan(labels: list[str], runs: int, seed: int) -> list[Job]:
 def columns(specs: list[EncounterSpec]) -> list[str]:
     """The columns of a batch over these variants: the base ones, per team, per creature (in
     order of first appearance), then the heat maps."""
-    from sim.engine.setup import build_creature
-
     teams: list[str] = []
     ids: list[str] = []
     for spec in specs:
@@ -132,8 +134,6 @@ def _heat(enc) -> tuple[str, str, str]:
     """Where blows land (the target's squares, and what a swarm covers when it strikes), where
     creatures fell, and where they stalled (turns begun squeezing -- crawl, awkward or tight --
     or nauseated, and failed Escape Artist checks)."""
-    from sim.rules.categories import Category
-
     pos: dict[str, list] = {}
     nauseated: set[str] = set()
     fight: dict = {}
@@ -218,8 +218,6 @@ def error_record(exc: BaseException, *, label: str, index: int, seed: int) -> di
 
 def play(spec: EncounterSpec, *, label: str, index: int, seed: int, shared: dict | None = None) -> dict:
     """Play one fight and return its record (an error record if it raises)."""
-    from sim.engine.fight import new_encounter
-
     try:
         enc = new_encounter(spec, seed=seed, shared=shared)
         enc.run()
@@ -241,8 +239,6 @@ def pack(spec: EncounterSpec) -> tuple:
 
 
 def unpack(packed: tuple) -> EncounterSpec:
-    from sim.grid import CaveGrid
-
     spec, arrays, meta = packed
     w, h = arrays["width_ft"], arrays["height_ft"]
     grid = CaveGrid.from_arrays(w, h, difficult=arrays["difficult"], rock=arrays["rock"], glyphs=arrays["glyphs"], **meta)

@@ -52,7 +52,7 @@ import numba
 import numpy as np
 from scipy import ndimage
 
-from sim.analysis.regions import usable
+from sim.analysis.regions import _reading_order, geometry_labels, usable
 from sim.classify import classify_arrays
 from sim.grid import CaveGrid, effective_width_ft
 from sim.movement import Mover, find_path, move_field
@@ -130,8 +130,6 @@ def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
         ids[new] = np.arange(n_seeds + 1, n_seeds + 1 + int(new.sum()), dtype=np.int32)
         n_seeds += int(new.sum())
         seeds = np.where(ids[lab] > 0, ids[lab], seeds)
-    from sim.analysis.regions import _reading_order
-
     return _reading_order(seeds).reshape(room.shape)
 
 
@@ -454,9 +452,6 @@ def _bottleneck(f: MoveField, pa, pb) -> tuple[Category, str]:
     from ``pa`` to ``pb`` would have to cross, and why it stops the body: ``no_room`` (its head
     does not fit, RULES §2.3), ``escape_artist`` (an Escape Artist check it cannot make, §5.3)
     or ``footprint`` (every square would do, but its space cannot get through, §2.6-2.7)."""
-    from sim.analysis.regions import geometry_labels
-    from sim.classify import classify_arrays
-
     rock = f.grid.rock
     cats = classify_arrays(f.grid.width_ft, f.grid.height_ft, rock, f.mover.body)
     found = Category.IMPASSABLE

@@ -31,7 +31,9 @@ import json
 import os
 from pathlib import Path
 
+from sim.analysis.batch import INT_FIELDS
 from sim.errors import DataError
+from sim.fileio import _check_dir, atomic_write_text
 
 FORMATS = ("csv", "jsonl")
 
@@ -49,8 +51,6 @@ def format_for(path: str | Path, fmt: str | None) -> str:
 
 
 def _int_field(key: str) -> bool:
-    from sim.analysis.batch import INT_FIELDS
-
     return key in INT_FIELDS or key.split(".", 1)[0] in INT_FIELDS
 
 
@@ -134,8 +134,6 @@ def part_path(path: str | Path) -> Path:
 def existing_records(path: str | Path, fmt: str, columns: list[str]) -> list[dict]:
     """The records a resumed batch starts from: its journal ``OUT.part`` if there is one, else a
     finished ``OUT``, else none. Checks the folder and the columns (raises :class:`DataError`)."""
-    from sim.fileio import _check_dir
-
     p = Path(path)
     _check_dir(p)
     part = part_path(p)
@@ -149,8 +147,6 @@ class Journal:
 
     def __init__(self, path: str | Path, fmt: str, columns: list[str], *, existing: list[dict] | None = None,
                  resume: bool | None = None):
-        from sim.fileio import _check_dir
-
         self.path = Path(path)
         _check_dir(self.path)
         self.fmt = fmt
@@ -175,8 +171,6 @@ class Journal:
 
     def finish(self, key) -> None:
         """Sort every record in the journal, write ``path`` atomically, remove the journal."""
-        from sim.fileio import atomic_write_text
-
         self.close()
         records = read_records(self.part, self.fmt)
         seen = set()

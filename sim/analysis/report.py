@@ -22,6 +22,9 @@ from typing import Iterable
 
 import numpy as np
 
+from sim.errors import UsageError
+from sim.fileio import atomic_write_bytes, atomic_write_text
+from sim.render import palette
 from sim.rules.categories import Category
 
 RGB = tuple[int, int, int]
@@ -32,23 +35,11 @@ RGB = tuple[int, int, int]
 # =================================================================================================
 
 def colours() -> dict:
-    """The colours the pictures use: the renderer's palette when it is there, else a stand-in
-    (categories from matplotlib's ``magma``, by severity; a dark rock, a grey floor)."""
-    try:
-        from sim.render import palette as p
-
-        return {"category": {c.name: tuple(p.CATEGORY_RGB[c.name]) for c in Category}, "rock": tuple(p.ROCK_DARK),
-                "floor_low": tuple(p.FLOOR_LOW), "floor_high": tuple(p.FLOOR_HIGH), "rubble": tuple(p.RUBBLE),
-                "accent": tuple(p.UI_ACCENT), "path": tuple(p.PATH), "team": p.team_rgb}
-    except Exception:  # the renderer is optional for reports
-        from matplotlib import colormaps
-
-        cmap = colormaps["magma"]
-        cat = {c.name: tuple(int(255 * v) for v in cmap(0.92 - 0.13 * int(c))[:3]) for c in Category}
-        extra = [(86, 168, 255), (232, 84, 64), (96, 200, 120), (200, 120, 230)]
-        return {"category": cat, "rock": (22, 20, 20), "floor_low": (62, 52, 46), "floor_high": (182, 164, 134),
-                "rubble": (96, 84, 72), "accent": (255, 196, 86), "path": (255, 255, 255),
-                "team": lambda team, index=0: extra[index % len(extra)]}
+    """The colours the pictures use: the renderer's palette (a pygame-free table of colours)."""
+    p = palette
+    return {"category": {c.name: tuple(p.CATEGORY_RGB[c.name]) for c in Category}, "rock": tuple(p.ROCK_DARK),
+            "floor_low": tuple(p.FLOOR_LOW), "floor_high": tuple(p.FLOOR_HIGH), "rubble": tuple(p.RUBBLE),
+            "accent": tuple(p.UI_ACCENT), "path": tuple(p.PATH), "team": p.team_rgb}
 
 
 def _unit(rgb: Iterable[int]) -> tuple[float, float, float]:
@@ -310,8 +301,6 @@ def safe_name(text: str) -> str:
 def prepare_dir(path: str | Path) -> Path:
     """The report folder: created if missing, but its parent must exist (a typo in a path should
     not silently build a tree of folders)."""
-    from sim.errors import UsageError
-
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise UsageError(f"{p}: exists and is not a folder; give a folder for the report")
@@ -324,8 +313,6 @@ def prepare_dir(path: str | Path) -> Path:
 
 def write_files(folder: Path, files: dict[str, bytes | str]) -> list[str]:
     """Write each file atomically into ``folder``; returns the paths written."""
-    from sim.fileio import atomic_write_bytes, atomic_write_text
-
     out = []
     for name, data in files.items():
         path = folder / name
