@@ -21,7 +21,6 @@ the engine like a player's). What the default policy does:
 
 from __future__ import annotations
 
-import math
 import numpy as np
 
 from sim.coords import Pos
@@ -78,7 +77,7 @@ def hit_chance(bonus: int, ac: int) -> float:
     return min(0.95, max(0.05, (21 - need) / 20))
 
 
-def expected_damage(w: World, c: Creature, att, target: Creature, *, at_category: Category | None = None) -> float:
+def expected_damage(w: World, c: Creature, att, target: Creature) -> float:
     """Expected damage of one attack from where ``c`` stands (or would stand), or 0 if refused."""
     plan = attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
     if not plan:
@@ -96,10 +95,6 @@ def expected_damage(w: World, c: Creature, att, target: Creature, *, at_category
                 phys = phys / 2
             avg = phys + sum(d.average for d, _ in att.extra_damage)
     return hit_chance(plan.bonus, plan.ac) * max(0.0, avg)
-
-
-def _weapon_options(c: Creature, mode: str = "melee") -> list:
-    return [a for a in c.block.attacks if a.mode == mode]
 
 
 def _usable_now(w: World, c: Creature, att, target: Creature) -> bool:
@@ -200,7 +195,7 @@ def _attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.nd
 def _best_melee(w: World, c: Creature, target: Creature):
     """The carried melee attack with the best expected damage from where ``c`` stands."""
     best, best_v = None, -1.0
-    for a in _weapon_options(c, "melee"):
+    for a in c.melee_options():
         v = expected_damage(w, c, a, target)
         if v > best_v + 1e-9:
             best, best_v = a, v
@@ -431,7 +426,7 @@ def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos
 
 def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
     threatened_by = [f for f in foes if set(c.squares) & attacks.threatens(w, f)]
-    ranged = [a for a in _weapon_options(c, "ranged") if not a.thrown]
+    ranged = [a for a in c.ranged_options() if not a.thrown]
     if threatened_by:
         if not t.moved and not t.stepped:
             step = _safe_step(w, c, foes)
@@ -643,14 +638,14 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
                 continue
             rng_pen = -2 * (inc - 1)
             on_swarm = (sw.splash.average if everyone else sw.direct.average) * 1.5
-            area = set(splash_area(w, s.pos, intersection=False, item_area=sw.area)) | set(s.squares)
+            area = set(splash_area(w, s.pos, intersection=False)) | set(s.squares)
             harm = len(area & ally_sq) * max(1.0, sw.splash.average) * 1.5
             value = hit_chance(bonus + rng_pen, s.block.touch_ac) * on_swarm - harm
             if best is None or value > best[0]:
                 best = (value, Throw(item, target=s.id))
             for sq in s.squares:  # or aim at a grid intersection (AC 5) whose 4 squares avoid allies
                 for corner in (sq, (sq[0] + 1, sq[1]), (sq[0], sq[1] + 1), (sq[0] + 1, sq[1] + 1)):
-                    four = set(splash_area(w, corner, intersection=True, item_area="adjacent"))
+                    four = set(splash_area(w, corner, intersection=True))
                     if not (four & set(s.squares)) or not line_of_effect(w.grid.rock, c.squares, sorted(four)):
                         continue
                     harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * 1.5

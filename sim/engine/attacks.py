@@ -22,10 +22,9 @@ from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.world import World
 from sim.events import Attack as AttackEvent
-from sim.events import ItemUsed
+from sim.events import ActionTaken
 from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect, threatened
 from sim.rules.categories import Category, effects
-from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack
 from sim.rules.weapons import combat_modifier
 
@@ -213,10 +212,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             mods["firing_into_melee"] = _mod("attack", "firing_into_melee")
     else:
         reach = int(attack.reach_ft or attacker.reach_ft())
-        if target.is_swarm or target.size <= Size.TINY or attacker.reach_ft() <= 0:
-            # reach 0 attackers must share the target's square; anyone may attack into its own square
-            pass
-        if attacker.reach_ft() <= 0:
+        if attacker.reach_ft() <= 0:  # reach 0: it must share the target's square (RULES §4.2)
             if not set(attacker.squares) & set(target.squares):
                 return Impossible(f"{attacker.name} has no reach: it must be in {target.name}'s square")
         elif dist > reach and not set(attacker.squares) & set(target.squares):
@@ -225,10 +221,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             return Impossible(f"{attack.name} is a reach weapon: it cannot hit an adjacent foe")
         if kind == "charge":
             mods["charge"] = _mod("attack", "charge")
-        flanked = False
         if not target.is_swarm and not attacker.is_swarm and _flanked(w, attacker, target):
             mods["flanking"] = _mod("attack", "flanking")
-            flanked = True
         if target.helpless:
             mods["helpless_target"] = _mod("attack", "helpless_melee")
     if attacker.blessed_until >= w.round:
@@ -556,7 +550,7 @@ def after_shot(w: World, c: Creature, att) -> None:
                                        attacks=tuple(x for x in c.base_block.attacks if x.name not in gone))
     if c.wielding in gone:
         c.wielding = None
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="last_thrown", item=key))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="last_thrown", item=key))
 
 
 def do_load(w: World, c: Creature, t: Turn, a: Load):
@@ -583,7 +577,7 @@ def do_load(w: World, c: Creature, t: Turn, a: Load):
         t.spend("move", c)
     if c.in_fight:
         c.unloaded.discard(att.name)
-        w.emit(ItemUsed(round=w.round, actor=c.id, action="load", item=att.name))
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="load", item=att.name))
     return True
 
 
@@ -597,6 +591,6 @@ def do_draw(w: World, c: Creature, t: Turn, a: Draw):
     if att.name == c.wielding:
         return Impossible(f"{att.name} is already in hand")
     c.wielding = att.name
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="draw", item=att.name))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="draw", item=att.name))
     t.spend("move", c)
     return True

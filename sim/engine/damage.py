@@ -51,7 +51,6 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
     ``dr_left``: the damage reduction still to apply to this attack (one-item list, used up part
     by part: DR stops so much of a whole hit, SRD), or None for the whole of it."""
     amount = part.amount
-    key = part.kind if part.kind != "weapon" else "weapon"
     if target.is_swarm:
         sw = target.block.swarm
         if part.kind in ("weapon", "sneak"):

@@ -20,7 +20,7 @@ from sim.engine.creature import Creature
 from sim.engine.setup import with_extra_attacks
 from sim.engine.world import World
 from sim.events import Attack as AttackEvent
-from sim.events import ItemUsed, Splash
+from sim.events import ActionTaken, Splash
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.rules.categories import effects
 from sim.rules.statblocks import attacks_with
@@ -75,7 +75,7 @@ def prepare_fuse(w: World, c: Creature, t: Turn, a: PrepareFuse):
     attacks.provoke(w, c, "prepare_splash")
     if c.in_fight:
         c.fused[item] = c.fused.get(item, 0) + 1
-        w.emit(ItemUsed(round=w.round, actor=c.id, action="fuse", item=item))
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="fuse", item=item))
     return True
 
 
@@ -89,7 +89,9 @@ def _square_and_adjacent(p: Pos) -> list[Pos]:
     return [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
 
 
-def splash_area(w: World, center: Pos, *, intersection: bool, item_area: str) -> list[Pos]:
+def splash_area(w: World, center: Pos, *, intersection: bool) -> list[Pos]:
+    """The squares a splash covers: the 4 around an intersection, or a square and the 8 around it;
+    never rock or off the map."""
     if intersection:
         sq = _squares_around_intersection(center)
     else:
@@ -172,7 +174,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         intersection = False
         direct = None
     everyone = sw.area == "square_and_adjacent"  # the lantern: the same 1d4 to all in the area (§7.21)
-    area = splash_area(w, center, intersection=intersection, item_area=sw.area)
+    area = splash_area(w, center, intersection=intersection)
     if direct is not None:  # everything within 5 ft of the target, whatever its size (§3.5)
         around = {q for sq in direct.squares for q in _square_and_adjacent(sq)
                   if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]]}
@@ -180,7 +182,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     w.emit(Splash(round=w.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
                     squares=tuple(area), direct=direct.id if direct else None, hit=hit))
     if sw.ignite_chance < 1.0 and float(w.rng.random()) >= sw.ignite_chance:
-        w.emit(ItemUsed(round=w.round, actor=c.id, action="fizzle", item=a.item))
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="fizzle", item=a.item))
         return True  # the oil splashes but does not catch fire (RULES §3.5: 50%)
     hit_ids = set()
     victims = [o for o in w.creatures.values() if o.alive and set(o.squares) & set(area)]
@@ -247,5 +249,5 @@ def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
         if not c.armor_off:
             c.base_block = c.block
     c.wielding = "torch"
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="light", item="torch"))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="light", item="torch"))
     return True

@@ -121,12 +121,8 @@ def mover_for(c: Creature, *, in_combat: bool = True) -> Mover:
         body = swarm_body(b.swarm.component)
     else:
         body = b.body
-    speed = b.speed.land
-    flying = False
-    if b.speed.fly and (c.is_swarm or b.speed.fly > speed):
-        speed, flying = b.speed.fly, True
-    m = Mover(body=body, speed_ft=int(speed) // 5 * 5, escape_artist=int(b.escape_artist),
-              flying=flying, tunnelrunner=b.has_feat("tunnelrunner"))
+    m = Mover(body=body, speed_ft=c.speed_ft_value() // 5 * 5, escape_artist=int(b.escape_artist),
+              flying=c.flies, tunnelrunner=b.has_feat("tunnelrunner"))
     return m.in_combat() if in_combat else m
 
 

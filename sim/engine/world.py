@@ -94,7 +94,7 @@ class World:
         self.finished = False
         self.end_reason = ""
         self.damage_while_casting = 0
-        self.last_damage = 0  # what the last deal_damage let through (combat.deal_damage)
+        self.last_damage = 0  # what the last damage.deal_damage let through, nonlethal included
         self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
         if shared is not None and shared.get("grid") is not spec.grid:
             shared.clear()

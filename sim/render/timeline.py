@@ -301,7 +301,7 @@ class Director:
             self._add(ENGULF, t, 0.7, actor=e.actor, target=tid)
         return 0.4
 
-    def _on_item(self, e: ev.ItemUsed, t, before):
+    def _on_item(self, e: ev.ActionTaken, t, before):
         if e.action == "light":
             self._add(LIGHT, t, 0.8, actor=e.actor)
             self._add(FLOAT, t, 1.1, target=e.actor, text="lights a torch", tone="fire", small=True)
