@@ -52,10 +52,10 @@ from sim.rules.bodies import Body
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.statblocks import load_template, without_armor
+from sim.rules.weapons import combat_modifier
 from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
 
 Pos = tuple[int, int]
-ROUNDS_PER_MINUTE = 10
 KINDS = ("open", "single_file", "crawl", "awkward", "tight")
 _MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}
 FIGHT_NEAR_SQUARES = 15  # a monster this close (75 ft): keep the armor off
@@ -78,7 +78,7 @@ class Entry:
     detail: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"start_rounds": self.start, "rounds": self.rounds, "minutes": round(self.rounds / ROUNDS_PER_MINUTE, 3),
+        return {"start_rounds": self.start, "rounds": self.rounds, "minutes": round(self.rounds / combat_modifier("time", "rounds_per_minute"), 3),
                 "what": self.what, "who": list(self.who), "at": list(self.at), **self.detail}
 
 
@@ -96,7 +96,7 @@ class CrawlResult:
 
     @property
     def minutes(self) -> float:
-        return self.total_rounds / ROUNDS_PER_MINUTE
+        return self.total_rounds / combat_modifier("time", "rounds_per_minute")
 
     def to_json(self) -> dict:
         return {
@@ -178,7 +178,7 @@ def _best_route(grid: CaveGrid, members: list[Creature], start: Pos, goal: Pos):
     Artist, who may be two different members), the route planned for one member that the most
     members can follow, the fastest on ties. Returns (path, the members who can follow it), or
     (None, []) when no member can reach the goal at all."""
-    aid = 2 if len(members) > 1 else 0
+    aid = combat_modifier("skills", "aid_another") if len(members) > 1 else 0
     best = None
     for c in members:
         f = move_field(grid, _route_mover(c, aid))
@@ -286,7 +286,7 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
     def fields_now() -> dict[str, MoveField]:
         out = {}
         for c in travellers:
-            aid = 2 if any(o is not c and travel_mover(o).escape_artist >= 0 for o in travellers) else 0
+            aid = combat_modifier("skills", "aid_another") if any(o is not c and travel_mover(o).escape_artist >= 0 for o in travellers) else 0
             out[c.id] = move_field(grid, travel_mover(c, aid=aid))
         return out
 
@@ -377,7 +377,7 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
             times = {}
             for c in need:
                 mins = _minutes(c.base_block.armor.remove, rng) / (2 if helped else 1)
-                times[c.id] = mins * ROUNDS_PER_MINUTE
+                times[c.id] = mins * combat_modifier("time", "rounds_per_minute")
                 c.take_armor_off(drop_shield=True)
                 armor_off.add(c.id)
                 timeline.append(Entry(t, times[c.id], "armor_off", (c.id,), squares[0],
@@ -469,9 +469,9 @@ def _dress(grid, at: Pos, t: float, fields, travellers, armor_off, monsters_left
         mins = _minutes(c.base_block.armor.don, rng) / (2 if helped else 1)
         c.put_armor_on()
         armor_off.discard(c.id)
-        timeline.append(Entry(t, mins * ROUNDS_PER_MINUTE, "armor_on", (c.id,), at,
+        timeline.append(Entry(t, mins * combat_modifier("time", "rounds_per_minute"), "armor_on", (c.id,), at,
                               {"armor": c.base_block.armor.key, "helped": helped, "minutes": mins}))
-        don_times.append(mins * ROUNDS_PER_MINUTE)
+        don_times.append(mins * combat_modifier("time", "rounds_per_minute"))
     if don_times:
         t += max(don_times)  # the party waits while they dress
         fields = fields_now()

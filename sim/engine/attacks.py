@@ -26,7 +26,7 @@ from sim.events import ActionTaken
 from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect, threatened
 from sim.rules.categories import Category, effects
 from sim.rules.statblocks import Attack
-from sim.rules.weapons import combat_modifier
+from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier
 
 
 def _mod(section: str, key: str) -> int:
@@ -157,7 +157,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     if bonus_override is not None:
         mods = {"base_attack": int(bonus_override)}
     if iterative:
-        mods["iterative"] = -5 * iterative
+        mods["iterative"] = _mod("attack", "iterative") * iterative
     if not ranged and attacker.str_mod_delta():
         mods["strength_damage"] = attacker.str_mod_delta()
     if ranged and attacker.dex_mod_delta():
@@ -182,7 +182,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             else:
                 cmod = eff.melee_mod(index, narrow=narrow)
             if (attacker.block.has_feat("tunnelfighter") and cat is Category.NARROW_OR_LOW):
-                cmod = 0 if index <= 2 else -4  # §2.8: light/one-handed no penalty, two-handed at -4
+                cmod = 0 if index <= 2 else _mod("attack", "tunnelfighter_two_handed")  # §2.8: light/one-handed no penalty
             if cmod is None:
                 return Impossible(f"{attack.name} ({_hand_words(index)}) cannot be used in a {eff.label} (§2.5)")
         if cmod:
@@ -200,7 +200,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     if ranged:
         if not attack.range_ft:
             return Impossible(f"{attack.name} has no range")
-        max_inc = (5 if attack.thrown else 10)
+        max_inc = max_increments(attack)
         increments = max(1, -(-dist // attack.range_ft))
         if increments > max_inc:
             return Impossible(f"{target.name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments")
@@ -234,6 +234,14 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     plan.flanked = "flanking" in mods
     plan.sneak = _sneak_applies(w, attacker, target, ranged, dist, plan.flanked)
     return plan
+
+
+def max_increments(attack: Attack) -> int:
+    """How many range increments a ranged attack reaches (RULES §3.1): its weapon's
+    (``Weapon.max_increments``: thrown 5, projectile 10); a natural ranged attack by its kind."""
+    if attack.weapon is not None and attack.weapon.max_increments:
+        return attack.weapon.max_increments
+    return THROWN_MAX_INCREMENTS if attack.thrown else PROJECTILE_MAX_INCREMENTS
 
 
 def _hand_words(index: int) -> str:
@@ -273,7 +281,7 @@ def _sneak_applies(w, attacker: Creature, target: Creature, ranged: bool, dist: 
     against swarms (immune to critical hits, §4.5)."""
     if attacker.block.sneak_attack is None or target.is_swarm:
         return False
-    if ranged and dist > 30:
+    if ranged and dist > _mod("attack", "sneak_attack_range_ft"):
         return False
     return flanked or loses_dex(w, target) is not None
 

@@ -24,7 +24,7 @@ from sim.events import ActionTaken, Splash
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.rules.categories import effects
 from sim.rules.statblocks import attacks_with
-from sim.rules.weapons import combat_modifier, gear, splash_weapon
+from sim.rules.weapons import THROWN_MAX_INCREMENTS, combat_modifier, gear, splash_weapon
 
 
 _CLOCKWISE = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
@@ -126,7 +126,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         aim_squares = [a.at]
     dist = footprint_distance_ft(c.squares, aim_squares)
     increments = max(1, -(-dist // sw.range_ft))
-    if increments > 5:
+    if increments > THROWN_MAX_INCREMENTS:
         return Impossible(f"out of range ({dist} ft; {sw.range_ft}-ft increments, 5 at most)")
     if not line_of_effect(w.grid.rock, c.squares, aim_squares):
         return Impossible("no line of effect")
@@ -141,16 +141,9 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     attacks.provoke(w, c, "ranged_attack")
     if not c.in_fight:
         return True
-    mods = {"base_attack": int(c.block.bab), "dexterity": c.block.abilities.mod("dex") + c.dex_mod_delta(),
-            "size": int(c.size.modifier)}
-    if increments > 1:
-        mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
-    if c.blessed_until >= w.round:
-        mods["bless"] = combat_modifier("attack", "bless")  # +1 on attack rolls (RULES §8)
+    mods = splash_modifiers(w, c, increments, target)
     if target is not None:
         ac, ac_mods = attacks.target_ac(w, c, target, ranged=True, touch=True)
-        if attacks.in_melee_with_ally(w, c, target):
-            mods["firing_into_melee"] = combat_modifier("attack", "firing_into_melee")
     else:
         ac, ac_mods = combat_modifier("ac", "splash_intersection"), {"intersection": combat_modifier("ac", "splash_intersection")}
     roll = d20(w)
@@ -205,6 +198,21 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         if v is direct and sw.burn is not None and v.alive and not v.is_swarm:
             damage.set_condition(w, v, "burning", a.item)
     return True
+
+
+def splash_modifiers(w: World, c: Creature, increments: int, target: Creature | None = None) -> dict[str, int]:
+    """The attack modifiers of a splash weapon thrown ``increments`` range increments (a ranged
+    touch attack, no nonproficiency penalty, RULES §3.5): BAB, Dex, size, range, bless, and firing
+    into melee at a creature. The throw and the AI's estimate both use it."""
+    mods = {"base_attack": int(c.block.bab), "dexterity": c.block.abilities.mod("dex") + c.dex_mod_delta(),
+            "size": int(c.size.modifier)}
+    if increments > 1:
+        mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
+    if c.blessed_until >= w.round:
+        mods["bless"] = combat_modifier("attack", "bless")  # +1 on attack rolls (RULES §8)
+    if target is not None and attacks.in_melee_with_ally(w, c, target):
+        mods["firing_into_melee"] = combat_modifier("attack", "firing_into_melee")
+    return mods
 
 
 def _back_direction(thrower: Pos, target: Pos) -> tuple[int, int]:

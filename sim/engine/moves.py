@@ -21,7 +21,7 @@ from sim.engine import damage
 from sim.engine.swarms import shape_event
 from sim.engine.world import World
 from sim.events import ActionTaken, Condition, Moved
-from sim.geometry import distance_squares, footprint_distance_ft, squares_on_segment
+from sim.geometry import distance_squares, distance_squares_grid, footprint_distance_ft, squares_on_segment
 from sim.movement import find_path
 from sim.movement.field import BLOCKED, MoveField
 from sim.movement.shapes import best_shape, flow
@@ -463,13 +463,11 @@ def _charge_end_1(f: MoveField, pos: Pos, speed_sq: int, no_end: np.ndarray, tar
     if y0 >= y1 or x0 >= x1:
         return None
     yy, xx = np.mgrid[y0:y1, x0:x1]
-    ax, ay = np.abs(xx - pos[0]), np.abs(yy - pos[1])
-    d = np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    d = distance_squares_grid(xx - pos[0], yy - pos[1])
     ok = (d >= 2) & (d <= r) & (f.mode[y0:y1, x0:x1] != BLOCKED) & ~no_end[y0:y1, x0:x1]
     near = np.zeros(ok.shape, dtype=bool)
     for tx, ty in target_squares:
-        bx, by = np.abs(xx - tx), np.abs(yy - ty)
-        near |= 5 * (np.maximum(bx, by) + np.minimum(bx, by) // 2) <= reach
+        near |= 5 * distance_squares_grid(xx - tx, yy - ty) <= reach
     ok &= near
     if not ok.any():
         return None
