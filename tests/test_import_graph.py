@@ -91,6 +91,15 @@ def test_no_sim_import_inside_a_function_below_cli_and_render():
     assert not bad, "sim imports inside functions (move them to the top of the file):\n" + "\n".join(bad)
 
 
+def test_the_engine_never_picks_its_ai_and_the_ai_never_imports_the_turn_loop():
+    """Only engine.fight imports the AI (review §1.3: the engine chose its own AI); the AI
+    imports the rule modules, not engine.encounter; nothing in the engine imports the loaders."""
+    rows = {(a, b) for a, b, _, _ in imports()}
+    assert {a for a, b in rows if b == "sim.engine.ai" and a.startswith("sim.engine")} == {"sim.engine.fight"}
+    assert ("sim.engine.ai", "sim.engine.encounter") not in rows
+    assert not {a for a, b in rows if a.startswith("sim.engine") and b in ("sim.loaders", "sim.crawl")}
+
+
 def test_the_graph_sees_function_level_and_relative_imports():
     """The scanner itself: it finds an import inside a function, and resolves ``from pkg import sub``."""
     rows = imports()

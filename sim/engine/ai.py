@@ -29,8 +29,8 @@ from sim.engine.actions import (Cast, Charge, Delay, Draw, FiveFootStep, FullAtt
                                 StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.attacks import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
-from sim.engine.damage import swarm_weapon_rule
 from sim.engine.creature import Creature
+from sim.engine.damage import swarm_weapon_rule
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.world import World
