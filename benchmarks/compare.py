@@ -7,8 +7,10 @@ make fights slower).
 Each repeat plays the same fights of the batch benchmark's reference encounter
 (``benchmarks/reference_fight.toml``, one worker) in a fresh process of each checkout, the two
 interleaved so that a busy spell of the shared machine hits both; the figure is the best of the
-repeats of each (the least disturbed) and their ratio. The first process of a checkout compiles
-its numba kernels (warm-up fights, not timed).
+repeats of each (the least disturbed) and their ratio, in CPU time of the process (one worker
+plays in it: a shared machine's other jobs do not count) and per fight and per round (a change to
+the AI may make fights longer or shorter). The first process of a checkout compiles its numba
+kernels (warm-up fights, not timed).
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from sim.loaders import load_encounter
 spec = load_encounter(Path("benchmarks/reference_fight.toml"))
 run_batch([("", spec)], plan([""], 4, 1), workers=1)  # warm up: compiled kernels, templates
 n = int(sys.argv[1])
-t = time.perf_counter()
+t, cpu = time.perf_counter(), time.process_time()
 recs = run_batch([("", spec)], plan([""], n, 1), workers=1)
-print(json.dumps({"seconds": time.perf_counter() - t, "rounds": sum(r["rounds"] or 0 for r in recs) / n}))
+print(json.dumps({"seconds": time.perf_counter() - t, "cpu": time.process_time() - cpu,
+                  "rounds": sum(r["rounds"] or 0 for r in recs)}))
 """
 
 
@@ -48,12 +51,15 @@ def compare(other: Path, *, fights: int = 40, repeat: int = 5) -> dict:
     for _ in range(max(1, repeat)):
         runs["this"].append(_one(HERE, fights))
         runs["other"].append(_one(other, fights))
-    best = {k: min(r["seconds"] for r in v) for k, v in runs.items()}
+    best = {k: min(r["cpu"] for r in v) for k, v in runs.items()}
+    rounds = {k: v[0]["rounds"] for k, v in runs.items()}
     fps = {k: fights / s for k, s in best.items()}
-    return {"fights": fights, "repeat": repeat, "fights_per_second": fps, "ratio": fps["this"] / fps["other"],
-            "mean_rounds": {k: v[0]["rounds"] for k, v in runs.items()},
-            "note": f"this checkout {fps['this']:.1f} fights/s, {other} {fps['other']:.1f} fights/s: "
-                    f"{fps['this'] / fps['other']:.2f}x (best of {repeat}, {fights} fights, one worker)"}
+    rps = {k: rounds[k] / s for k, s in best.items()}
+    return {"fights": fights, "repeat": repeat, "fights_per_cpu_second": fps, "rounds_per_cpu_second": rps,
+            "ratio": fps["this"] / fps["other"], "round_ratio": rps["this"] / rps["other"],
+            "note": f"this checkout {fps['this']:.1f} fights ({rps['this']:.0f} rounds) per CPU second, {other} "
+                    f"{fps['other']:.1f} ({rps['other']:.0f}): {fps['this'] / fps['other']:.2f}x per fight, "
+                    f"{rps['this'] / rps['other']:.2f}x per round (best of {repeat}, {fights} fights, one worker)"}
 
 
 def main(argv: list[str] | None = None) -> int:

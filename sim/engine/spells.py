@@ -110,11 +110,17 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
     return Impossible(f"unknown spell {spell}")
 
 
-def burst_area(w, point, radius_ft: int) -> list[tuple[int, int]]:
+def burst_area(w: World, point, radius_ft: int) -> list[tuple[int, int]]:
     """A burst's squares that its point of origin has a line of effect to: rock stops a burst as
-    it stops a cone (SRD: an effect needs line of effect; RULES §8)."""
-    return [q for q in burst(point, radius_ft, w.grid.shape)
-            if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})]
+    it stops a cone (SRD: an effect needs line of effect; RULES §8). Remembered for the fight
+    (rock is fixed; the AI weighs many points a turn)."""
+    key = (tuple(point), int(radius_ft))
+    hit = w.cache.bursts.get(key)
+    if hit is None:
+        hit = w.cache.bursts.put(key, tuple(
+            q for q in burst(point, radius_ft, w.grid.shape)
+            if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})))
+    return list(hit)
 
 
 def caster_corner(c: Creature) -> tuple[float, float]:
