@@ -26,6 +26,7 @@ CREATURES, SWARMS = 50, 10
 def crowd_spec(*, seed: int = 3, cols: int = 64, rows: int = 40, creatures: int = CREATURES, swarms: int = SWARMS):
     """An encounter on a generated cave with ``creatures`` creatures (Small, Medium, Large) and
     ``swarms`` swarms, placed where they fit and apart."""
+    from sim.engine.creature import Creature
     from sim.engine.setup import mover_for
     from sim.generate import generate_cave
     from sim.specs import CombatantSpec, EncounterSpec
@@ -43,6 +44,9 @@ def crowd_spec(*, seed: int = 3, cols: int = 64, rows: int = 40, creatures: int 
     fields = {}
 
     class _C:  # the little a Mover needs
+        flies = Creature.flies
+        speed_ft_value = Creature.speed_ft_value
+
         def __init__(self, block):
             self.block = block
             self.is_swarm = block.is_swarm

@@ -13,7 +13,10 @@ the fight engine and the crawl still index ``grid[y, x]`` inline, which is the s
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
+
+from sim.errors import UsageError
 
 
 class Pos(NamedTuple):
@@ -50,10 +53,6 @@ def parse_xy(text: str, *, what: str = "position") -> tuple[int, int]:
     ...
     sim.errors.UsageError: position '²,1' is not a square: write it as X,Y with whole numbers, e.g. 3,4
     """
-    from sim.errors import UsageError
-
-    import re
-
     m = re.fullmatch(r"\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*", text)
     if not m:
         shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."

@@ -36,26 +36,26 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from sim.coords import Pos
 from sim.engine.creature import Creature
 from sim.engine.fight import new_encounter
-from sim.engine.setup import build_creature, mover_for
+from sim.engine.setup import build_creature, carry_over, mover_for
 from sim.errors import DataError
 from sim.geometry import distance_squares, line_of_effect
 from sim.grid import CaveGrid, effective_width_ft
-from sim.movement import Mover, find_path, move_field
+from sim.movement import Mover, distance_map, find_path, move_field
 from sim.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
 from sim.rules.bodies import Body
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
-from sim.rules.statblocks import without_armor
+from sim.rules.statblocks import load_template, template_in, without_armor
+from sim.rules.weapons import combat_modifier
 from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
 
-ROUNDS_PER_MINUTE = 10
 KINDS = ("open", "single_file", "crawl", "awkward", "tight")
 _MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}
 FIGHT_NEAR_SQUARES = 15  # a monster this close (75 ft): keep the armor off
@@ -78,7 +78,7 @@ class Entry:
     detail: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"start_rounds": self.start, "rounds": self.rounds, "minutes": round(self.rounds / ROUNDS_PER_MINUTE, 3),
+        return {"start_rounds": self.start, "rounds": self.rounds, "minutes": round(self.rounds / combat_modifier("time", "rounds_per_minute"), 3),
                 "what": self.what, "who": list(self.who), "at": list(self.at), **self.detail}
 
 
@@ -96,7 +96,7 @@ class CrawlResult:
 
     @property
     def minutes(self) -> float:
-        return self.total_rounds / ROUNDS_PER_MINUTE
+        return self.total_rounds / combat_modifier("time", "rounds_per_minute")
 
     def to_json(self) -> dict:
         return {
@@ -178,7 +178,7 @@ def _best_route(grid: CaveGrid, members: list[Creature], start: Pos, goal: Pos):
     Artist, who may be two different members), the route planned for one member that the most
     members can follow, the fastest on ties. Returns (path, the members who can follow it), or
     (None, []) when no member can reach the goal at all."""
-    aid = 2 if len(members) > 1 else 0
+    aid = combat_modifier("skills", "aid_another") if len(members) > 1 else 0
     best = None
     for c in members:
         f = move_field(grid, _route_mover(c, aid))
@@ -199,8 +199,6 @@ def _best_route(grid: CaveGrid, members: list[Creature], start: Pos, goal: Pos):
 def _stops_at(f: MoveField, route: list[Pos], grid: CaveGrid) -> int:
     """Index of the last route square a creature can get to along the route from its start,
     with take 10 / take 20 (a squeeze whose check it cannot make stops it)."""
-    from sim.movement import distance_map
-
     confine = np.ones(grid.shape, dtype=bool)
     for x, y in route:
         confine[y, x] = False
@@ -252,6 +250,26 @@ def _member_time(c: Creature, f: MoveField, squares: list[Pos], grid: CaveGrid) 
 # The crawl
 # =================================================================================================
 
+@dataclass(slots=True, eq=False)
+class CrawlState:
+    """What a crawl carries from stretch to stretch: the clock (rounds), who is still travelling
+    and their movement fields, whose armor is off, the monsters not yet met, and the records being
+    written (timeline, tracks, who was left behind and why)."""
+
+    grid: CaveGrid
+    route: list[Pos]
+    rng: np.random.Generator
+    fields_now: Callable[[], dict]      # () -> {id: MoveField} for the travellers as they are now
+    travellers: list[Creature]
+    monsters_left: list[CombatantSpec]
+    t: float = 0.0
+    fields: dict[str, MoveField] = field(default_factory=dict)
+    armor_off: set[str] = field(default_factory=set)
+    timeline: list[Entry] = field(default_factory=list)
+    tracks: dict[str, list[tuple[float, Pos, bool]]] = field(default_factory=dict)
+    left_behind: dict[str, str] = field(default_factory=dict)
+
+
 def run_crawl(spec: CrawlSpec) -> CrawlResult:
     rng = np.random.default_rng(np.random.SeedSequence(spec.seed).spawn(1)[0])
     members = [build_creature(m, spec.path) for m in spec.party]
@@ -287,15 +305,18 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
     # 2. stretches
     def fields_now() -> dict[str, MoveField]:
         out = {}
-        for c in travellers:
-            aid = 2 if any(o is not c and travel_mover(o).escape_artist >= 0 for o in travellers) else 0
+        for c in s.travellers:
+            aid = combat_modifier("skills", "aid_another") \
+                if any(o is not c and travel_mover(o).escape_artist >= 0 for o in s.travellers) else 0
             out[c.id] = move_field(grid, travel_mover(c, aid=aid))
         return out
 
-    fields = fields_now()
-    armor_off: set[str] = set()
+    s = CrawlState(grid=grid, route=route, rng=rng, fields_now=fields_now, travellers=travellers,
+                   monsters_left=monsters_left, t=t, timeline=timeline, tracks=tracks, left_behind=left_behind)
+    s.fields = fields_now()
     pos = 0
-    while pos < len(route) - 1 and travellers:
+    while pos < len(route) - 1 and s.travellers:
+        travellers, monsters_left = s.travellers, s.monsters_left
         # the next square where monsters notice the party ends this leg (RULES: senses, §3 of the
         # module docstring); the leg is cut into stretches of one kind
         trig = _trigger(grid, route[pos + 1:], monsters_left, travellers, base=spec.path)
@@ -311,10 +332,10 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
             stretches.append((k, i, j))
             i = j
         for kind, a, b in stretches:
-            t, fields, travellers = _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters_left,
-                                             timeline, tracks, left_behind, rng, fields_now)
-            if not travellers:
+            _stretch(s, kind, a, b)
+            if not s.travellers:
                 break
+        travellers, t = s.travellers, s.t
         pos = end_at
         if trig is None or not travellers:
             break
@@ -325,16 +346,18 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
         timeline.append(Entry(t, float(fight["summary"]["rounds"]), "encounter", tuple(fight["summary"]["party"]),
                               route[pos], fight["summary"]))
         t += float(fight["summary"]["rounds"])
-        monsters_left = [m for m in monsters_left if m.id not in {g.id for g in group}]
+        s.t = t
+        s.monsters_left = [m for m in monsters_left if m.id not in {g.id for g in group}]
         survivors = set(fight["summary"]["party_standing"])
         for c in travellers:
             if c.id not in survivors:
                 left_behind[c.id] = "fell in the fight"
-        travellers = [c for c in travellers if c.id in survivors]
+        s.travellers = [c for c in travellers if c.id in survivors]
         if fight["summary"]["winner"] != "party":
-            travellers = []
+            s.travellers = []
             break
-        fields = fields_now()
+        s.fields = fields_now()
+    travellers, t = s.travellers, s.t
     arrived = [c.id for c in travellers] if travellers else []
     if arrived and (not fights or fights[-1]["winner"] == "party"):
         timeline.append(Entry(t, 0.0, "arrive", tuple(arrived), route[-1], {}))
@@ -344,14 +367,20 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
                        arrived=arrived, total_rounds=round(t, 6), fights=fights, events=all_events)
 
 
-def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters_left, timeline, tracks,
-             left_behind, rng, fields_now, *, dress: bool = True, split: bool = True):
-    """One stretch of the route: armor off before tight places (or back on after them), then every
-    member's own time and the party's (waiting for the slowest; single file where narrow)."""
+def _stretch(state: CrawlState, kind: str, a: int, b: int, *, dress: bool = True, split: bool = True) -> None:
+    """One stretch of the route (``state.route[a..b]``): armor off before tight places (or back on
+    after them), then every member's own time and the party's (waiting for the slowest; single
+    file where narrow). Moves ``state`` on: its clock, fields and travellers."""
+    grid, route, armor_off, monsters_left, timeline = state.grid, state.route, state.armor_off, state.monsters_left, state.timeline
+    tracks, left_behind, rng, fields_now = state.tracks, state.left_behind, state.rng, state.fields_now
+    t, fields, travellers = state.t, state.fields, state.travellers
+
+    def done() -> None:
+        state.t, state.fields, state.travellers = t, fields, travellers
     if split and dress and kind in ("open", "single_file") and armor_off and b > a:
         # out of the tight place first (the first square of open ground), then dress there
-        t, fields, travellers = _stretch(grid, route, kind, a, a + 1, t, fields, travellers, armor_off,
-                                         monsters_left, timeline, tracks, left_behind, rng, fields_now, dress=False)
+        _stretch(state, kind, a, a + 1, dress=False)
+        t, fields, travellers = state.t, state.fields, state.travellers
         # whoever crawled out stands up (a move action) before dressing, where the ceiling allows
         risers = [c for c in travellers if c.prone and c.id in armor_off
                   and not fields[c.id].prone[route[a + 1][1], route[a + 1][0]]
@@ -362,11 +391,11 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
                 tracks[c.id].append((t + 0.5, route[a + 1], False))
             timeline.append(Entry(t, 0.5, "stand_up", tuple(c.id for c in risers), route[a + 1], {}))
             t += 0.5
+        done()
         if b > a + 1:
-            return _stretch(grid, route, kind, a + 1, b, t, fields, travellers, armor_off, monsters_left, timeline,
-                            tracks, left_behind, rng, fields_now, split=False)
-        t, fields = _dress(grid, route[b], t, fields, travellers, armor_off, monsters_left, timeline, rng, fields_now)
-        return t, fields, travellers
+            return _stretch(state, kind, a + 1, b, split=False)
+        _dress(state, route[b])
+        return
     squares = route[a:b + 1]
     constricted = kind in ("crawl", "awkward", "tight")
     # armor off before the tight places (RULES §2.4, §7.33); an ally with nothing of its own to
@@ -379,7 +408,7 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
             times = {}
             for c in need:
                 mins = _minutes(c.base_block.armor.remove, rng) / (2 if helped else 1)
-                times[c.id] = mins * ROUNDS_PER_MINUTE
+                times[c.id] = mins * combat_modifier("time", "rounds_per_minute")
                 c.take_armor_off(drop_shield=True)
                 armor_off.add(c.id)
                 timeline.append(Entry(t, times[c.id], "armor_off", (c.id,), squares[0],
@@ -388,8 +417,9 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
             t += max(times.values())
             fields = fields_now()
     elif armor_off and kind in ("open", "single_file") and dress:
-        t, fields = _dress(grid, squares[0], t, fields, travellers, armor_off, monsters_left, timeline, rng,
-                           fields_now)
+        done()
+        _dress(state, squares[0])
+        t, fields = state.t, state.fields
     # each member's own time for the stretch; the party waits for the slowest
     times: dict[str, float] = {}
     steps: dict[str, list] = {}
@@ -404,7 +434,7 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
             timeline.append(Entry(t, 0.0, "left_behind", (cid,), squares[0], {"reason": left_behind[cid]}))
         travellers = [c for c in travellers if c.id not in stuck]
         if not travellers:
-            return t, fields, travellers
+            return done()
         times = {k: v for k, v in times.items() if k not in stuck}
     offsets = {c.id: 0.0 for c in travellers}
     ends = {c.id: times[c.id] for c in travellers}
@@ -454,30 +484,30 @@ def _stretch(grid, route, kind, a, b, t, fields, travellers, armor_off, monsters
         timeline.append(Entry(t + finish, 0.0, "wait", tuple(waits), squares[-1],
                               {"for": slowest.id, "rounds": {cid: round(finish - ends[cid], 3) for cid in waits}}))
     t += finish
-    return t, fields, travellers
+    done()
 
 
-def _dress(grid, at: Pos, t: float, fields, travellers, armor_off, monsters_left, timeline, rng, fields_now):
+def _dress(state: CrawlState, at: Pos) -> None:
     """Armor back on where the way has opened (RULES §2.4 donning times, halved when an ally with
-    no armor of its own to put on helps), unless a fight is near. Returns (t, fields)."""
-    near = _fight_near(grid, at, monsters_left)
+    no armor of its own to put on helps), unless a fight is near. Moves ``state``'s clock on."""
+    travellers, armor_off, timeline, rng = state.travellers, state.armor_off, state.timeline, state.rng
+    near = _fight_near(state.grid, at, state.monsters_left)
     dressing = [c for c in travellers if c.id in armor_off]
     helped = len(travellers) > len(dressing)
     don_times = []
     for c in dressing:
         if near:
-            timeline.append(Entry(t, 0.0, "keep_armor_off", (c.id,), at, {"reason": "a fight is near"}))
+            timeline.append(Entry(state.t, 0.0, "keep_armor_off", (c.id,), at, {"reason": "a fight is near"}))
             continue
         mins = _minutes(c.base_block.armor.don, rng) / (2 if helped else 1)
         c.put_armor_on()
         armor_off.discard(c.id)
-        timeline.append(Entry(t, mins * ROUNDS_PER_MINUTE, "armor_on", (c.id,), at,
+        timeline.append(Entry(state.t, mins * combat_modifier("time", "rounds_per_minute"), "armor_on", (c.id,), at,
                               {"armor": c.base_block.armor.key, "helped": helped, "minutes": mins}))
-        don_times.append(mins * ROUNDS_PER_MINUTE)
+        don_times.append(mins * combat_modifier("time", "rounds_per_minute"))
     if don_times:
-        t += max(don_times)  # the party waits while they dress
-        fields = fields_now()
-    return t, fields
+        state.t += max(don_times)  # the party waits while they dress
+        state.fields = state.fields_now()
 
 
 def fields_unarmored(grid: CaveGrid, members: list[Creature]) -> dict[str, MoveField]:
@@ -505,8 +535,6 @@ def _fight_near(grid: CaveGrid, at: Pos, monsters: list[CombatantSpec]) -> bool:
 def _monster_block(template: str, base: str = "."):
     """A monster's stat block; a template given as a file is found beside the crawl file, as in
     an encounter. None if it cannot be read (the encounter reports that, with the reason)."""
-    from sim.rules.statblocks import load_template, template_in
-
     try:
         return load_template(template_in(template, base))
     except DataError:
@@ -563,29 +591,16 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
     enc_spec = EncounterSpec(name=f"{spec.name}: fight {number + 1}", path=spec.path, grid=grid, seed=seed,
                              combatants=tuple(combatants) + tuple(group), settings=dict(spec.settings))
     enc = new_encounter(enc_spec)
-    for c in party:  # carry over what happened on the way: hp, armor off, items, spells, conditions
+    for c in party:  # carry over what happened on the way (setup.CARRIED: the same fields both ways)
         e = enc.creatures[c.id]
-        e.hp, e.block, e.base_block, e.armor_off = c.hp, c.block, c.base_block, c.armor_off
-        e.items = dict(c.items)
-        e.torch_lit = c.torch_lit
-        e.wielding = c.wielding
-        e.conditions = set(c.conditions)
-        e.spells_left = {lvl: list(names) for lvl, names in c.spells_left.items()}
-        e.thrown_left = dict(c.thrown_left)
-        e.nonlethal = c.nonlethal
-        e.prone = c.prone or bool(enc.field(e).prone[e.pos[1], e.pos[0]])
+        carry_over(c, e)
+        e.prone = e.prone or bool(enc.field(e).prone[e.pos[1], e.pos[0]])  # placed where it can only crawl
         enc.place(e, e.pos)
     enc.run()
     standing = []
     for c in party:  # and back: what the fight spent stays spent for the next one
         e = enc.creatures[c.id]
-        c.hp = e.hp
-        c.conditions = set(e.conditions)
-        c.items = dict(e.items)
-        c.spells_left = {lvl: list(names) for lvl, names in e.spells_left.items()}
-        c.thrown_left = dict(e.thrown_left)
-        c.block, c.base_block = e.block, e.base_block
-        c.torch_lit, c.wielding, c.nonlethal = e.torch_lit, e.wielding, e.nonlethal
+        carry_over(e, c)
         if e.in_fight:
             standing.append(c.id)
     return {"events": enc.events,

@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator
 
 from sim.coords import Pos
+from sim.errors import DataError, shorten
+from sim.fileio import atomic_write_text, read_input
+from sim.rules.sizes import Size
 
 _REGISTRY: dict[str, type["Event"]] = {}
 
@@ -260,9 +263,12 @@ class Engulf(Event):
 # -- items and spells ------------------------------------------------------------------------------
 
 @_event
-class ItemUsed(Event):
-    """draw, sheathe, light (torch), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
-    (a crossbow or sling), last_thrown (its last javelin, dagger...: that weapon is gone)."""
+class ActionTaken(Event):
+    """A creature did something that is neither a move nor an attack, with the ``item`` it used if
+    any: draw, sheathe, light (torch), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
+    (a crossbow or sling), fuse (an oil flask), fizzle (oil that did not catch fire), last_thrown
+    (its last javelin, dagger...: that weapon is gone). Its ``type`` on the wire stays ``"item"``
+    (the name of old, when every such action used an item), so event files keep reading."""
 
     type: ClassVar[str] = "item"
     actor: str
@@ -312,8 +318,6 @@ def dumps(events: Iterable[Event]) -> str:
 
 
 def write_jsonl(path: str | Path, events: Iterable[Event]) -> None:
-    from sim.fileio import atomic_write_text
-
     atomic_write_text(path, dumps(events))
 
 
@@ -347,8 +351,6 @@ def _whole(v: Any, what: str, lo: int = -MAX_LOG_NUMBER, hi: int = MAX_LOG_NUMBE
 
 
 def _short(v: Any) -> str:
-    from sim.errors import shorten
-
     return shorten(v, 40)
 
 
@@ -428,7 +430,6 @@ class _Map:
 
 
 def _check_start(d: dict) -> _Map:
-    from sim.rules.sizes import Size
 
     cols = _whole(d.get("cols"), "cols", 1, MAX_LOG_SIDE)
     rows = _whole(d.get("rows"), "rows", 1, MAX_LOG_SIDE)
@@ -552,9 +553,6 @@ def read_jsonl(path: str | Path) -> Iterator[Event]:
     :data:`MAX_LOG_EVENTS` events, the first an ``encounter_start``; each event's fields of the
     right types and ranges, its squares on the recorded map and its creatures in the fight. A
     problem is a :class:`~sim.errors.DataError` naming the file and the line."""
-    from sim.errors import DataError
-    from sim.fileio import read_input
-
     p = Path(path)
     raw = read_input(p, what="fight log")
     hint = "the file must hold events written by cavesim fight --events"

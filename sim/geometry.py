@@ -34,6 +34,17 @@ def distance_squares(a: Pos, b: Pos) -> int:
     return max(dx, dy) + min(dx, dy) // 2
 
 
+def distance_squares_grid(dx, dy):
+    """:func:`distance_squares` over arrays of x and y offsets (any sign), elementwise: the
+    5-10-5 rule once for the vectorised searches (charge ends, attack squares).
+
+    >>> distance_squares_grid(np.array([0, 1, 2, 3]), np.array([0, 1, 2, 1]))
+    array([0, 1, 3, 3])
+    """
+    ax, ay = np.abs(dx), np.abs(dy)
+    return np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+
+
 def distance_ft(a: Pos, b: Pos) -> int:
     return 5 * distance_squares(a, b)
 

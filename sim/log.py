@@ -176,7 +176,7 @@ class Narrator:
     def _engulf(self, e: ev.Engulf) -> str:
         return f"{self.n(e.actor)} engulfs {', '.join(self.n(t) for t in e.targets)}"
 
-    def _item(self, e: ev.ItemUsed) -> str:
+    def _item(self, e: ev.ActionTaken) -> str:
         words = {"draw": "draws", "light": "lights a", "drop_prone": "drops prone", "stand_up": "stands up",
                  "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
                  "last_thrown": "has thrown its last", "fuse": "prepares the fuse of an"}
@@ -212,6 +212,6 @@ LINES = {
     ev.RoundStart: Narrator._round_start, ev.Moved: Narrator._moved, ev.Check: Narrator._check,
     ev.Attack: Narrator._attack, ev.Damage: Narrator._damage, ev.Healed: Narrator._healed, ev.Save: Narrator._save,
     ev.Condition: Narrator._condition, ev.Died: Narrator._died, ev.Dispersed: Narrator._dispersed,
-    ev.Engulf: Narrator._engulf, ev.ItemUsed: Narrator._item, ev.Splash: Narrator._splash,
+    ev.Engulf: Narrator._engulf, ev.ActionTaken: Narrator._item, ev.Splash: Narrator._splash,
     ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
 }

@@ -25,15 +25,25 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
+import hashlib
+import json
 import math
 import os
 import traceback
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
+from sim import __version__
+from sim.engine.fight import new_encounter
+from sim.engine.setup import build_creature
+from sim.grid import CaveGrid
+from sim.rules import _data
+from sim.rules.categories import Category
+from sim.rules.statblocks import template_in, template_path
 from sim.specs import EncounterSpec
 
 BASE_COLUMNS = ("variant", "index", "seed", "winner", "reason", "rounds", "error")
@@ -75,8 +85,6 @@ def plan(labels: list[str], runs: int, seed: int) -> list[Job]:
 def columns(specs: list[EncounterSpec]) -> list[str]:
     """The columns of a batch over these variants: the base ones, per team, per creature (in
     order of first appearance), then the heat maps."""
-    from sim.engine.setup import build_creature
-
     teams: list[str] = []
     ids: list[str] = []
     for spec in specs:
@@ -133,8 +141,6 @@ def _heat(enc) -> tuple[str, str, str]:
     """Where blows land (the target's squares, and what a swarm covers when it strikes), where
     creatures fell, and where they stalled (turns begun squeezing -- crawl, awkward or tight --
     or nauseated, and failed Escape Artist checks)."""
-    from sim.rules.categories import Category
-
     pos: dict[str, list] = {}
     nauseated: set[str] = set()
     fight: dict = {}
@@ -221,8 +227,6 @@ def error_record(exc: BaseException, *, label: str, index: int, seed: int) -> di
 
 def play(spec: EncounterSpec, *, label: str, index: int, seed: int, shared: dict | None = None) -> dict:
     """Play one fight and return its record (an error record if it raises)."""
-    from sim.engine.fight import new_encounter
-
     try:
         enc = new_encounter(spec, seed=seed, shared=shared)
         enc.run()
@@ -244,8 +248,6 @@ def pack(spec: EncounterSpec) -> tuple:
 
 
 def unpack(packed: tuple) -> EncounterSpec:
-    from sim.grid import CaveGrid
-
     spec, arrays, meta = packed
     w, h = arrays["width_ft"], arrays["height_ft"]
     grid = CaveGrid.from_arrays(w, h, difficult=arrays["difficult"], rock=arrays["rock"], glyphs=arrays["glyphs"],
@@ -447,17 +449,12 @@ def inputs_digest(variants: list[tuple[str, EncounterSpec]], seed: int) -> str:
     >>> inputs_digest([("", demo)], 1) == inputs_digest([("", demo)], 1) != inputs_digest([("", demo)], 2)
     True
     """
-    import hashlib
-    import json
-
-    from sim import __version__
-
     h = hashlib.sha256(f"cavesim {__version__} batch seed {int(seed)}\n".encode())
     files: dict[str, bytes] = {}
     for label, spec in variants:
         h.update(b"variant\0" + label.encode() + b"\0")
         g = spec.grid
-        for name in ("width_ft", "height_ft", "difficult", "rock"):
+        for name in ("width_ft", "height_ft", "difficult", "rock", "door"):
             a = np.ascontiguousarray(getattr(g, name))
             h.update(f"{name} {a.shape} {a.dtype.str}\0".encode())
             h.update(a.tobytes())
@@ -472,11 +469,6 @@ def inputs_digest(variants: list[tuple[str, EncounterSpec]], seed: int) -> str:
 def _template_bytes(template: str, base: str, cache: dict[str, bytes]) -> bytes:
     """The bytes of the stat block file ``template`` names (as the engine finds it), or b"" when
     it cannot be read (the fight will record the error)."""
-    from pathlib import Path
-
-    from sim.rules import _data
-    from sim.rules.statblocks import template_in, template_path
-
     key = f"{base}\0{template}"
     if key not in cache:
         try:

@@ -28,11 +28,13 @@ from sim.analysis.chokepoints import Layout, Passage, evaluate, find_chokepoints
 from sim.analysis.regions import component_labels
 from sim.analysis.travel import Traveller, Trip
 from sim.classify import category_counts
+from sim.engine.setup import build_creature, mover_for
 from sim.grid import CaveGrid
 from sim.movement import Mover
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
+from sim.specs import CombatantSpec
 
 SCHEMA_VERSION = 1
 DEFAULT_SPEED_FT = 30
@@ -62,9 +64,6 @@ def size_subjects(sizes=None, *, speed_ft: int | None = None, escape_artist: int
 def template_subject(name: str) -> Subject:
     """A creature template's own body, speed and Escape Artist, out of combat. Raises
     :class:`~sim.errors.DataError` for an unknown template."""
-    from sim.engine.setup import build_creature, mover_for
-    from sim.specs import CombatantSpec
-
     c = build_creature(CombatantSpec(id="subject", template=name, team="", at=(0, 0)), ".")
     label = f"{c.block.name} ({c.size.name.title()}{' swarm' if c.is_swarm else ''})"
     return Subject(name, label, "template", mover_for(c, in_combat=False))

@@ -41,8 +41,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.analysis.batch import INT_FIELDS
 from sim.errors import DataError
 from sim.errors import shorten as short
+from sim.fileio import atomic_write_text, check_dir
 
 FORMATS = ("csv", "jsonl")
 
@@ -60,8 +62,6 @@ def format_for(path: str | Path, fmt: str | None) -> str:
 
 
 def _int_field(key: str) -> bool:
-    from sim.analysis.batch import INT_FIELDS
-
     return key in INT_FIELDS or key.split(".", 1)[0] in INT_FIELDS
 
 
@@ -303,8 +303,6 @@ def existing_records(path: str | Path, fmt: str, columns: list[str], inputs: str
     inputs hash must be ``inputs``, and a damaged line is refused unless ``repair``), else a
     finished ``OUT``, else none. Not resuming: none, and an existing journal is refused (it would
     be lost). Checks the folder and the columns (raises :class:`DataError`)."""
-    from sim.fileio import check_dir
-
     p = Path(path)
     check_dir(p)
     part = part_path(p)
@@ -343,8 +341,6 @@ class Journal:
 
     def __init__(self, path: str | Path, fmt: str, columns: list[str], *, inputs: str = "",
                  start: Resume | None = None):
-        from sim.fileio import check_dir, atomic_write_text
-
         self.path = Path(path)
         check_dir(self.path)
         self.fmt = fmt
@@ -379,8 +375,6 @@ class Journal:
 
     def finish(self, key) -> None:
         """Sort every record in the journal, write ``path`` atomically, remove the journal."""
-        from sim.fileio import atomic_write_text
-
         self.close()
         records = read_records(self.part, self.fmt)
         seen = set()

@@ -22,6 +22,8 @@ from typing import Iterable
 
 import numpy as np
 
+from sim.errors import UsageError
+from sim.fileio import atomic_dir, atomic_write_bytes, atomic_write_text, check_writable
 from sim.render import palette
 from sim.rules.categories import Category
 
@@ -33,13 +35,11 @@ RGB = tuple[int, int, int]
 # =================================================================================================
 
 def colours() -> dict:
-    """The colours the pictures use: the renderer's palette (plain RGB tuples, no pygame)."""
-    return {
-        "category": {c.name: tuple(palette.CATEGORY_RGB[c.name]) for c in Category},
-        "rock": tuple(palette.ROCK_DARK), "floor_low": tuple(palette.FLOOR_LOW),
-        "floor_high": tuple(palette.FLOOR_HIGH), "rubble": tuple(palette.RUBBLE),
-        "accent": tuple(palette.UI_ACCENT), "path": tuple(palette.PATH), "team": palette.team_rgb,
-    }
+    """The colours the pictures use: the renderer's palette (a pygame-free table of colours)."""
+    p = palette
+    return {"category": {c.name: tuple(p.CATEGORY_RGB[c.name]) for c in Category}, "rock": tuple(p.ROCK_DARK),
+            "floor_low": tuple(p.FLOOR_LOW), "floor_high": tuple(p.FLOOR_HIGH), "rubble": tuple(p.RUBBLE),
+            "accent": tuple(p.UI_ACCENT), "path": tuple(p.PATH), "team": p.team_rgb}
 
 
 def _unit(rgb: Iterable[int]) -> tuple[float, float, float]:
@@ -335,9 +335,6 @@ def prepare_dir(path: str | Path) -> Path:
     """The report folder, checked before any work: its parent must exist (a typo in a path should
     not silently build a tree of folders) and take new files (tried for real), and the folder
     itself, if it exists, must be a folder we may write in. Nothing is created yet."""
-    from sim.errors import UsageError
-    from sim.fileio import check_writable
-
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise UsageError(f"{p}: exists and is not a folder; give a folder for the report")
@@ -353,8 +350,6 @@ def prepare_dir(path: str | Path) -> Path:
 def write_files(folder: Path, files: dict[str, bytes | str]) -> list[str]:
     """Write a report's files into ``folder`` through a temporary folder (:func:`sim.fileio.atomic_dir`):
     an interruption while writing leaves no partial report; returns the paths written."""
-    from sim.fileio import atomic_dir
-
     with atomic_dir(folder) as tmp:
         for name, data in files.items():
             (tmp / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.analysis import report as R
 from sim.analysis.batch import parse_sparse
 
 Z95 = 1.959963984540054
@@ -174,8 +175,6 @@ def terminal(summaries: list[VariantSummary], teams: list[str], console, *, titl
 def files(summaries: list[VariantSummary], teams: list[str], grid, *, title: str, meta: dict) -> dict[str, bytes | str]:
     """The report folder of a batch: summary.json, summary.html and PNG plots (win rates,
     rounds, heat maps of where fights happen, where creatures fall and where they stall)."""
-    from sim.analysis import report as R
-
     pal = R.colours()
     labels = [s.label or "all fights" for s in summaries]
     out: dict[str, bytes | str] = {}

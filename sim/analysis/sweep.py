@@ -38,6 +38,9 @@ import re
 from pathlib import Path
 from dataclasses import dataclass
 
+import numpy as np
+
+from sim.engine.setup import build_creature, check_placement
 from sim.errors import DataError, UsageError
 from sim.grid import Terrain
 from sim.loaders import MAX_COMBATANTS, MAX_LENGTH, MAX_ROUND_CAP, to_feet
@@ -186,8 +189,6 @@ def _combatant(spec, key, value, cid, what):
 
 
 def _team_size(spec, key, value, team):
-    from sim.engine.setup import build_creature
-
     n = _whole(key, value, MAX_COMBATANTS)
     members = []
     teams = []
@@ -226,8 +227,6 @@ def _setting(spec, key, value, name):
 def variants(spec: EncounterSpec, varies: list[Vary]) -> list[tuple[str, EncounterSpec]]:
     """Every combination of the values, checked: ``[(label, spec), ...]`` (one unlabelled variant
     without ``varies``). Raises :class:`UsageError` naming the variant and the problem."""
-    from sim.engine.setup import check_placement
-
     keys = [v.key for v in varies]
     if len(set(keys)) != len(keys):
         raise UsageError(f"--vary {keys[0] if len(keys) == 1 else next(k for k in keys if keys.count(k) > 1)}: "

@@ -13,6 +13,7 @@ from sim.engine.damage import set_condition, update_state
 from sim.engine.world import World
 from sim.events import Condition
 from sim.rules.dice import Dice
+from sim.rules.weapons import combat_modifier
 
 
 def rider(block, key: str):
@@ -34,7 +35,7 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
                 continue
             if not roll_save(w, target, r.save or "fort", int(r.dc), "poison", source.id) and r.initial:
                 ability_damage(w, target, r.initial, cause="poison", source=source)
-            target.poison_due.append((w.round + 10, r.key, source.id))
+            target.poison_due.append((w.round + combat_modifier("time", "rounds_per_minute"), r.key, source.id))
         elif r.kind == "wounding":
             if target.bleed < r.bleed:
                 target.bleed = r.bleed  # several wounds do not add up

@@ -21,7 +21,6 @@ the engine like a player's). What the default policy does:
 
 from __future__ import annotations
 
-import math
 import numpy as np
 
 from sim.coords import Pos
@@ -29,16 +28,17 @@ from sim.engine import attacks, moves
 from sim.engine.actions import (Cast, Charge, Delay, Draw, FiveFootStep, FullAttack, Impossible, LightTorch, Load, Move,
                                 StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.attacks import load_action
-from sim.engine.casting import has_spell, range_ft
+from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
-from sim.engine.items import splash_area, throwable_items
-from sim.engine.spells import cone_origins, cone_squares
+from sim.engine.damage import swarm_weapon_rule
+from sim.engine.items import splash_area, splash_modifiers, throwable_items
+from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.world import World
-from sim.geometry import burst, footprint_distance_ft, line_of_effect, threatened
+from sim.geometry import distance_squares_grid, footprint_distance_ft, line_of_effect, threatened
 from sim.movement import distance_map
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
-from sim.rules.weapons import gear, splash_weapon
+from sim.rules.weapons import combat_modifier, gear, splash_weapon
 
 
 def default_policy(w: World, c: Creature, t: Turn):
@@ -78,7 +78,7 @@ def hit_chance(bonus: int, ac: int) -> float:
     return min(0.95, max(0.05, (21 - need) / 20))
 
 
-def expected_damage(w: World, c: Creature, att, target: Creature, *, at_category: Category | None = None) -> float:
+def expected_damage(w: World, c: Creature, att, target: Creature) -> float:
     """Expected damage of one attack from where ``c`` stands (or would stand), or 0 if refused."""
     plan = attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
     if not plan:
@@ -88,18 +88,10 @@ def expected_damage(w: World, c: Creature, att, target: Creature, *, at_category
         if att.weapon is not None and att.weapon.swarm_fire is not None:
             avg = att.weapon.swarm_fire.average
         else:
-            rule = target.block.swarm.weapon_damage if target.block.swarm else "immune"
-            phys = att.damage.average
-            if rule == "immune":
-                phys = 0.0
-            elif set(att.damage_types) & {"piercing", "slashing"} and not (att.types_join == "and" and "bludgeoning" in att.damage_types):
-                phys = phys / 2
+            rule = swarm_weapon_rule(target, att.damage_types or ("bludgeoning",), att.types_join)  # RULES §4.7
+            phys = {"immune": 0.0, "half": att.damage.average / 2, "full": att.damage.average}[rule]
             avg = phys + sum(d.average for d, _ in att.extra_damage)
     return hit_chance(plan.bonus, plan.ac) * max(0.0, avg)
-
-
-def _weapon_options(c: Creature, mode: str = "melee") -> list:
-    return [a for a in c.block.attacks if a.mode == mode]
 
 
 def _usable_now(w: World, c: Creature, att, target: Creature) -> bool:
@@ -189,8 +181,7 @@ def _attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.nd
     else:
         dist = None
         for tx, ty in target.squares:
-            dx, dy = np.abs(xx - tx), np.abs(yy - ty)
-            dd = 5 * (np.maximum(dx, dy) + np.minimum(dx, dy) // 2)
+            dd = 5 * distance_squares_grid(xx - tx, yy - ty)
             dist = dd if dist is None else np.minimum(dist, dd)
         ok &= dist <= reach
     ys, xs = np.nonzero(ok)
@@ -200,7 +191,7 @@ def _attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.nd
 def _best_melee(w: World, c: Creature, target: Creature):
     """The carried melee attack with the best expected damage from where ``c`` stands."""
     best, best_v = None, -1.0
-    for a in _weapon_options(c, "melee"):
+    for a in c.melee_options():
         v = expected_damage(w, c, a, target)
         if v > best_v + 1e-9:
             best, best_v = a, v
@@ -431,7 +422,7 @@ def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos
 
 def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
     threatened_by = [f for f in foes if set(c.squares) & attacks.threatens(w, f)]
-    ranged = [a for a in _weapon_options(c, "ranged") if not a.thrown]
+    ranged = [a for a in c.ranged_options() if not a.thrown]
     if threatened_by:
         if not t.moved and not t.stepped:
             step = _safe_step(w, c, foes)
@@ -561,16 +552,17 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
         if best is not None and (best[0] >= 1.5 or any(f.is_swarm for f in foes)):
             return Cast("burning-hands", direction=best[1], at=best[2])
     if has_spell(c, "sleep") is not None:
-        cands = [f for f in foes if f.block.hit_dice <= 4 and not (f.is_swarm and f.mindless)
-                 and f.block.type not in ("undead", "construct")]
+        sleep = spell_data()["sleep"]
+        cands = [f for f in foes if f.block.hit_dice <= int(sleep["max_hd_each"]) and not (f.is_swarm and f.mindless)
+                 and f.block.type not in sleep["immune_types"]]
         if len(cands) >= 2:
             best = None
             for f in cands:
                 corner = (f.pos[0], f.pos[1])
-                area = set(burst(corner, 10, w.grid.shape))
+                area = set(burst_area(w, corner, int(sleep["radius_ft"])))  # the area the spell fills (rock stops it)
                 if area & ally_sq or area & set(c.squares):
                     continue
-                if footprint_distance_ft(c.squares, f.squares) > range_ft(c, "medium"):
+                if footprint_distance_ft(c.squares, f.squares) > range_ft(c, sleep["range"]):
                     continue
                 n = sum(1 for g in cands if set(g.squares) & area)
                 if n >= 2 and (best is None or n > best[0]):
@@ -579,7 +571,7 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
                 return Cast("sleep", at=best[1])
     if has_spell(c, "magic-missile") is not None:
         cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares)
-                 and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, "medium")]
+                 and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, spell_data()["magic-missile"]["range"])]
         if cands:
             target = min(cands, key=lambda f: (f.hp, f.id))
             return Cast("magic-missile", target=target.id)
@@ -604,7 +596,7 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if dest:
                 return Move(min(dest, key=lambda p: float(d.actions[p[1], p[0]])))
     if has_spell(c, "bless") is not None and c.blessed_until < w.round:
-        near = [a for a in w.allies(c) if footprint_distance_ft(c.squares, a.squares) <= 50]
+        near = [a for a in w.allies(c) if footprint_distance_ft(c.squares, a.squares) <= int(spell_data()["bless"]["radius_ft"])]
         if len(near) >= 2 and all(footprint_distance_ft(c.squares, f.squares) > 10 for f in foes):
             return Cast("bless")
     return None
@@ -632,7 +624,6 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
     # 1. throw a lantern or a flask: weigh the fire on the swarm (x1.5, §4.7) against what the
     #    splash does to allies in it (RULES §7.21: the thrower and allies are hit too)
     best = None
-    bonus = int(c.block.bab) + c.block.abilities.mod("dex") + c.dex_mod_delta() + int(c.size.modifier)
     for item in throwable_items(c):
         sw = splash_weapon(gear(item).splash)
         everyone = sw.area == "square_and_adjacent"
@@ -641,20 +632,20 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
             inc = max(1, -(-dist // sw.range_ft))
             if inc > 3 or not line_of_effect(w.grid.rock, c.squares, s.squares):
                 continue
-            rng_pen = -2 * (inc - 1)
             on_swarm = (sw.splash.average if everyone else sw.direct.average) * 1.5
-            area = set(splash_area(w, s.pos, intersection=False, item_area=sw.area)) | set(s.squares)
+            area = set(splash_area(w, s.pos, intersection=False)) | set(s.squares)
             harm = len(area & ally_sq) * max(1.0, sw.splash.average) * 1.5
-            value = hit_chance(bonus + rng_pen, s.block.touch_ac) * on_swarm - harm
+            value = hit_chance(sum(splash_modifiers(w, c, inc, s).values()), s.block.touch_ac) * on_swarm - harm
             if best is None or value > best[0]:
                 best = (value, Throw(item, target=s.id))
             for sq in s.squares:  # or aim at a grid intersection (AC 5) whose 4 squares avoid allies
                 for corner in (sq, (sq[0] + 1, sq[1]), (sq[0], sq[1] + 1), (sq[0] + 1, sq[1] + 1)):
-                    four = set(splash_area(w, corner, intersection=True, item_area="adjacent"))
+                    four = set(splash_area(w, corner, intersection=True))
                     if not (four & set(s.squares)) or not line_of_effect(w.grid.rock, c.squares, sorted(four)):
                         continue
                     harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * 1.5
-                    v4 = hit_chance(bonus + rng_pen, 5) * sw.splash.average * 1.5 - harm4
+                    v4 = hit_chance(sum(splash_modifiers(w, c, inc).values()), combat_modifier("ac", "splash_intersection")) \
+                        * sw.splash.average * 1.5 - harm4
                     if best is None or v4 > best[0]:
                         best = (v4, Throw(item, at=corner, intersection=True))
     if best is not None and best[0] > 0.5:

@@ -22,12 +22,11 @@ from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.world import World
 from sim.events import Attack as AttackEvent
-from sim.events import ItemUsed
+from sim.events import ActionTaken
 from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect, threatened
 from sim.rules.categories import Category, effects
-from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack
-from sim.rules.weapons import combat_modifier
+from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier
 
 
 def _mod(section: str, key: str) -> int:
@@ -158,7 +157,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     if bonus_override is not None:
         mods = {"base_attack": int(bonus_override)}
     if iterative:
-        mods["iterative"] = -5 * iterative
+        mods["iterative"] = _mod("attack", "iterative") * iterative
     if not ranged and attacker.str_mod_delta():
         mods["strength_damage"] = attacker.str_mod_delta()
     if ranged and attacker.dex_mod_delta():
@@ -183,7 +182,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             else:
                 cmod = eff.melee_mod(index, narrow=narrow)
             if (attacker.block.has_feat("tunnelfighter") and cat is Category.NARROW_OR_LOW):
-                cmod = 0 if index <= 2 else -4  # §2.8: light/one-handed no penalty, two-handed at -4
+                cmod = 0 if index <= 2 else _mod("attack", "tunnelfighter_two_handed")  # §2.8: light/one-handed no penalty
             if cmod is None:
                 return Impossible(f"{attack.name} ({_hand_words(index)}) cannot be used in a {eff.label} (§2.5)")
         if cmod:
@@ -201,7 +200,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     if ranged:
         if not attack.range_ft:
             return Impossible(f"{attack.name} has no range")
-        max_inc = (5 if attack.thrown else 10)
+        max_inc = max_increments(attack)
         increments = max(1, -(-dist // attack.range_ft))
         if increments > max_inc:
             return Impossible(f"{target.name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments")
@@ -213,10 +212,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             mods["firing_into_melee"] = _mod("attack", "firing_into_melee")
     else:
         reach = int(attack.reach_ft or attacker.reach_ft())
-        if target.is_swarm or target.size <= Size.TINY or attacker.reach_ft() <= 0:
-            # reach 0 attackers must share the target's square; anyone may attack into its own square
-            pass
-        if attacker.reach_ft() <= 0:
+        if attacker.reach_ft() <= 0:  # reach 0: it must share the target's square (RULES §4.2)
             if not set(attacker.squares) & set(target.squares):
                 return Impossible(f"{attacker.name} has no reach: it must be in {target.name}'s square")
         elif dist > reach and not set(attacker.squares) & set(target.squares):
@@ -225,10 +221,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             return Impossible(f"{attack.name} is a reach weapon: it cannot hit an adjacent foe")
         if kind == "charge":
             mods["charge"] = _mod("attack", "charge")
-        flanked = False
         if not target.is_swarm and not attacker.is_swarm and _flanked(w, attacker, target):
             mods["flanking"] = _mod("attack", "flanking")
-            flanked = True
         if target.helpless:
             mods["helpless_target"] = _mod("attack", "helpless_melee")
     if attacker.blessed_until >= w.round:
@@ -240,6 +234,14 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     plan.flanked = "flanking" in mods
     plan.sneak = _sneak_applies(w, attacker, target, ranged, dist, plan.flanked)
     return plan
+
+
+def max_increments(attack: Attack) -> int:
+    """How many range increments a ranged attack reaches (RULES §3.1): its weapon's
+    (``Weapon.max_increments``: thrown 5, projectile 10); a natural ranged attack by its kind."""
+    if attack.weapon is not None and attack.weapon.max_increments:
+        return attack.weapon.max_increments
+    return THROWN_MAX_INCREMENTS if attack.thrown else PROJECTILE_MAX_INCREMENTS
 
 
 def _hand_words(index: int) -> str:
@@ -279,7 +281,7 @@ def _sneak_applies(w, attacker: Creature, target: Creature, ranged: bool, dist: 
     against swarms (immune to critical hits, §4.5)."""
     if attacker.block.sneak_attack is None or target.is_swarm:
         return False
-    if ranged and dist > 30:
+    if ranged and dist > _mod("attack", "sneak_attack_range_ft"):
         return False
     return flanked or loses_dex(w, target) is not None
 
@@ -556,7 +558,7 @@ def after_shot(w: World, c: Creature, att) -> None:
                                        attacks=tuple(x for x in c.base_block.attacks if x.name not in gone))
     if c.wielding in gone:
         c.wielding = None
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="last_thrown", item=key))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="last_thrown", item=key))
 
 
 def do_load(w: World, c: Creature, t: Turn, a: Load):
@@ -583,7 +585,7 @@ def do_load(w: World, c: Creature, t: Turn, a: Load):
         t.spend("move", c)
     if c.in_fight:
         c.unloaded.discard(att.name)
-        w.emit(ItemUsed(round=w.round, actor=c.id, action="load", item=att.name))
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="load", item=att.name))
     return True
 
 
@@ -597,6 +599,6 @@ def do_draw(w: World, c: Creature, t: Turn, a: Draw):
     if att.name == c.wielding:
         return Impossible(f"{att.name} is already in hand")
     c.wielding = att.name
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="draw", item=att.name))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="draw", item=att.name))
     t.spend("move", c)
     return True

@@ -27,9 +27,16 @@ def caster_level(c: Creature) -> int:
     return c.block.spells.caster_level if c.block.spells else 0
 
 
+@functools.cache
+def _ranges() -> dict:
+    return _data.load("spells.toml")["range"]
+
+
 def range_ft(c: Creature, rng: str) -> int:
-    cl = caster_level(c)
-    return {"close": 25 + 5 * (cl // 2), "medium": 100 + 10 * cl, "touch": 5, "self": 0}[rng]
+    """A spell range in feet for this caster (``sim/data/spells.toml [range]``): close 25 ft + 5 ft
+    per two caster levels, medium 100 ft + 10 ft per level, touch 5 ft, self 0."""
+    r = _ranges()[rng]
+    return int(r["base"]) + int(r["per_level"]) * (caster_level(c) // int(r["levels_per_step"]))
 
 
 def has_spell(c: Creature, spell: str) -> int | None:

@@ -34,8 +34,6 @@ def roll_save(w: World, c: Creature, save: str, dc: int, cause: str, source: str
     mod = c.block.save(save)
     if save == "ref":
         mod += c.dex_mod_delta()
-    if c.blessed_until >= w.round and cause == "fear":
-        mod += 1
     roll = d20(w)
     total = roll + mod
     ok = hits(roll, total, dc)

@@ -78,12 +78,15 @@ class Creature:
         """Natural reach (0 for Tiny and smaller creatures and for swarms, RULES §1.1, §4.2)."""
         return 0 if self.is_swarm else int(self.block.reach_ft)
 
-    def speed_ft_value(self) -> int:
-        """The speed it moves at: fly speed for fliers (swarms that fly), else land speed."""
+    @property
+    def flies(self) -> bool:
+        """It moves by flying: a swarm with a fly speed, or a creature that flies faster than it walks."""
         sp = self.block.speed
-        if sp.fly and (self.is_swarm or sp.fly > sp.land):
-            return int(sp.fly)
-        return int(sp.land)
+        return bool(sp.fly) and (self.is_swarm or sp.fly > sp.land)
+
+    def speed_ft_value(self) -> int:
+        """The speed it moves at: fly speed for fliers (:attr:`flies`), else land speed."""
+        return int(self.block.speed.fly) if self.flies else int(self.block.speed.land)
 
     @property
     def living(self) -> bool:

@@ -44,6 +44,31 @@ def _physical(part: DamagePart) -> bool:
     return part.kind in ("weapon", "sneak", "swarm") or part.type in PHYSICAL
 
 
+def halve(amount: int) -> int:
+    """Half, rounded down, at least 1 (RULES §7.23: a swarm's half damage, a successful save).
+
+    >>> halve(7), halve(1), halve(0)
+    (3, 1, 1)
+    """
+    return max(1, amount // 2)
+
+
+def swarm_weapon_rule(target: Creature, types, join: str) -> str:
+    """What a weapon (of damage ``types`` joined by ``join``: single, and, or) does to a swarm,
+    by the damage matrix (RULES §4.7): ``"immune"`` (Fine and Diminutive swarms), ``"half"``
+    (piercing or slashing against a Tiny swarm, unless an "and" weapon is bludgeoning too) or
+    ``"full"``. The AI's estimates read the same rule."""
+    sw = target.block.swarm
+    rule = sw.weapon_damage if sw is not None else "immune"
+    if rule == "immune":
+        return "immune"
+    types = set(types)
+    halve_it = (join in ("or", "single")) and bool(types & {"piercing", "slashing"})
+    if join == "and" and "bludgeoning" in types:
+        halve_it = False  # must resist both types (§4.7 "and" row)
+    return "half" if halve_it else "full"
+
+
 def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str, int],
                       dr_left: list[int] | None = None) -> int:
     """RULES §4.7 for swarms (order: immunity or halving, x1.5 for area effects, then resistance
@@ -51,24 +76,17 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
     ``dr_left``: the damage reduction still to apply to this attack (one-item list, used up part
     by part: DR stops so much of a whole hit, SRD), or None for the whole of it."""
     amount = part.amount
-    key = part.kind if part.kind != "weapon" else "weapon"
     if target.is_swarm:
-        sw = target.block.swarm
         if part.kind in ("weapon", "sneak"):
             if part.kind == "sneak":
                 adjustments["swarm_no_sneak"] = adjustments.get("swarm_no_sneak", 0) - amount
                 return 0
-            rule = sw.weapon_damage if sw is not None else "immune"
-            types = set(part.types or (part.type,))
+            rule = swarm_weapon_rule(target, part.types or (part.type,), part.join)
             if rule == "immune":
                 adjustments["swarm_immune"] = adjustments.get("swarm_immune", 0) - amount
                 return 0
-            halve = (part.join == "or" and bool(types & {"piercing", "slashing"})) or \
-                    (part.join == "single" and bool(types & {"piercing", "slashing"}))
-            if part.join == "and" and "bludgeoning" in types:
-                halve = False  # must resist both types (§4.7 "and" row)
-            if halve:
-                new = max(1, amount // 2)  # §7.23: halve, round down, minimum 1
+            if rule == "half":
+                new = halve(amount)  # §7.23: halve, round down, minimum 1
                 adjustments["swarm_half"] = adjustments.get("swarm_half", 0) + (new - amount)
                 amount = new
         if part.area:

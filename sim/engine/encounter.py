@@ -30,6 +30,7 @@ from sim.engine import attacks, damage, items, moves, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.afflictions import poison_secondaries
+from sim.engine.checks import d20
 from sim.engine.creature import Creature
 from sim.engine.setup import mover_for
 from sim.engine.swarms import distraction, swarm_attack
@@ -37,7 +38,7 @@ from sim.engine.world import World
 from sim.events import EncounterEnd, EncounterStart, Event, Healed, Initiative, Refused, RoundStart, TurnEnd, TurnStart
 from sim.rules.categories import Category
 from sim.rules.weapons import combat_modifier
-from sim.specs import EncounterSpec
+from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
 
 
 
@@ -60,7 +61,7 @@ class Encounter(World):
                                  rows=self.grid.rows, combatants=tuple(self.describe(c) for c in self.creatures.values())))
         rolls = []
         for c in self.creatures.values():
-            roll = int(self.rng.integers(1, 21))
+            roll = d20(self)
             mod = int(c.block.initiative)
             tie = float(self.rng.random())
             c.initiative = roll + mod
@@ -82,20 +83,24 @@ class Encounter(World):
                 "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
                 "type": c.block.type}
 
+    @property
+    def round_cap(self) -> int:
+        """The last round played; then the fight is called (settings ``round_cap``)."""
+        return int(self.settings.get("round_cap", SETTINGS_DEFAULTS["round_cap"]))
+
     def run(self, *, max_rounds: int | None = None) -> list[Event]:
         """Play the whole fight with the AI; returns all events."""
         if not self.events:
             self.start()
-        cap = max_rounds or int(self.settings.get("round_cap", 30))
+        if max_rounds:
+            self.settings["round_cap"] = int(max_rounds)
         while not self.finished:
-            self.begin_turn()
+            self.begin_turn()  # the one round-cap test
             if self.finished:
                 break
             if self.turn is not None and not self.turn.ended:
                 self.ai_turn()
             self.end_turn()
-            if self.round > cap and not self.finished:
-                self._finish(None, "round_cap")
         return self.events
 
     def begin_turn(self) -> Creature | None:
@@ -106,7 +111,7 @@ class Encounter(World):
                 self.turn_index = 0
                 self.round += 1
                 self.emit(RoundStart(round=self.round))
-                if self.round > int(self.settings.get("round_cap", 30)):
+                if self.round > self.round_cap:
                     self._finish(None, "round_cap")
                     return None
             c = self.creatures[self.order[self.turn_index]]

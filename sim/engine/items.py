@@ -20,11 +20,11 @@ from sim.engine.creature import Creature
 from sim.engine.setup import with_extra_attacks
 from sim.engine.world import World
 from sim.events import Attack as AttackEvent
-from sim.events import ItemUsed, Splash
+from sim.events import ActionTaken, Splash
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.rules.categories import effects
 from sim.rules.statblocks import attacks_with
-from sim.rules.weapons import combat_modifier, gear, splash_weapon
+from sim.rules.weapons import THROWN_MAX_INCREMENTS, combat_modifier, gear, splash_weapon
 
 
 _CLOCKWISE = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
@@ -75,7 +75,7 @@ def prepare_fuse(w: World, c: Creature, t: Turn, a: PrepareFuse):
     attacks.provoke(w, c, "prepare_splash")
     if c.in_fight:
         c.fused[item] = c.fused.get(item, 0) + 1
-        w.emit(ItemUsed(round=w.round, actor=c.id, action="fuse", item=item))
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="fuse", item=item))
     return True
 
 
@@ -89,7 +89,9 @@ def _square_and_adjacent(p: Pos) -> list[Pos]:
     return [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
 
 
-def splash_area(w: World, center: Pos, *, intersection: bool, item_area: str) -> list[Pos]:
+def splash_area(w: World, center: Pos, *, intersection: bool) -> list[Pos]:
+    """The squares a splash covers: the 4 around an intersection, or a square and the 8 around it;
+    never rock or off the map."""
     if intersection:
         sq = _squares_around_intersection(center)
     else:
@@ -124,7 +126,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         aim_squares = [a.at]
     dist = footprint_distance_ft(c.squares, aim_squares)
     increments = max(1, -(-dist // sw.range_ft))
-    if increments > 5:
+    if increments > THROWN_MAX_INCREMENTS:
         return Impossible(f"out of range ({dist} ft; {sw.range_ft}-ft increments, 5 at most)")
     if not line_of_effect(w.grid.rock, c.squares, aim_squares):
         return Impossible("no line of effect")
@@ -139,16 +141,9 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     attacks.provoke(w, c, "ranged_attack")
     if not c.in_fight:
         return True
-    mods = {"base_attack": int(c.block.bab), "dexterity": c.block.abilities.mod("dex") + c.dex_mod_delta(),
-            "size": int(c.size.modifier)}
-    if increments > 1:
-        mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
-    if c.blessed_until >= w.round:
-        mods["bless"] = combat_modifier("attack", "bless")  # +1 on attack rolls (RULES §8)
+    mods = splash_modifiers(w, c, increments, target)
     if target is not None:
         ac, ac_mods = attacks.target_ac(w, c, target, ranged=True, touch=True)
-        if attacks.in_melee_with_ally(w, c, target):
-            mods["firing_into_melee"] = combat_modifier("attack", "firing_into_melee")
     else:
         ac, ac_mods = combat_modifier("ac", "splash_intersection"), {"intersection": combat_modifier("ac", "splash_intersection")}
     roll = d20(w)
@@ -172,7 +167,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         intersection = False
         direct = None
     everyone = sw.area == "square_and_adjacent"  # the lantern: the same 1d4 to all in the area (§7.21)
-    area = splash_area(w, center, intersection=intersection, item_area=sw.area)
+    area = splash_area(w, center, intersection=intersection)
     if direct is not None:  # everything within 5 ft of the target, whatever its size (§3.5)
         around = {q for sq in direct.squares for q in _square_and_adjacent(sq)
                   if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]]}
@@ -180,7 +175,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     w.emit(Splash(round=w.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
                     squares=tuple(area), direct=direct.id if direct else None, hit=hit))
     if sw.ignite_chance < 1.0 and float(w.rng.random()) >= sw.ignite_chance:
-        w.emit(ItemUsed(round=w.round, actor=c.id, action="fizzle", item=a.item))
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="fizzle", item=a.item))
         return True  # the oil splashes but does not catch fire (RULES §3.5: 50%)
     hit_ids = set()
     victims = [o for o in w.creatures.values() if o.alive and set(o.squares) & set(area)]
@@ -203,6 +198,21 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         if v is direct and sw.burn is not None and v.alive and not v.is_swarm:
             damage.set_condition(w, v, "burning", a.item)
     return True
+
+
+def splash_modifiers(w: World, c: Creature, increments: int, target: Creature | None = None) -> dict[str, int]:
+    """The attack modifiers of a splash weapon thrown ``increments`` range increments (a ranged
+    touch attack, no nonproficiency penalty, RULES §3.5): BAB, Dex, size, range, bless, and firing
+    into melee at a creature. The throw and the AI's estimate both use it."""
+    mods = {"base_attack": int(c.block.bab), "dexterity": c.block.abilities.mod("dex") + c.dex_mod_delta(),
+            "size": int(c.size.modifier)}
+    if increments > 1:
+        mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
+    if c.blessed_until >= w.round:
+        mods["bless"] = combat_modifier("attack", "bless")  # +1 on attack rolls (RULES §8)
+    if target is not None and attacks.in_melee_with_ally(w, c, target):
+        mods["firing_into_melee"] = combat_modifier("attack", "firing_into_melee")
+    return mods
 
 
 def _back_direction(thrower: Pos, target: Pos) -> tuple[int, int]:
@@ -247,5 +257,5 @@ def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
         if not c.armor_off:
             c.base_block = c.block
     c.wielding = "torch"
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="light", item="torch"))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="light", item="torch"))
     return True

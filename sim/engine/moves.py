@@ -10,8 +10,6 @@ as a partial ``moved`` event before any attack of opportunity it provokes.
 from __future__ import annotations
 
 import math
-from typing import Iterable
-
 import numpy as np
 
 from sim.coords import Pos
@@ -22,8 +20,8 @@ from sim.engine.creature import Creature
 from sim.engine import damage
 from sim.engine.swarms import shape_event
 from sim.engine.world import World
-from sim.events import Condition, ItemUsed, Moved
-from sim.geometry import distance_squares, footprint_distance_ft, squares_on_segment
+from sim.events import ActionTaken, Condition, Moved
+from sim.geometry import distance_squares, distance_squares_grid, footprint_distance_ft, squares_on_segment
 from sim.movement import find_path
 from sim.movement.field import BLOCKED, MoveField
 from sim.movement.shapes import best_shape, flow
@@ -57,7 +55,6 @@ def path_to(w: World, c: Creature, to: Pos):
     if no_end[to[1], to[0]] and to != c.pos:
         return Impossible(f"{to} is occupied")
     blocked[c.pos[1], c.pos[0]] = False
-    blocked[to[1], to[0]] = False if not blocked[to[1], to[0]] else True
     if blocked[to[1], to[0]]:
         return Impossible(f"{to} is held by an enemy")
     path = search_path(w, c, f, to, blocked)
@@ -399,7 +396,6 @@ def charge_square(w: World, c: Creature, target: Creature, att) -> Pos | Impossi
     reach = int(att.reach_ft or c.reach_ft())
     blocked, no_end = w.occupancy_masks(c)
     best = None
-    tcx, tcy = _center(target.squares)
     if c.k == 1:  # one square: every candidate at once, the same choice (nearest, then row-major first)
         best = _charge_end_1(f, c.pos, speed_sq, no_end, target.squares, reach)
     for dy in range(-speed_sq * 2, speed_sq * 2 + 1) if c.k > 1 else ():
@@ -434,7 +430,7 @@ def do_drop_prone(w: World, c: Creature, t: Turn, a: DropProne):
     if c.prone:
         return Impossible("already prone")
     c.prone = True
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="drop_prone"))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="drop_prone"))
     w.emit(Condition(round=w.round, target=c.id, condition="prone", active=True))
     return True
 
@@ -451,7 +447,7 @@ def do_stand_up(w: World, c: Creature, t: Turn, a: StandUp):
     t.spend("move", c)
     if c.in_fight:
         c.prone = False
-        w.emit(ItemUsed(round=w.round, actor=c.id, action="stand_up"))
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="stand_up"))
         w.emit(Condition(round=w.round, target=c.id, condition="prone", active=False))
     return True
 
@@ -467,20 +463,13 @@ def _charge_end_1(f: MoveField, pos: Pos, speed_sq: int, no_end: np.ndarray, tar
     if y0 >= y1 or x0 >= x1:
         return None
     yy, xx = np.mgrid[y0:y1, x0:x1]
-    ax, ay = np.abs(xx - pos[0]), np.abs(yy - pos[1])
-    d = np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    d = distance_squares_grid(xx - pos[0], yy - pos[1])
     ok = (d >= 2) & (d <= r) & (f.mode[y0:y1, x0:x1] != BLOCKED) & ~no_end[y0:y1, x0:x1]
     near = np.zeros(ok.shape, dtype=bool)
     for tx, ty in target_squares:
-        bx, by = np.abs(xx - tx), np.abs(yy - ty)
-        near |= 5 * (np.maximum(bx, by) + np.minimum(bx, by) // 2) <= reach
+        near |= 5 * distance_squares_grid(xx - tx, yy - ty) <= reach
     ok &= near
     if not ok.any():
         return None
     i = int(np.argmin(np.where(ok, d, np.iinfo(np.int64).max)))
     return int(d.flat[i]), (int(xx.flat[i]), int(yy.flat[i]))
-
-
-def _center(squares: Iterable[Pos]) -> tuple[float, float]:
-    sq = list(squares)
-    return (sum(x for x, _ in sq) / len(sq), sum(y for _, y in sq) / len(sq))

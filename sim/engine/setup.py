@@ -119,12 +119,8 @@ def mover_for(c: Creature, *, in_combat: bool = True) -> Mover:
         body = swarm_body(b.swarm.component)
     else:
         body = b.body
-    speed = b.speed.land
-    flying = False
-    if b.speed.fly and (c.is_swarm or b.speed.fly > speed):
-        speed, flying = b.speed.fly, True
-    m = Mover(body=body, speed_ft=int(speed) // 5 * 5, escape_artist=int(b.escape_artist),
-              flying=flying, tunnelrunner=b.has_feat("tunnelrunner"))
+    m = Mover(body=body, speed_ft=c.speed_ft_value() // 5 * 5, escape_artist=int(b.escape_artist),
+              flying=c.flies, tunnelrunner=b.has_feat("tunnelrunner"))
     return m.in_combat() if in_combat else m
 
 
@@ -132,3 +128,24 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
     if c.is_swarm:
         return [pos]
     return f.occupied(pos, c.trail)
+
+
+#: What a creature takes from one fight to the next on a crawl, and back (:func:`carry_over`):
+#: hit points, armor and posture, what it holds and has used, its spells, its conditions and the
+#: lasting harm of wounds (ability damage, bleeding, disease). Not carried: the fight's own clock
+#: (bless and sleep end by round numbers of that fight, a poison's secondary save falls due
+#: within it) and its tallies (kills, rounds squeezing or nauseated).
+CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "wielding",
+           "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
+
+
+def carry_over(src: Creature, dst: Creature) -> None:
+    """Copy the :data:`CARRIED` fields of ``src`` onto ``dst`` (containers copied, not shared)."""
+    for name in CARRIED:
+        value = getattr(src, name)
+        if name == "spells_left":
+            value = {lvl: list(names) for lvl, names in value.items()}
+        elif isinstance(value, (dict, set, list)):
+            value = type(value)(value)
+        setattr(dst, name, value)
+

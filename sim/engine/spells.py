@@ -13,10 +13,10 @@ from sim.engine.actions import Cast, Impossible, Turn
 from sim.engine.casting import caster_level, has_spell, in_swarm, range_ft, spell_data, spend_slot, SIMULATED
 from sim.engine.checks import concentration, roll_save
 from sim.engine.creature import Creature
-from sim.engine.damage import heal
+from sim.engine.damage import halve, heal
 from sim.engine.world import World
 from sim.events import SpellCast
-from sim.geometry import burst, cone, footprint_distance_ft, line_clear, line_of_effect
+from sim.geometry import burst, cone, distance_squares, footprint_distance_ft, line_clear, line_of_effect
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
@@ -93,7 +93,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         dx = max(0.0, min(xs) - px, px - (max(xs) + 1))
         dy = max(0.0, min(ys) - py, py - (max(ys) + 1))
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
-        if 5 * (max(a_, b_) + min(a_, b_) // 2) > reach:
+        if 5 * distance_squares((0, 0), (a_, b_)) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
         return burst_area(w, a.at, int(data["radius_ft"]))
     if spell == "burning-hands":
@@ -110,11 +110,17 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
     return Impossible(f"unknown spell {spell}")
 
 
-def burst_area(w, point, radius_ft: int) -> list[tuple[int, int]]:
+def burst_area(w: World, point, radius_ft: int) -> list[tuple[int, int]]:
     """A burst's squares that its point of origin has a line of effect to: rock stops a burst as
-    it stops a cone (SRD: an effect needs line of effect; RULES §8)."""
-    return [q for q in burst(point, radius_ft, w.grid.shape)
-            if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})]
+    it stops a cone (SRD: an effect needs line of effect; RULES §8). Remembered for the fight
+    (rock is fixed; the AI weighs many points a turn)."""
+    key = (tuple(point), int(radius_ft))
+    hit = w.cache.bursts.get(key)
+    if hit is None:
+        hit = w.cache.bursts.put(key, tuple(
+            q for q in burst(point, radius_ft, w.grid.shape)
+            if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})))
+    return list(hit)
 
 
 def caster_corner(c: Creature) -> tuple[float, float]:
@@ -180,7 +186,7 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
         for v in victims:
             amount = max(1, dice.roll(w.rng))
             if roll_save(w, v, "ref", dc, "burning_hands", c.id):
-                amount = max(1, amount // 2)  # §7.23: halve, round down, at least 1
+                amount = halve(amount)  # §7.23: halve, round down, at least 1
             if amount > 0:
                 damage.deal_damage(w, v, [damage.DamagePart(amount, "fire", "energy", area=True)], source=c,
                                    cause="spell")

@@ -54,10 +54,11 @@ class QueryCache:
     * ``threats``: (squares, reach, reach weapon, adjacent too) -> squares threatened;
     * ``cover``: (attacker squares, target squares, creature squares) -> cover or not;
     * ``lines``: (square, footprint) -> line of effect;
-    * ``distances``: (field id, creature id, position, prone, signature) -> a distance map.
+    * ``distances``: (field id, creature id, position, prone, signature) -> a distance map;
+    * ``bursts``: (point of origin, radius) -> the squares a burst fills (``spells.burst_area``).
     """
 
-    __slots__ = ("occupancy", "paths", "threats", "cover", "lines", "distances")
+    __slots__ = ("occupancy", "paths", "threats", "cover", "lines", "distances", "bursts")
 
     def __init__(self):
         self.occupancy = Memo(256)
@@ -66,6 +67,7 @@ class QueryCache:
         self.cover = Memo(4096)
         self.lines = Memo(65536)
         self.distances = Memo(64)
+        self.bursts = Memo(4096)
 
 
 class World:
@@ -94,7 +96,7 @@ class World:
         self.finished = False
         self.end_reason = ""
         self.damage_while_casting = 0
-        self.last_damage = 0  # what the last deal_damage let through (combat.deal_damage)
+        self.last_damage = 0  # what the last damage.deal_damage let through, nonlethal included
         self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
         if shared is not None and shared.get("grid") is not spec.grid:
             shared.clear()

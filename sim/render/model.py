@@ -247,7 +247,7 @@ class ViewModel:
         if c is not None:
             c.conditions.add("dispersed")
 
-    def _on_item(self, e: ev.ItemUsed) -> None:
+    def _on_item(self, e: ev.ActionTaken) -> None:
         c = self.creatures.get(e.actor)
         if c is None:
             return

@@ -317,7 +317,7 @@ class Director:
             self._add(ENGULF, t, 0.7, actor=e.actor, target=tid)
         return 0.4
 
-    def _on_item(self, e: ev.ItemUsed, t, before):
+    def _on_item(self, e: ev.ActionTaken, t, before):
         if e.action == "light":
             self._add(LIGHT, t, 0.8, actor=e.actor)
             self._add(FLOAT, t, 1.1, target=e.actor, text="lights a torch", tone="fire", small=True)
@@ -360,7 +360,7 @@ class Director:
         ev.TurnStart: _on_turn_start, ev.TurnEnd: _on_turn_end, ev.Moved: _on_moved,
         ev.SwarmShape: _on_swarm_shape, ev.Check: _on_check, ev.Attack: _on_attack, ev.Damage: _on_damage,
         ev.Healed: _on_healed, ev.Save: _on_save, ev.Condition: _on_condition, ev.Died: _on_died,
-        ev.Dispersed: _on_dispersed, ev.Engulf: _on_engulf, ev.ItemUsed: _on_item, ev.Splash: _on_splash,
+        ev.Dispersed: _on_dispersed, ev.Engulf: _on_engulf, ev.ActionTaken: _on_item, ev.Splash: _on_splash,
         ev.SpellCast: _on_spell, ev.Refused: _on_refused, ev.EncounterEnd: _on_encounter_end,
     }
 

@@ -48,6 +48,9 @@ TYPE_LETTERS = {"B": "bludgeoning", "P": "piercing", "S": "slashing"}
 _CRIT_RE = re.compile(r"^\s*(?:(\d+)\s*-\s*20\s*/\s*)?x\s*(\d)\s*$")
 
 
+THROWN_MAX_INCREMENTS = 5       # RULES §3.1: a thrown weapon (splash weapons too) reaches 5 range increments
+PROJECTILE_MAX_INCREMENTS = 10  # ... a projectile weapon 10
+
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """One weapon as made for a creature of ``size``. Frozen; derive variants with ``sized``/``replace``."""
@@ -108,7 +111,7 @@ class Weapon:
         """Thrown weapons reach 5 range increments, projectile weapons 10 (RULES §3.1)."""
         if not self.range_ft:
             return 0
-        return 10 if (self.ranged and not self.thrown) else 5
+        return PROJECTILE_MAX_INCREMENTS if (self.ranged and not self.thrown) else THROWN_MAX_INCREMENTS
 
     def sized(self, size: Size | str) -> "Weapon":
         """The same weapon made for a creature of ``size`` (damage follows RULES §3.6)."""

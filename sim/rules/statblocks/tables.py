@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sim.rules import _data
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.weapons import combat_modifier
 
-if TYPE_CHECKING:
-    from sim.rules.statblocks.types import Abilities, Source
+# ``Source`` and ``Abilities`` in the annotations below are sim.rules.statblocks.types' records; they
+# are not imported here (types imports this module: the annotations stay strings).
 
 
 @functools.cache

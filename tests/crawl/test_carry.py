@@ -1,0 +1,43 @@
+"""What a crawl carries into a fight and back is one list (engine.setup.CARRIED), the same both
+ways; every field of a creature is either carried or declared as the fight's own."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sim.engine.creature import Creature
+from sim.engine.setup import CARRIED, build_creature, carry_over
+from sim.specs import CombatantSpec
+
+# the fight's own: identity and placement (set by the fight), its clock and its tallies
+NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "trail", "initiative", "init_modifier",
+               "flat_footed", "aoo_used", "poison_due", "blessed_until", "charged", "pending_spell", "asleep_until",
+               "squeezing_rounds", "nauseated_rounds", "kills", "fell_at"}
+
+
+def test_every_creature_field_is_carried_or_declared_the_fights_own():
+    fields = {f.name for f in dataclasses.fields(Creature)}
+    assert set(CARRIED) | NOT_CARRIED == fields
+    assert not set(CARRIED) & NOT_CARRIED
+
+
+def _make(cid: str) -> Creature:
+    return build_creature(CombatantSpec(id=cid, template="human-fighter-3", team="party", at=(1, 1),
+                                        items=(("oil-flask", 2),)), ".")
+
+
+def test_carry_over_copies_the_same_fields_both_ways_without_sharing_containers():
+    road, fight = _make("a"), _make("a")
+    road.hp, road.prone, road.bleed = 7, True, 1
+    road.ability_damage["dex"] = 2
+    road.fused["oil-flask"] = 1
+    road.unloaded.add("light crossbow")
+    road.take_armor_off()
+    carry_over(road, fight)
+    assert (fight.hp, fight.prone, fight.bleed, fight.armor_off) == (7, True, 1, True)
+    assert fight.ability_damage == {"dex": 2} and fight.fused == {"oil-flask": 1} and fight.unloaded == {"light crossbow"}
+    assert fight.ability_damage is not road.ability_damage and fight.items is not road.items
+    fight.items["oil-flask"] = 0  # the fight used them
+    fight.conditions.add("disabled")
+    carry_over(fight, road)
+    assert road.items["oil-flask"] == 0 and "disabled" in road.conditions
