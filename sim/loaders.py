@@ -531,7 +531,7 @@ def _find_point_line(lines: _Lines, name: str) -> int | None:
 # =================================================================================================
 
 _ENCOUNTER_KEYS = {"map", "seed", "name", "description", "round_cap"}
-_COMBATANT_KEYS = {"id", "template", "team", "at", "weapon", "off_hand", "items", "name", "book_values", "lit"}
+_COMBATANT_KEYS = {"id", "template", "team", "at", "weapon", "off_hand", "items", "name", "book_values", "lit", "light"}
 SETTINGS_DEFAULTS: dict[str, Any] = {
     "round_cap": 30,            # rounds before a fight is called a draw
     "swarm_shape": "any",       # "any": any 4 contiguous squares; "square": 2x2 unless squeezed (§4.2)
@@ -555,6 +555,7 @@ class CombatantSpec:
     name: str | None = None
     book_values: bool = False
     lit: bool = False
+    light: str | None = None     # a lit light it carries from the start (RULES §9.1): "hooded-lantern", "sunrod"...
     line: int | None = None
     explicit_id: bool = False
 
@@ -725,12 +726,20 @@ def _parse_combatants(raw: Any, lines: _Lines, bad) -> list[CombatantSpec]:
         for key in ("book_values", "lit"):
             if key in c and not isinstance(c[key], bool):
                 bad(line, f"[[combatant]] {cid!r} {key}", f"must be true or false, got {c[key]!r}")
+        light = c.get("light")
+        if light is not None:
+            sources = sorted(k for k, g in gear_table().items() if g.is_light_source)
+            if not isinstance(light, str) or light not in sources:
+                bad(line, f"[[combatant]] {cid!r} light", f"unknown light source {light!r}; use one of "
+                    f"{', '.join(sources)} (a lit torch is lit = true)")
+                light = None
         out.append(CombatantSpec(
             id=cid, template=template, team=team, at=(int(at[0]), int(at[1])),
             weapon=c.get("weapon") if isinstance(c.get("weapon"), str) else None,
             off_hand=c.get("off_hand") if isinstance(c.get("off_hand"), str) else None,
             items=tuple(items), name=c.get("name") if isinstance(c.get("name"), str) else None,
             book_values=bool(c.get("book_values", False)), lit=bool(c.get("lit", False)), line=line,
+            light=light,
             explicit_id=explicit,
         ))
     return out
