@@ -26,7 +26,7 @@ CREATURES, SWARMS = 50, 10
 def crowd_spec(*, seed: int = 3, cols: int = 64, rows: int = 40, creatures: int = CREATURES, swarms: int = SWARMS):
     """An encounter on a generated cave with ``creatures`` creatures (Small, Medium, Large) and
     ``swarms`` swarms, placed where they fit and apart."""
-    from sim.encounter import _mover
+    from sim.engine.setup import mover_for
     from sim.generate import generate_cave
     from sim.loaders import CombatantSpec, EncounterSpec
     from sim.movement import move_field
@@ -49,7 +49,7 @@ def crowd_spec(*, seed: int = 3, cols: int = 64, rows: int = 40, creatures: int 
 
     def field_for(template):
         if template not in fields:
-            fields[template] = move_field(grid, _mover(_C(load_template(template))))
+            fields[template] = move_field(grid, mover_for(_C(load_template(template))))
         return fields[template]
 
     ys, xs = np.nonzero(~grid.rock)

@@ -42,7 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.creature import Creature
+from sim.engine.creature import Creature
+from sim.engine.fight import new_encounter
+from sim.engine.setup import build_creature, check_placement, mover_for
 from sim.errors import DataError
 from sim.geometry import distance_squares, line_of_effect
 from sim.grid import CaveGrid
@@ -155,8 +157,6 @@ def load_crawl(path: str | Path, *, party: list[str] | None = None, start: str |
 
 
 def _check(spec: CrawlSpec) -> None:
-    from sim.encounter import build_creature, check_placement
-
     problems = []
     for m in spec.party:
         try:
@@ -229,9 +229,7 @@ class CrawlResult:
 def travel_mover(c: Creature, *, aid: int = 0) -> Mover:
     """The creature out of combat: take 10 / take 20 allowed (RULES §2.4), its current armor,
     ``aid`` added to Escape Artist (an ally's aid another, +2)."""
-    from sim.encounter import _mover
-
-    m = _mover(c, in_combat=False)
+    m = mover_for(c, in_combat=False)
     return dataclasses.replace(m, escape_artist=m.escape_artist + aid)
 
 
@@ -374,8 +372,6 @@ def _member_time(c: Creature, f: MoveField, squares: list[Pos], grid: CaveGrid) 
 # =================================================================================================
 
 def run_crawl(spec: CrawlSpec) -> CrawlResult:
-    from sim.encounter import build_creature
-
     rng = np.random.default_rng(np.random.SeedSequence(spec.seed).spawn(1)[0])
     members = [build_creature(m, spec.path) for m in spec.party]
     monsters_left = list(spec.monsters)
@@ -678,8 +674,6 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
            group: list[CombatantSpec], number: int, t: float) -> dict:
     """Play the fight from where the party stands (single file back along the route) with the
     equipment it has now."""
-    from sim.encounter import Encounter
-
     seed = int(np.random.SeedSequence(spec.seed).spawn(number + 2)[number + 1].generate_state(1)[0])
     taken: set[Pos] = set()
     for m in group:  # the monsters' whole footprints (a Large ogre covers four squares)
@@ -690,7 +684,7 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
                   zip(party, [next(s for s in spec.party if s.id == c.id) for c in party])]
     enc_spec = EncounterSpec(name=f"{spec.name}: fight {number + 1}", path=spec.path, grid=grid, seed=seed,
                              combatants=tuple(combatants) + tuple(group), settings=dict(spec.settings))
-    enc = Encounter(enc_spec)
+    enc = new_encounter(enc_spec)
     for c in party:  # carry over what happened on the way: hp, armor off, items, spells, conditions
         e = enc.creatures[c.id]
         e.hp, e.block, e.base_block, e.armor_off = c.hp, c.block, c.base_block, c.armor_off
@@ -702,7 +696,7 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
         e.thrown_left = dict(c.thrown_left)
         e.nonlethal = c.nonlethal
         e.prone = c.prone or bool(enc.field(e).prone[e.pos[1], e.pos[0]])
-        enc._place(e, e.pos)
+        enc.place(e, e.pos)
     enc.run()
     standing = []
     for c in party:  # and back: what the fight spent stays spent for the next one

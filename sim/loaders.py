@@ -578,7 +578,7 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
     """Load an encounter file: ``[encounter]`` (``map`` = a map file relative to this one, or an
     inline ``[map]``), ``[[combatant]]`` tables and optional ``[settings]``. With ``check`` the
     templates, weapons and items are resolved and every creature is checked to fit where it stands
-    (``sim.encounter.check_placement``); every problem is reported at once."""
+    (``sim.engine.setup.check_placement``); every problem is reported at once."""
     path = Path(path)
     data, text = read_toml(path)
     lines = _Lines(text)
@@ -651,7 +651,7 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
                          combatants=tuple(combatants), settings=settings,
                          description=str(enc.get("description", "")))
     if check:
-        from sim.encounter import check_placement  # the engine knows bodies and footprints
+        from sim.engine.setup import check_placement
 
         problems.extend(check_placement(spec))
         if problems:

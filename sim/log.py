@@ -75,8 +75,10 @@ class Narrator:
         return self.names.get(cid, cid)
 
     def line(self, e: ev.Event) -> str | None:
-        m = getattr(self, f"_{e.type}", None)
-        return m(e) if m else None
+        """The line for one event, or None for events that have none (turn start and end,
+        swarm shapes): :data:`LINES` says which method tells which event."""
+        m = LINES.get(type(e))
+        return m(self, e) if m else None
 
     def lines(self, events: Iterable[ev.Event]) -> list[str]:
         out = []
@@ -86,7 +88,7 @@ class Narrator:
                 out.append(s)
         return out
 
-    # -- one method per event type ------------------------------------------------------------------
+    # -- one method per event type (the table LINES below) ------------------------------------------------------------------
     def _encounter_start(self, e: ev.EncounterStart) -> str:
         for cid, name in display_names(e.combatants).items():
             self.names.setdefault(cid, name)
@@ -202,3 +204,14 @@ class Narrator:
             s = f"== no winner ({e.reason.replace('_', ' ')}) after {e.round} rounds"
         surv = ", ".join(f"{self.n(x['id'])} {x['hp']}/{x['max_hp']}" for x in e.survivors)
         return s + (f"; standing: {surv}" if surv else "")
+
+
+#: Which :class:`Narrator` method tells which event (events not listed get no line).
+LINES = {
+    ev.EncounterStart: Narrator._encounter_start, ev.Initiative: Narrator._initiative,
+    ev.RoundStart: Narrator._round_start, ev.Moved: Narrator._moved, ev.Check: Narrator._check,
+    ev.Attack: Narrator._attack, ev.Damage: Narrator._damage, ev.Healed: Narrator._healed, ev.Save: Narrator._save,
+    ev.Condition: Narrator._condition, ev.Died: Narrator._died, ev.Dispersed: Narrator._dispersed,
+    ev.Engulf: Narrator._engulf, ev.ItemUsed: Narrator._item, ev.Splash: Narrator._splash,
+    ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
+}

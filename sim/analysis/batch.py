@@ -74,7 +74,7 @@ def plan(labels: list[str], runs: int, seed: int) -> list[Job]:
 def columns(specs: list[EncounterSpec]) -> list[str]:
     """The columns of a batch over these variants: the base ones, per team, per creature (in
     order of first appearance), then the heat maps."""
-    from sim.encounter import build_creature
+    from sim.engine.setup import build_creature
 
     teams: list[str] = []
     ids: list[str] = []
@@ -218,10 +218,10 @@ def error_record(exc: BaseException, *, label: str, index: int, seed: int) -> di
 
 def play(spec: EncounterSpec, *, label: str, index: int, seed: int, shared: dict | None = None) -> dict:
     """Play one fight and return its record (an error record if it raises)."""
-    from sim.encounter import Encounter
+    from sim.engine.fight import new_encounter
 
     try:
-        enc = Encounter(spec, seed=seed, shared=shared)
+        enc = new_encounter(spec, seed=seed, shared=shared)
         enc.run()
         return fight_record(enc, label=label, index=index, seed=seed)
     except Exception as exc:  # noqa: BLE001 - a failing fight is data: record it and go on

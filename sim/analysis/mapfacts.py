@@ -63,12 +63,12 @@ def size_subjects(sizes=None, *, speed_ft: int | None = None, escape_artist: int
 def template_subject(name: str) -> Subject:
     """A creature template's own body, speed and Escape Artist, out of combat. Raises
     :class:`~sim.errors.DataError` for an unknown template."""
-    from sim.encounter import _mover, build_creature
+    from sim.engine.setup import build_creature, mover_for
     from sim.loaders import CombatantSpec
 
     c = build_creature(CombatantSpec(id="subject", template=name, team="", at=(0, 0)), ".")
     label = f"{c.block.name} ({c.size.name.title()}{' swarm' if c.is_swarm else ''})"
-    return Subject(name, label, "template", _mover(c, in_combat=False))
+    return Subject(name, label, "template", mover_for(c, in_combat=False))
 
 
 @dataclass(slots=True, eq=False)

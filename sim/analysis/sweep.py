@@ -158,7 +158,7 @@ def _combatant(spec, key, value, cid, what):
 
 
 def _team_size(spec, key, value, team):
-    from sim.encounter import build_creature
+    from sim.engine.setup import build_creature
 
     if not value.isdigit() or int(value) < 1:
         raise _bad(key, value, "must be a whole number >= 1")
@@ -202,7 +202,7 @@ def _setting(spec, key, value, name):
 def variants(spec: EncounterSpec, varies: list[Vary]) -> list[tuple[str, EncounterSpec]]:
     """Every combination of the values, checked: ``[(label, spec), ...]`` (one unlabelled variant
     without ``varies``). Raises :class:`UsageError` naming the variant and the problem."""
-    from sim.encounter import check_placement
+    from sim.engine.setup import check_placement
 
     keys = [v.key for v in varies]
     if len(set(keys)) != len(keys):

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "runs", None) is not None:
         return fight_batch.run(args)
     fight_batch.check_single(args)
-    from sim.encounter import Encounter
+    from sim.engine.fight import new_encounter
     from sim.events import dumps, write_jsonl
     from sim.loaders import load_encounter
     from sim.log import Narrator, display_names
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         if not out.parent.exists() and str(out.parent):
             raise UsageError(f"--events {out}: folder {out.parent} does not exist")
     spec = load_encounter(Path(args.encounter), limits=limits_from(args))
-    enc = Encounter(spec, seed=args.seed)
+    enc = new_encounter(spec, seed=args.seed)
     events = enc.run()
     if args.events:
         write_jsonl(args.events, events)

@@ -68,11 +68,11 @@ def _kind(path: Path) -> str:
 
 
 def encounter_scene(path: Path, rnd: int, limits):
-    from sim.encounter import Encounter
+    from sim.engine.fight import new_encounter
 
     spec = load_encounter(path, limits=limits)
     lights = {c.id: c.light for c in spec.combatants}
-    enc = Encounter(spec)
+    enc = new_encounter(spec)
     enc.start()
     while not enc.finished and enc.round < rnd:
         enc.begin_turn()
@@ -88,7 +88,7 @@ def encounter_scene(path: Path, rnd: int, limits):
 
 def crawl_scene(path: Path, limits):
     from sim.crawl import load_crawl
-    from sim.encounter import build_creature
+    from sim.engine.setup import build_creature
 
     spec = load_crawl(path, limits=limits)
     grid = spec.grid

@@ -1,6 +1,6 @@
 """The renderer: the only part of cavesim that imports pygame (DESIGN §3, STYLE habits 10-11).
 
-It consumes the encounter engine's events -- live from an :class:`~sim.encounter.Encounter`
+It consumes the encounter engine's events -- live from an :class:`~sim.engine.encounter.Encounter`
 (play, demo) or from a JSON-lines fight log (replay) -- and animates them; it never decides a
 rule. For interactive play it builds engine actions and shows the engine's refusal when one is
 ``Impossible``.

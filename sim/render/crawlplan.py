@@ -802,7 +802,7 @@ def crawl_start_event(result):
     """Everyone of the crawl as an ``encounter_start`` event: the party at the start, the
     monsters where the crawl file puts them (what the view model and the shadow world are built
     from). Returns (the event, the encounter it came from)."""
-    from sim.encounter import Encounter
+    from sim.engine.encounter import Encounter
 
     enc = Encounter(crawl_encounter_spec(result))
     return enc.start()[0], enc

@@ -3,7 +3,7 @@ fight to replay, or a live fight to play -- and the play controller that turns c
 engine actions.
 
 Watching and replaying animate a complete list of events; stepping backwards rebuilds the view
-from the events up to a turn boundary. Playing drives the live :class:`~sim.encounter.Encounter`
+from the events up to a turn boundary. Playing drives the live :class:`~sim.engine.encounter.Encounter`
 one action at a time: the controller builds the action (``Move``, ``Strike``...), the engine
 performs it or answers ``Impossible(reason)``, which the screen shows.
 """
@@ -24,9 +24,9 @@ Pos = tuple[int, int]
 
 def simulate(spec, *, seed: int | None = None):
     """Play the whole fight with the AI; returns (encounter, events)."""
-    from sim.encounter import Encounter
+    from sim.engine.fight import new_encounter
 
-    enc = Encounter(spec, seed=seed)
+    enc = new_encounter(spec, seed=seed)
     events = enc.run()
     return enc, list(events)
 
@@ -91,11 +91,11 @@ def scene_from_events(events: list[ev.Event], grid, *, base_path: str = ".", tit
 def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[str] | None = None,
                speed: float = 1.0):
     """A scene on a live encounter, and the controller that plays it. Returns (scene, controller)."""
-    from sim.encounter import Encounter
+    from sim.engine.fight import new_encounter
     from sim.render.lighting import Lighting
     from sim.render.scene import Scene
 
-    enc = Encounter(spec, seed=seed)
+    enc = new_encounter(spec, seed=seed)
     title, subtitle = fight_title(spec)
     world = World(enc, live=True)
     model = ViewModel()
@@ -260,7 +260,7 @@ class PlayController:
     # -- user actions ------------------------------------------------------------------------------------------------
     def perform(self, action) -> bool:
         """Ask the engine; show its refusal, or animate what happened."""
-        from sim.encounter import Impossible
+        from sim.engine.actions import Impossible
 
         if not self.scene.director.idle():
             return False
@@ -279,7 +279,7 @@ class PlayController:
         return True
 
     def end_turn(self) -> None:
-        from sim.encounter import Delay
+        from sim.engine.actions import Delay
 
         if self.scene.director.idle() and self.controls(self.current()) and self.enc.turn is not None:
             self.enc.perform(Delay())
@@ -291,7 +291,7 @@ class PlayController:
         (enemy: attack; other: select) or a square (move; ``alt`` a 5-ft step, ``shift`` withdraw,
         ``shift`` and ``ctrl`` run).
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
-        from sim.encounter import Charge, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
+        from sim.engine.actions import Charge, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
 
         sc = self.scene
         c = self.current()
@@ -321,7 +321,7 @@ class PlayController:
             self.perform(FiveFootStep(sq))
             return
         if shift and ctrl:
-            from sim.encounter import Run
+            from sim.engine.actions import Run
 
             self.perform(Run(sq))
             return
@@ -336,7 +336,7 @@ class PlayController:
         self.perform(Move(sq, double=double))
 
     def cycle_weapon(self) -> None:
-        from sim.items import throwable_items
+        from sim.engine.items import throwable_items
 
         c = self.current()
         if c is None:
@@ -354,7 +354,7 @@ class PlayController:
     # -- spells and the other actions of a turn ------------------------------------------------------------------
     def spell_options(self, c=None) -> list[str]:
         """The simulated spells the acting creature has a slot for (RULES §8)."""
-        from sim.spells import SIMULATED, has_spell
+        from sim.engine.casting import SIMULATED, has_spell
 
         c = c or self.current()
         if c is None:
@@ -381,11 +381,11 @@ class PlayController:
             self.scene.toast(f"spell: {self.scene.spell_choice.replace('-', ' ')} (click to cast, X next)", 1.6)
 
     def spell_action(self, sq: Pos, *, point: tuple[float, float] | None = None, defensive: bool = False):
-        """The :class:`~sim.encounter.Cast` that a click on ``sq`` means for the chosen spell, or a
+        """The :class:`~sim.engine.actions.Cast` that a click on ``sq`` means for the chosen spell, or a
         reason why it means none: a creature for magic missile and cure light wounds, the grid
         intersection nearest the click for sleep, the direction from the caster for burning
         hands' cone (from the corner of its space nearest the click), the caster itself for bless."""
-        from sim.encounter import Cast
+        from sim.engine.actions import Cast
 
         sc = self.scene
         c = self.current()
@@ -409,7 +409,7 @@ class PlayController:
             sx = (dx > 0) - (dx < 0) if abs(dx) >= abs(dy) / 2.414 else 0
             sy = (dy > 0) - (dy < 0) if abs(dy) >= abs(dx) / 2.414 else 0
             # from the corner of the caster's space nearest the click (SRD: any corner)
-            from sim.spells import cone_origins
+            from sim.engine.spells import cone_origins
 
             px, py = point if point is not None else (sq[0] + 0.5, sq[1] + 0.5)
             origin = min(cone_origins(c, (sx, sy)), key=lambda o: (o[0] - px) ** 2 + (o[1] - py) ** 2)
@@ -430,7 +430,8 @@ class PlayController:
 
     def spell_area(self, sq: Pos, *, point: tuple[float, float] | None = None) -> list[Pos]:
         """The squares the chosen spell would fill if cast at ``sq`` (empty for targeted spells)."""
-        from sim.spells import _corner, burst_area, cone_squares, spell_data
+        from sim.engine.casting import spell_data
+        from sim.engine.spells import burst_area, caster_corner, cone_squares
 
         a = self.spell_action(sq, point=point)
         c = self.current()
@@ -441,12 +442,12 @@ class PlayController:
         if a.spell == "burning-hands":
             return list(cone_squares(self.enc, c, a.direction, a.at))
         if a.spell == "bless":
-            return burst_area(self.enc, _corner(c), int(spell_data()["bless"]["radius_ft"]))
+            return burst_area(self.enc, caster_corner(c), int(spell_data()["bless"]["radius_ft"]))
         return []
 
     def toggle_prone(self) -> bool:
         """D: drop prone, or stand up (a move action that provokes)."""
-        from sim.encounter import DropProne, StandUp
+        from sim.engine.actions import DropProne, StandUp
 
         c = self.current()
         if c is None:
@@ -456,7 +457,8 @@ class PlayController:
     def load(self) -> bool:
         """O: load the crossbow or sling chosen with W, or the first one that needs it (RULES §3.3);
         with an oil flask chosen, prepare its fuse (§3.5)."""
-        from sim.encounter import Load, PrepareFuse, load_action
+        from sim.engine.actions import Load, PrepareFuse
+        from sim.engine.attacks import load_action
 
         c = self.current()
         if c is None:
@@ -469,7 +471,7 @@ class PlayController:
 
     def light_torch(self) -> bool:
         """I: light a torch and take it in hand (§3.5)."""
-        from sim.encounter import LightTorch
+        from sim.engine.actions import LightTorch
 
         return self.perform(LightTorch())
 

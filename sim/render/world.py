@@ -1,7 +1,7 @@
 """What the screen asks the rules: categories, reach, travel times, path previews (no pygame).
 
 The renderer never decides a rule; it asks the engine's own functions. A :class:`World` holds an
-:class:`~sim.encounter.Encounter`: the live one during play, or a *shadow* rebuilt from the
+:class:`~sim.engine.encounter.Encounter`: the live one during play, or a *shadow* rebuilt from the
 fight's first event for a replay, whose creatures are moved to where the view model says they
 stand (:meth:`World.sync`) before each question. Answers are cached on the view's version.
 """
@@ -58,7 +58,7 @@ class World:
     @classmethod
     def shadow(cls, start_event, grid: CaveGrid, *, base_path: str | Path = ".", name: str = "") -> "World":
         """A shadow encounter from an ``encounter_start`` event and its map (for replays)."""
-        from sim.encounter import Encounter
+        from sim.engine.encounter import Encounter
         from sim.loaders import CombatantSpec, EncounterSpec
 
         specs = []
@@ -109,12 +109,12 @@ class World:
 
     def standing(self, cid: str) -> Category:
         """The category the creature stands in (the engine's ``standing_category``)."""
-        from sim import combat
+        from sim.engine import attacks
 
         c = self.creature(cid)
         if c is None or not c.squares:
             return Category.CLEAR
-        return self._cached(("standing", cid, tuple(c.squares)), lambda: combat.standing_category(self.enc, c))
+        return self._cached(("standing", cid, tuple(c.squares)), lambda: attacks.standing_category(self.enc, c))
 
     def body_standing(self, cid: str) -> Category:
         """Worst per-square category under the creature for its own body (swarms included): what
@@ -178,6 +178,8 @@ class World:
     def _preview(self, c, to: Pos, none: PathPreview) -> PathPreview:
         import dataclasses
 
+        from sim.engine.moves import movement_plan
+
         f = self.enc.field(c)
         if f.mode[to[1], to[0]] == BLOCKED or f.mode[c.pos[1], c.pos[0]] == BLOCKED:
             return dataclasses.replace(none, reason=f"{c.name} cannot stand there")
@@ -190,7 +192,7 @@ class World:
             return dataclasses.replace(none, reason="no way there")
         single = double = 0
         if self.live and self.enc.turn is not None and self.enc.turn.actor == c.id:
-            single = len(self.enc.movement_plan(c, to, budget=1))
-            double = len(self.enc.movement_plan(c, to, budget=2))
+            single = len(movement_plan(self.enc, c, to, budget=1))
+            double = len(movement_plan(self.enc, c, to, budget=2))
         return PathPreview(start=c.pos, to=to, squares=[tuple(s) for s in path.squares], steps=list(path.steps),
                            single=single, double=double, feet=int(path.feet), rounds=path.rounds)

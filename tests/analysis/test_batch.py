@@ -13,7 +13,8 @@ from sim.analysis import records as REC
 from sim.analysis.summary import summarize, wilson
 from sim.analysis.sweep import apply, parse_vary, variants
 from sim.cli import main
-from sim.encounter import Encounter
+from sim.engine.encounter import Encounter
+from sim.engine.fight import new_encounter
 from sim.loaders import load_encounter
 
 SKIRMISH = """
@@ -122,7 +123,7 @@ def test_records_match_single_fights_replayed_from_their_seeds(enc_file, tmp_pat
     capsys.readouterr()
     spec = load_encounter(enc_file)
     for rec in REC.read_records(out, "jsonl"):
-        enc = Encounter(spec, seed=rec["seed"])
+        enc = new_encounter(spec, seed=rec["seed"])
         enc.run()
         assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"]) == rec
         # and the single-fight command replays it

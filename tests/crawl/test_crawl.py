@@ -155,7 +155,7 @@ def test_single_file_followers_start_once_the_one_ahead_is_a_square_in(tmp_path)
 
 def test_a_fight_places_the_party_clear_of_a_large_monsters_whole_space(tmp_path):
     from sim.crawl import _block_squares, _file_positions
-    from sim.encounter import build_creature
+    from sim.engine.setup import build_creature
     from sim.loaders import CombatantSpec
 
     p = crawl_file(tmp_path, HALL, {}, ["bruna:human-fighter-3"], frm="1,2", to="13,2")

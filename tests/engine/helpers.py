@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sim.encounter import Encounter
+from sim.engine.encounter import Encounter
+from sim.engine.ai import default_policy
+from sim.engine.fight import new_encounter
 from sim.grid import CaveGrid
 from sim.loaders import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
 
@@ -29,11 +31,9 @@ def spec(rows: list[str], combatants: list[dict], *, legend=None, seed=1, **sett
                          settings={**SETTINGS_DEFAULTS, **settings})
 
 
-def encounter(rows, combatants, **kw) -> Encounter:
-    from sim.ai import default_policy
-
-    enc = Encounter(spec(rows, combatants, **kw), policy=kw.pop("policy", default_policy) if "policy" in kw else None)
-    return enc
+def encounter(rows, combatants, *, policy=default_policy, **kw) -> Encounter:
+    """An encounter on an inline cave, played by ``policy`` (the default AI unless given)."""
+    return new_encounter(spec(rows, combatants, **kw), policy=policy)
 
 
 def ready(enc: Encounter) -> Encounter:

@@ -3,8 +3,8 @@ the sensible choice is plain: what the policy asks the engine to do next."""
 
 from __future__ import annotations
 
-from sim import ai
-from sim.encounter import Cast, Delay, Draw, FiveFootStep, LightTorch, Move, Strike
+from sim.engine import ai
+from sim.engine.actions import Cast, Delay, Draw, FiveFootStep, LightTorch, Move, Strike
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, turn_of

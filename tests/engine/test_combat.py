@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sim import combat
-from sim.encounter import Charge, Draw, FiveFootStep, FullAttack, Move, Strike
+from sim.engine import attacks
+from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Move, Strike
 from sim.rules.statblocks import attacks_with
 
 from .helpers import encounter, ready
@@ -22,34 +22,34 @@ def test_dex_lost_in_every_constricted_category():
     for glyph, wc in {"1": (4, 12), "2": (4, 4), "3": (5, 2.5), "4": (2, 12), "5": (1, 1)}.items():
         enc, a, b = duo(["....", f".{glyph}..", "...."], [2, 1], [1, 1], a="halfling-rogue-1",
                         b="halfling-rogue-1", legend={glyph: wc})
-        ac, parts = combat.target_ac(enc, a, b, ranged=False)
-        if b.block.abilities.mod("dex") > 0 and combat.standing_category(enc, b).name != "CLEAR":
+        ac, parts = attacks.target_ac(enc, a, b, ranged=False)
+        if b.block.abilities.mod("dex") > 0 and attacks.standing_category(enc, b).name != "CLEAR":
             assert "dex" not in parts and any(k.startswith("no_dex") for k in parts)
 
 
 def test_tight_squeeze_minus_4_ac_and_prone_modifiers():
     enc, a, b = duo(["....", ".5..", "...."], [2, 1], [1, 1], legend={"5": (1, 1)})
-    ac, parts = combat.target_ac(enc, a, b, ranged=False)
+    ac, parts = attacks.target_ac(enc, a, b, ranged=False)
     assert parts["tight_squeeze"] == -4
     assert parts["prone"] == -4  # lying in a square lower than half its height (§7.31)
-    ac_r, parts_r = combat.target_ac(enc, a, b, ranged=True)
+    ac_r, parts_r = attacks.target_ac(enc, a, b, ranged=True)
     assert parts_r["prone"] == 4
 
 
 def test_crawl_prone_defender():
     enc, a, b = duo(["....", ".3..", "...."], [2, 1], [1, 1], legend={"3": (5, 2.5)})
-    _, parts = combat.target_ac(enc, a, b, ranged=False)
+    _, parts = attacks.target_ac(enc, a, b, ranged=False)
     assert parts["prone"] == -4 and "no_dex:crawl" in parts
 
 
 def test_flat_footed_and_charged():
     enc, a, b = duo(["......"], [0, 0], [1, 0], a="halfling-rogue-1", b="halfling-rogue-1")
     b.flat_footed = True
-    _, parts = combat.target_ac(enc, a, b, ranged=False)
+    _, parts = attacks.target_ac(enc, a, b, ranged=False)
     assert "dex" not in parts and "no_dex:flat_footed" in parts
     b.flat_footed = False
     b.charged = True
-    _, parts = combat.target_ac(enc, a, b, ranged=False)
+    _, parts = attacks.target_ac(enc, a, b, ranged=False)
     assert parts["charged"] == -2 and parts["dex"] > 0
 
 
@@ -58,21 +58,21 @@ def test_cover_from_rock_and_from_creatures():
             "..#..",
             "....."]
     enc, a, b = duo(rows, [0, 1], [4, 1])
-    _, parts = combat.target_ac(enc, a, b, ranged=True)
+    _, parts = attacks.target_ac(enc, a, b, ranged=True)
     assert parts["cover"] == 4
     enc, a, b = duo(["......"], [0, 0], [5, 0])
-    assert "cover" not in combat.target_ac(enc, a, b, ranged=True)[1]
+    assert "cover" not in attacks.target_ac(enc, a, b, ranged=True)[1]
     enc = ready(encounter(["......"], [{"id": "a", "template": FIGHTER, "team": "x", "at": [0, 0]},
                                        {"id": "m", "template": FIGHTER, "team": "x", "at": [2, 0]},
                                        {"id": "b", "template": FIGHTER, "team": "y", "at": [5, 0]}]))
-    _, parts = combat.target_ac(enc, enc.creatures["a"], enc.creatures["b"], ranged=True)
+    _, parts = attacks.target_ac(enc, enc.creatures["a"], enc.creatures["b"], ranged=True)
     assert parts["cover"] == 4  # a creature in the line of fire
 
 
 def test_touch_ignores_armor_shield_natural():
     enc, a, b = duo(["...."], [0, 0], [1, 0])
-    full, parts = combat.target_ac(enc, a, b, ranged=False)
-    touch, tparts = combat.target_ac(enc, a, b, ranged=False, touch=True)
+    full, parts = attacks.target_ac(enc, a, b, ranged=False)
+    touch, tparts = attacks.target_ac(enc, a, b, ranged=False, touch=True)
     assert "armor" in parts and "armor" not in tparts and touch == full - parts.get("armor", 0) - parts.get("shield", 0)
 
 
@@ -82,14 +82,14 @@ def test_flanking_plus_2_and_none_in_a_corridor():
                                  {"id": "c", "template": FIGHTER, "team": "x", "at": [2, 1]},
                                  {"id": "b", "template": "goblin", "team": "y", "at": [1, 1]}]))
     a = enc.creatures["a"]
-    plan = combat.plan_attack(enc, a, a.wielded(), enc.creatures["b"])
+    plan = attacks.plan_attack(enc, a, a.wielded(), enc.creatures["b"])
     assert plan.modifiers["flanking"] == 2
     # a 5-ft corridor: the ally stands behind, not opposite: no flanking
     enc = ready(encounter(["....."], [{"id": "a", "template": FIGHTER, "team": "x", "at": [1, 0]},
                                       {"id": "c", "template": FIGHTER, "team": "x", "at": [0, 0]},
                                       {"id": "b", "template": "goblin", "team": "y", "at": [2, 0]}]))
     a = enc.creatures["a"]
-    assert "flanking" not in combat.plan_attack(enc, a, a.wielded(), enc.creatures["b"]).modifiers
+    assert "flanking" not in attacks.plan_attack(enc, a, a.wielded(), enc.creatures["b"]).modifiers
 
 
 def test_range_increments_firing_into_melee_and_prone_ranged():
@@ -99,12 +99,12 @@ def test_range_increments_firing_into_melee_and_prone_ranged():
                                  {"id": "b", "template": "goblin", "team": "y", "at": [25, 0]}]))
     a = enc.creatures["a"]
     xbow = a.attack_named("light-crossbow")
-    plan = combat.plan_attack(enc, a, xbow, enc.creatures["b"], kind="ranged")
+    plan = attacks.plan_attack(enc, a, xbow, enc.creatures["b"], kind="ranged")
     assert plan.distance_ft == 125 and plan.modifiers["range"] == -2  # 80-ft increments: second
     assert plan.modifiers["firing_into_melee"] == -4
     a.prone = True
     dagger = a.attack_named("dagger (thrown)")
-    assert "only crossbows" in combat.plan_attack(enc, a, dagger, enc.creatures["b"], kind="ranged").reason
+    assert "only crossbows" in attacks.plan_attack(enc, a, dagger, enc.creatures["b"], kind="ranged").reason
 
 
 def test_critical_threat_and_confirmation_and_damage_multiplier():
@@ -124,8 +124,8 @@ def test_critical_threat_and_confirmation_and_damage_multiplier():
             return 0.5
 
     enc.rng = Fixed([19, 15, 5, 6])  # threat on 19 (19-20/x2), confirm 15, damage 1d8 twice: 5 + 6
-    plan = combat.plan_attack(enc, a, a.wielded(), b)
-    combat.resolve_attack(enc, plan)
+    plan = attacks.plan_attack(enc, a, a.wielded(), b)
+    attacks.resolve_attack(enc, plan)
     atk = [e for e in enc.events if e.type == "attack"][-1]
     dmg = [e for e in enc.events if e.type == "damage"][-1]
     assert atk.threat and atk.critical and atk.confirm_roll == 15
@@ -136,10 +136,10 @@ def test_illegal_attacks_are_refused_with_reasons():
     enc, a, b = duo(["....", ".1..", "...."], [1, 1], [2, 1], legend={"1": (4, 12)})
     a_block = a.block
     gs = attacks_with(a_block, "greatsword")[0]
-    assert "cannot be used in a Narrow or Low" in combat.plan_attack(enc, a, gs, b).reason
+    assert "cannot be used in a Narrow or Low" in attacks.plan_attack(enc, a, gs, b).reason
     enc, a, b = duo(["....", ".3..", "...."], [1, 1], [3, 1], legend={"3": (5, 2.5)})
     bow = attacks_with(a.block, "shortbow")[0]
-    assert "cannot be fired" in combat.plan_attack(enc, a, bow, b, kind="ranged").reason
+    assert "cannot be fired" in attacks.plan_attack(enc, a, bow, b, kind="ranged").reason
 
 
 def test_attack_of_opportunity_on_leaving_and_not_on_5ft_step():
@@ -195,7 +195,7 @@ def test_draw_is_a_move_action():
 
 
 def test_damage_reduction_once_per_hit_and_riders_need_a_wound():
-    from sim.combat import DamagePart, deal_damage
+    from sim.engine.damage import DamagePart, deal_damage
 
     from .helpers import encounter, ready
     from .test_spells import Fixed
@@ -213,8 +213,8 @@ def test_damage_reduction_once_per_hit_and_riders_need_a_wound():
     # a dire rat's bite (1d4 + filth fever) that DR stops wholly carries no disease
     rat = enc.creatures["rat"]
     enc.rng = Fixed(15, 4)  # hits, 4 damage: all stopped
-    plan = combat.plan_attack(enc, rat, rat.wielded() or combat._first_melee(rat), g)
-    combat.resolve_attack(enc, plan)
+    plan = attacks.plan_attack(enc, rat, rat.wielded() or attacks.first_melee(rat), g)
+    attacks.resolve_attack(enc, plan)
     assert [e for e in enc.events if e.type == "damage"][-1].amount == 0
     assert not g.diseases and not [e for e in enc.events if e.type == "save" and e.target == "g"]
 
@@ -228,5 +228,5 @@ def test_a_crossbow_in_a_narrow_crawlway_takes_the_narrow_and_low_row():
                                                   {"id": "g", "template": "goblin", "team": "y", "at": [5, 0]}],
                               legend={"q": (4, 2), "v": (5, 2)}))
         w = enc.creatures["w"]
-        plan = combat.plan_attack(enc, w, w.attack_named("light-crossbow"), enc.creatures["g"], kind="ranged")
+        plan = attacks.plan_attack(enc, w, w.attack_named("light-crossbow"), enc.creatures["g"], kind="ranged")
         assert plan and plan.modifiers["crawl"] == expected, plan.modifiers

@@ -3,8 +3,9 @@ disabled strain, nausea's single move action, prone actions, and crawling that p
 
 from __future__ import annotations
 
-from sim import combat
-from sim.encounter import DropProne, FiveFootStep, Move, StandUp, Strike
+from sim.engine import attacks
+from sim.engine import damage
+from sim.engine.actions import DropProne, FiveFootStep, Move, StandUp, Strike
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of
@@ -23,7 +24,7 @@ def test_hit_points_disabled_at_0_dying_below_dead_at_minus_10():
     states = []
     for hp in (1, 0, -1, -9, -10):
         a.hp = hp
-        combat.update_state(enc, a)
+        damage.update_state(enc, a)
         states.append(sorted(a.conditions & {"disabled", "dying", "dead"}))
     assert states == [[], ["disabled"], ["dying"], ["dying"], ["dead"]]
     assert [e.target for e in of_type(enc, "died")] == ["a"]
@@ -33,7 +34,7 @@ def test_dying_loses_1_hp_a_round_or_stabilises_on_10_percent():
     enc = two()
     a = enc.creatures["a"]
     a.hp = -3
-    combat.update_state(enc, a)
+    damage.update_state(enc, a)
     enc.rng = Fixed(11)          # d% 11: above the 10% chance
     turn_of(enc, "a")
     assert a.hp == -4 and "dying" in a.conditions and enc.turn.ended
@@ -49,7 +50,7 @@ def test_disabled_takes_one_action_and_a_standard_action_costs_1_hp():
     enc = two()
     a = enc.creatures["a"]
     a.hp = 0
-    combat.update_state(enc, a)
+    damage.update_state(enc, a)
     turn_of(enc, "a")
     r = enc.perform(Move((1, 0), double=True))
     assert not r and r.reason == "A is disabled: a single move or standard action"
@@ -106,7 +107,7 @@ def test_crawling_provokes_from_every_enemy_it_passes_even_arriving():
 
 
 def test_a_5_ft_step_then_a_full_attack_but_no_other_movement():
-    from sim.encounter import FullAttack, Run, Withdraw
+    from sim.engine.actions import FullAttack, Run, Withdraw
 
     enc = two(b_at=(3, 1))
     turn_of(enc, "a")
@@ -134,11 +135,11 @@ def test_helpless_dex_counts_as_0_and_melee_gets_4_no_ranged_bonus():
     enc = two(b="orc", b_at=(2, 1))
     a, b = enc.creatures["a"], enc.creatures["b"]
     b.conditions.add("asleep")
-    ac, parts = combat.target_ac(enc, a, b, ranged=False)
+    ac, parts = attacks.target_ac(enc, a, b, ranged=False)
     assert parts["dex"] == -5 and "prone" not in parts         # an orc's Dex 11 counts as 0
     assert ac == 10 + 3 - 5 == 8                                # studded leather +3, Dex -5
-    assert combat.target_ac(enc, a, b, ranged=True)[0] == ac    # no bonus against ranged attacks
-    plan = combat.plan_attack(enc, a, a.wielded(), b)
+    assert attacks.target_ac(enc, a, b, ranged=True)[0] == ac    # no bonus against ranged attacks
+    plan = attacks.plan_attack(enc, a, a.wielded(), b)
     assert plan.modifiers["helpless_target"] == 4
 
 
@@ -146,36 +147,36 @@ def test_nonlethal_equal_to_hp_staggers_more_knocks_out():
     enc = two()
     a = enc.creatures["a"]
     a.nonlethal = a.hp
-    combat.update_state(enc, a)
+    damage.update_state(enc, a)
     assert "staggered" in a.conditions and a.in_fight
     turn_of(enc, "a")
     r = enc.perform(Move((1, 0), double=True))
     assert not r and r.reason == "A is staggered: a single move or standard action"
     assert enc.perform(Move((1, 0))) and enc.turn.ended          # one action, then the turn is over
     a.nonlethal += 1
-    combat.update_state(enc, a)
+    damage.update_state(enc, a)
     assert "unconscious" in a.conditions and "staggered" not in a.conditions
 
 
 def test_a_disabled_caster_strains_on_a_spell_and_gets_one_action():
-    from sim.encounter import Cast
+    from sim.engine.actions import Cast
 
     enc = two(a="elf-wizard-1", b="ogre", b_at=(7, 1))
     w = enc.creatures["a"]
     w.hp = 0
-    combat.update_state(enc, w)
+    damage.update_state(enc, w)
     turn_of(enc, "a")
     assert enc.perform(Cast("magic-missile", target="b"))
     assert w.hp == -1 and "dying" in w.conditions and enc.turn.ended
 
 
 def test_with_a_crossbow_in_hand_nothing_is_threatened():
-    from sim.encounter import Draw
+    from sim.engine.actions import Draw
 
     enc = two(b_at=(2, 1))
     a, b = enc.creatures["a"], enc.creatures["b"]
-    assert (2, 1) in combat.threatens(enc, a)
+    assert (2, 1) in attacks.threatens(enc, a)
     turn_of(enc, "a")
     assert enc.perform(Draw("heavy-crossbow"))
-    assert not combat.threatens(enc, a) and combat.melee_in_hand(a) is None
-    assert (1, 1) in combat.threatens(enc, b)                  # the goblin's morningstar still does
+    assert not attacks.threatens(enc, a) and attacks.melee_in_hand(a) is None
+    assert (1, 1) in attacks.threatens(enc, b)                  # the goblin's morningstar still does

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.encounter import Encounter
+from sim.engine.fight import new_encounter
 from sim.events import dumps
 from sim.movement.field import BLOCKED
 
@@ -36,7 +36,7 @@ SIDES = [
 
 
 def play(seed):
-    enc = Encounter(spec(ARENA, SIDES, legend=LEGEND, seed=seed))
+    enc = new_encounter(spec(ARENA, SIDES, legend=LEGEND, seed=seed))
     enc.run()
     return enc
 
@@ -128,5 +128,5 @@ def test_the_ai_never_asks_for_what_the_rules_refuse(name):
 
     spec = load_encounter(maps_dir() / f"{name}.toml")
     for seed in range(6):
-        refused = [e for e in Encounter(spec, seed=seed).run() if e.type == "refused"]
+        refused = [e for e in new_encounter(spec, seed=seed).run() if e.type == "refused"]
         assert not refused, refused[:3]

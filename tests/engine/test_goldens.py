@@ -14,7 +14,7 @@ import pytest
 
 from sim.cli import main as cli_main
 from sim.crawl import load_crawl, run_crawl
-from sim.encounter import Encounter
+from sim.engine.fight import new_encounter
 from sim.events import dumps
 from sim.loaders import load_encounter
 from sim.paths import maps_dir
@@ -35,7 +35,7 @@ def _fight_hashes() -> dict[str, str]:
     for name in ENCOUNTERS:
         spec = load_encounter(maps_dir() / f"{name}.toml")
         for seed in SEEDS:
-            enc = Encounter(spec, seed=seed)
+            enc = new_encounter(spec, seed=seed)
             enc.run()
             out[f"fight:{name}:{seed}"] = _sha(dumps(enc.events))
     return out

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import ai
-from sim.encounter import FullAttack, Impossible, Load, Strike
+from sim.engine import ai
+from sim.engine.actions import FullAttack, Impossible, Load, Strike
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of
@@ -97,7 +97,7 @@ def test_the_ai_loads_with_the_move_action_it_has_left():
 
 def _shots_follow_loads(enc):
     """Replaying the events: no crossbow or sling shoots twice without a load between."""
-    from sim.encounter import load_action
+    from sim.engine.attacks import load_action
 
     for cid, c in enc.creatures.items():
         loaded: dict[str, bool] = {}

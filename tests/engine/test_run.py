@@ -4,8 +4,8 @@ turn."""
 
 from __future__ import annotations
 
-from sim import combat
-from sim.encounter import Run, Strike
+from sim.engine import attacks
+from sim.engine.actions import Run, Strike
 
 from .helpers import encounter, ready
 from .test_spells import of_type, turn_of
@@ -29,11 +29,11 @@ def test_run_four_times_speed_in_a_straight_line_and_no_dex_until_next_turn():
     (moved,) = of_type(enc, "moved", n)
     assert moved.action == "run" and {s["kind"] for s in moved.path} == {"run"} and len(moved.path) == 16
     assert r.pos == (17, 2) and enc.turn.ended
-    assert combat.loses_dex(enc, r) == "running"
+    assert attacks.loses_dex(enc, r) == "running"
     g = enc.creatures["g"]
-    assert "dex" not in combat.target_ac(enc, g, r, ranged=True)[1]  # no Dex bonus while running
+    assert "dex" not in attacks.target_ac(enc, g, r, ranged=True)[1]  # no Dex bonus while running
     turn_of(enc, "r")
-    assert "running" not in r.conditions and combat.loses_dex(enc, r) is None
+    assert "running" not in r.conditions and attacks.loses_dex(enc, r) is None
 
 
 def test_a_diagonal_run_counts_5_10_5():

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import spells
-from sim.encounter import Cast, Impossible
+from sim.engine import attacks, casting, damage, spells
+from sim.engine.actions import Cast, Impossible
 
 from .helpers import encounter, ready
 
@@ -71,7 +71,7 @@ def test_magic_missile_range_line_of_effect_and_slots():
                                  {"id": "hid", "template": "goblin", "team": "m", "at": [5, 2]},
                                  {"id": "g", "template": "goblin", "team": "m", "at": [21, 0]}]))
     w = turn_of(enc, "w")
-    assert spells.range_ft(w, "medium") == 110  # 100 ft + 10 ft per level
+    assert casting.range_ft(w, "medium") == 110  # 100 ft + 10 ft per level
     r = enc.perform(Cast("magic-missile", target="far"))  # 23 squares: 115 ft
     assert isinstance(r, Impossible) and r.reason == "Far is out of range (110 ft)"
     w.pos = (3, 2)
@@ -80,7 +80,7 @@ def test_magic_missile_range_line_of_effect_and_slots():
     assert isinstance(r, Impossible) and r.reason == "no line of effect to Hid"
     w.pos, w.squares = (0, 0), [(0, 0)]
     assert enc.perform(Cast("magic-missile", target="g"))  # 105 ft: in range
-    assert spells.has_spell(w, "magic-missile") is None  # the one 1st-level magic missile is spent
+    assert casting.has_spell(w, "magic-missile") is None  # the one 1st-level magic missile is spent
     turn_of(enc, "w")
     r = enc.perform(Cast("magic-missile", target="g"))
     assert isinstance(r, Impossible) and r.reason == "W has no magic-missile prepared"
@@ -155,7 +155,7 @@ def test_no_spells_while_nauseated_or_in_a_tight_squeeze():
     w.pos, w.squares = (1, 1), [(1, 1)]  # a 1-ft crack, 1 ft high: a tight squeeze for a Medium elf
     r = enc.perform(Cast("magic-missile", target="g"))
     assert isinstance(r, Impossible) and r.reason == "no spellcasting in a tight squeeze"
-    assert spells.has_spell(w, "magic-missile") == 1  # nothing spent
+    assert casting.has_spell(w, "magic-missile") == 1  # nothing spent
 
 
 # ---- burning hands --------------------------------------------------------------------------------
@@ -267,10 +267,8 @@ def test_bless_gives_allies_in_50_ft_plus_1_to_hit_for_a_minute_per_level():
     assert set(of_type(enc, "spell", n)[-1].targets) == {"c", "f"}  # 10 squares out: 50 ft; 11 is beyond
     f, g, far = enc.creatures["f"], enc.creatures["g"], enc.creatures["far"]
     assert f.blessed_until == enc.round + 10 - 1 and far.blessed_until < enc.round
-    from sim import combat
-
-    assert combat.plan_attack(enc, f, f.wielded(), g).modifiers["bless"] == 1
-    assert "bless" not in combat.plan_attack(enc, far, far.wielded(), g).modifiers
+    assert attacks.plan_attack(enc, f, f.wielded(), g).modifiers["bless"] == 1
+    assert "bless" not in attacks.plan_attack(enc, far, far.wielded(), g).modifiers
 
 
 def test_burning_hands_halved_is_at_least_1():
@@ -303,9 +301,7 @@ def test_sleep_lasts_a_minute_a_level_and_a_wound_wakes():
     turn_of(enc, "w")
     g1, g2 = enc.creatures["g1"], enc.creatures["g2"]
     assert "asleep" in g1.conditions and g1.asleep_until == enc.round + 10   # 1 min at caster level 1
-    from sim import combat
-
-    combat.deal_damage(enc, g1, [combat.DamagePart(1, "slashing", "weapon")], source=None, cause="weapon")
+    damage.deal_damage(enc, g1, [damage.DamagePart(1, "slashing", "weapon")], source=None, cause="weapon")
     assert "asleep" not in g1.conditions                                  # the wound wakes it
     enc.round = g2.asleep_until + 1
     turn_of(enc, "g2")
@@ -318,11 +314,9 @@ def test_damage_during_sleeps_casting_time_needs_concentration():
     w = turn_of(enc, "w")
     assert enc.perform(Cast("sleep", at=(11, 4)))
     assert w.pending_spell is not None
-    from sim import combat
-
     enc.rng = Fixed(3)  # Concentration d20 3 + 5 = 8 < DC 10 + 2 damage + 1
     n = len(enc.events)
-    combat.deal_damage(enc, w, [combat.DamagePart(2, "piercing", "weapon")], source=None, cause="weapon")
+    damage.deal_damage(enc, w, [damage.DamagePart(2, "piercing", "weapon")], source=None, cause="weapon")
     (chk,) = of_type(enc, "check", n)
     assert chk.dc == 13 and chk.cause == "damaged_while_casting" and not chk.success
     assert w.pending_spell is None and of_type(enc, "spell", n)[-1].lost

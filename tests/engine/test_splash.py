@@ -4,7 +4,7 @@ everyone around where it breaks (allies too), x1.5 against swarms, burning, and 
 
 from __future__ import annotations
 
-from sim.encounter import Impossible, Throw
+from sim.engine.actions import Impossible, Throw
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of
@@ -145,7 +145,7 @@ def test_splash_reaches_everything_within_5_ft_of_a_large_target_and_bless_count
 
 
 def test_an_oil_flask_needs_a_fuse_then_catches_fire_half_the_time():
-    from sim.encounter import PrepareFuse
+    from sim.engine.actions import PrepareFuse
 
     enc = fight({"id": "g", "template": "goblin", "team": "m", "at": [5, 3]}, items={"oil-flask": 2})
     t = enc.creatures["t"]

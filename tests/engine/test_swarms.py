@@ -6,12 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import combat
-from sim.combat import DamagePart, adjust_for_target, deal_damage
-from sim.encounter import Encounter, Move
+from sim.engine import attacks
+from sim.engine import damage
+from sim.engine.damage import DamagePart, adjust_for_target, deal_damage
+from sim.engine.actions import Move
+from sim.engine.fight import new_encounter
 from sim.movement.field import BLOCKED
 from sim.rules.sizes import Size
-from sim.swarms import best_shape, connected_sets, distraction, engulfed, flow, is_contiguous, swarm_attack
+from sim.engine.swarms import distraction, engulfed, swarm_attack
+from sim.movement.shapes import best_shape, connected_sets, flow, is_contiguous
 
 from .helpers import encounter, ready, spec
 
@@ -36,7 +39,7 @@ def test_six_swarms(name, hp, dice, dc, rule, component):
     enc, s = one_swarm(name)
     sw = s.block.swarm
     assert (s.hp, str(sw.damage), sw.distraction_dc, sw.weapon_damage, sw.component) == (hp, dice, dc, rule, component)
-    assert s.reach_ft() == 0 and combat.threatens(enc, s) == set()
+    assert s.reach_ft() == 0 and attacks.threatens(enc, s) == set()
 
 
 # ---- §4.7 damage matrix ---------------------------------------------------------------------------
@@ -76,10 +79,10 @@ def test_torch_hit_deals_1d3_fire_instead():
                                               "weapon": "torch", "lit": True}])
     f = enc.creatures["f"]
     torch = f.attack_named("torch")
-    plan = combat.plan_attack(enc, f, torch, s)
+    plan = attacks.plan_attack(enc, f, torch, s)
     assert plan and plan.modifiers["improvised"] == -4
     for _ in range(20):
-        combat.weapon_damage(enc, plan, critical=False, multiplier=2)
+        attacks.weapon_damage(enc, plan, critical=False, multiplier=2)
     dmg = [e for e in enc.events if e.type == "damage"]
     assert all(set(e.parts) == {"fire"} and 1 <= e.parts["fire"] <= 3 and e.amount == e.parts["fire"] for e in dmg)
 
@@ -90,17 +93,17 @@ def test_no_critical_hits_or_flanking_against_swarms():
         {"id": "b", "template": "human-fighter-3", "team": "p", "at": [3, 1]}])
     s.squares = [(2, 1)]
     a = enc.creatures["a"]
-    plan = combat.plan_attack(enc, a, a.wielded(), s)
+    plan = attacks.plan_attack(enc, a, a.wielded(), s)
     assert "flanking" not in plan.modifiers and not plan.sneak
     enc.rng = np.random.default_rng(0)
     for _ in range(200):
-        combat.resolve_attack(enc, plan)
+        attacks.resolve_attack(enc, plan)
     assert not any(e.type == "attack" and (e.critical or e.threat) for e in enc.events)
 
 
 def test_magic_missile_has_no_effect_burning_hands_x1_5():
     enc, s = one_swarm("bat-swarm", at=(3, 1), others=[{"id": "w", "template": "elf-wizard-3", "team": "p", "at": [1, 1]}])
-    from sim.encounter import Cast
+    from sim.engine.actions import Cast
     s.squares = [(3, 1)]
     enc.turn_index = enc.order.index("w") - 1
     enc.begin_turn()
@@ -209,7 +212,7 @@ def test_distraction_save_nauseates_and_living_only():
 def test_poison_initial_and_secondary_ten_rounds_later_and_wounding():
     enc, s = one_swarm("centipede-swarm", others=[{"id": "f", "template": "human-fighter-1", "team": "p", "at": [2, 1]}])
     f = enc.creatures["f"]
-    from sim.swarms import apply_riders, poison_secondaries
+    from sim.engine.afflictions import apply_riders, poison_secondaries
     apply_riders(enc, s, f, ["centipede-poison"])
     save = [e for e in enc.events if e.type == "save"][-1]
     assert save.dc == 13 and save.cause == "poison"
@@ -241,7 +244,7 @@ def test_swarm_squares_always_valid(seed, template, shape):
     sides = [{"id": "s", "template": template, "team": "m", "at": [12, 1]},
              {"id": "a", "template": "human-fighter-2", "team": "p", "at": [2, 2]},
              {"id": "b", "template": "human-cleric-2", "team": "p", "at": [3, 4]}]
-    enc = Encounter(spec(ARENA, sides, legend={"k": (0.3, 0.5), "a": (2, 12)}, seed=seed, swarm_shape=shape))
+    enc = new_encounter(spec(ARENA, sides, legend={"k": (0.3, 0.5), "a": (2, 12)}, seed=seed, swarm_shape=shape))
     enc.run()
     s = enc.creatures["s"]
     passable = enc.field(s).mode != BLOCKED
@@ -258,7 +261,7 @@ def test_no_distraction_for_a_creature_the_swarm_cannot_hurt():
                                                        {"id": "f", "template": "human-fighter-3", "team": "p",
                                                         "at": [2, 1]}])
     s.squares = [(1, 1), (2, 1)]
-    from sim.swarms import distraction
+    from sim.engine.swarms import distraction
 
     enc.rng = np.random.default_rng(0)
     n = len(enc.events)
@@ -271,5 +274,5 @@ def test_no_distraction_for_a_creature_the_swarm_cannot_hurt():
 def test_nonlethal_beyond_its_hit_points_disperses_a_swarm():
     enc, s = one_swarm("rat-swarm")
     s.nonlethal = s.hp + 1
-    combat.update_state(enc, s)
+    damage.update_state(enc, s)
     assert "dispersed" in s.conditions and not s.in_fight

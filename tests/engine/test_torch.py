@@ -4,7 +4,7 @@ bludgeoning and 1 fire against a normal target."""
 
 from __future__ import annotations
 
-from sim.encounter import LightTorch, Strike
+from sim.engine.actions import LightTorch, Strike
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of

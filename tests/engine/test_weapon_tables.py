@@ -3,7 +3,7 @@ the real attack resolution: a Medium human stands in a square of each category a
 
 import pytest
 
-from sim import combat
+from sim.engine import attacks
 from sim.rules.statblocks import attacks_with
 
 from .helpers import encounter, ready
@@ -74,9 +74,9 @@ def _setup(col: int, weapon_key: str, *, ranged: bool):
 @pytest.mark.parametrize("weapon_key", list(MELEE))
 def test_melee_table_cell(weapon_key, col):
     enc, me, foe, att = _setup(col, weapon_key, ranged=False)
-    assert combat.standing_category(enc, me).name.lower() == CATS[col]
+    assert attacks.standing_category(enc, me).name.lower() == CATS[col]
     expected = MELEE[weapon_key][col]
-    plan = combat.plan_attack(enc, me, att, foe)
+    plan = attacks.plan_attack(enc, me, att, foe)
     if expected is None:
         assert not plan and "cannot be used" in plan.reason
     else:
@@ -90,7 +90,7 @@ def test_melee_table_cell(weapon_key, col):
 def test_ranged_table_cell(weapon_key, col):
     enc, me, foe, att = _setup(col, weapon_key, ranged=True)
     expected = RANGED[weapon_key][col]
-    plan = combat.plan_attack(enc, me, att, foe, kind="ranged")
+    plan = attacks.plan_attack(enc, me, att, foe, kind="ranged")
     if expected is None:
         assert not plan and ("cannot be fired" in plan.reason or "only crossbows" in plan.reason)
     else:
@@ -106,7 +106,7 @@ def test_tight_squeeze_refuses_everything():
                           legend={"t": (1, 1)}))
     me = enc.creatures["me"]
     for att in me.block.attacks:
-        plan = combat.plan_attack(enc, me, att, enc.creatures["foe"])
+        plan = attacks.plan_attack(enc, me, att, enc.creatures["foe"])
         assert not plan and "Tight Squeeze" in plan.reason
 
 
@@ -117,8 +117,8 @@ def test_natural_weapons_count_as_light():
                           legend={"1": (1.2, 1)}))  # narrow for a Small rat (S 5): W 1.2? -> awkward
     rat = enc.creatures["rat"]
     bite = rat.block.attacks[0]
-    plan = combat.plan_attack(enc, rat, bite, enc.creatures["foe"])
-    cat = combat.standing_category(enc, rat).name.lower()
+    plan = attacks.plan_attack(enc, rat, bite, enc.creatures["foe"])
+    cat = attacks.standing_category(enc, rat).name.lower()
     assert plan and plan.modifiers[cat] == {"narrow_or_low": -2, "narrow_and_low": -4, "crawl": -2, "awkward": -8}[cat]
 
 
@@ -131,10 +131,10 @@ def test_tunnelfighter_and_tunnelrunner():
                           legend={"2": (4, 4)}))
     bruna = enc.creatures["bruna"]
     assert bruna.block.has_feat("tunnelfighter")
-    assert combat.standing_category(enc, bruna).name == "NARROW_OR_LOW"  # N&L acts as one
-    plan = combat.plan_attack(enc, bruna, bruna.attack_named("longsword"), enc.creatures["foe"])
+    assert attacks.standing_category(enc, bruna).name == "NARROW_OR_LOW"  # N&L acts as one
+    plan = attacks.plan_attack(enc, bruna, bruna.attack_named("longsword"), enc.creatures["foe"])
     assert plan and "narrow_or_low" not in plan.modifiers
-    assert combat.loses_dex(enc, bruna) is None
+    assert attacks.loses_dex(enc, bruna) is None
     greatsword = attacks_with(bruna.block, "greatsword")[0]
-    plan = combat.plan_attack(enc, bruna, greatsword, enc.creatures["foe"])
+    plan = attacks.plan_attack(enc, bruna, greatsword, enc.creatures["foe"])
     assert plan and plan.modifiers["narrow_or_low"] == -4

@@ -29,7 +29,7 @@ def spec(rows: list[str], combatants: list[dict], *, legend=None, seed: int = 1,
 
 
 def start_events(s: EncounterSpec) -> list[ev.Event]:
-    from sim.encounter import Encounter
+    from sim.engine.encounter import Encounter
 
     return Encounter(s).start()
 

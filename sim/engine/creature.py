@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim.coords import Pos
 from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack, StatBlock, without_armor
-
-Pos = tuple[int, int]
 
 # Conditions that take a creature out of the fight (RULES §5.5): it cannot act.
 OUT_OF_FIGHT = frozenset({"dead", "dying", "unconscious", "dispersed", "asleep", "stable", "paralyzed"})

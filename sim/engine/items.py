@@ -7,24 +7,26 @@ squares away (1 = back toward the thrower, then clockwise). The thrown lantern (
 to every creature in the target square and the 8 around it (or the 4 around an intersection),
 once per creature; the thrower and its allies there are hit too. Swarms take x1.5 from every
 splash (§7.22). No nonproficiency penalty.
+Also the torch: lighting one and taking it in hand (RULES §3.5).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from sim import combat
-from sim.creature import Creature
+from sim.coords import Pos
+from sim.engine import attacks, damage
+from sim.engine.actions import Impossible, LightTorch, PrepareFuse, Throw, Turn
+from sim.engine.checks import d20, hits
+from sim.engine.creature import Creature
+from sim.engine.setup import with_extra_attacks
+from sim.engine.world import World
 from sim.events import Attack as AttackEvent
 from sim.events import ItemUsed, Splash
 from sim.geometry import footprint_distance_ft, line_of_effect
+from sim.rules.categories import effects
+from sim.rules.statblocks import attacks_with
 from sim.rules.weapons import combat_modifier, gear, splash_weapon
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.encounter import Encounter, Throw, Turn
 
-Pos = tuple[int, int]
-# 1d8 deviation directions: 1 = back toward the thrower, 2-8 clockwise (§3.5); filled per throw
 _CLOCKWISE = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
 
 
@@ -52,12 +54,10 @@ def throwable_items(c: Creature, *, unprepared: bool = False) -> list[str]:
     return out
 
 
-def prepare_fuse(enc: "Encounter", c: Creature, t: "Turn", item: str):
+def prepare_fuse(w: World, c: Creature, t: Turn, a: PrepareFuse):
     """Prepare an oil flask's fuse (RULES §3.5: a full-round action; preparing a splash weapon
     provokes, §6.6): the flask can then be thrown like alchemist's fire, igniting half the time."""
-    from sim.encounter import Impossible
-    from sim.events import ItemUsed
-
+    item = a.item
     if c.items.get(item, 0) <= 0:
         return Impossible(f"{c.name} carries no {item}")
     try:
@@ -68,14 +68,14 @@ def prepare_fuse(enc: "Encounter", c: Creature, t: "Turn", item: str):
         return Impossible(f"a {item} needs no fuse: throw it")
     if c.fused.get(item, 0) >= c.items[item]:
         return Impossible(f"every {item} it carries has a fuse ready")
-    why = enc._needs(c, t, full=True)
+    why = t.needs(c, full=True)
     if why:
         return Impossible(why)
-    t.standard = t.move = False
-    enc.provoke(c, "prepare_splash")
+    t.spend("full")
+    attacks.provoke(w, c, "prepare_splash")
     if c.in_fight:
         c.fused[item] = c.fused.get(item, 0) + 1
-        enc.emit(ItemUsed(round=enc.round, actor=c.id, action="fuse", item=item))
+        w.emit(ItemUsed(round=w.round, actor=c.id, action="fuse", item=item))
     return True
 
 
@@ -89,17 +89,20 @@ def _square_and_adjacent(p: Pos) -> list[Pos]:
     return [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
 
 
-def splash_area(enc: "Encounter", center: Pos, *, intersection: bool, item_area: str) -> list[Pos]:
+def splash_area(w: World, center: Pos, *, intersection: bool, item_area: str) -> list[Pos]:
     if intersection:
         sq = _squares_around_intersection(center)
     else:
         sq = _square_and_adjacent(center)
-    return [s for s in sq if enc.grid.in_bounds(s) and not enc.grid.rock[s[1], s[0]]]
+    return [s for s in sq if w.grid.in_bounds(s) and not w.grid.rock[s[1], s[0]]]
 
 
-def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
-    from sim.encounter import Impossible
-
+def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
+    """Throw a splash weapon (the handler of :class:`Throw`, a standard action; see the module
+    docstring)."""
+    why = t.needs(c, standard=True)
+    if why:
+        return Impossible(why)
     if c.items.get(a.item, 0) <= 0:
         return Impossible(f"{c.name} carries no {a.item}")
     try:
@@ -108,13 +111,13 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
         return Impossible(str(exc))
     if sw.prepare_action == "full_round" and c.fused.get(a.item, 0) <= 0:
         return Impossible(f"a {a.item} needs a fuse prepared first (a full-round action; O in cavesim play)")
-    target = enc.creatures.get(a.target) if a.target else None
+    target = w.creatures.get(a.target) if a.target else None
     if target is None and a.at is None:
         return Impossible("throw at a creature or at a square / intersection")
     if target is not None:
         aim_squares = target.squares
     elif a.intersection:
-        aim_squares = [s for s in _squares_around_intersection(a.at) if enc.grid.in_bounds(s) and not enc.grid.rock[s[1], s[0]]]
+        aim_squares = [s for s in _squares_around_intersection(a.at) if w.grid.in_bounds(s) and not w.grid.rock[s[1], s[0]]]
         if not aim_squares:
             return Impossible("that intersection is inside solid rock")
     else:
@@ -123,37 +126,35 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
     increments = max(1, -(-dist // sw.range_ft))
     if increments > 5:
         return Impossible(f"out of range ({dist} ft; {sw.range_ft}-ft increments, 5 at most)")
-    if not line_of_effect(enc.grid.rock, c.squares, aim_squares):
+    if not line_of_effect(w.grid.rock, c.squares, aim_squares):
         return Impossible("no line of effect")
-    cat = combat.standing_category(enc, c)
-    from sim.rules.categories import effects
-
+    cat = attacks.standing_category(w, c)
     eff = effects(cat)
     if eff.ranged != "any" or c.prone:
         return Impossible(f"cannot throw in a {eff.label}" if eff.ranged != "any" else "prone: cannot throw")
-    t.standard = False
+    t.spend("standard")
     c.items[a.item] -= 1
     if c.fused.get(a.item, 0) > 0:
         c.fused[a.item] -= 1
-    enc.provoke(c, "ranged_attack")
+    attacks.provoke(w, c, "ranged_attack")
     if not c.in_fight:
         return True
     mods = {"base_attack": int(c.block.bab), "dexterity": c.block.abilities.mod("dex") + c.dex_mod_delta(),
             "size": int(c.size.modifier)}
     if increments > 1:
         mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
-    if c.blessed_until >= enc.round:
+    if c.blessed_until >= w.round:
         mods["bless"] = combat_modifier("attack", "bless")  # +1 on attack rolls (RULES §8)
     if target is not None:
-        ac, ac_mods = combat.target_ac(enc, c, target, ranged=True, touch=True)
-        if combat._in_melee_with_ally(enc, c, target):
+        ac, ac_mods = attacks.target_ac(w, c, target, ranged=True, touch=True)
+        if attacks.in_melee_with_ally(w, c, target):
             mods["firing_into_melee"] = combat_modifier("attack", "firing_into_melee")
     else:
         ac, ac_mods = combat_modifier("ac", "splash_intersection"), {"intersection": combat_modifier("ac", "splash_intersection")}
-    roll = int(enc.rng.integers(1, 21))
+    roll = d20(w)
     total = roll + sum(mods.values())
-    hit = roll == 20 or (roll != 1 and total >= ac)
-    enc.emit(AttackEvent(round=enc.round, actor=c.id, target=target.id if target else "",
+    hit = hits(roll, total, ac)
+    w.emit(AttackEvent(round=w.round, actor=c.id, target=target.id if target else "",
                          weapon=a.item, roll=roll, modifiers=mods, total=total, ac=ac, ac_modifiers=ac_mods,
                          hit=hit, critical=False, kind="ranged_touch"))
     if hit:
@@ -161,28 +162,28 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
         intersection = target is None and a.intersection
         direct = target
     else:  # the flask deviates: 1d8 direction, as many squares as range increments
-        d = int(enc.rng.integers(1, 9))
+        d = int(w.rng.integers(1, 9))
         base = target.pos if target is not None else a.at
         back = _back_direction(c.pos, base)
         idx = (_CLOCKWISE.index(back) + (d - 1)) % 8
         dx, dy = _CLOCKWISE[idx]
         center = (base[0] + dx * increments, base[1] + dy * increments)
-        center = (min(max(center[0], 0), enc.grid.cols - 1), min(max(center[1], 0), enc.grid.rows - 1))
+        center = (min(max(center[0], 0), w.grid.cols - 1), min(max(center[1], 0), w.grid.rows - 1))
         intersection = False
         direct = None
     everyone = sw.area == "square_and_adjacent"  # the lantern: the same 1d4 to all in the area (§7.21)
-    area = splash_area(enc, center, intersection=intersection, item_area=sw.area)
+    area = splash_area(w, center, intersection=intersection, item_area=sw.area)
     if direct is not None:  # everything within 5 ft of the target, whatever its size (§3.5)
         around = {q for sq in direct.squares for q in _square_and_adjacent(sq)
-                  if enc.grid.in_bounds(q) and not enc.grid.rock[q[1], q[0]]}
+                  if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]]}
         area = sorted(set(area) | around | set(direct.squares))
-    enc.emit(Splash(round=enc.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
+    w.emit(Splash(round=w.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
                     squares=tuple(area), direct=direct.id if direct else None, hit=hit))
-    if sw.ignite_chance < 1.0 and float(enc.rng.random()) >= sw.ignite_chance:
-        enc.emit(ItemUsed(round=enc.round, actor=c.id, action="fizzle", item=a.item))
+    if sw.ignite_chance < 1.0 and float(w.rng.random()) >= sw.ignite_chance:
+        w.emit(ItemUsed(round=w.round, actor=c.id, action="fizzle", item=a.item))
         return True  # the oil splashes but does not catch fire (RULES §3.5: 50%)
     hit_ids = set()
-    victims = [o for o in enc.creatures.values() if o.alive and set(o.squares) & set(area)]
+    victims = [o for o in w.creatures.values() if o.alive and set(o.squares) & set(area)]
     if direct is not None and direct not in victims:
         victims.append(direct)
     for v in victims:
@@ -190,17 +191,17 @@ def throw_splash(enc: "Encounter", c: Creature, t: "Turn", a: "Throw"):
             continue
         hit_ids.add(v.id)
         if everyone:
-            amount = max(1, sw.splash.roll(enc.rng))
+            amount = max(1, sw.splash.roll(w.rng))
         elif direct is not None and v is direct:
-            amount = max(1, sw.direct.roll(enc.rng))
+            amount = max(1, sw.direct.roll(w.rng))
         else:
-            amount = max(0, sw.splash.roll(enc.rng))
+            amount = max(0, sw.splash.roll(w.rng))
         if amount <= 0:
             continue
-        combat.deal_damage(enc, v, [combat.DamagePart(amount, sw.energy, "splash", area=True)], source=c,
+        damage.deal_damage(w, v, [damage.DamagePart(amount, sw.energy, "splash", area=True)], source=c,
                            cause="splash")
         if v is direct and sw.burn is not None and v.alive and not v.is_swarm:
-            combat.set_condition(enc, v, "burning", a.item)
+            damage.set_condition(w, v, "burning", a.item)
     return True
 
 
@@ -214,10 +215,37 @@ def _back_direction(thrower: Pos, target: Pos) -> tuple[int, int]:
     return (sx, sy)
 
 
-def burn_tick(enc: "Encounter", c: Creature) -> None:
+def burn_tick(w: World, c: Creature) -> None:
     """Alchemist's fire keeps burning one more round (1d6 fire), unless put out (§3.5)."""
     sw = splash_weapon("alchemists-fire")
-    combat.clear_condition(enc, c, "burning", "burnt_out")
+    damage.clear_condition(w, c, "burning", "burnt_out")
     if sw.burn is not None:
-        combat.deal_damage(enc, c, [combat.DamagePart(max(1, sw.burn.roll(enc.rng)), sw.energy, "energy")],
+        damage.deal_damage(w, c, [damage.DamagePart(max(1, sw.burn.roll(w.rng)), sw.energy, "energy")],
                            source=None, cause="burning")
+
+
+def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
+    if c.items.get("torch", 0) <= 0:
+        return Impossible(f"{c.name} has no torch")
+    if c.items.get("tindertwig", 0) > 0:
+        why = t.needs(c, standard=True)
+        if why:
+            return Impossible(why)
+        c.items["tindertwig"] -= 1
+        t.spend("standard")
+    else:
+        why = t.needs(c, full=True)
+        if why:
+            return Impossible(why)
+        t.spend("full")
+    attacks.provoke(w, c, "light_torch")
+    if not c.in_fight:
+        return True
+    c.torch_lit = True
+    if c.attack_named("torch") is None:
+        c.block = with_extra_attacks(c.block, attacks_with(c.block, "torch"))
+        if not c.armor_off:
+            c.base_block = c.block
+    c.wielding = "torch"
+    w.emit(ItemUsed(round=w.round, actor=c.id, action="light", item="torch"))
+    return True

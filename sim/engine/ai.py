@@ -1,4 +1,4 @@
-"""Tactics a player would call sensible: policies ``(encounter, creature, turn) -> action``.
+"""Tactics a player would call sensible: policies ``(world, creature, turn) -> action``.
 
 The engine asks the policy for one action at a time until it returns ``None`` (end of turn);
 the policy decides from the state only (it never bends a rule: an illegal choice is refused by
@@ -22,52 +22,51 @@ the engine like a player's). What the default policy does:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from sim import combat
-from sim.creature import Creature
-from sim.encounter import (Cast, Charge, Delay, Draw, FiveFootStep, FullAttack, LightTorch, Load, Move, StandUp,
-                           Strike, Throw, Turn, Withdraw, load_action)
-from sim.geometry import footprint_distance_ft, line_of_effect, threatened
+from sim.coords import Pos
+from sim.engine import attacks, moves
+from sim.engine.actions import (Cast, Charge, Delay, Draw, FiveFootStep, FullAttack, Impossible, LightTorch, Load, Move,
+                                StandUp, Strike, Throw, Turn, Withdraw)
+from sim.engine.attacks import load_action
+from sim.engine.casting import has_spell, range_ft
+from sim.engine.creature import Creature
+from sim.engine.items import splash_area, throwable_items
+from sim.engine.spells import cone_origins, cone_squares
+from sim.engine.world import World
+from sim.geometry import burst, footprint_distance_ft, line_of_effect, threatened
 from sim.movement import distance_map
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
-from sim.rules.sizes import Size
-
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.encounter import Encounter
-
-Pos = tuple[int, int]
+from sim.rules.weapons import gear, splash_weapon
 
 
-def default_policy(enc: "Encounter", c: Creature, t: Turn):
+def default_policy(w: World, c: Creature, t: Turn):
     if not c.in_fight:
         return None
-    foes = [o for o in enc.enemies(c) if o.in_fight]
+    foes = [o for o in w.enemies(c) if o.in_fight]
     if not foes:
         return None
     if c.is_swarm:
-        return swarm_policy(enc, c, t, foes)
+        return swarm_policy(w, c, t, foes)
     if c.nauseated:
-        return _nauseated(enc, c, t, foes)
+        return _nauseated(w, c, t, foes)
     covering = [f for f in foes if f.is_swarm and set(f.squares) & set(c.squares)]
     if covering and all(_helpless_against(c, f) for f in covering) and t.full_move:
-        act = _flee_swarms(enc, c, t, foes, budget=2)
+        act = _flee_swarms(w, c, t, foes, budget=2)
         if act is not None:
             return act
-    act = _support(enc, c, t, foes)
+    act = _support(w, c, t, foes)
     if act is not None:
         return act
-    act = _against_swarms(enc, c, t, foes)
+    act = _against_swarms(w, c, t, foes)
     if act is not None:
         return act
     if _is_ranged(c):
-        act = _ranged(enc, c, t, foes)
+        act = _ranged(w, c, t, foes)
         if act is not None:
             return act
-    return _melee(enc, c, t, foes)
+    return _melee(w, c, t, foes)
 
 
 # =================================================================================================
@@ -79,9 +78,9 @@ def hit_chance(bonus: int, ac: int) -> float:
     return min(0.95, max(0.05, (21 - need) / 20))
 
 
-def expected_damage(enc: "Encounter", c: Creature, att, target: Creature, *, at_category: Category | None = None) -> float:
+def expected_damage(w: World, c: Creature, att, target: Creature, *, at_category: Category | None = None) -> float:
     """Expected damage of one attack from where ``c`` stands (or would stand), or 0 if refused."""
-    plan = combat.plan_attack(enc, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
+    plan = attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
     if not plan:
         return 0.0
     avg = att.damage.average + sum(d.average for d, _ in att.extra_damage)
@@ -103,12 +102,12 @@ def _weapon_options(c: Creature, mode: str = "melee") -> list:
     return [a for a in c.block.attacks if a.mode == mode]
 
 
-def _usable_now(enc: "Encounter", c: Creature, att, target: Creature) -> bool:
-    return bool(combat.plan_attack(enc, c, att, target, kind="ranged" if att.mode == "ranged" else "melee"))
+def _usable_now(w: World, c: Creature, att, target: Creature) -> bool:
+    return bool(attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee"))
 
 
-def _in_reach(enc: "Encounter", c: Creature, target: Creature, att=None) -> bool:
-    att = att or c.wielded() or combat._first_melee(c)
+def _in_reach(w: World, c: Creature, target: Creature, att=None) -> bool:
+    att = att or c.wielded() or attacks.first_melee(c)
     if att is None:
         return False
     reach = int(att.reach_ft or c.reach_ft())
@@ -131,27 +130,22 @@ def _is_ranged(c: Creature) -> bool:
     return max(ranged) > max(melee, default=-99) + 1 and best_r >= best_m
 
 
-def _dmap(enc: "Encounter", c: Creature):
-    f = enc.field(c)
-    memo = getattr(enc, "_dmap_memo", None)  # one search per state of the fight (performance only)
-    key = (id(f), c.id, c.pos, c.prone, enc.occupancy_signature()) if memo is not None else None
-    if key is not None and key in memo:
-        return memo[key]
-    blocked, _ = enc.occupancy_masks(c)
-    blocked[c.pos[1], c.pos[0]] = False
-    d = distance_map(f, c.pos, expected=True, blocked=blocked, prone=c.prone)
-    if key is not None:
-        if len(memo) > 64:
-            memo.clear()
-        memo[key] = d
+def _dmap(w: World, c: Creature):
+    f = w.field(c)
+    key = (id(f), c.id, c.pos, c.prone, w.occupancy_signature())  # one search per state of the fight
+    d = w.cache.distances.get(key)
+    if d is None:
+        blocked, _ = w.occupancy_masks(c)
+        blocked[c.pos[1], c.pos[0]] = False
+        d = w.cache.distances.put(key, distance_map(f, c.pos, expected=True, blocked=blocked, prone=c.prone))
     return d
 
 
-def attack_squares(enc: "Encounter", c: Creature, target: Creature, reach: int) -> list[Pos]:
+def attack_squares(w: World, c: Creature, target: Creature, reach: int) -> list[Pos]:
     """Reference squares from which ``c`` could attack ``target`` (free, where it can stand)."""
-    f = enc.field(c)
-    blocked, no_end = enc.occupancy_masks(c)
-    rows, cols = enc.grid.shape
+    f = w.field(c)
+    blocked, no_end = w.occupancy_masks(c)
+    rows, cols = w.grid.shape
     r = max(1, reach // 5) + c.k
     xs = [x for x, _ in target.squares]
     ys = [y for _, y in target.squares]
@@ -203,11 +197,11 @@ def _attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.nd
     return list(zip((xs + x0).tolist(), (ys + y0).tolist()))
 
 
-def _best_melee(enc: "Encounter", c: Creature, target: Creature):
+def _best_melee(w: World, c: Creature, target: Creature):
     """The carried melee attack with the best expected damage from where ``c`` stands."""
     best, best_v = None, -1.0
     for a in _weapon_options(c, "melee"):
-        v = expected_damage(enc, c, a, target)
+        v = expected_damage(w, c, a, target)
         if v > best_v + 1e-9:
             best, best_v = a, v
     return best, best_v
@@ -217,25 +211,25 @@ def _best_melee(enc: "Encounter", c: Creature, target: Creature):
 # Melee
 # =================================================================================================
 
-def _melee(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
-    if c.prone and t.move and not enc.field(c).prone[c.pos[1], c.pos[0]] and not t.moved:
+def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
+    if c.prone and t.move and not w.field(c).prone[c.pos[1], c.pos[0]] and not t.moved:
         return StandUp()
     targets = [f for f in foes if not (f.is_swarm and _immune_to_me(c, f))] or foes
     # attack from here if something is in reach
-    in_reach = [f for f in targets if _in_reach(enc, c, f, _reachiest(c))]
+    in_reach = [f for f in targets if _in_reach(w, c, f, _reachiest(c))]
     if in_reach and t.standard:
         target = min(in_reach, key=lambda f: (f.hp, f.id))
-        best, value = _best_melee(enc, c, target)
+        best, value = _best_melee(w, c, target)
         cur = c.wielded()
         if best is not None and cur is not None and best.name != cur.name and best.kind == "weapon":
-            cur_v = expected_damage(enc, c, cur, target) if cur.mode == "melee" else 0.0
+            cur_v = expected_damage(w, c, cur, target) if cur.mode == "melee" else 0.0
             if value > cur_v + 0.25 and t.move:
                 return Draw(best.name)
         if best is None or value <= 0:
-            if cur is not None and cur.mode == "melee" and _usable_now(enc, c, cur, target):
+            if cur is not None and cur.mode == "melee" and _usable_now(w, c, cur, target):
                 best = cur
             else:
-                return _reposition(enc, c, t, targets)
+                return _reposition(w, c, t, targets)
         if best.kind == "weapon" and best.name != c.wielding:
             if t.move:
                 return Draw(best.name)
@@ -245,48 +239,48 @@ def _melee(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
         return Strike(target.id, best.name)
     if not t.standard and not t.move:
         return None
-    hold = _hold_ground(enc, c, t, targets)
+    hold = _hold_ground(w, c, t, targets)
     if hold is not None:
         return hold
-    return _reposition(enc, c, t, targets)
+    return _reposition(w, c, t, targets)
 
 
-def _hold_ground(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+def _hold_ground(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """Fight where the ground favours you: if ``c`` stands where it fights without penalty and every
     square from which the nearest walking enemy could reach it is constricted for that enemy
     (a kobold in a lair where humans must crawl), wait for the enemy to come in (patience:
     ten rounds, so a fight cannot stall forever)."""
-    if c.is_swarm or t.moved or combat.standing_category(enc, c) is not Category.CLEAR:
+    if c.is_swarm or t.moved or attacks.standing_category(w, c) is not Category.CLEAR:
         return None
     walkers = [f for f in foes if not f.is_swarm and f.in_fight and not _is_ranged(f)]
     if not walkers:
         return None
-    held = enc.memory.setdefault("held_ground", {}).setdefault(c.id, set())
-    if len(held) >= 10 and enc.round not in held:
+    held = w.memory.setdefault("held_ground", {}).setdefault(c.id, set())
+    if len(held) >= 10 and w.round not in held:
         return None
-    rows, cols = enc.grid.shape
+    rows, cols = w.grid.shape
     for f in walkers:
-        cats = enc.categories(f)
+        cats = w.categories(f)
         reach = max(5, f.reach_ft())
         ring = [(x + dx, y + dy) for (x, y) in c.squares for dx in range(-1, 2) for dy in range(-1, 2)
                 if reach <= 5]
-        ring = [q for q in ring if 0 <= q[0] < cols and 0 <= q[1] < rows and not enc.grid.rock[q[1], q[0]]
+        ring = [q for q in ring if 0 <= q[0] < cols and 0 <= q[1] < rows and not w.grid.rock[q[1], q[0]]
                 and q not in c.squares]
         if not ring:
             continue
         if all(Category(int(cats[y, x])) >= Category.NARROW_OR_LOW for x, y in ring):
-            held.add(enc.round)
-            return _throw_while_waiting(enc, c, t, foes) or Delay()
+            held.add(w.round)
+            return _throw_while_waiting(w, c, t, foes) or Delay()
     return None
 
 
-def _throw_while_waiting(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+def _throw_while_waiting(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """Holding ground is no reason to stand idle: throw a javelin (or a dagger it keeps another
     weapon for) at the enemy it expects to hurt most, if any is in range and not threatening it
     (a ranged attack there would provoke). The weapon in hand stays in hand."""
     if not t.standard or c.is_swarm:
         return None
-    if any(set(c.squares) & combat.threatens(enc, f) for f in foes):
+    if any(set(c.squares) & attacks.threatens(w, f) for f in foes):
         return None
     best = None
     for a in c.block.attacks:
@@ -296,7 +290,7 @@ def _throw_while_waiting(enc: "Encounter", c: Creature, t: Turn, foes: list[Crea
                 and c.wielded().weapon.key == a.weapon.key:
             continue  # never throw the weapon it fights with
         for f in foes:
-            v = expected_damage(enc, c, a, f)
+            v = expected_damage(w, c, a, f)
             if v > 0 and (best is None or v > best[0]):
                 best = (v, a, f)
     if best is None:
@@ -305,7 +299,7 @@ def _throw_while_waiting(enc: "Encounter", c: Creature, t: Turn, foes: list[Crea
 
 
 def _reachiest(c: Creature):
-    return c.wielded() if (c.wielded() and c.wielded().mode == "melee") else combat._first_melee(c)
+    return c.wielded() if (c.wielded() and c.wielded().mode == "melee") else attacks.first_melee(c)
 
 
 def _immune_to_me(c: Creature, swarm: Creature) -> bool:
@@ -321,18 +315,18 @@ def _full_attack_worth(c: Creature, att) -> bool:
     return len(att.bonuses) > 1
 
 
-def _reposition(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature]):
+def _reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
     """Close on the enemy it can reach soonest, to a square where it fights without penalty."""
     if t.stepped or not (t.move or t.standard):
         return None
-    d = _dmap(enc, c)
+    d = _dmap(w, c)
     att = _reachiest(c)
     reach = int((att.reach_ft if att else 0) or c.reach_ft())
-    f = enc.field(c)
+    f = w.field(c)
     best = None
     reachable = d.reachable()
     for target in targets:
-        for p in attack_squares(enc, c, target, reach):
+        for p in attack_squares(w, c, target, reach):
             if not reachable[p[1], p[0]]:
                 continue
             actions = float(d.actions[p[1], p[0]])
@@ -342,27 +336,27 @@ def _reposition(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature])
             if best is None or key < best[0]:
                 best = (key, target, p, actions)
     if best is None:
-        return _approach(enc, c, t, targets, d)
+        return _approach(w, c, t, targets, d)
     _, target, p, actions = best
     if p == c.pos:
         return None  # already where it wants to be (its attack is spent, or it waits)
     if not t.full_round and actions > 1 and not (t.move or t.standard):
         return None
-    wait = _hold_chokepoint(enc, c, t, target, p)
+    wait = _hold_chokepoint(w, c, t, target, p)
     if wait is not None:
         return wait
     if t.full_move and actions > 1 and att is not None and att.mode == "melee" and att.name == (c.wielding or att.name):
-        ch = enc.charge_square(c, target, att)
-        if not isinstance(ch, type(None)) and not hasattr(ch, "reason"):
+        ch = moves.charge_square(w, c, target, att)
+        if not isinstance(ch, Impossible):
             return Charge(target.id, att.name)
-    return _move_or_wait(enc, c, t, p, actions)
+    return _move_or_wait(w, c, t, p, actions)
 
 
-def _move_or_wait(enc: "Encounter", c: Creature, t: Turn, p: Pos, actions: float):
+def _move_or_wait(w: World, c: Creature, t: Turn, p: Pos, actions: float):
     """Move toward ``p`` (one move action if that gets there, else a double move), or wait if the
     way is blocked this turn (an ally in the only square to stop in)."""
     double = t.full_move and actions > 1
-    if not enc.movement_plan(c, p, budget=2 if double else 1):
+    if not moves.movement_plan(w, c, p, budget=2 if double else 1):
         return Delay()
     return Move(p, double=double)
 
@@ -379,10 +373,10 @@ def _penalty_at(c: Creature, att, cat: Category) -> float:
     return 0.5 + abs(mod) / 4 + (0.5 if eff.loses_dex else 0)
 
 
-def _approach(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature], d):
+def _approach(w: World, c: Creature, t: Turn, targets: list[Creature], d):
     """No attack square is reachable: go to the free reachable square nearest the nearest enemy
     (or wait, if nothing gets it closer)."""
-    _, no_end = enc.occupancy_masks(c)
+    _, no_end = w.occupancy_masks(c)
     reach_mask = d.reachable() & ~no_end
     if not reach_mask.any():
         return None
@@ -398,67 +392,58 @@ def _approach(enc: "Encounter", c: Creature, t: Turn, targets: list[Creature], d
             best = cand
     if best is None or best[1] == c.pos or best[0] >= here:
         return None
-    return _move_or_wait(enc, c, t, best[1], float(d.actions[best[1][1], best[1][0]]))
+    return _move_or_wait(w, c, t, best[1], float(d.actions[best[1][1], best[1][0]]))
 
 
-def _hold_chokepoint(enc: "Encounter", c: Creature, t: Turn, target: Creature, dest: Pos):
+def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos):
     """Wait at the mouth of a chokepoint for an enemy that must squeeze through it (issue: 'wait at
     a chokepoint'): if reaching ``dest`` needs crawling or Escape Artist (for us), and the enemy is
     a walker coming our way, hold a clear square instead of crawling in to meet it."""
     if target.is_swarm or c.is_swarm:
         return None
-    here = combat.standing_category(enc, c)
+    here = attacks.standing_category(w, c)
     if here is not Category.CLEAR:
         return None
-    from sim.movement import find_path
-
-    blocked, _ = enc.occupancy_masks(c)
+    blocked, _ = w.occupancy_masks(c)
     blocked[c.pos[1], c.pos[0]] = False
-    f = enc.field(c)
-    memo = getattr(enc, "_path_memo", None)  # the search the move itself will ask for (Encounter._path_to)
-    key = (id(f), c.id, c.pos, c.prone, tuple(dest), enc.occupancy_signature())
-    path = memo.get(key) if memo is not None else None
-    if path is None:
-        path = find_path(f, c.pos, dest, blocked=blocked, prone=c.prone)
-        if memo is not None:
-            memo[key] = path
+    path = moves.search_path(w, c, w.field(c), dest, blocked)  # the search the move itself will ask for
     if not path.reachable:
         return None
     hard = [s for s in path.steps if Category[s.category] >= Category.CRAWL]
     if not hard:
         return None
-    held = enc.memory.setdefault("held_rounds", {}).setdefault(c.id, set())
-    if len(held) >= 3 and enc.round not in held:  # patience: after three rounds of waiting, go in
+    held = w.memory.setdefault("held_rounds", {}).setdefault(c.id, set())
+    if len(held) >= 3 and w.round not in held:  # patience: after three rounds of waiting, go in
         return None
-    held.add(enc.round)
+    held.add(w.round)
     # step to the last clear square before the chokepoint, if not there yet
     first_hard = path.steps.index(hard[0])
     mouth = path.steps[first_hard - 1].at if first_hard > 0 else c.pos
     mouth = tuple(mouth)
-    if mouth != c.pos and (t.move or t.standard) and enc.movement_plan(c, mouth, budget=1):
+    if mouth != c.pos and (t.move or t.standard) and moves.movement_plan(w, c, mouth, budget=1):
         return Move(mouth)
-    return _throw_while_waiting(enc, c, t, [o for o in enc.enemies(c) if o.in_fight]) or Delay()
+    return _throw_while_waiting(w, c, t, [o for o in w.enemies(c) if o.in_fight]) or Delay()
 
 
 # =================================================================================================
 # Ranged and casters
 # =================================================================================================
 
-def _ranged(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
-    threatened_by = [f for f in foes if set(c.squares) & combat.threatens(enc, f)]
+def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
+    threatened_by = [f for f in foes if set(c.squares) & attacks.threatens(w, f)]
     ranged = [a for a in _weapon_options(c, "ranged") if not a.thrown]
     if threatened_by:
         if not t.moved and not t.stepped:
-            step = _safe_step(enc, c, foes)
+            step = _safe_step(w, c, foes)
             if step is not None:
                 return FiveFootStep(step)
         if t.full_move:
-            spot = _firing_spot(enc, c, foes, max_actions=2)
+            spot = _firing_spot(w, c, foes, max_actions=2)
             if spot is not None and spot != c.pos:
                 return Withdraw(spot)
         return None  # fall back to melee
     if t.standard:
-        spell = _offensive_spell(enc, c, foes)
+        spell = _offensive_spell(w, c, foes)
         if spell is not None:
             return spell
         best = None
@@ -466,7 +451,7 @@ def _ranged(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
             for f in foes:
                 if f.is_swarm and f.block.swarm and f.block.swarm.weapon_damage == "immune":
                     continue
-                v = expected_damage(enc, c, a, f)
+                v = expected_damage(w, c, a, f)
                 if v > 0 and (best is None or v > best[0]):
                     best = (v, a, f)
         if best is not None:
@@ -485,39 +470,34 @@ def _ranged(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
         if empty:
             return Load(empty[0].name)
     if t.move and not t.moved and not t.stepped:
-        spot = _firing_spot(enc, c, foes, max_actions=1)
+        spot = _firing_spot(w, c, foes, max_actions=1)
         if spot is not None and spot != c.pos:
             return Move(spot)
     return None
 
 
-def _line_of_effect(enc: "Encounter", sq: Pos, squares) -> bool:
+def _line_of_effect(w: World, sq: Pos, squares) -> bool:
     """``line_of_effect`` from one square to a footprint, remembered for the fight (rock is fixed)."""
-    memo = getattr(enc, "_loe_memo", None)
     key = (sq, tuple(squares))
-    if memo is None:
-        return line_of_effect(enc.grid.rock, [sq], squares)
-    hit = memo.get(key)
+    hit = w.cache.lines.get(key)
     if hit is None:
-        if len(memo) > 65536:
-            memo.clear()
-        hit = memo[key] = line_of_effect(enc.grid.rock, [sq], squares)
+        hit = w.cache.lines.put(key, line_of_effect(w.grid.rock, [sq], squares))
     return hit
 
 
-def _safe_step(enc: "Encounter", c: Creature, foes: list[Creature]) -> Pos | None:
-    f = enc.field(c)
-    _, no_end = enc.occupancy_masks(c)
+def _safe_step(w: World, c: Creature, foes: list[Creature]) -> Pos | None:
+    f = w.field(c)
+    _, no_end = w.occupancy_masks(c)
     threat = set()
     for o in foes:
-        threat |= combat.threatens(enc, o)
-    here = combat.standing_category(enc, c)
+        threat |= attacks.threatens(w, o)
+    here = attacks.standing_category(w, c)
     if not effects(here).five_foot_step:
         return None
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
             p = (c.pos[0] + dx, c.pos[1] + dy)
-            if p == c.pos or not enc.grid.in_bounds(p) or f.mode[p[1], p[0]] == BLOCKED or no_end[p[1], p[0]]:
+            if p == c.pos or not w.grid.in_bounds(p) or f.mode[p[1], p[0]] == BLOCKED or no_end[p[1], p[0]]:
                 continue
             if f.mult[p[1], p[0]] != 1 or f.category[p[1], p[0]] != Category.CLEAR:
                 continue
@@ -529,16 +509,16 @@ def _safe_step(enc: "Encounter", c: Creature, foes: list[Creature]) -> Pos | Non
     return None
 
 
-def _firing_spot(enc: "Encounter", c: Creature, foes: list[Creature], *, max_actions: int) -> Pos | None:
+def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: int) -> Pos | None:
     """A reachable square with line of effect to a foe, out of every foe's reach, near."""
-    d = _dmap(enc, c)
+    d = _dmap(w, c)
     ok = d.reachable() & (d.actions <= max_actions)
     ys, xs = np.nonzero(ok)
     threat = set()
     for o in foes:
         threat |= threatened(o.squares, max(5, o.reach_ft()) + 5)
     best = None
-    _, no_end = enc.occupancy_masks(c)
+    _, no_end = w.occupancy_masks(c)
     # the squares by time to get there (row-major within one time): once a square qualifies, the
     # slower ones cannot beat it, so their lines of effect are never traced
     order = sorted(zip(d.actions[ys, xs].tolist(), xs.tolist(), ys.tolist()), key=lambda t: t[0])
@@ -547,10 +527,10 @@ def _firing_spot(enc: "Encounter", c: Creature, foes: list[Creature], *, max_act
             break
         if (x, y) in threat or no_end[y, x]:
             continue
-        if Category(int(enc.field(c).category[y, x])) is not Category.CLEAR:
+        if Category(int(w.field(c).category[y, x])) is not Category.CLEAR:
             continue
         seen = [o for o in foes if footprint_distance_ft([(x, y)], o.squares) <= 60
-                and _line_of_effect(enc, (x, y), o.squares)]
+                and _line_of_effect(w, (x, y), o.squares)]
         if not seen:
             continue
         key = (float(d.actions[y, x]), min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
@@ -562,18 +542,16 @@ def _firing_spot(enc: "Encounter", c: Creature, foes: list[Creature], *, max_act
 _EIGHT = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def _offensive_spell(enc: "Encounter", c: Creature, foes: list[Creature]):
-    from sim.spells import cone_origins, cone_squares, has_spell, range_ft
-
+def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
     if c.block.spells is None:
         return None
-    allies = enc.allies(c)
+    allies = w.allies(c)
     ally_sq = {s for a in allies for s in a.squares}
     if has_spell(c, "burning-hands") is not None:
         best = None
         for d in _EIGHT:
             for o in cone_origins(c, d):
-                area = set(cone_squares(enc, c, d, o))
+                area = set(cone_squares(w, c, d, o))
                 if area & ally_sq:
                     continue
                 hits = [f for f in foes if set(f.squares) & area]
@@ -586,12 +564,10 @@ def _offensive_spell(enc: "Encounter", c: Creature, foes: list[Creature]):
         cands = [f for f in foes if f.block.hit_dice <= 4 and not (f.is_swarm and f.mindless)
                  and f.block.type not in ("undead", "construct")]
         if len(cands) >= 2:
-            from sim.geometry import burst
-
             best = None
             for f in cands:
                 corner = (f.pos[0], f.pos[1])
-                area = set(burst(corner, 10, enc.grid.shape))
+                area = set(burst(corner, 10, w.grid.shape))
                 if area & ally_sq or area & set(c.squares):
                     continue
                 if footprint_distance_ft(c.squares, f.squares) > range_ft(c, "medium"):
@@ -602,7 +578,7 @@ def _offensive_spell(enc: "Encounter", c: Creature, foes: list[Creature]):
             if best is not None:
                 return Cast("sleep", at=best[1])
     if has_spell(c, "magic-missile") is not None:
-        cands = [f for f in foes if not f.is_swarm and line_of_effect(enc.grid.rock, c.squares, f.squares)
+        cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares)
                  and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, "medium")]
         if cands:
             target = min(cands, key=lambda f: (f.hp, f.id))
@@ -610,27 +586,25 @@ def _offensive_spell(enc: "Encounter", c: Creature, foes: list[Creature]):
     return None
 
 
-def _support(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """Healing and buffs (clerics)."""
-    from sim.spells import has_spell
-
     if c.block.spells is None or not t.standard:
         return None
     if has_spell(c, "cure-light-wounds") is not None:
-        hurt = [a for a in enc.allies(c) + [c] if a.alive and a.hp < a.max_hp * 0.4 and not a.is_swarm]
+        hurt = [a for a in w.allies(c) + [c] if a.alive and a.hp < a.max_hp * 0.4 and not a.is_swarm]
         hurt.sort(key=lambda a: (a.hp, a.id))
         for a in hurt:
             if footprint_distance_ft(c.squares, a.squares) <= 5:
                 return Cast("cure-light-wounds", target=a.id)
         hurt = [a for a in hurt if a is not c]
         if hurt and t.move and not t.moved and not t.stepped:
-            d = _dmap(enc, c)
-            dest = attack_squares(enc, c, hurt[0], 5)
+            d = _dmap(w, c)
+            dest = attack_squares(w, c, hurt[0], 5)
             dest = [p for p in dest if d.reachable()[p[1], p[0]] and d.actions[p[1], p[0]] <= 1]
             if dest:
                 return Move(min(dest, key=lambda p: float(d.actions[p[1], p[0]])))
-    if has_spell(c, "bless") is not None and c.blessed_until < enc.round:
-        near = [a for a in enc.allies(c) if footprint_distance_ft(c.squares, a.squares) <= 50]
+    if has_spell(c, "bless") is not None and c.blessed_until < w.round:
+        near = [a for a in w.allies(c) if footprint_distance_ft(c.squares, a.squares) <= 50]
         if len(near) >= 2 and all(footprint_distance_ft(c.squares, f.squares) > 10 for f in foes):
             return Cast("bless")
     return None
@@ -640,22 +614,17 @@ def _support(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
 # Against swarms
 # =================================================================================================
 
-def _against_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
     swarms = [f for f in foes if f.is_swarm]
     if not swarms or not t.standard:
         return None
-    from sim.items import splash_area, throwable_items
-    from sim.rules.weapons import gear, splash_weapon
-
-    allies = enc.allies(c)
+    allies = w.allies(c)
     ally_sq = {s for a in allies for s in a.squares} | set(c.squares)
     # 0. burning hands on a swarm, when the cone misses every ally (x1.5 against a swarm, §4.7)
-    from sim.spells import cone_origins, cone_squares, has_spell
-
     if c.block.spells is not None and has_spell(c, "burning-hands") is not None:
         for d in _EIGHT:
             for o in cone_origins(c, d):
-                area = set(cone_squares(enc, c, d, o))
+                area = set(cone_squares(w, c, d, o))
                 if area & (ally_sq - set(c.squares)):
                     continue
                 if any(set(s.squares) & area for s in swarms):
@@ -670,19 +639,19 @@ def _against_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]
         for s in swarms:
             dist = footprint_distance_ft(c.squares, s.squares)
             inc = max(1, -(-dist // sw.range_ft))
-            if inc > 3 or not line_of_effect(enc.grid.rock, c.squares, s.squares):
+            if inc > 3 or not line_of_effect(w.grid.rock, c.squares, s.squares):
                 continue
             rng_pen = -2 * (inc - 1)
             on_swarm = (sw.splash.average if everyone else sw.direct.average) * 1.5
-            area = set(splash_area(enc, s.pos, intersection=False, item_area=sw.area)) | set(s.squares)
+            area = set(splash_area(w, s.pos, intersection=False, item_area=sw.area)) | set(s.squares)
             harm = len(area & ally_sq) * max(1.0, sw.splash.average) * 1.5
             value = hit_chance(bonus + rng_pen, s.block.touch_ac) * on_swarm - harm
             if best is None or value > best[0]:
                 best = (value, Throw(item, target=s.id))
             for sq in s.squares:  # or aim at a grid intersection (AC 5) whose 4 squares avoid allies
                 for corner in (sq, (sq[0] + 1, sq[1]), (sq[0], sq[1] + 1), (sq[0] + 1, sq[1] + 1)):
-                    four = set(splash_area(enc, corner, intersection=True, item_area="adjacent"))
-                    if not (four & set(s.squares)) or not line_of_effect(enc.grid.rock, c.squares, sorted(four)):
+                    four = set(splash_area(w, corner, intersection=True, item_area="adjacent"))
+                    if not (four & set(s.squares)) or not line_of_effect(w.grid.rock, c.squares, sorted(four)):
                         continue
                     harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * 1.5
                     v4 = hit_chance(bonus + rng_pen, 5) * sw.splash.average * 1.5 - harm4
@@ -698,7 +667,7 @@ def _against_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]
             if c.wielding != "torch" and t.move:
                 return Draw("torch")
             target = near[0]
-            if c.wielding == "torch" and _usable_now(enc, c, torch, target):
+            if c.wielding == "torch" and _usable_now(w, c, torch, target):
                 return Strike(target.id, "torch")
         elif c.items.get("torch", 0) > 0 and (c.items.get("tindertwig", 0) > 0 or t.full_round):
             return LightTorch()
@@ -709,31 +678,31 @@ def _against_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]
 # Nauseated, swarms
 # =================================================================================================
 
-def _nauseated(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+def _nauseated(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """One move action: get out of the swarm if it can (RULES §5.2)."""
     if not (t.move or t.standard) or t.moved or t.stepped:
         return None
-    return _flee_swarms(enc, c, t, foes, budget=1)
+    return _flee_swarms(w, c, t, foes, budget=1)
 
 
-def _flee_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature], *, budget: int):
+def _flee_swarms(w: World, c: Creature, t: Turn, foes: list[Creature], *, budget: int):
     """Leave the swarms covering ``c``: to a square no swarm can follow into (a squeeze its
     components cannot pass) when one is in reach, else to the nearest square outside them."""
     swarms = [f for f in foes if f.is_swarm]
     swarm_sq = {s for f in swarms for s in f.squares}
     if not (set(c.squares) & swarm_sq):
         return None
-    d = _dmap(enc, c)
+    d = _dmap(w, c)
     ok = d.reachable() & (d.actions <= budget)
     ys, xs = np.nonzero(ok)
-    _, no_end = enc.occupancy_masks(c)
-    shut = np.ones(enc.grid.shape, dtype=bool)
+    _, no_end = w.occupancy_masks(c)
+    shut = np.ones(w.grid.shape, dtype=bool)
     for f in swarms:
-        shut &= enc.field(f).mode == BLOCKED
+        shut &= w.field(f).mode == BLOCKED
     cands = [(0 if shut[y, x] else 1, float(d.actions[y, x]), (x, y)) for x, y in zip(xs.tolist(), ys.tolist())
              if (x, y) not in swarm_sq and not no_end[y, x]]
     # the best candidate the creature can actually move to (checked best first: a plan is a search)
-    dest = next((k[2] for k in sorted(cands) if enc.movement_plan(c, k[2], budget=budget)), None)
+    dest = next((k[2] for k in sorted(cands) if moves.movement_plan(w, c, k[2], budget=budget)), None)
     if dest is None:
         return None
     return Move(dest, double=budget > 1)
@@ -741,8 +710,6 @@ def _flee_swarms(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature], *
 
 def _helpless_against(c: Creature, swarm: Creature) -> bool:
     """Nothing ``c`` carries can hurt this swarm (weapon-immune, and no torch, splash or spell)."""
-    from sim.items import throwable_items
-
     if swarm.block.swarm is None or swarm.block.swarm.weapon_damage != "immune":
         return False
     if c.torch_lit or c.items.get("torch", 0) > 0 or throwable_items(c):
@@ -750,14 +717,12 @@ def _helpless_against(c: Creature, swarm: Creature) -> bool:
     if any(a.extra_damage for a in c.block.attacks):
         return False
     if c.block.spells is not None:
-        from sim.spells import has_spell
-
         if has_spell(c, "burning-hands") is not None:
             return False
     return True
 
 
-def swarm_policy(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
+def swarm_policy(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """Flow to the squares covering the most enemies and stay there (§4.2-4.3)."""
     if t.moved or not (t.move or t.standard):
         return None
@@ -765,7 +730,7 @@ def swarm_policy(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
     targets = [f for f in foes if not f.is_swarm]
     if not targets:
         return None
-    d = _dmap(enc, c)
+    d = _dmap(w, c)
     budget = 2 if t.full_move else 1
     ok = d.reachable() & (d.actions <= budget)
     occ: dict[Pos, set[str]] = {}
@@ -783,7 +748,7 @@ def swarm_policy(enc: "Encounter", c: Creature, t: Turn, foes: list[Creature]):
         if best is None or key < best[0]:
             best = (key, sq)
     if best is None:
-        act = _approach(enc, c, t, targets, d)
+        act = _approach(w, c, t, targets, d)
         return act
     if len(covered) >= -best[0][0] and covered:
         return None  # already covering as many as it could: stay

@@ -1,0 +1,74 @@
+"""What a wound can carry (RULES §4.9): poison (a Fortitude save now and a second one a minute
+later, ability damage on a failure), wounding (bleeding a hit point a round), disease (recorded
+with its incubation); and ability damage itself (Dex or Str 0 paralyses, Con 0 kills).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sim.engine.checks import roll_save
+from sim.engine.creature import Creature
+from sim.engine.damage import set_condition, update_state
+from sim.engine.world import World
+from sim.events import Condition
+from sim.rules.dice import Dice
+
+
+def rider(block, key: str):
+    for r in block.riders:
+        if r.key == key:
+            return r
+    return None
+
+
+def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[str]) -> None:
+    """Poison (initial now, secondary 10 rounds later), wounding (bleeding 1 hp a round), disease
+    (recorded with its incubation): RULES §4.9."""
+    for key in keys:
+        r = rider(source.block, key)
+        if r is None or not target.living or not target.alive:
+            continue
+        if r.kind == "poison":
+            if "poison" in target.block.defenses.immune:
+                continue
+            if not roll_save(w, target, r.save or "fort", int(r.dc), "poison", source.id) and r.initial:
+                ability_damage(w, target, r.initial, cause="poison", source=source)
+            target.poison_due.append((w.round + 10, r.key, source.id))
+        elif r.kind == "wounding":
+            if target.bleed < r.bleed:
+                target.bleed = r.bleed  # several wounds do not add up
+                w.emit(Condition(round=w.round, target=target.id, condition="wounded", active=True,
+                                   cause=source.id, detail={"bleed": r.bleed}))
+        elif r.kind == "disease":
+            if not roll_save(w, target, r.save or "fort", int(r.dc), "disease", source.id):
+                target.diseases.append(r.key)
+                w.emit(Condition(round=w.round, target=target.id, condition="diseased", active=True,
+                                   cause=source.id, detail={"disease": r.key, "incubation": r.incubation}))
+
+
+def ability_damage(w: World, c: Creature, spec: str, *, cause: str, source: Creature | None) -> None:
+    """"1d4 dex" -> roll and record ability damage (Dex 0 paralyzed, Str 0 helpless, Con 0 dead)."""
+    dice_text, ability = spec.split()
+    amount = max(1, Dice.parse(dice_text).roll(w.rng))
+    c.ability_damage[ability] = c.ability_damage.get(ability, 0) + amount
+    w.emit(Condition(round=w.round, target=c.id, condition="ability_damage", active=True, cause=cause,
+                       detail={"ability": ability, "amount": amount, "total": c.ability_damage[ability]}))
+    score = c.block.abilities.score(ability)
+    if score is not None and score - c.ability_damage[ability] <= 0:
+        if ability in ("dex", "str"):
+            set_condition(w, c, "paralyzed", cause)
+        update_state(w, c, source=source)
+
+
+def poison_secondaries(w: World, c: Creature) -> None:
+    """Secondary poison saves that fall due this round (1 minute after the first, §4.9)."""
+    due = [p for p in c.poison_due if p[0] <= w.round]
+    c.poison_due = [p for p in c.poison_due if p[0] > w.round]
+    for _, key, src_id in due:
+        src = w.creatures.get(src_id)
+        r = rider(src.block, key) if src is not None else None
+        if r is None or not c.alive:
+            continue
+        if not roll_save(w, c, r.save or "fort", int(r.dc), "poison_secondary", src_id) and r.secondary:
+            ability_damage(w, c, r.secondary, cause="poison", source=src)

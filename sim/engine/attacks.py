@@ -1,0 +1,602 @@
+"""Attacks, with every modifier as data (RULES §2.4-2.8, §3, §5.1, §5.4, §6.5-6.6).
+
+An attack is first *planned* (:func:`plan_attack`): every modifier of the roll and of the target's
+AC is collected into ordered dicts, or the attack is refused with the reason (:class:`Impossible`:
+a two-handed weapon in a narrow space, a bow in a crawlway, anything in a tight squeeze...). A
+plan is then *resolved* with the fight's random generator (:func:`resolve_attack`): the attack
+event, then the damage through :func:`sim.engine.damage.deal_damage` and the riders of a wound.
+
+Also here: where a creature stands (its worst category), what it threatens, attacks of
+opportunity (:func:`provoke`), and the attack actions (strike, full attack, draw, load).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from sim.engine.actions import Draw, FullAttack, Impossible, Load, Strike, Turn
+from sim.engine.afflictions import apply_riders
+from sim.engine.checks import d20, hits
+from sim.engine.creature import Creature
+from sim.engine.damage import DamagePart, deal_damage
+from sim.engine.world import World
+from sim.events import Attack as AttackEvent
+from sim.events import ItemUsed
+from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect, threatened
+from sim.rules.categories import Category, effects
+from sim.rules.sizes import Size
+from sim.rules.statblocks import Attack
+from sim.rules.weapons import combat_modifier
+
+
+def _mod(section: str, key: str) -> int:
+    return combat_modifier(section, key)
+
+
+def _label(cat: Category) -> str:
+    return cat.name.lower()
+
+
+def standing_category(w: World, c: Creature) -> Category:
+    """The worst category among the squares the creature occupies (RULES §2.7); swarms never
+    suffer constricted-space effects (§7.25). Tunnelrunner and Tunnelfighter make Narrow and Low
+    count as only one of the two (§2.8)."""
+    if c.is_swarm:
+        return Category.CLEAR
+    cats = w.categories(c)
+    worst = Category(int(max(cats[y, x] for x, y in c.squares)))
+    if worst is Category.NARROW_AND_LOW and (c.block.has_feat("tunnelrunner") or c.block.has_feat("tunnelfighter")):
+        return Category.NARROW_OR_LOW
+    return worst
+
+
+def crawl_is_narrow(w: World, c: Creature) -> bool:
+    """A crawlway that is also narrow uses the Narrow-and-Low weapon row (§2.4, §7.10)."""
+    w = min(float(w.grid.width_ft[y, x]) for x, y in c.squares)
+    return w < c.block.body.space
+
+
+def loses_dex(w: World, c: Creature) -> str | None:
+    """Why the creature is denied its Dex bonus to AC, or None (§2.4, §5.4, §7.9)."""
+    if c.helpless:
+        return "helpless"
+    if c.flat_footed:
+        return "flat_footed"
+    if "running" in c.conditions:
+        return "running"  # RULES §5.4, §6.5 (the Run feat keeps it: the condition is not set then)
+    cat = standing_category(w, c)
+    if effects(cat).loses_dex:
+        feats_keep = cat is Category.NARROW_OR_LOW and (c.block.has_feat("tunnelrunner") or c.block.has_feat("tunnelfighter"))
+        if not feats_keep:
+            return _label(cat)
+    return None
+
+
+def threatens(w: World, c: Creature) -> frozenset[tuple[int, int]] | set[tuple[int, int]]:
+    """Squares ``c`` threatens now: melee reach, if it can attack (RULES §6.6). Swarms, Tiny and
+    smaller creatures (reach 0), nauseated, helpless and unarmed-without-natural creatures
+    threaten nothing."""
+    if c.is_swarm or not c.in_fight or c.nauseated or c.reach_ft() <= 0:
+        return set()
+    a = melee_in_hand(c)
+    if a is None:
+        return set()
+    reach = int(a.reach_ft or c.reach_ft())
+    reach_weapon = bool(a.weapon is not None and a.weapon.reach)
+    adjacent_too = bool(a.weapon is not None and a.weapon.reach_adjacent)
+    key = (tuple(c.squares), reach, reach_weapon, adjacent_too)  # the same footprint and reach, the same squares
+    out = w.cache.threats.get(key)
+    if out is None:
+        out = w.cache.threats.put(key, frozenset(threatened(c.squares, reach, reach_weapon=reach_weapon,
+                                                            adjacent_too=adjacent_too)))
+    return out
+
+
+def melee_in_hand(c: Creature) -> Attack | None:
+    """The melee attack ``c`` can make right now, without drawing anything (what it threatens
+    and makes attacks of opportunity with, RULES §6.6): the melee weapon in hand, else a natural
+    attack; None with a bow or crossbow in hand (and nothing natural), or with empty hands. An
+    unarmed strike threatens only with Improved Unarmed Strike."""
+    w = c.wielded()
+    if w is not None and w.mode == "melee":
+        if w.weapon is not None and w.weapon.key == "unarmed-strike" and not c.block.has_feat("improved-unarmed-strike"):
+            return None
+        return w
+    natural = [a for a in c.block.attacks if a.mode == "melee" and a.kind == "natural"]
+    return natural[0] if natural else None
+
+
+def first_melee(c: Creature) -> Attack | None:
+    opts = [a for a in c.block.attacks if a.mode == "melee"]
+    natural = [a for a in opts if a.kind == "natural"]
+    return natural[0] if natural else (opts[0] if opts else None)
+
+
+@dataclass(slots=True)
+class AttackPlan:
+    attacker: Creature
+    target: Creature
+    attack: Attack
+    kind: str                          # melee | ranged | opportunity | charge
+    modifiers: dict[str, int]
+    ac: int
+    ac_modifiers: dict[str, int]
+    touch: bool = False
+    distance_ft: int = 0
+    sneak: bool = False
+    flanked: bool = False
+
+    @property
+    def bonus(self) -> int:
+        return sum(self.modifiers.values())
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, *,
+                kind: str = "melee", iterative: int = 0, bonus_override: int | None = None) -> AttackPlan | Impossible:
+    """Every modifier of one attack roll and of the target's AC, or the reason it is not allowed."""
+    ranged = attack.mode == "ranged"
+    if attack.kind == "swarm":
+        return Impossible("a swarm does not make attack rolls; it damages what it covers at the end of its turn")
+    if not attacker.in_fight:
+        return Impossible(f"{attacker.name} cannot act")
+    if attacker.nauseated:
+        return Impossible(f"{attacker.name} is nauseated: no attacks (§5.2)")
+    if not target.alive:
+        return Impossible(f"{target.name} is already out")
+    cat = standing_category(w, attacker)
+    eff = effects(cat)
+    if not eff.attacks:
+        return Impossible(f"no attacks are possible in a {eff.label} (§2.4)")
+
+    mods: dict[str, int] = {}
+    for name, value in attack.bonus_parts:
+        mods[name.replace(" ", "_")] = int(value)
+    if bonus_override is not None:
+        mods = {"base_attack": int(bonus_override)}
+    if iterative:
+        mods["iterative"] = -5 * iterative
+    if not ranged and attacker.str_mod_delta():
+        mods["strength_damage"] = attacker.str_mod_delta()
+    if ranged and attacker.dex_mod_delta():
+        mods["dexterity_damage"] = attacker.dex_mod_delta()
+
+    # constricted space (§2.4-2.5, §2.8, §7.10, §7.38)
+    if cat is not Category.CLEAR:
+        index = attack.effective_index if attack.kind != "natural" else 1
+        if index is None:
+            return Impossible(f"{attack.name} cannot be wielded by a {attacker.size.key} creature")
+        if ranged:
+            crossbow = bool(attack.crossbow)
+            cmod = eff.ranged_mod_for(index, crossbow=crossbow,
+                                      narrow=cat is Category.CRAWL and crawl_is_narrow(w, attacker))
+            if cmod is None:
+                return Impossible(f"{attack.name} cannot be fired in a {eff.label}"
+                               + (" (crossbows only)" if eff.ranged == "crossbows" else ""))
+        else:
+            narrow = cat is Category.CRAWL and crawl_is_narrow(w, attacker)
+            if cat is Category.CRAWL and not w.settings.get("crawl_weapon_rows", True):
+                cmod = 0 if index < 3 else None
+            else:
+                cmod = eff.melee_mod(index, narrow=narrow)
+            if (attacker.block.has_feat("tunnelfighter") and cat is Category.NARROW_OR_LOW):
+                cmod = 0 if index <= 2 else -4  # §2.8: light/one-handed no penalty, two-handed at -4
+            if cmod is None:
+                return Impossible(f"{attack.name} ({_hand_words(index)}) cannot be used in a {eff.label} (§2.5)")
+        if cmod:
+            mods[_label(cat)] = int(cmod)
+    # prone (§5.1): -4 in melee (an awkward-space posture is covered by its -8, §7.31); ranged:
+    # crossbows only, without penalty
+    prone_now = attacker.prone or eff.posture == "prone"
+    if prone_now:
+        if ranged and not attack.crossbow:
+            return Impossible(f"{attacker.name} is prone: only crossbows can be fired (§5.1)")
+        if not ranged and eff.prone_melee_penalty_applies:
+            mods["prone"] = _mod("attack", "prone_melee")
+
+    dist = footprint_distance_ft(attacker.squares, target.squares)
+    if ranged:
+        if not attack.range_ft:
+            return Impossible(f"{attack.name} has no range")
+        max_inc = (5 if attack.thrown else 10)
+        increments = max(1, -(-dist // attack.range_ft))
+        if increments > max_inc:
+            return Impossible(f"{target.name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments")
+        if increments > 1:
+            mods["range"] = _mod("attack", "range_increment") * (increments - 1)
+        if not line_of_effect(w.grid.rock, attacker.squares, target.squares):
+            return Impossible(f"no line of effect to {target.name}")
+        if in_melee_with_ally(w, attacker, target) and not attacker.block.has_feat("precise-shot"):
+            mods["firing_into_melee"] = _mod("attack", "firing_into_melee")
+    else:
+        reach = int(attack.reach_ft or attacker.reach_ft())
+        if target.is_swarm or target.size <= Size.TINY or attacker.reach_ft() <= 0:
+            # reach 0 attackers must share the target's square; anyone may attack into its own square
+            pass
+        if attacker.reach_ft() <= 0:
+            if not set(attacker.squares) & set(target.squares):
+                return Impossible(f"{attacker.name} has no reach: it must be in {target.name}'s square")
+        elif dist > reach and not set(attacker.squares) & set(target.squares):
+            return Impossible(f"{target.name} is {dist} ft away, beyond reach ({reach} ft)")
+        elif attack.weapon is not None and attack.weapon.reach and not attack.weapon.reach_adjacent and dist <= 5:
+            return Impossible(f"{attack.name} is a reach weapon: it cannot hit an adjacent foe")
+        if kind == "charge":
+            mods["charge"] = _mod("attack", "charge")
+        flanked = False
+        if not target.is_swarm and not attacker.is_swarm and _flanked(w, attacker, target):
+            mods["flanking"] = _mod("attack", "flanking")
+            flanked = True
+        if target.helpless:
+            mods["helpless_target"] = _mod("attack", "helpless_melee")
+    if attacker.blessed_until >= w.round:
+        mods["bless"] = _mod("attack", "bless")
+
+    touch = bool(attack.touch)
+    ac, ac_mods = target_ac(w, attacker, target, ranged=ranged, touch=touch)
+    plan = AttackPlan(attacker, target, attack, kind, mods, ac, ac_mods, touch=touch, distance_ft=dist)
+    plan.flanked = "flanking" in mods
+    plan.sneak = _sneak_applies(w, attacker, target, ranged, dist, plan.flanked)
+    return plan
+
+
+def _hand_words(index: int) -> str:
+    return ("stab-shifted light", "light", "one-handed", "two-handed")[max(0, min(3, index))]
+
+
+def in_melee_with_ally(w: World, attacker: Creature, target: Creature) -> bool:
+    for other in w.creatures.values():
+        if other is attacker or other.team != attacker.team or not other.in_fight or other.is_swarm:
+            continue
+        if footprint_distance_ft(other.squares, target.squares) <= 5:
+            return True
+    return False
+
+
+def _flanked(w: World, attacker: Creature, target: Creature) -> bool:
+    """An ally threatening the target from the opposite side (RULES §6.6; a swarm cannot flank)."""
+    if not threatens_target(w, attacker, target):
+        return False
+    for ally in w.creatures.values():
+        if ally is attacker or ally.team != attacker.team or not ally.in_fight or ally.is_swarm:
+            continue
+        if not threatens_target(w, ally, target):
+            continue
+        if flanking(attacker.squares, ally.squares, target.squares):
+            return True
+    return False
+
+
+def threatens_target(w: World, c: Creature, target: Creature) -> bool:
+    t = threatens(w, c)
+    return any(sq in t for sq in target.squares)
+
+
+def _sneak_applies(w, attacker: Creature, target: Creature, ranged: bool, dist: int, flanked: bool) -> bool:
+    """Sneak attack: target denied its Dex bonus or flanked; ranged only within 30 ft; never
+    against swarms (immune to critical hits, §4.5)."""
+    if attacker.block.sneak_attack is None or target.is_swarm:
+        return False
+    if ranged and dist > 30:
+        return False
+    return flanked or loses_dex(w, target) is not None
+
+
+def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
+              touch: bool = False) -> tuple[int, dict[str, int]]:
+    """The target's AC against this attack, with every part (RULES §2.4, §5.1, §5.4, §6.5)."""
+    parts: dict[str, int] = {}
+    denied = loses_dex(w, target)
+    for name, value in target.block.ac_parts:
+        key = name.replace(" ", "_")
+        if touch and key in ("armor", "shield", "natural", "natural_armor"):
+            continue
+        if key in ("dex", "dexterity"):
+            value = int(value) + target.dex_mod_delta()
+            if denied == "helpless":
+                value = _mod("ac", "helpless_dex")
+            elif denied and value > 0:
+                continue
+        if key == "dodge" and denied:
+            continue
+        parts[key] = int(value)
+    if denied and denied != "helpless":
+        parts[f"no_dex:{denied}"] = 0
+    if denied == "helpless" and "dex" not in parts and "dexterity" not in parts:
+        parts["dex"] = _mod("ac", "helpless_dex")  # Dex treated as 0: -5, whatever its score (§5.4)
+    cat = standing_category(w, target)
+    eff = effects(cat)
+    if eff.ac_modifier:
+        parts[_label(cat)] = eff.ac_modifier
+    prone = target.prone or eff.posture == "prone" or (eff.posture == "prone_if_low" and w.is_low(target))
+    if prone:  # (helpless alone is not prone: its melee +4 is an attack modifier, §5.4)
+        parts["prone"] = _mod("ac", "prone_vs_ranged") if ranged else _mod("ac", "prone_vs_melee")
+    if target.charged:
+        parts["charged"] = _mod("ac", "charge")
+    if _has_cover(w, attacker, target, ranged):
+        parts["cover"] = _mod("ac", "cover")
+    return sum(parts.values()), parts
+
+
+def _has_cover(w: World, attacker: Creature, target: Creature, ranged: bool) -> bool:
+    if target.is_swarm and not ranged:
+        return False
+    creatures = None
+    if ranged:
+        creatures = {sq for c in w.creatures.values()
+                     if c is not attacker and c is not target and c.alive and not c.is_swarm
+                     for sq in c.squares}
+    key = (tuple(attacker.squares), tuple(target.squares), frozenset(creatures) if creatures else None)
+    hit = w.cache.cover.get(key)  # rock is fixed: the same squares, the same answer
+    if hit is None:
+        hit = w.cache.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures))
+    return hit
+
+
+def resolve_attack(w: World, plan: AttackPlan) -> bool:
+    """Roll the attack (and the confirmation of a threat), emit the attack event and the damage.
+    Returns True on a hit."""
+    a, t, att = plan.attacker, plan.target, plan.attack
+    roll = d20(w)
+    total = roll + plan.bonus
+    hit = hits(roll, total, plan.ac)
+    improvised = att.weapon is not None and att.weapon.improvised
+    threat_at = _mod("critical", "improvised_threat") if improvised else att.crit_threat
+    multiplier = _mod("critical", "improvised_multiplier") if improvised else att.crit_multiplier
+    threat = hit and roll >= threat_at and not t.is_swarm and t.block.type not in ("undead", "construct")
+    critical = False
+    confirm_roll = confirm_total = None
+    if threat:
+        confirm_roll = d20(w)
+        confirm_total = confirm_roll + plan.bonus
+        critical = hits(confirm_roll, confirm_total, plan.ac)
+    kind = {"melee": "melee", "ranged": "ranged", "opportunity": "opportunity", "charge": "charge"}[plan.kind]
+    if plan.touch:
+        kind = "ranged_touch" if att.mode == "ranged" else "touch"
+    w.emit(AttackEvent(round=w.round, actor=a.id, target=t.id, weapon=att.name, roll=roll,
+                         modifiers=dict(plan.modifiers), total=total, ac=plan.ac,
+                         ac_modifiers=dict(plan.ac_modifiers), hit=hit, critical=critical, kind=kind,
+                         threat=threat, confirm_roll=confirm_roll, confirm_total=confirm_total))
+    if hit:
+        weapon_damage(w, plan, critical=critical, multiplier=multiplier)
+    return hit
+
+
+def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int) -> None:
+    """Damage of a weapon or natural hit: the dice (rolled again for each critical multiple, energy
+    dice not), Str modifiers, sneak attack; against a swarm the matrix of §4.7 (a lit torch deals
+    1d3 fire instead, §7.19)."""
+    a, t, att = plan.attacker, plan.target, plan.attack
+    rng = w.rng
+    parts: list[DamagePart] = []
+    if t.is_swarm and att.weapon is not None and att.weapon.swarm_fire is not None:
+        parts.append(DamagePart(att.weapon.swarm_fire.roll(rng), "fire", "energy"))
+    else:
+        dice = att.damage.plus(a.str_mod_delta() if att.mode == "melee" else 0)
+        times = multiplier if critical else 1
+        amount = sum(dice.roll(rng) for _ in range(times))
+        amount = max(1, amount)  # RULES §0.2: a hit deals at least 1
+        types = att.damage_types or ("bludgeoning",)
+        parts.append(DamagePart(amount, types[0], "weapon", types=tuple(types), join=att.types_join,
+                                magic=_is_magic(att), nonlethal=att.nonlethal))
+        for dice_x, energy in att.extra_damage:
+            parts.append(DamagePart(max(0, dice_x.roll(rng)), energy, "energy"))
+        if plan.sneak and a.block.sneak_attack is not None:
+            parts.append(DamagePart(a.block.sneak_attack.roll(rng), types[0], "sneak", types=tuple(types),
+                                    join=att.types_join, magic=_is_magic(att)))
+    deal_damage(w, t, parts, source=a, cause="weapon")
+    if att.riders and not t.is_swarm and w.last_damage > 0:  # a rider needs a wound (§4.9)
+        apply_riders(w, a, t, att.riders)
+
+
+def _is_magic(att: Attack) -> bool:
+    return any(name == "enhancement" and v > 0 for name, v in att.bonus_parts)
+
+
+def provoke(w: World, c: Creature, why: str) -> None:
+    """An action that provokes (casting, ranged attack, standing up, lighting a torch...):
+    every enemy threatening ``c`` may make an attack of opportunity."""
+    for o in list(w.creatures.values()):
+        if o.team == c.team or not o.in_fight:
+            continue
+        if set(c.squares) & threatens(w, o):
+            attack_of_opportunity(w, o, c, why)
+            if not c.in_fight:
+                return
+
+
+def attack_of_opportunity(w: World, o: Creature, target: Creature, why: str) -> bool:
+    """One melee attack at full bonus, if ``o`` can make one now (§6.6): not flat-footed, not
+    nauseated, not a swarm, within its allowance (Combat Reflexes), target without cover."""
+    if o.is_swarm or o.flat_footed or o.nauseated or not o.in_fight:
+        return False
+    allowance = 1 + (max(0, o.block.abilities.mod("dex")) if o.block.has_feat("combat-reflexes") else 0)
+    if o.aoo_used >= allowance:
+        return False
+    att = melee_in_hand(o)
+    if att is None:
+        return False
+    plan = plan_attack(w, o, att, target, kind="opportunity")
+    if not plan or "cover" in plan.ac_modifiers:
+        return False
+    o.aoo_used += 1
+    w.flush_move()  # the movement so far comes before the attack it provoked
+    resolve_attack(w, plan)
+    return True
+
+
+def load_action(att) -> str | None:
+    """How a ranged attack's weapon is loaded between shots: "move" or "full_round" (crossbows,
+    sling: RULES §3.3), or None (thrown weapons, bows: nothing to load)."""
+    if att is None or att.mode != "ranged" or att.weapon is None or att.thrown:
+        return None
+    la = att.weapon.load_action
+    return la if la in ("move", "full_round") else None
+
+
+def attack_for(w: World, c: Creature, name: str | None):
+    att = c.attack_named(name) if name else (c.wielded() or first_melee(c))
+    if att is None:
+        return Impossible(f"{c.name} has no attack {name!r}")
+    if att.kind == "weapon" and att.mode == "melee" and att.name != c.wielding:
+        return Impossible(f"{att.name} is not in hand: draw it first (a move action)")
+    return att
+
+
+def do_strike(w: World, c: Creature, t: Turn, a: Strike):
+    why = t.needs(c, standard=True)
+    if why:
+        return Impossible(why)
+    target = w.creatures.get(a.target)
+    if target is None:
+        return Impossible(f"no creature {a.target!r}")
+    att = attack_for(w, c, a.attack)
+    if isinstance(att, Impossible):
+        return att
+    why = unloaded_reason(w, c, att)
+    if why:
+        return Impossible(why)
+    plan = plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
+    if not plan:
+        return Impossible(plan.reason)
+    if att.mode == "ranged":
+        provoke(w, c, "ranged_attack")
+        if not c.in_fight:
+            t.spend("standard")
+            return True
+        plan = plan_attack(w, c, att, target, kind="ranged")
+        if not plan:
+            t.spend("standard")
+            return True
+    resolve_attack(w, plan)
+    after_shot(w, c, att)
+    t.spend("standard")
+    return True
+
+
+def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
+    why = t.needs(c, full=True)
+    if why:
+        return Impossible(why)
+    target = w.creatures.get(a.target)
+    if target is None:
+        return Impossible(f"no creature {a.target!r}")
+    routine = attack_routine(w, c, a.attack)
+    if isinstance(routine, Impossible):
+        return routine
+    if routine and load_action(routine[0][0]) is not None:
+        why = unloaded_reason(w, c, routine[0][0])
+        if why:
+            return Impossible(why)
+        routine = routine[:1]  # one shot: loading again takes an action of its own (RULES §3.3)
+    kind = lambda att: "melee" if att.mode == "melee" else "ranged"  # noqa: E731
+    plans = [plan_attack(w, c, att, target, kind=kind(att), iterative=it) for att, it, _ in routine]
+    if not any(plans):
+        return Impossible(next(p.reason for p in plans if not p))
+    t.spend("full")
+    for att, iterative, _ in routine:
+        if not target.alive or not c.in_fight:
+            break
+        plan = plan_attack(w, c, att, target, kind=kind(att), iterative=iterative)
+        if not plan:
+            continue  # e.g. the club of a claw-claw-club routine in an awkward space
+        if att.thrown and c.thrown_left.get(att.weapon.key, 1) <= 0:
+            break  # nothing left to throw
+        if att.mode == "ranged":
+            provoke(w, c, "ranged_attack")
+            if not c.in_fight:
+                break
+        resolve_attack(w, plan)
+        after_shot(w, c, att)
+    return True
+
+
+def attack_routine(w: World, c: Creature, name: str | None):
+    """The attacks of a full attack: iterative attacks with one weapon (BAB 6+), or a monster's
+    full-attack routine of natural attacks."""
+    att = attack_for(w, c, name)
+    if isinstance(att, Impossible):
+        return att
+    if att.kind == "natural" or (c.block.full_attacks and att.kind != "weapon"):
+        for routine in c.block.full_attacks:
+            if any(x.name == att.name for x in routine):
+                out = []
+                for x in routine:
+                    for _ in range(max(1, x.count)):
+                        out.append((x, 0, None))
+                return out
+    return [(att, i, None) for i in range(len(att.bonuses) or 1)]
+
+
+def unloaded_reason(w: World, c: Creature, att) -> str | None:
+    """Why this crossbow or sling cannot shoot now: it was fired and not loaded again."""
+    la = load_action(att)
+    if la is None or att.name not in c.unloaded:
+        return None
+    how = "a move action" if la == "move" else "a full-round action"
+    return f"the {att.name} is not loaded: load it first ({how}, provokes; O in cavesim play)"
+
+
+def after_shot(w: World, c: Creature, att) -> None:
+    """A crossbow or sling is empty after a shot; a thrown weapon is gone (the last one thrown
+    takes that weapon's attacks with it, and empties the hand that held it)."""
+    if load_action(att) is not None:
+        c.unloaded.add(att.name)
+    if not att.thrown or att.weapon is None or att.weapon.key not in c.thrown_left:
+        return
+    key = att.weapon.key
+    c.thrown_left[key] -= 1
+    if c.thrown_left[key] > 0:
+        return
+    gone = {x.name for x in c.block.attacks if x.weapon is not None and x.weapon.key == key}
+    c.block = dataclasses.replace(c.block, attacks=tuple(x for x in c.block.attacks if x.name not in gone))
+    c.base_block = dataclasses.replace(c.base_block,
+                                       attacks=tuple(x for x in c.base_block.attacks if x.name not in gone))
+    if c.wielding in gone:
+        c.wielding = None
+    w.emit(ItemUsed(round=w.round, actor=c.id, action="last_thrown", item=key))
+
+
+def do_load(w: World, c: Creature, t: Turn, a: Load):
+    if a.attack is not None:
+        att = c.attack_named(a.attack)
+        if att is None:
+            return Impossible(f"{c.name} has no attack {a.attack!r}")
+        if load_action(att) is None:
+            return Impossible(f"a {att.name} needs no loading")
+        if att.name not in c.unloaded:
+            return Impossible(f"the {att.name} is already loaded")
+    else:
+        att = next((x for x in c.block.attacks if x.name in c.unloaded and load_action(x)), None)
+        if att is None:
+            return Impossible("nothing to load: every crossbow and sling is loaded")
+    full = load_action(att) == "full_round"
+    why = t.needs(c, full=full, move=not full)
+    if why:
+        return Impossible(why)
+    provoke(w, c, "load")
+    if full:
+        t.spend("full")
+    else:
+        t.spend("move", c)
+    if c.in_fight:
+        c.unloaded.discard(att.name)
+        w.emit(ItemUsed(round=w.round, actor=c.id, action="load", item=att.name))
+    return True
+
+
+def do_draw(w: World, c: Creature, t: Turn, a: Draw):
+    why = t.needs(c, move=True)
+    if why:
+        return Impossible(why)
+    att = c.attack_named(a.attack)
+    if att is None:
+        return Impossible(f"{c.name} carries no {a.attack!r}")
+    if att.name == c.wielding:
+        return Impossible(f"{att.name} is already in hand")
+    c.wielding = att.name
+    w.emit(ItemUsed(round=w.round, actor=c.id, action="draw", item=att.name))
+    t.spend("move", c)
+    return True

@@ -1,0 +1,64 @@
+"""Spellcasting as a resource (RULES §8): the spell table, slots, caster level, ranges, and the
+Concentration a wound during sleep's casting time calls for (:func:`disturb_casting`, run by
+:func:`sim.engine.damage.deal_damage`). What each spell does is :mod:`sim.engine.spells`.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from sim.engine.checks import concentration
+from sim.engine.creature import Creature
+from sim.engine.world import World
+from sim.events import SpellCast
+from sim.rules import _data
+from sim.rules.weapons import combat_modifier
+
+
+SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless")
+
+
+@functools.cache
+def spell_data() -> dict:
+    return _data.load("spells.toml")["spell"]
+
+
+def caster_level(c: Creature) -> int:
+    return c.block.spells.caster_level if c.block.spells else 0
+
+
+def range_ft(c: Creature, rng: str) -> int:
+    cl = caster_level(c)
+    return {"close": 25 + 5 * (cl // 2), "medium": 100 + 10 * cl, "touch": 5, "self": 0}[rng]
+
+
+def has_spell(c: Creature, spell: str) -> int | None:
+    """The slot level holding ``spell`` (prepared and unspent), or None."""
+    for lvl, spells in sorted(c.spells_left.items()):
+        if spell in spells and lvl > 0:
+            return lvl
+    return None
+
+
+def spend_slot(c: Creature, spell: str) -> int:
+    lvl = has_spell(c, spell)
+    assert lvl is not None
+    c.spells_left[lvl].remove(spell)
+    return lvl
+
+
+def in_swarm(w: World, c: Creature) -> bool:
+    sq = set(c.squares)
+    return any(o.is_swarm and o.in_fight and o.team != c.team and sq & set(o.squares) for o in w.creatures.values())
+
+
+def disturb_casting(w: World, c: Creature, damage: int) -> None:
+    """Damage during sleep's casting time (a round, §8): Concentration DC 10 + damage + spell
+    level, or the spell is lost."""
+    if c.pending_spell is None or damage <= 0:
+        return
+    spell = c.pending_spell[0]
+    dc = combat_modifier("concentration", "damaged_base") + damage + int(spell_data()[spell]["level"])
+    if not c.in_fight or not concentration(w, c, dc, "damaged_while_casting"):
+        c.pending_spell = None
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=(), lost=True))

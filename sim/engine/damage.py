@@ -1,0 +1,231 @@
+"""Damage and what hit points mean (RULES §4.5-4.7, §5.5).
+
+:func:`deal_damage` applies a hit's parts (:class:`DamagePart`) to a creature: the swarm damage
+matrix, area x1.5, energy resistance and damage reduction (:func:`adjust_for_target`, the one
+copy of §4.7 that the AI's estimates use too), regeneration's nonlethal damage; it emits the
+damage event, wakes a sleeper, breaks a caster's concentration, and moves the target through
+disabled / dying / dead, or dispersed for a swarm (:func:`update_state`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.engine.casting import disturb_casting
+from sim.engine.creature import Creature
+from sim.engine.world import World
+from sim.events import Condition, Damage, Died, Dispersed, Healed
+from sim.rules.weapons import combat_modifier
+
+
+PHYSICAL = ("bludgeoning", "piercing", "slashing")
+
+
+def _mod(section: str, key: str) -> int:
+    return combat_modifier(section, key)
+
+
+@dataclass(frozen=True, slots=True)
+class DamagePart:
+    """One part of a hit. ``kind``: weapon (physical, with ``types`` joined by and/or), sneak,
+    energy (fire, cold, electricity, acid, force), swarm (a swarm's attack), splash, spell, bleed."""
+
+    amount: int
+    type: str
+    kind: str
+    types: tuple[str, ...] = ()
+    join: str = "single"
+    magic: bool = False
+    area: bool = False
+    nonlethal: bool = False
+
+
+def _physical(part: DamagePart) -> bool:
+    return part.kind in ("weapon", "sneak", "swarm") or part.type in PHYSICAL
+
+
+def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str, int],
+                      dr_left: list[int] | None = None) -> int:
+    """RULES §4.7 for swarms (order: immunity or halving, x1.5 for area effects, then resistance
+    and damage reduction), DR and energy resistance for everyone. Returns what is left.
+    ``dr_left``: the damage reduction still to apply to this attack (one-item list, used up part
+    by part: DR stops so much of a whole hit, SRD), or None for the whole of it."""
+    amount = part.amount
+    key = part.kind if part.kind != "weapon" else "weapon"
+    if target.is_swarm:
+        sw = target.block.swarm
+        if part.kind in ("weapon", "sneak"):
+            if part.kind == "sneak":
+                adjustments["swarm_no_sneak"] = adjustments.get("swarm_no_sneak", 0) - amount
+                return 0
+            rule = sw.weapon_damage if sw is not None else "immune"
+            types = set(part.types or (part.type,))
+            if rule == "immune":
+                adjustments["swarm_immune"] = adjustments.get("swarm_immune", 0) - amount
+                return 0
+            halve = (part.join == "or" and bool(types & {"piercing", "slashing"})) or \
+                    (part.join == "single" and bool(types & {"piercing", "slashing"}))
+            if part.join == "and" and "bludgeoning" in types:
+                halve = False  # must resist both types (§4.7 "and" row)
+            if halve:
+                new = max(1, amount // 2)  # §7.23: halve, round down, minimum 1
+                adjustments["swarm_half"] = adjustments.get("swarm_half", 0) + (new - amount)
+                amount = new
+        if part.area:
+            new = amount + amount // 2
+            adjustments["area_x1.5"] = adjustments.get("area_x1.5", 0) + (new - amount)
+            amount = new
+    # energy resistance (per attack, after the other adjustments) and damage reduction (physical only)
+    d = target.block.defenses
+    for etype, value in d.resist:
+        if part.type == etype and not _physical(part):
+            cut = min(amount, int(value))
+            if cut:
+                adjustments[f"resist_{etype}"] = adjustments.get(f"resist_{etype}", 0) - cut
+            amount -= cut
+    if d.damage_reduction and _physical(part):
+        bypass = d.dr_bypass
+        bypassed = (bypass == "magic" and part.magic) or (bypass in (part.types or (part.type,)))
+        if not bypassed:
+            cut = min(amount, int(d.damage_reduction) if dr_left is None else dr_left[0])
+            if dr_left is not None:
+                dr_left[0] -= cut
+            if cut:
+                adjustments[f"dr_{d.damage_reduction}/{bypass}"] = adjustments.get(f"dr_{d.damage_reduction}/{bypass}", 0) - cut
+            amount -= cut
+    return max(0, amount)
+
+
+def deal_damage(w: World, target: Creature, parts: list[DamagePart], *, source: Creature | None,
+                cause: str) -> int:
+    """Apply a hit's parts to ``target``; emit the damage event and any change of state.
+    Returns the hit points lost (lethal damage); ``w.last_damage`` holds all the damage that
+    got through, nonlethal included (riders need some, RULES §4.9)."""
+    w.last_damage = 0
+    if not target.alive:
+        return 0
+    adjustments: dict[str, int] = {}
+    raw: dict[str, int] = {}
+    lethal = 0
+    nonlethal = 0
+    regen = target.block.defenses.regeneration
+    bypass = set(target.block.defenses.regeneration_bypassed_by)
+    dr_left = [int(target.block.defenses.damage_reduction or 0)]  # once per hit, across its parts
+    for p in parts:
+        raw[p.type] = raw.get(p.type, 0) + p.amount
+        left = adjust_for_target(target, p, adjustments, dr_left)
+        if p.nonlethal or (regen and p.type not in bypass and not target.is_swarm):
+            nonlethal += left  # regeneration: only fire and acid (for a troll) deal lethal damage
+            if regen and not p.nonlethal and left:
+                adjustments["regeneration_nonlethal"] = adjustments.get("regeneration_nonlethal", 0) + left
+        else:
+            lethal += left
+    before = target.hp
+    target.hp -= lethal
+    target.nonlethal += nonlethal
+    w.last_damage = lethal + nonlethal
+    if w.last_damage and "asleep" in target.conditions:
+        clear_condition(w, target, "asleep", "woken")  # a wound wakes a magically sleeping creature (§8)
+    w.emit(Damage(round=w.round, target=target.id, amount=lethal, parts=raw, source=source.id if source else None,
+                    cause=cause, hp_before=before, hp_after=target.hp, adjustments=adjustments,
+                    nonlethal=bool(nonlethal and not lethal)))
+    if lethal and "concentrating" in target.conditions:
+        target.conditions.add("hurt_while_casting")  # every wound of the casting adds up (§8)
+        w.damage_while_casting += lethal
+    update_state(w, target, source=source)
+    if target.pending_spell is not None and w.last_damage:
+        disturb_casting(w, target, w.last_damage)
+    return lethal
+
+
+def update_state(w: World, c: Creature, *, source: Creature | None = None) -> None:
+    """Hit points to condition (RULES §5.5): swarm dispersed at 0; disabled at 0; dying below;
+    dead at -10; unconscious when nonlethal damage reaches the hit points."""
+    dead_at = _mod("hit_points", "dead")
+    if not c.alive:
+        return
+    if c.is_swarm:
+        if c.hp <= 0 or (c.nonlethal and c.nonlethal > c.hp):  # killed or knocked out: it disperses (§4.5)
+            set_condition(w, c, "dispersed")
+            c.fell_at = c.pos
+            w.emit(Dispersed(round=w.round, target=c.id, at=tuple(c.squares)))
+            if source is not None:
+                _credit(source, c)
+        return
+    con = c.block.abilities.con
+    con_left = None if con is None else con - c.ability_damage.get("con", 0)
+    if c.hp <= dead_at or (con_left is not None and con_left <= 0):
+        for cond in ("dying", "disabled", "unconscious", "stable"):
+            clear_condition(w, c, cond)
+        set_condition(w, c, "dead")
+        c.fell_at = c.pos
+        w.emit(Died(round=w.round, target=c.id, at=tuple(c.squares)))
+        if source is not None and source is not c:
+            _credit(source, c)
+        return
+    if c.hp < 0:
+        clear_condition(w, c, "disabled")
+        if "dying" not in c.conditions and "stable" not in c.conditions:
+            set_condition(w, c, "dying")
+            c.fell_at = c.fell_at or c.pos
+            if source is not None and source is not c:
+                _credit(source, c)
+        return
+    if c.hp == 0:
+        set_condition(w, c, "disabled")
+    elif "disabled" in c.conditions:
+        clear_condition(w, c, "disabled")
+    # nonlethal damage (RULES §5.5): equal to the current hit points staggers, more knocks out
+    if c.nonlethal and c.nonlethal > c.hp and c.hp > 0:
+        clear_condition(w, c, "staggered")
+        if "unconscious" not in c.conditions:
+            set_condition(w, c, "unconscious")
+            c.fell_at = c.fell_at or c.pos
+            if source is not None and source is not c:
+                _credit(source, c)
+        return
+    if "unconscious" in c.conditions and c.nonlethal <= c.hp:
+        clear_condition(w, c, "unconscious")
+    if c.nonlethal and c.nonlethal == c.hp and c.hp > 0:
+        set_condition(w, c, "staggered")
+    else:
+        clear_condition(w, c, "staggered")
+
+
+def _credit(source: Creature, victim: Creature) -> None:
+    """The creature that took ``victim`` out of the fight (counted once, when it goes down)."""
+    if victim.id not in source.kills:
+        source.kills.append(victim.id)
+
+
+def set_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
+    if cond not in c.conditions:
+        c.conditions.add(cond)
+        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=True, cause=cause))
+
+
+def clear_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
+    if cond in c.conditions:
+        c.conditions.discard(cond)
+        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=False, cause=cause))
+
+
+def lose_hp(w: World, c: Creature, amount: int, cause: str) -> None:
+    """Hit points lost to no attack (dying, straining while disabled): an event all the same."""
+    before = c.hp
+    c.hp -= amount
+    w.emit(Damage(round=w.round, target=c.id, amount=amount, parts={cause: amount}, source=None,
+                     cause=cause, hp_before=before, hp_after=c.hp))
+    update_state(w, c)
+
+
+def heal(w: World, target: Creature, amount: int, *, source: Creature | None) -> None:
+    target.hp = min(target.max_hp, target.hp + amount)
+    w.emit(Healed(round=w.round, target=target.id, amount=amount, source=source.id if source else None,
+                    hp_after=target.hp))
+    for cond in ("dying", "stable", "disabled"):
+        if cond in target.conditions and target.hp > 0:
+            clear_condition(w, target, cond, "healed")
+    if "dying" in target.conditions and target.hp >= 0:
+        clear_condition(w, target, "dying", "healed")
+    update_state(w, target)

@@ -1,0 +1,278 @@
+"""The turn engine: initiative, actions, attacks of opportunity, victory (RULES §2-§6, §8).
+
+An :class:`Encounter` holds the grid, the creatures and the fight's one random generator
+(``numpy.random.Generator``, seeded from the encounter file or the caller: same seed, same
+fight). Every step of the fight is an event record (``sim.events``); nothing else leaves it.
+
+The state lives in :class:`sim.engine.world.World`; this module is the turn loop: initiative,
+the start-of-turn effects, :meth:`Encounter.perform` (one action, through the :data:`HANDLERS`
+table of action type -> handler in the rule modules), the end of the turn, victory.
+
+Two ways to drive it:
+
+* ``new_encounter(spec).run()`` (:mod:`sim.engine.fight`) plays the whole fight with the AI and
+  returns the events;
+* step by step for interactive play: ``start()``, then ``begin_turn()``, ``perform(action)``
+  for each chosen action (a :class:`Done` with the events, or an :class:`Impossible` with the
+  reason), ``end_turn()``; ``ai_turn()`` lets the policy play the current creature.
+
+A creature's turn (SRD Combat): a standard action and a move action, or a full-round action;
+a 5-ft step when it has not otherwise moved; free actions. Constricted squares forbid running,
+charging and the 5-ft step (§2.4, §7.36). Moving out of a threatened square provokes an attack
+of opportunity from each enemy threatening it, once per enemy per move (§6.6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from sim.engine import attacks, damage, items, moves, spells
+from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
+                                LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
+from sim.engine.afflictions import poison_secondaries
+from sim.engine.creature import Creature
+from sim.engine.setup import mover_for
+from sim.engine.swarms import distraction, swarm_attack
+from sim.engine.world import World
+from sim.events import EncounterEnd, EncounterStart, Event, Healed, Initiative, Refused, RoundStart, TurnEnd, TurnStart
+from sim.rules.categories import Category
+from sim.rules.weapons import combat_modifier
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.loaders import EncounterSpec
+
+
+class Encounter(World):
+    """One fight on one grid. See the module docstring."""
+
+    def __init__(self, spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = None,
+                 settings: dict | None = None, shared: dict | None = None):
+        """``policy``: who plays the creatures in :meth:`run` and :meth:`ai_turn`, a function
+        ``(encounter, creature, turn) -> action or None``; None for a fight driven action by
+        action (:func:`sim.engine.fight.new_encounter` gives the default AI). ``shared``: see
+        :class:`World`."""
+        super().__init__(spec, seed=seed, settings=settings, shared=shared)
+        self.policy = policy
+
+    def start(self) -> list[Event]:
+        """Encounter start and initiative (d20 + modifier; ties: higher modifier, then a roll-off)."""
+        mark = len(self.events)
+        self.emit(EncounterStart(round=0, map=self.grid.name, seed=self.seed, cols=self.grid.cols,
+                                 rows=self.grid.rows, combatants=tuple(self.describe(c) for c in self.creatures.values())))
+        rolls = []
+        for c in self.creatures.values():
+            roll = int(self.rng.integers(1, 21))
+            mod = int(c.block.initiative)
+            tie = float(self.rng.random())
+            c.initiative = roll + mod
+            c.init_modifier = mod
+            rolls.append((c.initiative, mod, tie, c.id, roll))
+        rolls.sort(key=lambda t: (-t[0], -t[1], -t[2]))
+        self.order = [t[3] for t in rolls]
+        self.emit(Initiative(round=0, order=tuple({"id": t[3], "roll": t[4], "modifier": t[1], "total": t[0]}
+                                                  for t in rolls)))
+        self.round = 1
+        self.turn_index = -1
+        self.emit(RoundStart(round=1))
+        return self.events[mark:]
+
+    def describe(self, c: Creature) -> dict:
+        return {"id": c.id, "name": c.name, "template": c.template, "team": c.team, "size": c.size.key,
+                "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
+                "component": c.block.swarm.component.key if c.is_swarm else None,
+                "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
+                "type": c.block.type}
+
+    def run(self, *, max_rounds: int | None = None) -> list[Event]:
+        """Play the whole fight with the AI; returns all events."""
+        if not self.events:
+            self.start()
+        cap = max_rounds or int(self.settings.get("round_cap", 30))
+        while not self.finished:
+            self.begin_turn()
+            if self.finished:
+                break
+            if self.turn is not None and not self.turn.ended:
+                self.ai_turn()
+            self.end_turn()
+            if self.round > cap and not self.finished:
+                self._finish(None, "round_cap")
+        return self.events
+
+    def begin_turn(self) -> Creature | None:
+        """Advance to the next creature able to act and apply start-of-turn effects."""
+        while True:
+            self.turn_index += 1
+            if self.turn_index >= len(self.order):
+                self.turn_index = 0
+                self.round += 1
+                self.emit(RoundStart(round=self.round))
+                if self.round > int(self.settings.get("round_cap", 30)):
+                    self._finish(None, "round_cap")
+                    return None
+            c = self.creatures[self.order[self.turn_index]]
+            if not c.alive:
+                continue
+            self.turn = Turn(actor=c.id)
+            self.turn_mark = len(self.events)
+            self.emit(TurnStart(round=self.round, actor=c.id))
+            self._start_of_turn(c)
+            if c.single_action:  # disabled or staggered: one move or standard action (§5.5), never a full round
+                self.turn.move = False
+            if not c.in_fight or self.decided():
+                self.turn.ended = True
+            return c
+
+    def _start_of_turn(self, c: Creature) -> None:
+        c.flat_footed = False
+        c.aoo_used = 0
+        c.charged = False
+        if "running" in c.conditions:
+            damage.clear_condition(self, c, "running", "expired")
+        if "asleep" in c.conditions and c.asleep_until and self.round > c.asleep_until:
+            damage.clear_condition(self, c, "asleep", "expired")
+        if c.nauseated:
+            damage.clear_condition(self, c, "nauseated", "expired")
+        if c.blessed_until and c.blessed_until < self.round:
+            c.blessed_until = 0
+            damage.clear_condition(self, c, "blessed", "expired")
+        if "dying" in c.conditions:
+            if int(self.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
+                damage.clear_condition(self, c, "dying", "stabilized")
+                damage.set_condition(self, c, "stable", "stabilized")
+            else:
+                damage.lose_hp(self, c, 1, "dying")
+            return
+        regen = c.block.defenses.regeneration
+        if regen and c.alive and c.nonlethal:
+            healed = min(regen, c.nonlethal)
+            c.nonlethal -= healed
+            self.emit(Healed(round=self.round, target=c.id, amount=healed, source=c.id, hp_after=c.hp))
+            damage.update_state(self, c)
+        if c.bleed and c.alive and c.in_fight:
+            damage.deal_damage(self, c, [damage.DamagePart(c.bleed, "bleed", "bleed")], source=None, cause="bleed")
+        if c.poison_due:
+            poison_secondaries(self, c)
+        if c.pending_spell is not None and c.in_fight:
+            spells.complete_pending(self, c)
+        if "burning" in c.conditions and c.alive:
+            items.burn_tick(self, c)
+        if c.in_fight:
+            distraction(self, c)
+        if not c.is_swarm and c.in_fight and c.squares and self._squeezing(c):
+            c.squeezing_rounds += 1
+
+    def _squeezing(self, c: Creature) -> bool:
+        cat = attacks.standing_category(self, c)
+        return cat >= Category.CRAWL and cat < Category.IMPASSABLE
+
+    def ai_turn(self) -> None:
+        """Let the policy play the current creature's turn."""
+        c = self.current()
+        if c is None or self.turn is None:
+            return
+        if self.policy is None:
+            raise ValueError("this encounter has no policy: give one, or build it with "
+                             "sim.engine.fight.new_encounter (the default AI)")
+        for _ in range(8):
+            if self.turn.ended or self.finished or not c.in_fight:
+                break
+            action = self.policy(self, c, self.turn)
+            if action is None or isinstance(action, Delay):
+                break
+            result = self.perform(action)
+            if not result:
+                self.emit(Refused(round=self.round, actor=c.id, action=type(action).__name__, reason=result.reason))
+                break
+
+    def end_turn(self) -> None:
+        c = self.current()
+        if c is None or self.turn is None:
+            return
+        if c.is_swarm and c.in_fight:
+            swarm_attack(self, c)
+        self._poor_flier(c)
+        self.emit(TurnEnd(round=self.round, actor=c.id))
+        self.turn = None
+        self._check_victory()
+
+    def _poor_flier(self, c: Creature) -> None:
+        """A poor or clumsy flier that moved less than half its fly speed this turn must land
+        (RULES §6.7: the locust swarm); it takes off again when it next moves far enough."""
+        sp = c.block.speed
+        if not c.alive or not sp.fly or sp.maneuverability not in ("poor", "clumsy"):
+            return
+        feet = sum(st["feet"] for e in self.events[self.turn_mark:]
+                   if e.type == "moved" and e.actor == c.id for st in e.path)
+        if feet * 2 < sp.fly:
+            damage.set_condition(self, c, "landed", "slow_flight")
+        else:
+            damage.clear_condition(self, c, "landed", "took_off")
+
+    def _check_victory(self) -> bool:
+        if self.finished:
+            return True
+        teams = {c.team for c in self.creatures.values() if c.in_fight}
+        if len(teams) <= 1:
+            self._finish(next(iter(teams)) if teams else None, "victory")
+            return True
+        return False
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.winner = winner
+        self.end_reason = reason
+        self.emit(EncounterEnd(round=self.round, winner=winner, reason=reason,
+                               survivors=tuple({"id": c.id, "team": c.team, "hp": c.hp, "max_hp": c.max_hp}
+                                               for c in self.creatures.values() if c.alive)))
+
+    def perform(self, action: Action) -> Done | Impossible:
+        """Carry out one action of the current creature, or say why it cannot."""
+        c = self.current()
+        t = self.turn
+        if c is None or t is None:
+            return Impossible("no creature is acting")
+        if t.ended:
+            return Impossible(f"{c.name}'s turn is over")
+        if not c.in_fight:
+            return Impossible(f"{c.name} cannot act")
+        mark = len(self.events)
+        was_disabled = c.disabled
+        handler = HANDLERS.get(type(action))
+        if handler is None:
+            raise ValueError(f"not an action: {action!r}")
+        result = handler(self, c, t, action)
+        if isinstance(result, Impossible):
+            return result
+        if (c.single_action or was_disabled) and not (t.standard and t.move):  # one action a turn (§5.5)
+            if was_disabled and isinstance(action, (Strike, Throw, Cast, LightTorch)) and c.disabled:
+                self._strain(c)  # a standard action costs a disabled creature 1 hp
+            t.spend("full")
+        if self.decided():
+            t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
+        if not t.standard and not t.move:
+            t.ended = True
+        return Done(tuple(self.events[mark:]))
+
+    def _strain(self, c: Creature) -> None:
+        """A disabled creature taking a standard action loses 1 hp (and is dying, §5.5)."""
+        damage.lose_hp(self, c, 1, "strain")
+
+
+def do_delay(w: World, c: Creature, t: Turn, a: Delay):
+    """End the turn now."""
+    t.ended = True
+    return True
+
+
+#: What runs when a creature takes an action: its type -> handler(world, creature, turn, action),
+#: which returns True (done) or an :class:`Impossible`.
+HANDLERS: dict[type, Callable] = {
+    Move: moves.do_move, FiveFootStep: moves.do_five_foot_step, Withdraw: moves.do_withdraw, Run: moves.do_run,
+    Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
+    Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
+    LightTorch: items.light_torch, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
+    Cast: spells.cast, Delay: do_delay,
+}

@@ -1,0 +1,138 @@
+"""From an input record to a creature on the grid: stat block, weapon in hand, gear, spells,
+movement body, footprint; and the placement check the loader runs on every encounter file.
+
+Nothing here rolls a die or emits an event: the fight has not started.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sim.coords import Pos
+from sim.engine.creature import Creature
+from sim.errors import DataError
+from sim.movement import Mover, move_field
+from sim.movement.field import BLOCKED, MoveField
+from sim.rules.bodies import swarm_body
+from sim.rules.categories import Category
+from sim.rules.sizes import Size
+from sim.rules.statblocks import StatBlock, attacks_with, load_template
+from sim.rules.weapons import gear
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.loaders import CombatantSpec, EncounterSpec
+
+
+def _resolve_template(spec: CombatantSpec, base: str) -> StatBlock:
+    name = spec.template
+    if name.endswith(".toml") and not Path(name).is_absolute():
+        name = str(Path(base).parent / name)
+    return load_template(name, book_values=True if spec.book_values else None)
+
+
+def weapon_choice(block: StatBlock, name: str | None) -> tuple[StatBlock, str | None]:
+    """The attack to hold at the start: ``name`` (an attack on the sheet, or a weapon given to it),
+    else the first melee weapon or natural attack."""
+    if name:
+        for a in block.attacks:
+            if a.name == name or (a.weapon is not None and a.weapon.key == name and a.mode == "melee"):
+                return block, a.name
+        extra = attacks_with(block, name)
+        block = with_extra_attacks(block, extra)
+        return block, extra[0].name
+    melee = [a for a in block.attacks if a.mode == "melee"]
+    if melee:
+        return block, melee[0].name
+    return block, (block.attacks[0].name if block.attacks else None)
+
+
+def with_extra_attacks(block: StatBlock, extra) -> StatBlock:
+    names = {a.name for a in block.attacks}
+    return dataclasses.replace(block, attacks=block.attacks + tuple(a for a in extra if a.name not in names))
+
+
+def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
+    block = _resolve_template(spec, base_path)
+    block, wielding = weapon_choice(block, spec.weapon)
+    items = {k: int(v) for k, v in block.gear}
+    for k, v in spec.items:
+        gear(k)  # an unknown item is refused here, with the names it might have meant
+        items[k] = items.get(k, 0) + v
+    team = spec.team or ("party" if block.kind == "pc" else "monsters")
+    name = spec.name or (spec.id.replace("-", " ").replace("_", " ").title() if spec.explicit_id else block.name)
+    c = Creature(id=spec.id, name=name, team=team, template=spec.template, block=block,
+                 base_block=block, hp=block.hp, max_hp=block.hp, pos=spec.at, squares=[spec.at],
+                 wielding=wielding, items=items)
+    if block.spells is not None:
+        c.spells_left = {lvl: list(spells) for lvl, spells in enumerate(block.spells.prepared)}
+        for lvl, name in enumerate(block.spells.domain_prepared):
+            if name:
+                c.spells_left.setdefault(lvl, []).append(name)
+    if spec.lit and items.get("torch", 0) > 0:
+        c.torch_lit = True
+    thrown = {a.weapon.key for a in block.attacks if a.thrown and a.weapon is not None}
+    c.thrown_left = {e.name: e.count for e in block.source.weapons if e.name in thrown}
+    return c
+
+
+def check_placement(spec: EncounterSpec) -> list[str]:
+    """Every problem with where the combatants stand: unknown templates or weapons, off the map,
+    in rock, where the creature does not fit, or on another creature (DESIGN §5)."""
+    problems: list[str] = []
+    placed: dict[Pos, str] = {}
+    grid = spec.grid
+    for cs in spec.combatants:
+        try:
+            c = build_creature(cs, spec.path)
+        except DataError as exc:
+            problems.extend(f"{spec.where(cs, 'template/weapon')}: {p}" for p in exc.problems)
+            continue
+        x, y = cs.at
+        if not grid.in_bounds(cs.at):
+            problems.append(f"{spec.where(cs, 'at')}: ({x}, {y}) is off the map ({grid.cols}x{grid.rows})")
+            continue
+        if grid.rock[y, x]:
+            problems.append(f"{spec.where(cs, 'at')}: ({x}, {y}) is solid rock; put it on a floor square")
+            continue
+        f = move_field(grid, mover_for(c))
+        if f.mode[y, x] == BLOCKED:
+            cat = Category(int(f.category[y, x]))
+            problems.append(f"{spec.where(cs, 'at')}: a {c.size.key} {c.block.name} does not fit at ({x}, {y}) "
+                            f"({cat.label} for its body); place it where it fits")
+            continue
+        squares = footprint(f, c, cs.at) if not c.is_swarm else [cs.at]
+        sharer = c.is_swarm or c.size <= Size.TINY
+        for sq in squares:
+            other = placed.get(sq)
+            if other and not sharer:
+                problems.append(f"{spec.where(cs, 'at')}: ({sq[0]}, {sq[1]}) is already taken by {other!r}; "
+                                "two creatures cannot share a square (swarms and Tiny creatures excepted)")
+                break
+        else:
+            if not sharer:
+                for sq in squares:
+                    placed[sq] = cs.id
+    return problems
+
+
+def mover_for(c: Creature, *, in_combat: bool = True) -> Mover:
+    b = c.block
+    if c.is_swarm:
+        body = swarm_body(b.swarm.component)
+    else:
+        body = b.body
+    speed = b.speed.land
+    flying = False
+    if b.speed.fly and (c.is_swarm or b.speed.fly > speed):
+        speed, flying = b.speed.fly, True
+    m = Mover(body=body, speed_ft=int(speed) // 5 * 5, escape_artist=int(b.escape_artist),
+              flying=flying, tunnelrunner=b.has_feat("tunnelrunner"))
+    return m.in_combat() if in_combat else m
+
+
+def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
+    if c.is_swarm:
+        return [pos]
+    return f.occupied(pos, c.trail)

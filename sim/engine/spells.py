@@ -1,0 +1,231 @@
+"""The low-level spells a party casts underground (RULES §8): magic missile, sleep, burning hands,
+cure light wounds, bless. Mechanics are data (``sim/data/spells.toml``, read by :mod:`sim.engine.casting`, which also keeps
+the slots); this module is the procedure: slots, attacks of opportunity for casting (or casting defensively), Concentration
+when hurt while casting or inside a swarm (§4.4), areas on the grid that stop at rock.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.engine import attacks, damage
+from sim.engine.actions import Cast, Impossible, Turn
+from sim.engine.casting import caster_level, has_spell, in_swarm, range_ft, spell_data, spend_slot, SIMULATED
+from sim.engine.checks import concentration, roll_save
+from sim.engine.creature import Creature
+from sim.engine.damage import heal
+from sim.engine.world import World
+from sim.events import SpellCast
+from sim.geometry import burst, cone, footprint_distance_ft, line_clear, line_of_effect
+from sim.rules.categories import Category
+from sim.rules.dice import Dice
+from sim.rules.weapons import combat_modifier
+
+
+def cast(w: World, c: Creature, t: Turn, a: Cast):
+    """Cast a spell (the handler of :class:`Cast`): a standard action, checked and refused before
+    anything is spent; casting provokes unless cast defensively (§8)."""
+    why = t.needs(c, standard=True)
+    if why:
+        return Impossible(why)
+    spell = a.spell
+    if spell not in SIMULATED:
+        return Impossible(f"{spell} is not simulated (only {', '.join(SIMULATED)})")
+    if c.nauseated:
+        return Impossible("nauseated: no spells (§5.2)")
+    lvl = has_spell(c, spell)
+    if lvl is None:
+        return Impossible(f"{c.name} has no {spell} prepared")
+    data = spell_data()[spell]
+    cat = attacks.standing_category(w, c)
+    if cat is Category.TIGHT_SQUEEZE:
+        return Impossible("no spellcasting in a tight squeeze")
+    # targets and area, checked before anything is spent
+    plan = _plan(w, c, spell, data, a)
+    if isinstance(plan, Impossible):
+        return plan
+    t.spend("standard")
+    spend_slot(c, spell)
+    # casting provokes unless cast defensively (§8)
+    lost = False
+    if a.defensive:
+        if not concentration(w, c, combat_modifier("concentration", "defensive_base") + lvl, "cast_defensively"):
+            lost = True
+    else:
+        c.conditions.add("concentrating")
+        w.damage_while_casting = 0
+        attacks.provoke(w, c, "cast")
+        c.conditions.discard("concentrating")
+        if "hurt_while_casting" in c.conditions:
+            c.conditions.discard("hurt_while_casting")
+            dc = combat_modifier("concentration", "damaged_base") + w.damage_while_casting + lvl
+            if not c.in_fight or not concentration(w, c, dc, "damaged_while_casting"):
+                lost = True
+    if not lost and c.in_fight and in_swarm(w, c):
+        if not concentration(w, c, combat_modifier("concentration", "swarm_base") + lvl, "inside_swarm"):
+            lost = True
+    if lost or not c.in_fight:
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=(), defensive=a.defensive,
+                           lost=True))
+        return True
+    _effect(w, c, spell, data, plan, a)
+    return True
+
+
+def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
+    reach = range_ft(c, data["range"])
+    if spell in ("magic-missile", "cure-light-wounds"):
+        target = w.creatures.get(a.target or "")
+        if target is None or not target.alive:
+            return Impossible("choose a living target")
+        if footprint_distance_ft(c.squares, target.squares) > reach:
+            return Impossible(f"{target.name} is out of range ({reach} ft)")
+        if not line_of_effect(w.grid.rock, c.squares, target.squares):
+            return Impossible(f"no line of effect to {target.name}")
+        return [target]
+    if spell == "sleep":
+        if a.at is None:
+            return Impossible("sleep needs a point (a grid intersection)")
+        px, py = a.at
+        xs = [x for x, _ in c.squares]
+        ys = [y for _, y in c.squares]
+        # 5-10-5 from the caster's space to the point (the nearest corner of the space)
+        dx = max(0.0, min(xs) - px, px - (max(xs) + 1))
+        dy = max(0.0, min(ys) - py, py - (max(ys) + 1))
+        a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
+        if 5 * (max(a_, b_) + min(a_, b_) // 2) > reach:
+            return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
+        return burst_area(w, a.at, int(data["radius_ft"]))
+    if spell == "burning-hands":
+        if a.direction is None or tuple(a.direction) == (0, 0) or any(v not in (-1, 0, 1) for v in a.direction):
+            return Impossible("burning hands needs a direction (one of the eight)")
+        origins = cone_origins(c, a.direction)
+        origin = origins[0] if a.at is None else tuple(a.at)
+        if origin not in origins:
+            return Impossible(f"a cone towards {tuple(a.direction)} starts at a corner of the caster's space facing "
+                              f"it: {' or '.join(map(str, origins))}")
+        return cone(origin, a.direction, int(data["length_ft"]), w.grid.rock)
+    if spell == "bless":
+        return burst_area(w, caster_corner(c), int(data["radius_ft"]))
+    return Impossible(f"unknown spell {spell}")
+
+
+def burst_area(w, point, radius_ft: int) -> list[tuple[int, int]]:
+    """A burst's squares that its point of origin has a line of effect to: rock stops a burst as
+    it stops a cone (SRD: an effect needs line of effect; RULES §8)."""
+    return [q for q in burst(point, radius_ft, w.grid.shape)
+            if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})]
+
+
+def caster_corner(c: Creature) -> tuple[float, float]:
+    x, y = c.pos
+    return (x + 0.5 * c.k + 0.5 - 0.5, y + 0.5 * c.k)
+
+
+def cone_origins(c: Creature, direction) -> list[tuple[int, int]]:
+    """The grid intersections a cone towards ``direction`` may start from: a corner of the
+    caster's space (SRD: "it starts from any corner of your square") on the side it faces. A
+    diagonal starts at the facing corner; an orthogonal cone at the middle of the facing edge
+    when that is an intersection (an even space), else at either end of the middle square's
+    edge (a Medium caster aiming east: its north-east or south-east corner), first the one with
+    the lesser coordinate."""
+    x0 = min(x for x, _ in c.squares)
+    y0 = min(y for _, y in c.squares)
+    k = c.k
+    dx, dy = direction
+
+    def along(lo: int, d: int) -> list[int]:
+        if d > 0:
+            return [lo + k]
+        if d < 0:
+            return [lo]
+        return [lo + k // 2] if k % 2 == 0 else [lo + k // 2, lo + k // 2 + 1]
+
+    return [(ox, oy) for ox in along(x0, dx) for oy in along(y0, dy)]
+
+
+def cone_squares(w, c: Creature, direction, origin=None) -> list[tuple[int, int]]:
+    """Burning hands' 15-ft cone from ``origin`` (one of :func:`cone_origins`, the first by default)."""
+    origin = cone_origins(c, direction)[0] if origin is None else origin
+    return cone(origin, direction, int(spell_data()["burning-hands"]["length_ft"]), w.grid.rock)
+
+
+def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> None:
+    cl = caster_level(c)
+    if spell == "magic-missile":
+        target = plan[0]
+        missiles = int(data["missiles"][min(cl, len(data["missiles"])) - 1])
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
+        if target.is_swarm:
+            return  # immune to spells that target a number of creatures (§4.5)
+        dice = Dice.parse(data["damage"])
+        total = sum(max(1, dice.roll(w.rng)) for _ in range(missiles))
+        damage.deal_damage(w, target, [damage.DamagePart(total, "force", "energy")], source=c, cause="spell")
+    elif spell == "cure-light-wounds":
+        target = plan[0]
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
+        amount = Dice.parse(data["heal"]).roll(w.rng) + min(cl * int(data["per_level"]), int(data["max_bonus"]))
+        heal(w, target, amount, source=c)
+        if target.bleed:
+            target.bleed = 0
+            damage.clear_condition(w, target, "wounded", "healed")
+    elif spell == "burning-hands":
+        squares = plan
+        victims = [o for o in w.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)]
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=tuple(v.id for v in victims),
+                           squares=tuple(squares), defensive=a.defensive))
+        n = min(cl, int(data["max_dice"]))
+        dice = Dice(n, Dice.parse(data["damage_per_level"]).sides, 0)
+        dc = c.block.spells.save_dc(1)
+        for v in victims:
+            amount = max(1, dice.roll(w.rng))
+            if roll_save(w, v, "ref", dc, "burning_hands", c.id):
+                amount = max(1, amount // 2)  # §7.23: halve, round down, at least 1
+            if amount > 0:
+                damage.deal_damage(w, v, [damage.DamagePart(amount, "fire", "energy", area=True)], source=c,
+                                   cause="spell")
+    elif spell == "sleep":
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=tuple(plan), defensive=a.defensive))
+        c.pending_spell = ("sleep", tuple(plan), w.round, tuple(a.at))
+    elif spell == "bless":
+        allies = [o for o in w.creatures.values() if o.team == c.team and o.alive and set(o.squares) & set(plan)]
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=tuple(o.id for o in allies),
+                           squares=(), defensive=a.defensive))
+        until = w.round + int(data["duration_rounds_per_level"]) * cl - 1
+        for o in allies:
+            o.blessed_until = until
+            damage.set_condition(w, o, "blessed", c.id)
+
+
+def complete_pending(w: World, c: Creature) -> None:
+    """Sleep takes effect at the start of the caster's next turn (casting time 1 round, §8):
+    4 HD of living creatures in the burst, fewest HD first (ties: nearest the centre), none of
+    5+ HD; Will negates; mindless vermin swarms are immune. Distance to the centre: from the
+    burst's point of origin (a grid intersection) to the nearest square centre of the creature."""
+    kind, squares, _, (px, py) = c.pending_spell
+    c.pending_spell = None
+    data = spell_data()["sleep"]
+    budget = int(data["hit_dice"])
+    sq = set(squares)
+    cands = []
+    for o in w.creatures.values():
+        if o is c or not o.alive or not o.in_fight or not (sq & set(o.squares)):
+            continue
+        if o.block.type in data["immune_types"] or "sleep" in o.block.defenses.immune:
+            continue
+        if o.is_swarm and o.mindless:
+            continue
+        if o.block.hit_dice > int(data["max_hd_each"]):
+            continue
+        near = min(math.hypot(x + 0.5 - px, y + 0.5 - py) for x, y in o.squares)
+        cands.append((o.block.hit_dice, near, o.id, o))
+    cands.sort(key=lambda t: (t[0], t[1], t[2]))
+    dc = c.block.spells.save_dc(1)
+    for hd, _, _, o in cands:
+        if hd > budget:
+            break
+        budget -= hd
+        if not roll_save(w, o, "will", dc, "sleep", c.id):
+            damage.set_condition(w, o, "asleep", c.id)
+            # helpless for 1 min/level (10 rounds a level), unless a wound wakes it (§8)
+            o.asleep_until = w.round + int(data["duration_rounds_per_level"]) * caster_level(c)

@@ -1,0 +1,242 @@
+"""The world a fight happens in (:class:`World`): what every rule function reads and changes.
+
+It holds the grid, the creatures, the fight's one random generator (``numpy.random.Generator``,
+seeded from the encounter file or the caller: same seed, same fight), the settings, the events so
+far (``emit``), the round and the turn, and the answers to the pure questions the rules ask again
+and again (a creature's movement field and categories, the occupancy masks). Those answers are
+memoised in a declared :class:`QueryCache`: performance only, never outcomes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from sim.classify import classify
+from sim.coords import Pos
+from sim.engine.actions import Turn
+from sim.engine.creature import Creature
+from sim.engine.setup import build_creature, footprint, mover_for
+from sim.events import Event, Moved
+from sim.grid import CaveGrid
+from sim.movement import move_field
+from sim.movement.field import BLOCKED, MoveField
+from sim.movement.shapes import best_shape
+from sim.rules.bodies import swarm_body
+from sim.rules.sizes import Size
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.loaders import EncounterSpec
+
+
+class Memo(dict):
+    """A memo table that forgets everything once it holds more than ``limit`` answers."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def put(self, key, value):
+        if len(self) > self.limit:
+            self.clear()
+        self[key] = value
+        return value
+
+
+class QueryCache:
+    """The memo tables of a fight's pure queries, each keyed by everything its answer depends on
+    (the creatures' squares and conditions, see :meth:`World.occupancy_signature`; rock is fixed).
+
+    * ``occupancy``: (creature id, occupancy signature) -> the two occupancy masks;
+    * ``paths``: (field id, creature id, position, prone, destination, signature) -> a path
+      (``moves.search_path``, shared by the moves and the AI);
+    * ``threats``: (squares, reach, reach weapon, adjacent too) -> squares threatened;
+    * ``cover``: (attacker squares, target squares, creature squares) -> cover or not;
+    * ``lines``: (square, footprint) -> line of effect;
+    * ``distances``: (field id, creature id, position, prone, signature) -> a distance map.
+    """
+
+    __slots__ = ("occupancy", "paths", "threats", "cover", "lines", "distances")
+
+    def __init__(self):
+        self.occupancy = Memo(256)
+        self.paths = Memo(512)
+        self.threats = Memo(1024)
+        self.cover = Memo(4096)
+        self.lines = Memo(65536)
+        self.distances = Memo(64)
+
+
+class World:
+    """The state of one fight: the grid, the creatures, the random generator, the settings, the
+    events so far, whose turn it is, the AI's notes and the query caches. Every rule function
+    takes it as ``w``; :class:`sim.engine.encounter.Encounter` adds the turn loop."""
+
+    def __init__(self, spec: EncounterSpec, *, seed: int | None = None,
+                 settings: dict | None = None, shared: dict | None = None):
+        """``shared``: a dict that fights on the same grid may pass along to reuse its movement
+        fields and categories (a batch worker's fights); it holds derived terrain only, and is
+        emptied when a fight on another grid is given it."""
+        self.spec = spec
+        self.grid: CaveGrid = spec.grid
+        self.settings = dict(spec.settings)
+        if settings:
+            self.settings.update(settings)
+        self.seed = spec.seed if seed is None else int(seed)
+        self.rng = np.random.default_rng(self.seed)
+        self.events: list[Event] = []
+        self.round = 0
+        self.order: list[str] = []
+        self.turn_index = -1
+        self.turn: Turn | None = None
+        self.winner: str | None = None
+        self.finished = False
+        self.end_reason = ""
+        self.damage_while_casting = 0
+        self.last_damage = 0  # what the last deal_damage let through (combat.deal_damage)
+        self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
+        if shared is not None and shared.get("grid") is not spec.grid:
+            shared.clear()
+            shared["grid"] = spec.grid
+        self._fields: dict = {} if shared is None else shared.setdefault("fields", {})
+        self._cats: dict = {} if shared is None else shared.setdefault("categories", {})
+        self._low: dict = {}
+        # memos of pure queries (performance only, never outcomes), declared in one place
+        self.cache = QueryCache()
+        # the movement being made now (moves.begin_move .. finish_move), and the enemies it has
+        # provoked from already ((round, mover id), their ids): once per enemy per move (§6.6)
+        self.pending_move: tuple | None = None
+        self.moved_this: tuple | None = None
+        self.turn_mark = 0  # where the current turn's events start
+        self.creatures: dict[str, Creature] = {}
+        for cs in spec.combatants:
+            c = build_creature(cs, spec.path)
+            self.creatures[c.id] = c
+        for c in self.creatures.values():
+            self.place(c, c.pos)
+            if not c.is_swarm and not c.prone and self.field(c).prone[c.pos[1], c.pos[0]]:
+                c.prone = True  # placed where it can only crawl: it lies there (RULES §2.4 Crawl-Navigable)
+
+    def emit(self, e: Event) -> None:
+        self.events.append(e)
+
+    def field(self, c: Creature) -> MoveField:
+        key = (c.template, c.armor_off, c.block.speed.land, c.block.escape_artist, c.is_swarm)
+        f = self._fields.get(key)
+        if f is None:
+            f = move_field(self.grid, mover_for(c))
+            self._fields[key] = f
+        return f
+
+    def categories(self, c: Creature) -> np.ndarray:
+        """Category of every square for this creature's body (per square, not per footprint)."""
+        key = (c.template, c.is_swarm)
+        cats = self._cats.get(key)
+        if cats is None:
+            body = swarm_body(c.block.swarm.component) if c.is_swarm else c.block.body
+            cats = classify(self.grid, body)
+            self._cats[key] = cats
+        return cats
+
+    def is_low(self, c: Creature) -> bool:
+        """Ceiling below half the creature's height in one of its squares (§7.31)."""
+        h = c.block.body.height
+        return any(float(self.grid.height_ft[y, x]) < h / 2 for x, y in c.squares)
+
+    def enemies(self, c: Creature) -> list[Creature]:
+        return [o for o in self.creatures.values() if o.team != c.team and o.alive]
+
+    def allies(self, c: Creature) -> list[Creature]:
+        return [o for o in self.creatures.values() if o.team == c.team and o is not c and o.alive]
+
+    def current(self) -> Creature | None:
+        if self.turn is None:
+            return None
+        return self.creatures[self.turn.actor]
+
+    def decided(self) -> bool:
+        """At most one team still has a creature able to fight."""
+        return len({c.team for c in self.creatures.values() if c.in_fight}) <= 1
+
+    def occupancy_signature(self) -> tuple:
+        """Everything the occupancy masks depend on besides the mover: each creature's squares
+        and conditions (alive, helpless; ids, teams and sizes do not change)."""
+        return tuple((tuple(o.squares), tuple(o.conditions)) for o in self.creatures.values())
+
+    def occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
+        """(blocked, no_end) reference-square masks for ``c``'s movement (RULES §6.4): opponents
+        block (unless helpless, or 3+ size categories apart, or ``c`` is a swarm or Tiny and
+        smaller); nobody ends in another creature's space (swarms and Tiny creatures may).
+        Fresh arrays each call (callers edit them); computed once per state of the fight."""
+        key = (c.id, self.occupancy_signature())
+        hit = self.cache.occupancy.get(key)
+        if hit is None:
+            if len(self.cache.occupancy) > 256:
+                self.cache.occupancy.clear()
+            hit = self._occupancy_masks(c)
+            self.cache.occupancy[key] = hit
+        return hit[0].copy(), hit[1].copy()
+
+    def _occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
+        rows, cols = self.grid.shape
+        blocked = np.zeros((rows, cols), dtype=bool)
+        no_end = np.zeros((rows, cols), dtype=bool)
+        sharer = c.is_swarm
+        tiny = c.size <= Size.TINY
+        for o in self.creatures.values():
+            if o is c or not o.alive or o.is_swarm:
+                continue
+            far_apart = abs(int(o.size) - int(c.size)) >= 3
+            for x, y in o.squares:
+                if o.team != c.team and not o.helpless and not far_apart and not sharer and not tiny:
+                    blocked[y, x] = True
+                if not sharer and not tiny and not (o.size <= Size.TINY) and not o.helpless:
+                    no_end[y, x] = True  # a helpless creature's square may be ended in (§6.4)
+        k = c.k
+        if k > 1:  # a reference square is blocked if the block below-right of it touches one
+            pad_b = np.pad(blocked, ((0, k - 1), (0, k - 1)))
+            pad_n = np.pad(no_end, ((0, k - 1), (0, k - 1)))
+            blocked = sliding_window_view(pad_b, (k, k)).any(axis=(2, 3))
+            no_end = sliding_window_view(pad_n, (k, k)).any(axis=(2, 3))
+        return blocked, no_end
+
+    def place(self, c: Creature, pos: Pos, *, trail_step: bool = False) -> None:
+        if trail_step:
+            c.trail.append(c.pos)
+            c.trail = c.trail[-6:]
+        c.pos = pos
+        if c.is_swarm:
+            if not trail_step:
+                f = self.field(c)
+                passable = f.mode != BLOCKED
+                c.squares = best_shape(passable, pos, mode=self.settings.get("swarm_shape", "any"),
+                                       score=self.swarm_score(c))
+            return
+        c.squares = footprint(self.field(c), c, pos)
+
+    def swarm_score(self, swarm: Creature):
+        targets = [o for o in self.enemies(swarm) if o.in_fight or o.alive]
+        occ = {}
+        for o in targets:
+            for sq in o.squares:
+                occ.setdefault(sq, set()).add(o.id)
+
+        def score(shape) -> int:
+            hit = set()
+            for sq in shape:
+                hit |= occ.get(sq, set())
+            return len(hit)
+
+        return score
+
+    def flush_move(self) -> None:
+        pending = self.pending_move
+        if pending and pending[1]:
+            c, steps, action = pending
+            self.emit(Moved(round=self.round, actor=c.id, path=tuple(steps), squares=tuple(c.squares),
+                            prone=c.prone, action=action, partial=True))
+            steps.clear()
