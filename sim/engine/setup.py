@@ -72,6 +72,8 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
                 c.spells_left.setdefault(lvl, []).append(name)
     if spec.lit and items.get("torch", 0) > 0:
         c.torch_lit = True
+    if spec.light:
+        c.light = spec.light
     thrown = {a.weapon.key for a in block.attacks if a.thrown and a.weapon is not None}
     c.thrown_left = {e.name: e.count for e in block.source.weapons if e.name in thrown}
     return c
