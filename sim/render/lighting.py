@@ -55,6 +55,15 @@ class _Looker:
     alive: bool = True
 
 
+def side_of(team: str) -> str:
+    """The view a team's members share: ``party``, or ``monsters`` for every other team.
+
+    >>> side_of("party"), side_of("kobolds")
+    ('party', 'monsters')
+    """
+    return "party" if team == "party" else "monsters"
+
+
 def light_image(levels: np.ndarray, *, seen: np.ndarray | None = None, explored: np.ndarray | None = None,
                 darkvision: np.ndarray | None = None) -> np.ndarray:
     """The multiply image ``[row, col, rgb]`` (float32, 0..255) of one view: ``levels`` are the
@@ -112,6 +121,7 @@ class Lighting:
         self.light = None
         self._grey_surf = None
         self._grey_key = None
+        self._seen_now: dict[str, np.ndarray] = {}
         self._dest = None
         self._dest_key = None
         self._image_id = 0
@@ -126,8 +136,8 @@ class Lighting:
     def shown_view(self, model) -> str:
         if self.follow_actor and model.current:
             cv = model.get(model.current)
-            if cv is not None and cv.team in VIEWS:
-                return cv.team
+            if cv is not None:
+                return side_of(cv.team)
         return self.view
 
     def shows(self, cid: str) -> bool:
@@ -155,23 +165,30 @@ class Lighting:
         lights = scene_lights(self.grid, lookers, [DroppedLight(item, at) for item, at in dropped])
         lg, s = vision(self.grid.rock, lights, [viewer_of(lk) for lk in lookers])
         self.light, self.sight = lg, s
-        for team in s.teams:
-            self.explored[team] = explore(self.explored.get(team), s.seen_by(team))
+        for side in VIEWS[1:]:
+            teams = [t for t in s.teams if side_of(t) == side]
+            now = np.zeros(self.grid.shape, dtype=bool)
+            for t in teams:
+                now |= s.seen_by(t)
+            self.explored[side] = explore(self.explored.get(side), now)
+            self._seen_now[side] = now
         if view == "all":
             levels = lg.normal
             self.image = light_image(levels)
             self.hidden = set()
             self.grey = None
         else:
-            members = [lk for lk in lookers if lk.team == view]
+            members = [lk for lk in lookers if side_of(lk.team) == view]
             ll = any(bool(lk.block.senses.low_light) for lk in members)
             levels = lg.low_light if ll else lg.normal
-            seen = s.seen_by(view)
-            explored = self.explored.get(view, np.zeros_like(seen))
+            seen = self._seen_now[view]
+            explored = self.explored[view]
             dv = seen & (levels == DARK)
             self.image = light_image(levels, seen=seen, explored=explored, darkvision=dv)
             self.grey = dv if dv.any() else None
-            perceive = {lk.id for lk in lookers if lk.team == view or s.team_level(view, lk.id) >= 2}
+            teams = {lk.team for lk in members}
+            perceive = {lk.id for lk in lookers
+                        if side_of(lk.team) == view or any(s.team_level(t, lk.id) >= 2 for t in teams)}
             self.hidden = {cid for cid in model.creatures if cid not in perceive}
         self._image_id += 1
         self.flames = []

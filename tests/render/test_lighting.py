@@ -113,3 +113,17 @@ def test_replay_follows_the_acting_side():
     assert scene.lighting.shown_view(scene.model) == "monsters"
     scene.model.current = "bruna"
     assert scene.lighting.shown_view(scene.model) == "party"
+
+
+def test_any_team_but_the_party_is_seen_in_the_monsters_view():
+    headless()
+    s = spec(ROWS, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": [2, 2]},
+                    {"id": "kob", "template": "kobold", "team": "kobolds", "at": [6, 2]}])
+    scene, _ = scene_for(s, size=(900, 300), mode="watch")
+    scene.lighting = Lighting(s.grid, view="monsters")
+    surf = draw(scene)
+    assert scene.lighting.shows("kob") and scene.lighting.shows("bruna")   # darkvision 60 ft
+    assert pixel(scene, surf, (6, 2)).sum() > 0
+    scene.lighting.follow_actor = True
+    scene.model.current = "kob"
+    assert scene.lighting.shown_view(scene.model) == "monsters"
