@@ -62,7 +62,7 @@ def save(img, name: str) -> Path:
 def main() -> None:
     shots = [
         ("demo.png", frame("demo.toml", 8.3)),
-        ("swarm-crack.png", frame("rat_crack.toml", 5.15, speed=1.5, camera=(14.5, 3.5, 72))),
+        ("swarm-crack.png", frame("rat_crack.toml", 5.15, speed=1.5, camera=(14.5, 3.5, 72), lit=False)),
         ("overlays.png", frame("demo.toml", 14.0, overlays={"size": 5, "reach": True}, select="tordek", lit=False)),
         ("fog-monsters.png", frame("kobold_warren.toml", 6.0, view="monsters")),
         ("fog-party.png", frame("kobold_warren.toml", 6.0, view="party")),

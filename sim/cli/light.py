@@ -3,7 +3,7 @@ whom at the start of a round (RULES §9).
 
 An encounter file is played with its seed up to the start of round ``N`` (default 1: after
 initiative, before anyone acts); a crawl file shows the party at its starting point, in file
-in marching order (the member who carries its light: see :func:`party_light_bearer`), and the monsters where the file puts them.
+in marching order (the member who carries its light: :func:`sim.vision.scene.party_light_bearer`), and the monsters where the file puts them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from sim.cli._common import add_map_limit, limits_from, print_json
 from sim.errors import DataError, UsageError
 from sim.loaders import load_encounter, read_toml
 from sim.vision import LEVEL_NAMES, LOCATES, SEES, level_letters
-from sim.vision.scene import carried_light, look, scene_lights
+from sim.vision.scene import carried_light, look, party_light_bearer, scene_lights
 
 MAX_ROUND = 1000
 
@@ -109,21 +109,6 @@ def crawl_scene(path: Path, limits):
         out.append(s)
     out += [_from_creature(m, None) for m in monsters]
     return grid, spec.name, out
-
-
-def party_light_bearer(party):
-    """Who carries the party's light, and which: the brightest light-giving item anyone carries,
-    borne by the first member with a hand free for it (no shield), else by the first who has it."""
-    best = None
-    for rank, c in enumerate(party):
-        for g in c.block.light_sources:
-            if c.items.get(g.key, 0) <= 0:
-                continue
-            free = c.block.shield is None or getattr(g, "hands", 1) == 0
-            key = (g.light_shadowy_ft, free, -rank)
-            if best is None or key > best[0]:
-                best = (key, c, g.key)
-    return (best[1], best[2]) if best else None
 
 
 def _nearest_floor(grid, start, n: int, taken: set) -> list:

@@ -39,7 +39,7 @@ from sim.movement import distance_map
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
 from sim.rules.weapons import gear, splash_weapon
-from sim.vision import LOCATES
+from sim.vision import LOCATES, SEES
 
 
 def default_policy(w: World, c: Creature, t: Turn):
@@ -627,7 +627,8 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
                 return Cast("sleep", at=best[1])
     if has_spell(c, "magic-missile") is not None:
         cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares)
-                 and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, "medium")]
+                 and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, "medium")
+                 and w.perception(c, f) >= SEES]  # it must see its target (RULES §8)
         if cands:
             target = min(cands, key=lambda f: (f.hp, f.id))
             return Cast("magic-missile", target=target.id)

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass, field
 
 from sim import events as ev
+from sim.crawl import light_words
 
 Pos = tuple[int, int]
 
@@ -718,6 +719,8 @@ class CrawlPlan:
             if tries:
                 text += "; " + ", ".join(f"{self.name(c)} {n:g} tr{'y' if n == 1 else 'ies'}" for c, n in tries.items())
             return text
+        if e.what in ("light", "light_out"):
+            return light_words(who, e.what, d)
         if e.what == "armor_off":
             return f"{who} takes off the {d.get('armor', 'armour')} ({d.get('minutes', 0):g} min{', helped' if d.get('helped') else ''})"
         if e.what == "armor_on":

@@ -33,7 +33,7 @@ FLICKER_HZ = 15                      # how often a flame's brightness changes (a
 
 # multipliers per light level (RGB, 255 = unchanged): warm bright light, dimmer shadowy light,
 # a cold dark that still shows the cave's shape
-LEVEL_RGB = np.array([(58, 62, 82), (176, 158, 138), (255, 246, 226)], dtype=np.float32)
+LEVEL_RGB = np.array([(72, 76, 98), (176, 158, 138), (255, 246, 226)], dtype=np.float32)
 DARKVISION_RGB = np.array((150, 150, 150), dtype=np.float32)   # seen in the dark: grey, not warm
 EXPLORED_RGB = np.array((40, 42, 54), dtype=np.float32)        # seen before, not now
 UNSEEN_RGB = np.array((0, 0, 0), dtype=np.float32)             # never seen
@@ -72,7 +72,7 @@ def light_image(levels: np.ndarray, *, seen: np.ndarray | None = None, explored:
 
     >>> lv = np.array([[DARK, SHADOWY, BRIGHT]], np.uint8)
     >>> light_image(lv)[0, :, 0].tolist()
-    [58.0, 176.0, 255.0]
+    [72.0, 176.0, 255.0]
     >>> seen = np.array([[True, True, False]]); ex = np.array([[True, True, True]])
     >>> light_image(lv, seen=seen, explored=ex, darkvision=np.array([[True, False, False]]))[0, :, 0].tolist()
     [150.0, 176.0, 40.0]

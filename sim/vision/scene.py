@@ -21,6 +21,7 @@ this module serves the fight engine, the crawl and the command line alike withou
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -106,6 +107,39 @@ def scene_lights(grid: CaveGrid, creatures: Sequence, dropped: Iterable[DroppedL
     """Every light of the scene: fixed, carried and dropped."""
     return [*map_lights(grid), *creature_lights(creatures),
             *(gear_light(d.item, at=d.at, name=f"{d.item} (dropped)") for d in dropped)]
+
+
+def party_light_bearer(party: Sequence) -> tuple[object, str] | None:
+    """Who carries a party's light, and which (RULES §9.3.5): the brightest light-giving item
+    anyone carries, borne by the first member (in marching order) with a hand free for it (no
+    shield, or a light that needs no hand), else by the first who has it; None when nobody has one."""
+    table = light_sources()
+    best = None
+    for rank, c in enumerate(party):
+        for key, n in sorted(c.items.items()):
+            g = table.get(key)
+            if g is None or n <= 0:
+                continue
+            free = c.block.shield is None or getattr(g, "hands", 1) == 0
+            key = (g.light_shadowy_ft, free, -rank)
+            if best is None or key > best[0]:
+                best = (key, c, g.key)
+    return (best[1], best[2]) if best else None
+
+
+def burn_minutes(item: str) -> float:
+    """How long one light burns (RULES §9.1, §9.3.6): a torch 60 minutes, a lantern 360 (a pint
+    of oil), a sunrod 360, an everburning torch for ever; the *light* spell 10 minutes (a
+    1st-level caster's: the crawl knows no caster level).
+
+    >>> burn_minutes("torch"), burn_minutes("hooded-lantern"), burn_minutes("everburning-torch")
+    (60.0, 360.0, inf)
+    """
+    text = (light_sources()[item].duration or "").lower()
+    if "permanent" in text or not text:
+        return math.inf
+    n = float(text.split()[0])
+    return n * 60.0 if "hour" in text.split()[1] else n
 
 
 def look(grid: CaveGrid, creatures: Sequence, dropped: Iterable[DroppedLight] = ()) -> tuple[LightGrid, Sight]:
