@@ -739,10 +739,10 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
 def light_words(who: str, what: str, d: dict) -> str:
     """A light entry of the timeline in words.
 
-    >>> light_words("lidda", "light", {"item": "torch", "burns_minutes": 60.0})
-    'lidda lights a torch and carries the party's light (it burns 60 min)'
-    >>> light_words("lidda", "light_out", {"item": "torch"})
-    'lidda's torch burns out'
+    >>> print(light_words("lidda", "light", {"item": "torch", "burns_minutes": 60.0}))
+    lidda lights a torch and carries the party's light (it burns 60 min)
+    >>> print(light_words("lidda", "light_out", {"item": "torch"}))
+    lidda's torch burns out
     """
     item = d.get("item", "light").replace("-", " ")
     if what == "light_out":
