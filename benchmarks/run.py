@@ -195,9 +195,24 @@ def bench_import(repeat: int) -> dict:
     return run(min(repeat, 3))
 
 
+def bench_vision(repeat: int) -> dict:
+    """Issue 16: light grid + sight for 40 creatures on a 200x200 cave. Target <= 2 ms."""
+    from benchmarks.lighting_bench import bench_vision as run
+
+    return run(repeat)
+
+
+def bench_lighting(repeat: int) -> dict:
+    """Issue 16: the renderer's lighting and fog per frame (needs pygame). Target <= 1.5 ms."""
+    from benchmarks.lighting_bench import bench_lighting as run
+
+    return run(repeat)
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
            "render": bench_render, "batch": bench_batch, "import": bench_import, "tiled": bench_tiled,
-           "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke}
+           "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke,
+           "vision": bench_vision, "lighting": bench_lighting}
 
 
 def main(argv: list[str] | None = None) -> int:

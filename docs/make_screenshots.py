@@ -20,7 +20,7 @@ STEP = 1 / 60
 
 
 def frame(encounter: str, seconds: float, *, speed: float = 1.6, overlays: dict | None = None,
-          select: str | None = None, camera: tuple | None = None):
+          select: str | None = None, camera: tuple | None = None, view: str = "all", lit: bool = True):
     import pygame
     from PIL import Image
 
@@ -29,7 +29,9 @@ def frame(encounter: str, seconds: float, *, speed: float = 1.6, overlays: dict 
 
     pygame.font.init()
     spec = load_encounter(ROOT / "maps" / encounter)
-    scene, timeline = watch_scene(spec, speed=speed)
+    scene, timeline = watch_scene(spec, speed=speed, view=view)
+    if not lit:
+        scene.lighting = None  # the overlays in full light
     scene.camera_glide = 0.0
     scene.crisp_map = True
     for _ in range(int(round(seconds / STEP))):
@@ -60,8 +62,10 @@ def save(img, name: str) -> Path:
 def main() -> None:
     shots = [
         ("demo.png", frame("demo.toml", 8.3)),
-        ("swarm-crack.png", frame("rat_crack.toml", 5.15, speed=1.5, camera=(14.5, 3.5, 72))),
-        ("overlays.png", frame("demo.toml", 14.0, overlays={"size": 5, "reach": True}, select="tordek")),
+        ("swarm-crack.png", frame("rat_crack.toml", 5.15, speed=1.5, camera=(14.5, 3.5, 72), lit=False)),
+        ("overlays.png", frame("demo.toml", 14.0, overlays={"size": 5, "reach": True}, select="tordek", lit=False)),
+        ("fog-monsters.png", frame("kobold_warren.toml", 6.0, view="monsters")),
+        ("fog-party.png", frame("kobold_warren.toml", 6.0, view="party")),
     ]
     for name, img in shots:
         print(save(img, name))

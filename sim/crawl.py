@@ -24,9 +24,15 @@ Time model (each number is exact for this model, and tested):
   unstraps its shield with it, and drags them and its pack behind; its speed, AC and Escape Artist modifier change accordingly.
   When the way opens up again it puts the armor back on (SRD donning times: 1 or 4 minutes,
   halved with help) -- unless a fight is near, in which case it keeps it off.
-* Monsters placed in the map start a fight when the party comes within their senses (darkvision,
-  blindsense or tremorsense, at least 60 ft, with a line of effect; the party's own light reaches
-  no farther than 60 ft, a lantern's shadowy radius, so the monsters always notice first). The
+* The party's light (RULES §9.1, §9.3.5-6): at the start the brightest light anyone carries is lit
+  and borne by the first member with a hand free for it (a torch by the halfling, not by the
+  fighter with sword and shield); the crawl burns it down (a torch 1 hour, a lantern or sunrod 6)
+  and lights the next one from the party's gear; a light dropped in a fight is picked up after it.
+  The timeline says who carries which light, and when it goes out.
+* Monsters placed in the map start a fight when they notice the party: by their senses (darkvision,
+  blindsense or tremorsense, at least 60 ft, with a line of effect), or by the party's light, which
+  they see from any distance along a clear line (a torch is seen far beyond its own radius, RULES
+  §9.3.4); the party sees no farther than its light, so the monsters always notice first. The
   fight is played by the encounter engine from the positions and equipment the party has at that
   moment (armor off in a crawlway included); the crawl goes on with the survivors if the party wins.
 """
@@ -55,6 +61,8 @@ from sim.rules.dice import Dice
 from sim.rules.statblocks import load_template, template_in, without_armor
 from sim.rules.weapons import combat_modifier
 from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
+from sim.vision.fov import field_of_view
+from sim.vision.scene import burn_minutes, party_light_bearer
 
 KINDS = ("open", "single_file", "crawl", "awkward", "tight")
 _MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}
@@ -72,7 +80,7 @@ class Entry:
     start: float
     rounds: float
     what: str           # walk | single_file | crawl | awkward | tight | armor_off | stand_up | armor_on |
-                        # keep_armor_off | wait | encounter | left_behind | arrive
+                        # keep_armor_off | wait | encounter | left_behind | arrive | light | light_out
     who: tuple[str, ...]
     at: Pos
     detail: dict = field(default_factory=dict)
@@ -281,6 +289,9 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
     all_events: list = []
     grid = spec.grid
     t = 0.0
+    light = _PartyLight()
+    if spec.settings.get("vision", True):  # RULES §9 (setting vision off: no light is carried or seen)
+        light.relight(members, timeline, t, tracks)
 
     # 1. the route, and who cannot take it
     travellers = list(members)
@@ -319,7 +330,7 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
         travellers, monsters_left = s.travellers, s.monsters_left
         # the next square where monsters notice the party ends this leg (RULES: senses, §3 of the
         # module docstring); the leg is cut into stretches of one kind
-        trig = _trigger(grid, route[pos + 1:], monsters_left, travellers, base=spec.path)
+        trig = _trigger(grid, route[pos + 1:], monsters_left, travellers, base=spec.path, lit=light.lit())
         end_at = pos + 1 + trig[0] if trig is not None else len(route) - 1
         kinds = [_kind_at(fields_unarmored(grid, travellers), grid, travellers, sq) for sq in route]
         stretches: list[tuple[str, int, int]] = []  # (kind, first index, last index)
@@ -333,6 +344,7 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
             i = j
         for kind, a, b in stretches:
             _stretch(s, kind, a, b)
+            light.burn(s.travellers, s.timeline, s.t, s.tracks)
             if not s.travellers:
                 break
         travellers, t = s.travellers, s.t
@@ -356,6 +368,8 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
         if fight["summary"]["winner"] != "party":
             s.travellers = []
             break
+        light.after_fight(s.travellers, s.timeline, s.t, s.tracks)
+        light.burn(s.travellers, s.timeline, s.t, s.tracks)
         s.fields = fields_now()
     travellers, t = s.travellers, s.t
     arrived = [c.id for c in travellers] if travellers else []
@@ -557,17 +571,21 @@ def _block_squares(at: Pos, space_ft: float, swarm: bool = False) -> set[Pos]:
 
 
 def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], party: list[Creature], *,
-             base: str = "."):
-    """The first square of the stretch where a monster senses the party (see the module notes):
-    returns (index, the monsters that join the fight: those within 60 ft of one that noticed).
-    Distances count diagonals 5-10-5 (§6.2)."""
+             base: str = ".", lit: bool = False):
+    """The first square of the stretch where a monster notices the party (see the module notes):
+    by its senses, or, when the party carries a light (``lit``), by seeing it along a clear line
+    from any distance. Returns (index, the monsters that join the fight: those within 60 ft of one
+    that noticed). Distances count diagonals 5-10-5 (§6.2)."""
     if not monsters:
         return None
+    views = {m.id: field_of_view(grid.rock, m.at) for m in monsters} if lit else {}
     for i, sq in enumerate(squares):
         seen = []
         for m in monsters:
             r = _sense_range_ft(m.template, base) // 5
-            if distance_squares(m.at, sq) <= r and line_of_effect(grid.rock, [sq], [m.at]):
+            if lit and views[m.id][sq[1], sq[0]]:
+                seen.append(m)  # the party's light, seen down the tunnel (RULES §9.3.4)
+            elif distance_squares(m.at, sq) <= r and line_of_effect(grid.rock, [sq], [m.at]):
                 seen.append(m)
         if seen:
             # everyone within 60 ft of the first to notice joins
@@ -608,6 +626,93 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
                         "reason": enc.end_reason, "seed": seed, "party": [c.id for c in party],
                         "monsters": [m.id for m in group], "party_standing": standing,
                         "armor_off": [c.id for c in party if c.armor_off]}}
+
+
+def light_words(who: str, what: str, d: dict) -> str:
+    """A light entry of the timeline in words.
+
+    >>> print(light_words("lidda", "light", {"item": "torch", "burns_minutes": 60.0}))
+    lidda lights a torch and carries the party's light (it burns 60 min)
+    >>> print(light_words("lidda", "light_out", {"item": "torch"}))
+    lidda's torch burns out
+    """
+    item = d.get("item", "light").replace("-", " ")
+    if what == "light_out":
+        return f"{who}'s {item} burns out"
+    if d.get("picked_up"):
+        return f"{who} picks up the burning {item} and carries the party's light"
+    m = d.get("burns_minutes")
+    return f"{who} lights a {item} and carries the party's light" + (f" (it burns {m:g} min)" if m else "")
+
+
+
+@dataclass(slots=True)
+class _PartyLight:
+    """The light the party carries: who, which item, and when it burns out (in rounds)."""
+
+    bearer: Creature | None = None
+    item: str | None = None
+    out_at: float = math.inf
+
+    def lit(self) -> bool:
+        return self.bearer is not None and self.item is not None
+
+    def _hold(self, c: Creature, item: str) -> None:
+        if item == "torch":
+            c.torch_lit = True
+        else:
+            c.light = item
+
+    def _drop(self, c: Creature) -> None:
+        if self.item == "torch":
+            c.torch_lit = False
+            if c.wielding == "torch":
+                c.wielding = None
+        elif c.light == self.item:
+            c.light = None
+
+    def relight(self, party: list[Creature], timeline: list, t: float, tracks: dict) -> None:
+        """Light the brightest light the party has left (RULES §9.3.5)."""
+        pick = party_light_bearer([c for c in party if c.in_fight])
+        if pick is None:
+            self.bearer = self.item = None
+            return
+        c, item = pick
+        self.bearer, self.item = c, item
+        self._hold(c, item)
+        minutes = burn_minutes(item)
+        self.out_at = t + minutes * ROUNDS_PER_MINUTE
+        timeline.append(Entry(t, 0.0, "light", (c.id,), tracks[c.id][-1][1],
+                              {"item": item, "carried_by": c.id,
+                               "burns_minutes": None if math.isinf(minutes) else minutes}))
+
+    def burn(self, party: list[Creature], timeline: list, t: float, tracks: dict) -> None:
+        """Burn time (RULES §9.3.6): each light that has burnt out by ``t`` is used up, and the
+        next one is lit from the party's gear at that moment."""
+        while self.lit() and t >= self.out_at:
+            c, item, when = self.bearer, self.item, self.out_at
+            self._drop(c)
+            c.items[item] = max(0, c.items.get(item, 0) - 1)
+            timeline.append(Entry(when, 0.0, "light_out", (c.id,), tracks[c.id][-1][1], {"item": item}))
+            self.relight(party, timeline, when, tracks)
+
+    def after_fight(self, party: list[Creature], timeline: list, t: float, tracks: dict) -> None:
+        """A light dropped in the fight (or by a bearer who fell) is picked up, still burning."""
+        if not self.lit():
+            return
+        holds = self.bearer in party and ((self.item == "torch" and self.bearer.torch_lit)
+                                          or self.bearer.light == self.item)
+        if holds:
+            return
+        if self.bearer not in party:
+            pick = [c for c in party if c.in_fight and c.block.shield is None] or [c for c in party if c.in_fight]
+            if not pick:
+                return
+            self.bearer = pick[0]
+            self.bearer.items[self.item] = self.bearer.items.get(self.item, 0) + 1
+        self._hold(self.bearer, self.item)
+        timeline.append(Entry(t, 0.0, "light", (self.bearer.id,), tracks[self.bearer.id][-1][1],
+                              {"item": self.item, "carried_by": self.bearer.id, "picked_up": True}))
 
 
 def _file_positions(grid: CaveGrid, party: list[Creature], back: list[Pos], taken: set[Pos]) -> dict[str, Pos]:

@@ -179,6 +179,9 @@ class Attack(Event):
     threat: bool = False
     confirm_roll: int | None = None
     confirm_total: int | None = None
+    concealment: str = "none"         # none | concealment (20%) | total (50%): RULES §9.2
+    miss_chance: int = 0              # percent rolled after a hit
+    miss_roll: int | None = None      # d100; the hit is lost when it is at most miss_chance
 
 
 @_event

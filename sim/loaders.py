@@ -584,7 +584,7 @@ def _find_point_line(lines: TomlLines, name: str) -> int | None:
 # =================================================================================================
 
 _ENCOUNTER_KEYS = {"map", "seed", "name", "description", "round_cap"}
-_COMBATANT_KEYS = {"id", "template", "team", "at", "weapon", "off_hand", "items", "name", "book_values", "lit"}
+_COMBATANT_KEYS = {"id", "template", "team", "at", "weapon", "off_hand", "items", "name", "book_values", "lit", "light"}
 
 
 def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool = True) -> EncounterSpec:
@@ -745,12 +745,20 @@ def _parse_combatants(raw: Any, lines: TomlLines, bad) -> list[CombatantSpec]:
         for key in ("book_values", "lit"):
             if key in c and not isinstance(c[key], bool):
                 bad(line, f"[[combatant]] {shorten(cid)} {key}", f"must be true or false, got {shorten(c[key])}")
+        light = c.get("light")
+        if light is not None:
+            sources = sorted(k for k, g in gear_table().items() if g.is_light_source)
+            if not isinstance(light, str) or light not in sources:
+                bad(line, f"[[combatant]] {shorten(cid)} light", f"unknown light source {shorten(light)}; use one of "
+                    f"{', '.join(sources)} (a lit torch is lit = true)")
+                light = None
         out.append(CombatantSpec(
             id=cid, template=template, team=team, at=(int(at[0]), int(at[1])),
             weapon=c.get("weapon") if isinstance(c.get("weapon"), str) else None,
             off_hand=c.get("off_hand") if isinstance(c.get("off_hand"), str) else None,
             items=tuple(items), name=c.get("name") if isinstance(c.get("name"), str) else None,
             book_values=bool(c.get("book_values", False)), lit=bool(c.get("lit", False)), line=line,
+            light=light,
             explicit_id=explicit,
         ))
     return out

@@ -133,8 +133,13 @@ class Narrator:
         acw = ac_words(e.ac_modifiers)
         if acw and any(k.startswith("no_dex") or k in ("prone", "cover", "charged", "tight_squeeze") for k in e.ac_modifiers):
             s += f" ({acw})"
+        where = "in the dark" if e.concealment == "total" else "in the shadows"
         if e.hit:
             s += ": critical hit" if e.critical else ": hit"
+            if e.miss_roll is not None:
+                s += f" ({e.miss_chance}% miss chance {where}: rolled {e.miss_roll})"
+        elif e.miss_roll is not None:
+            s += f": hit, but misses {where} ({e.miss_chance}%: rolled {e.miss_roll})"
         else:
             s += ": miss"
         if e.threat and not e.critical:
@@ -179,7 +184,8 @@ class Narrator:
     def _item(self, e: ev.ActionTaken) -> str:
         words = {"draw": "draws", "light": "lights a", "drop_prone": "drops prone", "stand_up": "stands up",
                  "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
-                 "last_thrown": "has thrown its last", "fuse": "prepares the fuse of an"}
+                 "last_thrown": "has thrown its last", "fuse": "prepares the fuse of an",
+                 "drop_light": "drops the lit"}
         if e.action == "fizzle":
             return f"  the {thing(e.item)} does not catch fire"
         return f"{self.n(e.actor)} {words.get(e.action, e.action)} {thing(e.item)}".rstrip()

@@ -28,6 +28,7 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
     "swarm_shape": "any",       # "any": any 4 contiguous squares; "square": 2x2 unless squeezed (§4.2)
     "crawl_weapon_rows": True,  # §7.10: crawlways add the Narrow-or-Low weapon row (False: prone -4 only)
     "stab_below_light": True,   # §7.11: a stab-shifted light weapon counts as index 0
+    "vision": True,             # RULES §9: light and sight decide attacks, movement and the AI (False: all see all)
 }
 
 
@@ -63,6 +64,7 @@ class CombatantSpec:
     name: str | None = None
     book_values: bool = False
     lit: bool = False
+    light: str | None = None     # a lit light it carries from the start (RULES §9.1): "hooded-lantern", "sunrod"...
     line: int | None = None
     explicit_id: bool = False
 

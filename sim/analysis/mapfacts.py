@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.analysis.chokepoints import Layout, Passage, evaluate, find_chokepoints, passage_words, rounds_text
+from sim.analysis.lightneeds import light_needs
 from sim.analysis.regions import component_labels
 from sim.analysis.travel import Traveller, Trip
 from sim.classify import category_counts
@@ -163,7 +164,17 @@ def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_ar
             trips.append({"from": names[i], "to": names[j], "movers": per})
     facts["travel"] = trips
     m.facts = facts
+    set_entrances(m, None)
     return m
+
+
+def set_entrances(m: MapAnalysis, names: list[str] | None) -> None:
+    """Choose the entrances (None: by name, :meth:`MapAnalysis.entrances`) and the facts that
+    hang on them: the light a torch-bearing party of Medium humans needs at each chokepoint."""
+    if names:
+        m.entrance_names = list(dict.fromkeys(names))
+    medium = m.travellers.get("medium")
+    m.facts["light"] = light_needs(m.grid, m.layout, m.entrances(), field=medium.field if medium else None)
 
 
 def _passage_summary(ps: list[Passage]) -> dict:

@@ -80,6 +80,18 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
                      "the same passage as roomy as its sides (guaranteed, then expected), and the Escape Artist DC. "
                      "<i>stopped</i>: it stands on both sides but cannot get through (why in brackets); "
                      "<i>no access</i>: it cannot stand near it.</p>")
+    # light
+    if f.get("light"):
+        parts.append("<h2>The light a party needs</h2>")
+        parts.append("<p class='muted'>A party of Medium humans walks in from each entrance; its torch bearer stands "
+                     "at the chokepoint's nearest square (torch: 20 ft bright, 40 ft shadowy, counted 5-10-5 from "
+                     "the bearer's corner; rock blocks it). <i>dark</i>: the chokepoint's squares the torch leaves "
+                     "dark, where a creature with darkvision waits unseen; <i>needs</i>: the weakest single light "
+                     "carried there that leaves none dark.</p>")
+        for ent, rows in f["light"].items():
+            parts.append(f"<h3>From {R.esc(ent)}</h3>")
+            parts.append(R.html_table(["chokepoint", "bearer at", "squares", "dark", "shadowy", "needs"],
+                                      [_light_row(r) for r in rows]))
     # areas
     parts.append("<h2>Areas</h2>")
     parts.append(R.html_table(["id", "squares", "at", "named points"],
@@ -127,6 +139,13 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
     parts.append(R.html_table(["body"] + [Category[c].label for c in cats],
                               [[s.label] + [f["category_counts"][s.key][c] for c in cats] for s in subs]))
     return R.html_page(f"{f['map']}: designer report", "\n".join(parts))
+
+
+def _light_row(r: dict) -> list:
+    if r["from"] is None:
+        return [r["chokepoint"], "—", r["squares"], "—", "—", "out of reach of a Medium human"]
+    return [r["chokepoint"], "{}, {}".format(*r["from"]), r["squares"], r["dark_to_torch"], r["shadowy_to_torch"],
+            r["needs"]]
 
 
 def _passage_text(p: dict) -> str:
@@ -192,6 +211,14 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
         t.add_row(s.label, str(r["count"]), " | ".join(", ".join(g["points"]) for g in r["regions"] if g["points"]) or "-",
                   ", ".join(n for n, v in r["points"].items() if v is None) or "-")
     console.print(t)
+    for ent, rows in (f.get("light") or {}).items():
+        t = Table(title=f"Light from {ent}: chokepoint squares a torch-bearing party of Medium humans leaves dark",
+                  title_justify="left", box=None, pad_edge=False)
+        for h in ("chokepoint", "bearer at", "squares", "dark", "shadowy", "needs"):
+            t.add_column(h, no_wrap=True)
+        for r in rows:
+            t.add_row(*[str(v) for v in _light_row(r)])
+        console.print(t)
     ents = set(m.entrances())
     shown = [tr for tr in f["travel"] if tr["from"] in ents or tr["to"] in ents] or f["travel"]
     for tr in shown:

@@ -26,6 +26,7 @@ COMMANDS = (
     "edit",
     "validate",
     "imports", "export",
+    "light",
 )
 
 

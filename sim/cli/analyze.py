@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from sim.analysis import report as R
-    from sim.analysis.mapfacts import analyze_map, size_subjects, template_subject
+    from sim.analysis.mapfacts import analyze_map, set_entrances, size_subjects, template_subject
     from sim.analysis.mapreport import html, pictures, terminal
     from sim.errors import DataError
     from sim.rules.sizes import Size
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     folder = R.prepare_dir(out_dir) if out_dir is not None else None
     m = analyze_map(grid, subjects=subjects, min_area=args.min_area)
     if args.entrance:
-        m.entrance_names = list(dict.fromkeys(args.entrance))
+        set_entrances(m, args.entrance)
     files: list[str] = []
     if folder is not None:
         pics = pictures(m, art=args.art)

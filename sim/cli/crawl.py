@@ -56,6 +56,7 @@ def _clock(rounds: float) -> str:
     return f"{seconds // 60:d}:{seconds % 60:02d}"
 
 
+
 WORDS = {  # what -> (one creature, several)
     "walk": ("walks", "walk"), "single_file": ("goes single file", "go single file"), "crawl": ("crawls", "crawl"),
     "awkward": ("squeezes (awkward space)", "squeeze (awkward space)"),
@@ -199,6 +200,10 @@ def _print_text(result) -> None:
         elif e.what == "encounter":
             line = (f"FIGHT at {e.at} with {', '.join(d['monsters'])}: {d['winner'] or 'no one'} wins after "
                     f"{d['rounds']} rounds (seed {d['seed']})" + (f"; armour off: {', '.join(d['armor_off'])}" if d['armor_off'] else ""))
+        elif e.what in ("light", "light_out"):
+            from sim.crawl import light_words  # (loaded with the crawl, not for every command)
+
+            line = light_words(e.who[0], e.what, d)
         elif e.what == "left_behind":
             line = f"{who} {d['reason']}"
         elif e.what == "keep_armor_off":

@@ -29,6 +29,8 @@ def register(sub) -> None:
                    help=f"folder for the headless files (default ./{DEFAULT_OUT}/; created if missing)")
     p.add_argument("--format", choices=("gif", "webp"), default="gif", help="animation format (default gif)")
     p.add_argument("--seed", type=seed(), default=None, help="random seed (default: the demo's seed)")
+    p.add_argument("--view", choices=("all", "party", "monsters"), default="all",
+                   help="light and fog of war: everything lit as it is (default), or what one side sees")
     p.add_argument("--text", action="store_true", help="print the built-in cave classified for Medium and Large")
     add_window_args(p)
     add_export_args(p, speed=1.6)
@@ -82,7 +84,7 @@ def window(args, size, out_dir: Path) -> int:
     if grid is not None:
         scene, timeline = map_scene(grid, size=screen.get_size(), base_path=args.map)
     else:
-        scene, timeline = watch_scene(spec, seed=args.seed, size=screen.get_size(), speed=1.0)
+        scene, timeline = watch_scene(spec, seed=args.seed, size=screen.get_size(), speed=1.0, view=args.view)
     return App(scene, timeline, screen, max_frames=args.max_frames, fixed=args.max_frames is not None).run()
 
 
@@ -115,7 +117,7 @@ def headless(args, size, out_dir: Path) -> int:
         _, events = simulate(spec, seed=args.seed)
 
         def make():
-            return watch_scene(spec, size=size, speed=args.speed, events=events)
+            return watch_scene(spec, size=size, speed=args.speed, events=events, view=args.view)
 
     out_dir.mkdir(exist_ok=True)
     anim = out_dir / f"demo.{args.format}"

@@ -28,6 +28,8 @@ def register(sub) -> None:
     p.add_argument("--at", type=real(-1e9, 86_400), default=None, metavar="SECONDS",
                    help="for .png: the moment to draw, in seconds of animation (default: the last frame)")
     p.add_argument("--no-hud", action="store_true", help="the map only, without the side panel and bars")
+    p.add_argument("--view", choices=("all", "party", "monsters"), default="all",
+                   help="light and fog of war: everything lit as it is (default), or what one side sees")
     add_window_args(p)
     add_art_arg(p)
     add_export_args(p)
@@ -73,7 +75,7 @@ def scene_factory(args: argparse.Namespace, size):
             from sim.render.session import scene_from_events
 
             return scene_from_events(events, grid, base_path=base, title=title, subtitle=subtitle, size=size,
-                                     speed=args.speed, hud=hud)
+                                     speed=args.speed, hud=hud, view=args.view)
 
         return make
     from sim.loaders import load_encounter
@@ -87,6 +89,6 @@ def scene_factory(args: argparse.Namespace, size):
     _, events = simulate(spec, seed=args.seed)
 
     def make():
-        return watch_scene(spec, size=size, speed=args.speed, hud=hud, events=events)
+        return watch_scene(spec, size=size, speed=args.speed, hud=hud, events=events, view=args.view)
 
     return make

@@ -78,6 +78,12 @@ class LightTorch:
 
 
 @dataclass(frozen=True, slots=True)
+class DropLight:
+    """Drop the lit light in hand (a torch, a lantern...) on the floor: a free action; it keeps
+    lighting its square's surroundings (RULES §9.3.5)."""
+
+
+@dataclass(frozen=True, slots=True)
 class DropProne:
     pass
 
@@ -132,7 +138,8 @@ class Delay:
     """End the turn now (wait; hold a chokepoint)."""
 
 
-Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropProne | StandUp | Throw
+Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropLight | DropProne
+          | StandUp | Throw
           | Cast | Load | PrepareFuse | Delay)
 
 

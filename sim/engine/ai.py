@@ -25,8 +25,8 @@ import numpy as np
 
 from sim.coords import Pos
 from sim.engine import attacks, moves
-from sim.engine.actions import (Cast, Charge, Delay, Draw, FiveFootStep, FullAttack, Impossible, LightTorch, Load, Move,
-                                StandUp, Strike, Throw, Turn, Withdraw)
+from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
+                                Load, Move, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.attacks import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
@@ -39,6 +39,7 @@ from sim.movement import distance_map
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
 from sim.rules.weapons import combat_modifier, gear, splash_weapon
+from sim.vision import LOCATES, SEES
 
 
 def default_policy(w: World, c: Creature, t: Turn):
@@ -47,6 +48,9 @@ def default_policy(w: World, c: Creature, t: Turn):
     foes = [o for o in w.enemies(c) if o.in_fight]
     if not foes:
         return None
+    foes, hunt = _perceived(w, c, t, foes)
+    if hunt is not None:
+        return hunt
     if c.is_swarm:
         return swarm_policy(w, c, t, foes)
     if c.nauseated:
@@ -72,6 +76,48 @@ def default_policy(w: World, c: Creature, t: Turn):
 # =================================================================================================
 # Helpers
 # =================================================================================================
+
+def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
+    """The foes ``c``'s side perceives (sees or pinpoints, RULES §9.3), and where the side last saw
+    each (kept in the fight's memory). When it perceives none: go to the square where one was
+    last seen (and forget it there); with no such memory, the foes all the same (the noise of the
+    fight: Listen checks are not modelled). Returns (foes, an action or None)."""
+    if not w.vision_on:
+        return foes, None
+    memory = w.memory.setdefault(("last_seen", c.team), {})
+    known = [f for f in foes if w.side_perceives(c.team, f) >= LOCATES]
+    for f in known:
+        memory[f.id] = tuple(f.pos)
+    if known:
+        return known, None
+    ids = {f.id for f in foes}
+    spots = [(p, fid) for fid, p in memory.items() if fid in ids]
+    if not spots:
+        return foes, None
+    here = set(c.squares)
+    for p, fid in spots:
+        if p in here:
+            del memory[fid]  # it is not where it was seen
+    spots = [(p, fid) for p, fid in spots if p not in here]
+    if not spots or not t.move:
+        return foes, None
+    p = min(spots, key=lambda s: footprint_distance_ft(c.squares, [s[0]]))[0]
+    near = sorted(((p[0] + dx, p[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)),
+                  key=lambda q: (q != p, footprint_distance_ft(c.squares, [q])))
+    budget = 2 if t.full_move else 1
+    for q in near:
+        if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]] and moves.movement_plan(w, c, q, budget=budget):
+            return foes, Move(q, double=budget == 2)
+    return foes, None
+
+
+def _needs_both_hands(c: Creature, att) -> bool:
+    """Fighting with ``att`` takes both hands: a two-handed weapon, or a weapon and a shield
+    (RULES §9.3.5: a light takes a hand)."""
+    if att is None or att.kind != "weapon" or att.name == "torch":
+        return False
+    two = att.weapon is not None and att.weapon.category == "two-handed"
+    return two or c.block.shield is not None
 
 def hit_chance(bonus: int, ac: int) -> float:
     need = ac - bonus
@@ -225,6 +271,8 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if t.move:
                 return Draw(best.name)
             return None
+        if (c.torch_lit or c.light) and _needs_both_hands(c, best):
+            return DropLight()  # a free action: the light keeps shining from the floor
         if t.full_round and _full_attack_worth(c, best):
             return FullAttack(target.id, best.name)
         return Strike(target.id, best.name)
@@ -571,7 +619,8 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
                 return Cast("sleep", at=best[1])
     if has_spell(c, "magic-missile") is not None:
         cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares)
-                 and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, spell_data()["magic-missile"]["range"])]
+                 and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, spell_data()["magic-missile"]["range"])
+                 and w.perception(c, f) >= SEES]  # it must see its target (RULES §8)
         if cands:
             target = min(cands, key=lambda f: (f.hp, f.id))
             return Cast("magic-missile", target=target.id)

@@ -27,6 +27,7 @@ from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect,
 from sim.rules.categories import Category, effects
 from sim.rules.statblocks import Attack
 from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier
+from sim.vision.sight import TOTAL_MISS
 
 
 def _mod(section: str, key: str) -> int:
@@ -62,6 +63,8 @@ def loses_dex(w: World, c: Creature) -> str | None:
         return "helpless"
     if c.flat_footed:
         return "flat_footed"
+    if w.blinded(c):
+        return "blinded"  # in the dark without darkvision (RULES §5.4, §9.3.4)
     if "running" in c.conditions:
         return "running"  # RULES §5.4, §6.5 (the Run feat keeps it: the condition is not set then)
     cat = standing_category(w, c)
@@ -283,6 +286,8 @@ def _sneak_applies(w, attacker: Creature, target: Creature, ranged: bool, dist: 
         return False
     if ranged and dist > _mod("attack", "sneak_attack_range_ft"):
         return False
+    if w.miss_chance(attacker, target):
+        return False  # never through concealment (RULES §5.4)
     return flanked or loses_dex(w, target) is not None
 
 
@@ -317,6 +322,8 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
         parts["prone"] = _mod("ac", "prone_vs_ranged") if ranged else _mod("ac", "prone_vs_melee")
     if target.charged:
         parts["charged"] = _mod("ac", "charge")
+    if denied == "blinded":
+        parts["blinded"] = _mod("ac", "blinded")  # -2 (RULES §5.4)
     if _has_cover(w, attacker, target, ranged):
         parts["cover"] = _mod("ac", "cover")
     return sum(parts.values()), parts
@@ -344,6 +351,14 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     roll = d20(w)
     total = roll + plan.bonus
     hit = hits(roll, total, plan.ac)
+    # concealment: rolled after a hit (RULES §9.2); concealments do not stack
+    chance = w.miss_chance(a, t)
+    concealment = "total" if chance >= TOTAL_MISS else ("concealment" if chance else "none")
+    miss_roll = None
+    if hit and chance:
+        miss_roll = int(w.rng.integers(1, 101))
+        if miss_roll <= chance:
+            hit = False
     improvised = att.weapon is not None and att.weapon.improvised
     threat_at = _mod("critical", "improvised_threat") if improvised else att.crit_threat
     multiplier = _mod("critical", "improvised_multiplier") if improvised else att.crit_multiplier
@@ -360,7 +375,8 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     w.emit(AttackEvent(round=w.round, actor=a.id, target=t.id, weapon=att.name, roll=roll,
                          modifiers=dict(plan.modifiers), total=total, ac=plan.ac,
                          ac_modifiers=dict(plan.ac_modifiers), hit=hit, critical=critical, kind=kind,
-                         threat=threat, confirm_roll=confirm_roll, confirm_total=confirm_total))
+                         threat=threat, confirm_roll=confirm_roll, confirm_total=confirm_total,
+                         concealment=concealment, miss_chance=chance, miss_roll=miss_roll))
     if hit:
         weapon_damage(w, plan, critical=critical, multiplier=multiplier)
     return hit
@@ -420,6 +436,8 @@ def attack_of_opportunity(w: World, o: Creature, target: Creature, why: str) -> 
     att = melee_in_hand(o)
     if att is None:
         return False
+    if w.miss_chance(o, target) >= TOTAL_MISS:
+        return False  # no attack of opportunity against total concealment (RULES §6.6, §9.2)
     plan = plan_attack(w, o, att, target, kind="opportunity")
     if not plan or "cover" in plan.ac_modifiers:
         return False

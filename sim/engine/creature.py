@@ -37,6 +37,7 @@ class Creature:
     wielding: str | None = None          # the attack name in hand (main weapon)
     items: dict[str, int] = field(default_factory=dict)
     torch_lit: bool = False
+    light: str | None = None             # another lit light it holds: a lantern, a sunrod... (RULES §9.1)
     initiative: int = 0
     init_modifier: int = 0
     flat_footed: bool = True

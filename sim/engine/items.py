@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from sim.coords import Pos
 from sim.engine import attacks, damage
-from sim.engine.actions import Impossible, LightTorch, PrepareFuse, Throw, Turn
+from sim.engine.actions import DropLight, Impossible, LightTorch, PrepareFuse, Throw, Turn
+from sim.vision.scene import DroppedLight
 from sim.engine.checks import d20, hits
 from sim.engine.creature import Creature
 from sim.engine.setup import with_extra_attacks
@@ -232,6 +233,24 @@ def burn_tick(w: World, c: Creature) -> None:
     if sw.burn is not None:
         damage.deal_damage(w, c, [damage.DamagePart(max(1, sw.burn.roll(w.rng)), sw.energy, "energy")],
                            source=None, cause="burning")
+
+
+def drop_light(w: World, c: Creature, t: Turn, a: DropLight):
+    """A free action (RULES §9.3.5): the light lies lit where its bearer stands."""
+    item = c.light or ("torch" if c.torch_lit else None)
+    if item is None:
+        return Impossible(f"{c.name} holds no lit light")
+    if c.light:
+        c.light = None
+    else:
+        c.torch_lit = False
+        if c.wielding == "torch":
+            c.wielding = None
+    if c.items.get(item, 0) > 0:
+        c.items[item] -= 1
+    w.dropped_lights.append(DroppedLight(item=item, at=tuple(c.pos)))
+    w.emit(ItemUsed(round=w.round, actor=c.id, action="drop_light", item=item))
+    return True
 
 
 def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):

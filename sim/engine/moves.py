@@ -120,7 +120,14 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
     (§6.4) -- not even where a failed check would leave it."""
     out = []
     used = 0
+    # effectively blinded (its square dark to it, RULES §9.2): half speed, every foot paid twice
+    blind_budget = budget * c.speed_ft_value() if w.blinded(c) else None
+    spent = 0
     for step in path_steps:
+        if blind_budget is not None:
+            spent += 2 * step.feet
+            if spent > blind_budget:
+                break
         if step.kind in ("escape_artist", "squeeze"):
             need = 1 if step.kind == "escape_artist" else 2
             if step.kind == "squeeze" and (used > 0 or c.nauseated):

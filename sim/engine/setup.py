@@ -68,6 +68,8 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
                 c.spells_left.setdefault(lvl, []).append(name)
     if spec.lit and items.get("torch", 0) > 0:
         c.torch_lit = True
+    if spec.light:
+        c.light = spec.light
     thrown = {a.weapon.key for a in block.attacks if a.thrown and a.weapon is not None}
     c.thrown_left = {e.name: e.count for e in block.source.weapons if e.name in thrown}
     return c
@@ -135,8 +137,8 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
 #: lasting harm of wounds (ability damage, bleeding, disease). Not carried: the fight's own clock
 #: (bless and sleep end by round numbers of that fight, a poison's secondary save falls due
 #: within it) and its tallies (kills, rounds squeezing or nauseated).
-CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "wielding",
-           "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
+CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "light",
+           "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
 
 
 def carry_over(src: Creature, dst: Creature) -> None:

@@ -20,6 +20,7 @@ from sim.geometry import burst, cone, distance_squares, footprint_distance_ft, l
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
+from sim.vision import SEES
 
 
 def cast(w: World, c: Creature, t: Turn, a: Cast):
@@ -82,6 +83,8 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
             return Impossible(f"{target.name} is out of range ({reach} ft)")
         if not line_of_effect(w.grid.rock, c.squares, target.squares):
             return Impossible(f"no line of effect to {target.name}")
+        if spell == "magic-missile" and target is not c and w.perception(c, target) < SEES:
+            return Impossible(f"{c.name} cannot see {target.name}: magic missile needs sight of its target (RULES §8)")
         return [target]
     if spell == "sleep":
         if a.at is None:

@@ -25,6 +25,8 @@ from sim.movement.shapes import best_shape
 from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
 from sim.specs import EncounterSpec
+from sim.vision import LOCATES, SEES
+from sim.vision.scene import look
 
 
 
@@ -111,6 +113,9 @@ class World:
         self.pending_move: tuple | None = None
         self.moved_this: tuple | None = None
         self.turn_mark = 0  # where the current turn's events start
+        self.dropped_lights: list = []   # sim.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
+        self._vision_key = None
+        self._vision = None
         self.creatures: dict[str, Creature] = {}
         for cs in spec.combatants:
             c = build_creature(cs, spec.path)
@@ -122,6 +127,56 @@ class World:
 
     def emit(self, e: Event) -> None:
         self.events.append(e)
+
+    # -- light and sight (RULES §9) ---------------------------------------------------------------
+    @property
+    def vision_on(self) -> bool:
+        return bool(self.settings.get("vision", True))
+
+    def vision(self):
+        """(LightGrid, Sight) of the fight as it stands: recomputed when a creature moves, falls,
+        or lights, drops or picks up a light ("recomputed each turn", and within one)."""
+        live = [c for c in self.creatures.values() if c.alive]
+        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light) for c in live), tuple(self.dropped_lights))
+        if key != self._vision_key:
+            self._vision = look(self.grid, live, self.dropped_lights)
+            self._vision_key = key
+        return self._vision
+
+    def perception(self, viewer: Creature, target: Creature) -> int:
+        """What ``viewer`` has of ``target``: sim.vision NONE / DETECTS / LOCATES / SEES."""
+        if not self.vision_on or viewer is target:
+            return SEES
+        s = self.vision()[1]
+        if viewer.id not in s.ids or target.id not in s.ids:
+            return SEES if target.alive else 0
+        return s.level_of(viewer.id, target.id)
+
+    def side_perceives(self, team: str, target: Creature) -> int:
+        """The best any living member of ``team`` has of ``target`` (a side shares what it sees)."""
+        if not self.vision_on:
+            return SEES
+        s = self.vision()[1]
+        return s.team_level(team, target.id) if target.id in s.ids else SEES
+
+    def miss_chance(self, attacker: Creature, target: Creature) -> int:
+        """Concealment miss chance (0, 20 or 50 percent) of an attack by ``attacker`` on ``target``."""
+        if not self.vision_on or attacker is target:
+            return 0
+        s = self.vision()[1]
+        if attacker.id not in s.ids or target.id not in s.ids:
+            return 0
+        return s.miss_chance(attacker.id, target.id)
+
+    def blinded(self, c: Creature) -> bool:
+        """Effectively blinded: its own squares are dark to it, no darkvision (§9.3.4)."""
+        if not self.vision_on or not c.alive:
+            return False
+        s = self.vision()[1]
+        return c.id in s.ids and s.is_blinded(c.id)
+
+    def locates(self, viewer: Creature, target: Creature) -> bool:
+        return self.perception(viewer, target) >= LOCATES
 
     def field(self, c: Creature) -> MoveField:
         key = (c.template, c.armor_off, c.block.speed.land, c.block.escape_artist, c.is_swarm)

@@ -6,7 +6,7 @@ two steps. Keys and mouse (the README lists them):
 
 * all views: Space pause (play: let the AI play this turn; Pause or . pauses), P auto-play, +/- speed, 1-9 the
   category overlay for Fine..Colossal, C for the selected creature, 0 off, R reach this turn,
-  T travel-time contours, L legend, H interface, F fit the map, Tab next creature, drag to pan,
+  T travel-time contours, V light and fog view (everything, the party's, the monsters'), L legend, H interface, F fit the map, Tab next creature, drag to pan,
   wheel to zoom (over the log: scroll), Esc quit;
 * watch and replay: → or ] step a turn forward, ← or [ a turn back, Home restart;
 * play: click a creature to select it, click a square to move there (the path, each step's cost
@@ -194,6 +194,8 @@ class App:
             sc.overlays["reach"] = not sc.overlays.get("reach")
         elif key == pygame.K_t:
             sc.overlays["contours"] = not sc.overlays.get("contours")
+        elif key == pygame.K_v and sc.lighting is not None:
+            sc.toast(f"view: {sc.lighting.cycle_view()}")
         elif key == pygame.K_l:
             sc.show_legend = not sc.show_legend
         elif key == pygame.K_h:

@@ -40,7 +40,8 @@ KIND_RGB = {
 KIND_WORD = {
     "walk": "walking", "single_file": "single file", "crawl": "crawling", "awkward": "squeezing",
     "tight": "tight squeeze", "armor_off": "armour off", "armor_on": "armour on", "encounter": "FIGHT",
-    "left_behind": "left behind", "keep_armor_off": "armour stays off", "arrive": "arrived", "": "on the way",
+    "left_behind": "left behind", "keep_armor_off": "armour stays off", "arrive": "arrived", "light": "light",
+    "light_out": "light out", "": "on the way",
 }
 HELP = ("Space pause  ·  +/- speed  ·  → next part  ·  ← back  ·  Home restart  ·  1-9 categories per size  ·  "
         "L legend  ·  H interface  ·  drag pan, wheel zoom  ·  Esc quit")

@@ -20,12 +20,12 @@ TONE_RGB = {"hit": (255, 214, 120), "crit": palette.CRIT_TEXT, "miss": palette.U
 
 HELP = {
     "watch": "Space pause  ·  P auto-play  ·  ←/→ step turn  ·  +/- speed  ·  1-9 categories per size  ·  C creature  "
-             "·  R reach  ·  T travel time  ·  L legend  ·  drag pan, wheel zoom  ·  Esc quit",
+             "·  R reach  ·  T travel time  ·  V view  ·  L legend  ·  drag pan, wheel zoom  ·  Esc quit",
     "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
-              "·  R reach  ·  T travel  ·  L legend  ·  drag, wheel  ·  Esc quit",
+              "·  R reach  ·  T travel  ·  V view  ·  L legend  ·  drag, wheel  ·  Esc quit",
     "play": "click square: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full attack, Ctrl charge)  "
             "·  W weapon  ·  X spell  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  ·  Space AI turn  ·  P auto  ·  . pause  "
-            "·  +/- speed  ·  1-9/C/R/T overlays  ·  drag, wheel  ·  Esc quit",
+            "·  +/- speed  ·  1-9/C/R/T overlays  ·  V view  ·  drag, wheel  ·  Esc quit",
 }
 
 

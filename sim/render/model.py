@@ -126,6 +126,8 @@ class ViewModel:
         self.log: list[LogLine] = []
         self.applied = 0              # events applied so far
         self.version = 0              # bumps on every change (caches key on it)
+        self.dropped_lights: list = []  # (item, square) of lights dropped lit (RULES §9.3.5)
+        self.lights_dropped_by: set[str] = set()
         self.narrator = Narrator()
 
     # -- queries ---------------------------------------------------------------------------------
@@ -254,6 +256,14 @@ class ViewModel:
         if e.action == "light":
             c.torch_lit = True
             c.wielding = "torch"
+        elif e.action == "drop_light":
+            if e.item == "torch" and c.torch_lit:
+                c.torch_lit = False
+                if c.wielding == "torch":
+                    c.wielding = None
+            self.dropped_lights.append((e.item, tuple(c.pos)))
+            if e.item != "torch":
+                self.lights_dropped_by.add(c.id)  # its lantern or sunrod from the file is on the floor
         elif e.action == "draw":
             c.wielding = e.item
         elif e.action == "last_thrown":

@@ -97,6 +97,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self._haze_origin: dict = {}
         self._index_key = None
         self._index: dict = {}
+        self.lighting = None             # a render.lighting.Lighting: light and fog of war (issue 16)
         self.resize(size)
 
     def resize(self, size) -> None:
@@ -262,11 +263,16 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         surf.set_clip(view)
         surf.blit(comp, (ox, oy))
         anims = self.director.active(t)
-        self._draw_lights(surf, t)
+        if self.lighting is None:
+            self._draw_lights(surf, t)
+        else:
+            self.lighting.underlay(surf, self)
         self._draw_ground_effects(surf, anims, t)
         self._draw_swarm_hazes(surf)
         self._draw_tokens(surf, anims, t)
         draw_particles(surf, self.particles.render_lists(alpha), cam, view)
+        if self.lighting is not None:
+            self.lighting.draw(surf, self, t)
         self._draw_swarm_labels(surf)
         self._draw_effects(surf, anims, t)
         self._draw_preview(surf)

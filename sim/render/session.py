@@ -51,19 +51,26 @@ def crawl_encounter_spec(result):
                          combatants=party + tuple(spec.monsters), settings=dict(spec.settings))
 
 
+def starting_lights(spec) -> dict[str, str]:
+    """The light each combatant holds lit from the start: ``light = ...``, or a torch for ``lit``."""
+    return {c.id: c.light or ("torch" if c.lit else None) for c in spec.combatants}
+
+
 def fight_title(spec) -> tuple[str, str]:
     return spec.name or spec.grid.name, spec.description or spec.grid.description
 
 
 def watch_scene(spec, *, seed: int | None = None, size=(1280, 720), speed: float = 1.0, pace: float = 1.0,
-                mode: str = "watch", hud: bool = True, legend: bool = True, events: list | None = None):
+                mode: str = "watch", hud: bool = True, legend: bool = True, events: list | None = None,
+                view: str = "all"):
     """A scene that animates the whole AI fight of ``spec`` (demo, render, window watch), turn by
     turn in auto-play. ``events``: the fight already simulated. Returns (scene, timeline)."""
     if events is None:
         _, events = simulate(spec, seed=seed)
     title, subtitle = fight_title(spec)
     return scene_from_events(events, spec.grid, base_path=spec.path, title=title, subtitle=subtitle, size=size,
-                             speed=speed, pace=pace, mode=mode, hud=hud, legend=legend, autoplay=True)
+                             speed=speed, pace=pace, mode=mode, hud=hud, legend=legend, autoplay=True, view=view,
+                             carried=starting_lights(spec))
 
 
 def replay_scene(events: list[ev.Event], grid, *, base_path: str = ".", title: str = "", subtitle: str = "",
@@ -75,7 +82,9 @@ def replay_scene(events: list[ev.Event], grid, *, base_path: str = ".", title: s
 
 def scene_from_events(events: list[ev.Event], grid, *, base_path: str = ".", title: str = "", subtitle: str = "",
                       size=(1280, 720), speed: float = 1.0, pace: float = 1.0, mode: str = "watch", hud: bool = True,
-                      legend: bool = True, autoplay: bool = True):
+                      legend: bool = True, autoplay: bool = True, view: str = "all",
+                      carried: dict[str, str] | None = None):
+    from sim.render.lighting import Lighting
     from sim.render.scene import Scene
 
     if not events or not isinstance(events[0], ev.EncounterStart):
@@ -91,6 +100,8 @@ def scene_from_events(events: list[ev.Event], grid, *, base_path: str = ".", tit
     scene = Scene(world=world, model=model, director=director, size=size, title=title, subtitle=subtitle,
                   mode=mode, seed=start.seed, hud=hud, legend=legend)
     scene.autoplay = autoplay
+    scene.lighting = Lighting(grid, view=view, carried=carried)
+    scene.lighting.follow_actor = mode == "replay"   # a replay shows the acting side's view (V: choose one)
     timeline = Timeline(scene, events)
     if not autoplay:
         timeline.step_forward()
@@ -113,6 +124,7 @@ def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[
                speed: float = 1.0):
     """A scene on a live encounter, and the controller that plays it. Returns (scene, controller)."""
     from sim.engine.fight import new_encounter
+    from sim.render.lighting import Lighting
     from sim.render.scene import Scene
 
     enc = new_encounter(spec, seed=seed)
@@ -122,6 +134,8 @@ def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[
     director = tl.Director(model, speed=speed, title=title, subtitle=subtitle)
     scene = Scene(world=world, model=model, director=director, size=size, title=title, subtitle=subtitle,
                   mode="play", seed=enc.seed)
+    scene.lighting = Lighting(spec.grid, carried=starting_lights(spec))
+    scene.lighting.follow_actor = True   # play shows the acting side's view (V: choose one)
     ctl = PlayController(scene, enc, control=control)
     return scene, ctl
 

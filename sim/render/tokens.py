@@ -179,6 +179,8 @@ class Tokens:
         for cv in order:
             if "dead" in cv.conditions and cv.id not in dying and not cv.squares:
                 continue
+            if self.lighting is not None and not self.lighting.shows(cv.id):
+                continue
             look = self._look(cv)
             pose, r, spr = look["pose"], look["r"], look["sprite"]
             if cv.id in moving and pose.kind in ("squeezed", "line"):

@@ -550,6 +550,7 @@ class GearItem:
     weapon: str | None = None
     splash: str | None = None
     lights: str | None = None
+    hands: int = 1
 
     @property
     def is_light_source(self) -> bool:

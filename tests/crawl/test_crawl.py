@@ -1,5 +1,6 @@
 """Cave crawl: exact times for the party's journey (RULES §2.4 equipment, §5.3, §6, §7.30, §7.33)."""
 
+import dataclasses
 import json
 import textwrap
 from pathlib import Path
@@ -89,8 +90,13 @@ def test_crawl_and_its_fight_are_reproducible(tmp_path):
 def test_shipped_crawl_shows_everything():
     r = run_crawl(load_crawl("maps/crawl_warrens.toml"))
     whats = {e.what for e in r.timeline}
-    assert {"walk", "crawl", "armor_off", "wait", "encounter", "arrive"} <= whats
-    assert r.fights[0]["armor_off"] == ["bruna"]
+    assert {"light", "walk", "crawl", "armor_off", "wait", "encounter", "arrive"} <= whats
+    # the kobolds see the party's torch from the lair and fight it at the entrance, armour on (RULES §9.3.4)
+    assert r.fights[0]["at"] == [5, 14] and r.fights[0]["armor_off"] == []
+    # in full view (no lights, no darkvision advantage) they notice it in the crawlway, Bruna's armour off
+    spec = load_crawl("maps/crawl_warrens.toml")
+    dark = run_crawl(dataclasses.replace(spec, settings={**spec.settings, "vision": False}))
+    assert dark.fights[0]["armor_off"] == ["bruna"] and "light" not in {e.what for e in dark.timeline}
 
 
 def test_cli_and_bad_input(tmp_path, capsys):
@@ -111,7 +117,7 @@ def test_a_one_square_corridor_is_single_file_whatever_its_glyph(tmp_path):
     p = crawl_file(tmp_path, ["#" * 15, "#.............#", "#" * 15], {},
                    ["mialee:elf-wizard-3", "lidda:halfling-rogue-3"], frm="1,1", to="13,1")
     r = run_crawl(load_crawl(p))
-    assert [e.what for e in r.timeline if e.what != "wait"][:1] == ["single_file"]
+    assert [e.what for e in r.timeline if e.what not in ("wait", "light")][:1] == ["single_file"]
 
 
 def test_cli_timeline_reads_as_sentences(tmp_path, capsys):

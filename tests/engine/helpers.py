@@ -22,6 +22,10 @@ def grid(rows: list[str], legend: dict | None = None) -> CaveGrid:
 
 
 def spec(rows: list[str], combatants: list[dict], *, legend=None, seed=1, **settings) -> EncounterSpec:
+    """An encounter on an inline cave. These caves have no lights: the tests of the other rules
+    fight in full view (setting ``vision`` off) unless they ask for ``vision=True``
+    (tests/engine/test_vision.py: light and sight, RULES §9)."""
+    settings = {"vision": False, **settings}
     cs = []
     for i, c in enumerate(combatants):
         cs.append(CombatantSpec(id=c.get("id", f"c{i}"), template=c["template"], team=c.get("team", ""),

@@ -25,7 +25,7 @@ def spec(rows: list[str], combatants: list[dict], *, legend=None, seed: int = 1,
                         lit=c.get("lit", False))
           for i, c in enumerate(combatants)]
     return EncounterSpec(name=name, path="test.toml", grid=grid(rows, legend), seed=seed, combatants=tuple(cs),
-                         settings=dict(SETTINGS_DEFAULTS))
+                         settings={**SETTINGS_DEFAULTS, "vision": False})  # full view (RULES §9 off)
 
 
 def start_events(s: EncounterSpec) -> list[ev.Event]:
@@ -42,6 +42,7 @@ def scene_for(s: EncounterSpec, *, size=(800, 480), hud=False, events=None, mode
     events = events if events is not None else start_events(s)
     scene, tl = scene_from_events(events, s.grid, title="t", size=size, hud=hud, legend=False, mode=mode,
                                   autoplay=False)
+    scene.lighting = None   # these scenes are drawn in full light; tests/render/test_lighting.py draws the dark
     scene.jump(list(scene.director.queue))
     scene.director.queue.clear()
     scene.director.anims.clear()

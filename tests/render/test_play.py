@@ -15,6 +15,7 @@ ROOM = ["##########",
 
 def ready(s, control=("party",)):
     scene, ctl = play_scene(s, size=(800, 400), control=set(control))
+    scene.lighting = None   # drawn in full light (tests/render/test_lighting.py draws the dark)
     scene.director.skip_queue()
     for _ in range(40):
         ctl.pump()

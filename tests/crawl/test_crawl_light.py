@@ -1,0 +1,62 @@
+"""The crawl's light (issue 16 item 5; RULES §9.1, §9.3.4-6)."""
+
+from __future__ import annotations
+
+import math
+
+from sim.crawl import ROUNDS_PER_MINUTE, _PartyLight, _trigger, load_crawl, run_crawl
+from sim.engine.setup import build_creature
+from sim.loaders import CombatantSpec
+from sim.grid import CaveGrid
+from sim.vision.scene import burn_minutes, party_light_bearer
+
+from conftest import MAPS
+
+
+def member(cid, template):
+    return build_creature(CombatantSpec(id=cid, template=template, team="party", at=(0, 0), explicit_id=True), ".")
+
+
+def test_the_bearer_is_the_first_with_a_free_hand():
+    bruna, lidda = member("bruna", "human-fighter-3"), member("lidda", "halfling-rogue-3")
+    assert bruna.block.shield is not None
+    c, item = party_light_bearer([bruna, lidda])
+    assert (c.id, item) == ("lidda", "torch")
+    lidda.items["hooded-lantern"] = 1
+    assert party_light_bearer([bruna, lidda])[1] == "hooded-lantern"   # the brightest light first
+    assert party_light_bearer([member("g", "goblin")]) is None
+
+
+def test_burn_time_lights_the_next_torch_then_goes_dark():
+    lidda = member("lidda", "halfling-rogue-3")
+    lidda.items = {"torch": 2}
+    tracks = {"lidda": [(0.0, (3, 4), False)]}
+    timeline = []
+    light = _PartyLight()
+    light.relight([lidda], timeline, 0.0, tracks)
+    assert lidda.torch_lit and light.out_at == 60 * ROUNDS_PER_MINUTE
+    light.burn([lidda], timeline, 61 * ROUNDS_PER_MINUTE, tracks)
+    assert [e.what for e in timeline] == ["light", "light_out", "light"] and lidda.items["torch"] == 1
+    assert timeline[1].start == 600 and light.out_at == 1200
+    light.burn([lidda], timeline, 125 * ROUNDS_PER_MINUTE, tracks)
+    assert [e.what for e in timeline][-1] == "light_out" and not light.lit() and not lidda.torch_lit
+    assert timeline[0].detail == {"item": "torch", "carried_by": "lidda", "burns_minutes": 60.0}
+    assert burn_minutes("sunrod") == 360 and math.isinf(burn_minutes("everburning-torch"))
+
+
+def test_monsters_see_the_light_far_beyond_its_radius():
+    g = CaveGrid.from_arrays([[10] * 60] * 3, [[10] * 60] * 3)
+    kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1))
+    route = [(x, 1) for x in range(0, 20)]
+    # darkvision 60 ft: unlit, the party is noticed 12 squares off; lit, from the first square (59 squares)
+    assert _trigger(g, route, [kobold], [], lit=False) is None
+    trig = _trigger(g, route, [kobold], [], lit=True)
+    assert trig is not None and trig[0] == 0
+
+
+def test_the_crawl_timeline_says_who_carries_the_light():
+    r = run_crawl(load_crawl(MAPS / "crawl_warrens.toml"))
+    first = r.timeline[0]
+    assert (first.what, first.who, first.detail["item"]) == ("light", ("lidda",), "torch")
+    js = r.to_json()["timeline"][0]
+    assert js["what"] == "light" and js["carried_by"] == "lidda"
