@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
     from sim.analysis import report as R
     from sim.analysis.mapfacts import analyze_map, size_subjects, template_subject
-    from sim.analysis.mapreport import html, pictures, terminal
+    from sim.analysis.mapreport import html, pictures, sheets, terminal
     from sim.errors import DataError
     from sim.rules.sizes import Size
 
@@ -76,12 +76,10 @@ def run(args: argparse.Namespace) -> int:
     if len(set(keys)) != len(keys):
         raise UsageError("the same body is asked for twice; give each --creature once")
     folder = R.prepare_dir(out_dir) if out_dir is not None else None
-    m = analyze_map(grid, subjects=subjects, min_area=args.min_area)
-    if args.entrance:
-        m.entrance_names = list(dict.fromkeys(args.entrance))
+    m = analyze_map(grid, subjects=subjects, min_area=args.min_area, entrances=args.entrance or None)
     files: list[str] = []
     if folder is not None:
-        pics = pictures(m)
+        pics = {**pictures(m), **sheets(m)}
         m.facts["files"] = ["report.html", "analysis.json", *pics]
         files = R.write_files(folder, {"report.html": html(m, pics), "analysis.json": R.dumps_json(m.facts), **pics})
     if args.json:
