@@ -24,6 +24,7 @@ COMMANDS = (
     "crawl",
     "generate",
     "validate",
+    "templates", "show",
 )
 
 
