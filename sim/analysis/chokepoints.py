@@ -209,11 +209,11 @@ def _meetings(area: np.ndarray, depth: np.ndarray) -> dict[tuple[int, int], list
     return pieces
 
 
-# Two areas whose meeting is about as wide as the narrower of them (its half-width at least this
-# share of that area's widest point) are one area (step 3b): a chokepoint is a narrow passage.
+# Two areas whose meeting is about as wide as the narrower of them (its effective width at least
+# this share of that area's widest square) are one area (step 3b): a chokepoint is a narrow passage.
 OPEN_SHARE = 0.75
-# A neck square may be this much wider (squares to rock) than the meeting: a passage's mouth.
-NECK_SLACK = 0.5
+# A neck square may be this much wider (feet) than the passage where its areas meet: a mouth.
+NECK_SLACK = 2.5
 
 
 def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray):
@@ -237,7 +237,7 @@ def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray)
 
     merged = False
     for (la, lb), pairs in sorted(pieces.items()):
-        across = max(max(flat_rad[p], flat_rad[q]) for p, q, _ in pairs)
+        across = max(min(flat_rad[p], flat_rad[q]) for p, q, _ in pairs)
         narrow = min(widest[la], widest[lb])
         if across >= OPEN_SHARE * narrow:
             ra, rb = root(la), root(lb)
@@ -300,8 +300,9 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     floor = geo.floor
     depth = geo.depth
     rows, cols = grid.shape
-    # half-width of the open ground at every square (squares to the nearest rock, step 6)
-    radius = ndimage.distance_transform_edt(floor).astype(np.float64)
+    # how open the ground is at every square: its effective width in feet (the map's width capped
+    # by the rock around it, step 1), for steps 3b and 5
+    radius = np.where(floor, geo.width_eff, 0.0).astype(np.float64)
     pieces = _meetings(area, depth)
     cores, area = _merge_open_meetings(cores, area, pieces, geo, radius)
     if area is not None:
@@ -330,7 +331,7 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
             saddle = min(x for _, _, x in mine)
             # the neck is no wider than the passage where the two areas meet (step 6): it never
             # spreads into a chamber as narrow, or as low, as the passage but wider than it
-            across = max(max(radius.flat[i], radius.flat[j]) for i, j, _ in mine)
+            across = max(min(radius.flat[i], radius.flat[j]) for i, j, _ in mine)
             key = (saddle, across)
             nlab = labels_at.get(key)
             if nlab is None:

@@ -6,12 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.errors import UsageError
-from sim.loaders import Limits, load_map
-from sim.rules.bodies import Body, body_for
-from sim.rules.sizes import Size
+
+if TYPE_CHECKING:  # the command line starts fast: loaders and rules are imported when used
+    from sim.loaders import Limits
+    from sim.rules.bodies import Body
+    from sim.rules.sizes import Size
 
 
 def add_map_limit(p: argparse.ArgumentParser) -> None:
@@ -20,11 +22,15 @@ def add_map_limit(p: argparse.ArgumentParser) -> None:
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
+    from sim.loaders import Limits
+
     text = getattr(args, "max_map_size", None)
     return Limits.parse(text) if text else Limits()
 
 
 def load_map_arg(args: argparse.Namespace, attr: str = "map"):
+    from sim.loaders import load_map
+
     return load_map(Path(getattr(args, attr)), limits=limits_from(args))
 
 
@@ -40,6 +46,8 @@ def add_body_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
 
 
 def parse_size(text: str) -> Size:
+    from sim.rules.sizes import Size
+
     try:
         return Size.parse(text)
     except KeyError as exc:
@@ -48,6 +56,9 @@ def parse_size(text: str) -> Size:
 
 def body_from(args: argparse.Namespace) -> tuple[str, Body]:
     """The body selected by --size/--creature (+ overrides); returns (label, body)."""
+    from sim.rules.bodies import body_for
+    from sim.rules.sizes import Size
+
     if getattr(args, "creature", None):
         if getattr(args, "size", None):
             raise UsageError("--creature and --size exclude each other; give one")

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
-from sim.coords import parse_xy
 from sim.errors import UsageError
-from sim.movement import Mover, find_path, move_field, reach
-from sim.rules.categories import Category
 
 
 def _mover_args(p: argparse.ArgumentParser) -> None:
@@ -30,20 +25,25 @@ def register(sub) -> None:
     p = sub.add_parser("path", help="best path between two squares, step by step with categories and costs",
                        description="The fastest path for a creature, with each step's category and cost.")
     p.add_argument("map", help="map or encounter file (TOML)")
-    p.add_argument("--from", dest="start", required=True, metavar="X,Y")
-    p.add_argument("--to", dest="goal", required=True, metavar="X,Y")
+    p.add_argument("--from", dest="start", required=True, metavar="X,Y",
+                   help="start square: column X, row Y from the top left (the creature's top-left square)")
+    p.add_argument("--to", dest="goal", required=True, metavar="X,Y",
+                   help="goal square: column X, row Y from the top left")
     _mover_args(p)
     p.set_defaults(handler=run_path)
 
     r = sub.add_parser("reach", help="squares reachable this turn with a move action / a double move",
                        description="Every square a creature can reach this turn, by the budget rules.")
     r.add_argument("map", help="map or encounter file (TOML)")
-    r.add_argument("--from", dest="start", required=True, metavar="X,Y")
+    r.add_argument("--from", dest="start", required=True, metavar="X,Y",
+                   help="start square: column X, row Y from the top left (the creature's top-left square)")
     _mover_args(r)
     r.set_defaults(handler=run_reach)
 
 
 def _setup(args):
+    from sim.movement import Mover, move_field
+
     grid = load_map_arg(args)
     label, body = body_from(args)
     block = None
@@ -73,6 +73,9 @@ def _setup(args):
 
 
 def _square(field, text: str, what: str):
+    from sim.coords import parse_xy
+    from sim.rules.categories import Category
+
     pos = parse_xy(text, what=f"--{what}")
     x, y = pos
     rows, cols = field.shape
@@ -88,6 +91,9 @@ def _square(field, text: str, what: str):
 
 
 def _letters(field) -> np.ndarray:
+    import numpy as np
+    from sim.rules.categories import Category
+
     letters = np.array([c.letter for c in Category])
     out = letters[field.category].astype("<U1")
     out[field.grid.rock] = "#"
@@ -95,6 +101,9 @@ def _letters(field) -> np.ndarray:
 
 
 def run_path(args: argparse.Namespace) -> int:
+    from sim.movement import find_path
+    from sim.rules.categories import Category
+
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
     b = _square(field, args.goal, "to")
@@ -133,6 +142,8 @@ def run_path(args: argparse.Namespace) -> int:
 
 
 def run_reach(args: argparse.Namespace) -> int:
+    from sim.movement import reach
+
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
     r = reach(field, a)
