@@ -89,11 +89,12 @@ def cave_image(width_ft: np.ndarray, height_ft: np.ndarray, rock: np.ndarray, di
 # Figures (matplotlib, object API)
 # =================================================================================================
 
-def _figure(cols: int, rows: int, *, legend_w: float = 0.0, title: bool = True):
+def _figure(cols: int, rows: int, *, legend_w: float = 0.0, title: bool = True, large: bool = False):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    scale = max(0.06, min(0.25, 9.0 / max(cols, rows)))  # inches per square: maps of any size fit
+    # inches per square: maps of any size fit (``large``: about 11 inches across, for heat maps)
+    scale = max(0.06, min(0.4, 11.0 / max(cols, rows))) if large else max(0.06, min(0.25, 9.0 / max(cols, rows)))
     w = cols * scale + legend_w + 0.4
     h = rows * scale + (0.55 if title else 0.2)
     fig = Figure(figsize=(max(w, 3.0), max(h, 1.6)), dpi=110)
@@ -133,7 +134,7 @@ def category_png(cats: np.ndarray, rock: np.ndarray, title: str, pal: dict | Non
 
 def value_png(values: np.ndarray, rock: np.ndarray, title: str, *, label: str, cmap: str = "viridis",
               marks: dict | None = None, background: np.ndarray | None = None, zero_clear: bool = False,
-              pal: dict | None = None) -> bytes:
+              pal: dict | None = None, large: bool = False) -> bytes:
     """A number per square (travel time, counts) over the cave, with a colour bar: NaN squares
     (and zeros when ``zero_clear``) show ``background`` (default grey), rock dark; ``marks``:
     name -> (x, y) drawn as white dots with their names."""
@@ -144,7 +145,7 @@ def value_png(values: np.ndarray, rock: np.ndarray, title: str, *, label: str, c
     pal = pal or colours()
     v = np.asarray(values, dtype=float)
     rows, cols = v.shape
-    fig = _figure(cols, rows, legend_w=0.9)
+    fig = _figure(cols, rows, legend_w=0.9, large=large)
     shown = np.isfinite(v) & ~rock
     if zero_clear:
         shown &= v > 0

@@ -123,8 +123,9 @@ def test_records_match_single_fights_replayed_from_their_seeds(enc_file, tmp_pat
     spec = load_encounter(enc_file)
     for rec in REC.read_records(out, "jsonl"):
         enc = Encounter(spec, seed=rec["seed"])
+        before = B.supplies(enc)             # what it carries at the start: the record says what it spent
         enc.run()
-        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"]) == rec
+        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"], before=before) == rec
         # and the single-fight command replays it
         assert fights(enc_file, "--seed", str(rec["seed"]), "--json") == 0
         end = json.loads(capsys.readouterr().out.splitlines()[-1])
