@@ -92,6 +92,36 @@ def creature_block(name: str):
     return load_template(name)
 
 
+def ruled(rows: list[str], *, indent: str = "  ", x0: int = 0, y0: int = 0) -> list[str]:
+    """An ASCII map with column numbers above it and row numbers on its left (``X,Y`` = column,
+    row from the top left, as everywhere): tens (and hundreds) digits at every tenth column,
+    units at every column.
+
+    >>> print("\\n".join(ruled(["#####", "#..a#", "#####"])))
+        01234
+      0 #####
+      1 #..a#
+      2 #####
+    """
+    if not rows:
+        return []
+    cols = max(len(r) for r in rows)
+    w = len(str(y0 + len(rows) - 1))
+    pad = indent + " " * (w + 1)
+    out = []
+    top = x0 + cols - 1
+    for place in (100, 10):
+        if top < place:
+            continue
+        line = "".join(str((x // place) % 10) if x % 10 == 0 and (x >= place or place == 10) else " "
+                       for x in range(x0, x0 + cols))
+        if line.strip():
+            out.append((pad + line).rstrip())
+    out.append(pad + "".join(str(x % 10) for x in range(x0, x0 + cols)))
+    out += [f"{indent}{y0 + i:>{w}} {r}" for i, r in enumerate(rows)]
+    return out
+
+
 def print_json(obj: Any) -> None:
     json.dump(obj, sys.stdout, indent=None, separators=(",", ":"))
     sys.stdout.write("\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
+from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json, ruled
 from sim.errors import UsageError
 
 ROCK_LETTER = "#"
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
           f"(space {body.space:g} ft, height {body.height:g} ft"
           + (f", opening {body.opening * 12:g} in" if body.opening else "") + ")")
     print()
-    for line in render_letters(cats, grid.rock):
-        print("  " + line)
+    for line in ruled(render_letters(cats, grid.rock)):
+        print(line)
     print()
     print(f"  {ROCK_LETTER}  rock{'':<17} {int(grid.rock.sum()):>7}")
     for cat in Category:

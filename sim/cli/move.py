@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
+from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json, ruled
 from sim.errors import UsageError
 
 
@@ -123,8 +123,8 @@ def run_path(args: argparse.Namespace) -> int:
     chars[a[1], a[0]] = "S"
     chars[b[1], b[0]] = "G"
     print()
-    for row in chars:
-        print("  " + "".join(row))
+    for line in ruled(["".join(row) for row in chars]):
+        print(line)
     print()
     print(f"  {'step':>4}  {'square':<9} {'category':<16} {'kind':<14} {'feet':>4}  move action")
     for i, s in enumerate(path.steps, 1):
@@ -159,8 +159,8 @@ def run_reach(args: argparse.Namespace) -> int:
     print(f"{grid.name}: reach of a {label} creature from {a}, speed {r.speed} ft "
           f"(1 = one move action, 2 = double move)")
     print()
-    for row in chars:
-        print("  " + "".join(row))
+    for line in ruled(["".join(row) for row in chars]):
+        print(line)
     print(f"\n  {len(r.single)} squares with a move action, {len(r.double)} with a double move")
     for x, y, dc, p in r.checks:
         print(f"  ({x}, {y}) needs Escape Artist DC {dc}: {p:.0%} a try")
