@@ -138,7 +138,8 @@ def test_record_columns(enc_file, tmp_path):
     header = out.read_text().splitlines()[0].split(",")
     assert header[:7] == ["variant", "index", "seed", "winner", "reason", "rounds", "error"]
     assert header[7:11] == ["alive.party", "standing.party", "alive.monsters", "standing.monsters"]
-    assert header[11:17] == ["hp.bruna", "state.bruna", "kills.bruna", "fell.bruna", "squeezing.bruna", "nauseated.bruna"]
+    assert header[11:21] == ["hp.bruna", "maxhp.bruna", "state.bruna", "kills.bruna", "fell.bruna", "at.bruna",
+                             "squeezing.bruna", "nauseated.bruna", "spells.bruna", "used.bruna"]
     assert header[-3:] == ["heat.fight", "heat.fall", "heat.stall"]
     rec = REC.read_records(out, "csv")[0]
     assert rec["state.bruna"] in ("up", "dying", "dead", "stable", "unconscious", "asleep", "paralyzed")
