@@ -273,6 +273,31 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
     subs = m.subjects
     console.print(f"[bold]{escape(f['map'])}[/]: {f['cols']}x{f['rows']} squares, {f['floor']} floor; "
                   f"{len(f['areas'])} areas, {len(f['chokepoints'])} chokepoints")
+    for e in dict.fromkeys(r["from"] for r in f.get("summary", [])):
+        rows = [r for r in f["summary"] if r["from"] == e]
+        dests = list(rows[0]["to"]) if rows else []
+        console.print(f"From {escape(e)}: expected / guaranteed rounds and the chokepoint that decides it "
+                      "(x: cannot get there, stopped at)", highlight=False)
+        t = Table(box=None, pad_edge=False)
+        t.add_column("body", no_wrap=True)
+        for d in dests:
+            t.add_column(escape(d), no_wrap=True)
+        for r in rows:
+            cells = []
+            for d in dests:
+                v = r["to"][d]
+                if not v["reachable"]:
+                    cells.append(f"x {v['decided_by']}" if v["decided_by"] else "x")
+                    continue
+                exp = "-" if v["expected_rounds"] is None else num(v["expected_rounds"])
+                gua = "-" if v["rounds"] is None else str(v["rounds"])
+                cells.append(f"{exp} / {gua}" + (f" {v['decided_by']}" if v["decided_by"] else ""))
+            t.add_row(escape(r["label"]), *cells)
+        console.print(t)
+    if f.get("corner_links"):
+        console.print(f"corner-only contacts (not joined for anyone, RULES §6.2): "
+                      + ", ".join("{},{}-{},{}".format(*c["squares"][0], *c["squares"][1]) for c in f["corner_links"]),
+                      highlight=False, markup=False)
     if f["chokepoints"]:
         t = Table(title="Chokepoints: category letter + extra rounds (guaranteed); STOP; - no access",
                   title_justify="left", box=None, pad_edge=False)

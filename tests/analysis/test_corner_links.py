@@ -92,3 +92,12 @@ def test_the_renderer_draws_no_passage_through_the_corner(tmp_path):
     g = load_map(_map(tmp_path))
     for ts in (16, 32):
         assert ndimage.label(floor_mask(g, ts))[1] == 2
+
+
+def test_analyze_terminal_shows_the_summary_and_the_corner_contacts(tmp_path, capsys):
+    from sim.cli import main
+
+    assert main(["analyze", str(_map(tmp_path)), "--no-files", "--sizes", "medium"]) == 0
+    out = capsys.readouterr().out
+    assert "From west: expected / guaranteed rounds" in out
+    assert "corner-only contacts (not joined for anyone, RULES §6.2): 3,2-4,3" in out
