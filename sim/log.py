@@ -68,6 +68,7 @@ class Narrator:
 
     def __init__(self, names: dict[str, str] | None = None):
         self.names = dict(names or {})
+        self._moving: tuple[str, str] | None = None   # (actor, action) of the move under way this turn
 
     def n(self, cid: str | None) -> str:
         if not cid:
@@ -77,6 +78,8 @@ class Narrator:
     def line(self, e: ev.Event) -> str | None:
         """The line for one event, or None for events that have none (turn start and end,
         swarm shapes): :data:`LINES` says which method tells which event."""
+        if e.type in ("turn_start", "turn_end", "round_start"):
+            self._moving = None
         m = LINES.get(type(e))
         return m(self, e) if m else None
 
@@ -111,6 +114,9 @@ class Narrator:
         end = tuple(e.path[-1]["at"])
         verb = {"five_foot_step": "steps", "charge": "charges", "withdraw": "withdraws", "double_move": "moves (double)",
                 "run": "runs"}.get(e.action, "moves")
+        if self._moving == (e.actor, e.action) and e.action in ("double_move", "withdraw", "run"):
+            verb = "moves on"   # the same move, taken up again after an interruption (an attack of opportunity)
+        self._moving = (e.actor, e.action)
         if "crawl" in kinds:
             verb = "crawls"
         feet = sum(s["feet"] for s in e.path)

@@ -24,7 +24,8 @@ def test_classify_json_schema(capsys):
 def test_classify_text_has_letters_and_legend_counts(capsys):
     assert main(["classify", str(MAPS / "gallery.toml"), "--size", "medium"]) == 0
     out = capsys.readouterr().out
-    assert "  #...n.n.N.c.a.a.a.t.t.x.#" in out
+    assert "  2 #...n.n.N.c.a.a.a.t.t.x.#" in out              # row 2, with its number (issue 19)
+    assert "    0         1         2\n    0123456789012345678901234\n  0 ####" in out   # column ruler
     assert "Narrow and Low" in out and "Awkward Space              3" in out
 
 
@@ -66,3 +67,14 @@ def test_classify_json_size_is_always_a_size_name(capsys):
     assert main(["classify", str(MAPS / "gallery.toml"), "--creature", "rat-swarm", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["size"], out["creature"], out["swarm"]) == ("tiny", "Rat swarm", True)
+
+
+def test_every_ascii_map_has_column_and_row_rulers(capsys):
+    """issue 19: classify, path, reach and demo --text print coordinates you can read off."""
+    ruler = "    0         1         2\n    0123456789012345678901234\n  0 #########################"
+    for argv in (["reach", str(MAPS / "gallery.toml"), "--size", "medium", "--from", "2,2"],
+                 ["path", str(MAPS / "gallery.toml"), "--size", "medium", "--from", "2,2", "--to", "6,2"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert ruler in out, argv[0]
+        assert "\n  4 ####" in out

@@ -48,9 +48,9 @@ from sim.specs import EncounterSpec
 
 BASE_COLUMNS = ("variant", "index", "seed", "winner", "reason", "rounds", "error")
 TEAM_FIELDS = ("alive", "standing")
-CREATURE_FIELDS = ("hp", "state", "kills", "fell", "squeezing", "nauseated")
+CREATURE_FIELDS = ("hp", "maxhp", "state", "kills", "fell", "at", "squeezing", "nauseated", "spells", "used")
 HEAT_COLUMNS = ("heat.fight", "heat.fall", "heat.stall")
-INT_FIELDS = {"index", "seed", "rounds", "alive", "standing", "hp", "squeezing", "nauseated"}
+INT_FIELDS = {"index", "seed", "rounds", "alive", "standing", "hp", "maxhp", "squeezing", "nauseated", "spells"}
 
 
 def fight_seed(batch_seed: int, index: int) -> int:
@@ -81,6 +81,17 @@ def plan(labels: list[str], runs: int, seed: int) -> list[Job]:
 # =================================================================================================
 # One fight -> one record
 # =================================================================================================
+
+def members(specs: list[EncounterSpec]) -> dict[str, list[str]]:
+    """Team -> creature ids over these variants (in order of first appearance)."""
+    out: dict[str, list[str]] = {}
+    for spec in specs:
+        for cs in spec.combatants:
+            ids = out.setdefault(build_creature(cs, spec.path).team, [])
+            if cs.id not in ids:
+                ids.append(cs.id)
+    return out
+
 
 def columns(specs: list[EncounterSpec]) -> list[str]:
     """The columns of a batch over these variants: the base ones, per team, per creature (in
@@ -186,8 +197,32 @@ def _heat(enc) -> tuple[str, str, str]:
     return _sparse(fight), _sparse(fall), _sparse(stall)
 
 
-def fight_record(enc, *, label: str, index: int, seed: int) -> dict:
-    """The flat record of a finished fight."""
+def supplies(enc) -> dict[str, tuple[int, dict[str, int]]]:
+    """What each creature carries that a fight spends: ``id -> (spells prepared, {item: count})``
+    (consumables and thrown weapons); taken before the fight, compared after it."""
+    return {c.id: supplies_of(c) for c in enc.creatures.values()}
+
+
+def _spent(before: tuple[int, dict[str, int]] | None, c) -> tuple[int, str]:
+    """Spells cast and items used since ``before``: ``(spells, "item:n|item:n")``."""
+    if before is None:
+        return 0, ""
+    now = supplies_of(c)
+    spells = max(0, before[0] - now[0])
+    used = {k: n - now[1].get(k, 0) for k, n in before[1].items() if n - now[1].get(k, 0) > 0}
+    return spells, "|".join(f"{k}:{n}" for k, n in sorted(used.items()))
+
+
+def supplies_of(c) -> tuple[int, dict[str, int]]:
+    stock = {k: int(v) for k, v in c.items.items() if v}
+    for k, v in c.thrown_left.items():
+        stock[f"thrown:{k}"] = int(v)
+    return sum(len(v) for v in c.spells_left.values()), stock
+
+
+def fight_record(enc, *, label: str, index: int, seed: int, before: dict | None = None) -> dict:
+    """The flat record of a finished fight (``before``: :func:`supplies` at the start, for what
+    was spent)."""
     rec: dict = {"variant": label, "index": index, "seed": seed, "winner": enc.winner or "",
                  "reason": enc.end_reason, "rounds": int(enc.round), "error": ""}
     teams: dict[str, list] = {}
@@ -198,11 +233,15 @@ def fight_record(enc, *, label: str, index: int, seed: int) -> dict:
         rec[f"standing.{t}"] = sum(1 for c in cs if c.in_fight)
     for c in enc.creatures.values():
         rec[f"hp.{c.id}"] = int(c.hp)
+        rec[f"maxhp.{c.id}"] = int(c.max_hp)
         rec[f"state.{c.id}"] = creature_state(c)
         rec[f"kills.{c.id}"] = "|".join(dict.fromkeys(c.kills))  # each victim once (down, then dead)
         rec[f"fell.{c.id}"] = "" if c.fell_at is None else f"{c.fell_at[0]},{c.fell_at[1]}"
+        at = getattr(c, "pos", None)
+        rec[f"at.{c.id}"] = "" if at is None or not c.alive else f"{at[0]},{at[1]}"
         rec[f"squeezing.{c.id}"] = int(c.squeezing_rounds)
         rec[f"nauseated.{c.id}"] = int(c.nauseated_rounds)
+        rec[f"spells.{c.id}"], rec[f"used.{c.id}"] = _spent((before or {}).get(c.id), c)
     rec["heat.fight"], rec["heat.fall"], rec["heat.stall"] = _heat(enc)
     return rec
 
@@ -229,8 +268,9 @@ def play(spec: EncounterSpec, *, label: str, index: int, seed: int, shared: dict
     """Play one fight and return its record (an error record if it raises)."""
     try:
         enc = new_encounter(spec, seed=seed, shared=shared)
+        before = supplies(enc)
         enc.run()
-        return fight_record(enc, label=label, index=index, seed=seed)
+        return fight_record(enc, label=label, index=index, seed=seed, before=before)
     except Exception as exc:  # noqa: BLE001 - a failing fight is data: record it and go on
         return error_record(exc, label=label, index=index, seed=seed)
 

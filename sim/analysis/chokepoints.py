@@ -19,10 +19,17 @@ chokepoint. We do the same with a field that already speaks for every D&D size:
 4. **Flooding**: every square is given to the area that reaches it along the roomiest way (the
    image-foresting transform with the path cost ``max depth``; ties: first come, so two areas
    meet in the middle of a uniform passage).
+   3b. **Merging**: a watershed splits a hall around any roomier patch in it (a higher stretch
+   of ceiling); two areas that meet across ground about as wide as the narrower of them
+   (``OPEN_SHARE``, measured as squares to the nearest rock) are one area, since no passage joins
+   them (on the seed-11 96x64 cave this kept the great chamber from being reported as a
+   192-square "chokepoint").
 5. **Chokepoints**: where two areas meet, the best crossing sets the saddle depth; the
    chokepoint is the connected set of squares at least that narrow around the meeting line
-   (the whole uniform fissure; only the pinch of a passage that narrows at one spot). One set of
-   squares is one chokepoint, whatever pairs of areas it joins.
+   (the whole uniform fissure; only the pinch of a passage that narrows at one spot), and no
+   wider than the passage where the areas meet (``NECK_SLACK`` more for a mouth): it never
+   spreads into a chamber that is as low as the passage. One set of squares is one chokepoint,
+   whatever pairs of areas it joins.
 
 Then each chokepoint is *evaluated* per body with the movement engine on a window around it
 (:func:`evaluate`): the category met on the fastest way through, whether the body is stopped,
@@ -179,6 +186,69 @@ def flood(geo: Geometry, seeds: np.ndarray) -> np.ndarray:
     return labels.reshape(rows, cols)
 
 
+def _meetings(area: np.ndarray, depth: np.ndarray) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
+    """Meeting pairs of 4-neighbours from different areas, with their crossing depth, by pair of
+    areas: ``{(la, lb): [(square, square, depth), ...]}`` (flat indices)."""
+    rows, cols = area.shape
+    pieces: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for dr, dc in ((0, 1), (1, 0)):
+        a = area[: rows - dr, : cols - dc]
+        b = area[dr:, dc:]
+        meet = (a > 0) & (b > 0) & (a != b)
+        for r, c in zip(*np.nonzero(meet)):
+            r, c = int(r), int(c)
+            la, lb = int(a[r, c]), int(b[r, c])
+            cross = max(int(depth[r, c]), int(depth[r + dr, c + dc]))
+            key = (min(la, lb), max(la, lb))
+            pieces.setdefault(key, []).append((r * cols + c, (r + dr) * cols + c + dc, cross))
+    return pieces
+
+
+# Two areas whose meeting is about as wide as the narrower of them (its effective width at least
+# this share of that area's widest square) are one area (step 3b): a chokepoint is a narrow passage.
+OPEN_SHARE = 0.75
+# A neck square may be this much wider (feet) than the passage where its areas meet: a mouth.
+NECK_SLACK = 2.5
+
+
+def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray):
+    """Step 3b: a watershed splits a chamber around any roomier patch in it (a higher part of
+    its ceiling); where two areas meet across ground about as wide as the narrower of them, no
+    passage joins them, only a change of ceiling or width in one hall: they are one area. Returns the renumbered ``(cores, area)``
+    (``area`` None when nothing merged and the caller's labels stand)."""
+    n = int(cores.max()) if cores.size else 0
+    if n < 2 or not pieces:
+        return cores, None
+    flat_area = area.ravel()
+    flat_rad = radius.ravel()
+    widest = ndimage.maximum(radius, labels=area, index=np.arange(n + 1))
+    parent = list(range(n + 1))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    merged = False
+    for (la, lb), pairs in sorted(pieces.items()):
+        across = max(min(flat_rad[p], flat_rad[q]) for p, q, _ in pairs)
+        narrow = min(widest[la], widest[lb])
+        if across >= OPEN_SHARE * narrow:
+            ra, rb = root(la), root(lb)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+                merged = True
+    if not merged:
+        return cores, None
+    remap = np.array([root(i) for i in range(n + 1)], dtype=np.int32)
+    shape = cores.shape
+    new_area = reading_order(remap[flat_area].reshape(shape)).reshape(shape)
+    # cores take their area's new number
+    new_cores = np.where(cores > 0, new_area, 0).astype(np.int32)
+    return new_cores, new_area.astype(np.int32)
+
+
 @dataclass(frozen=True, slots=True)
 class Chokepoint:
     """A chokepoint: its squares ``(x, y)``, the representative square ``at`` (the narrowest,
@@ -222,18 +292,15 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     area = flood(geo, cores)
     depth = geo.depth
     rows, cols = grid.shape
-    # meeting pairs of 4-neighbours from different areas, with their crossing depth
-    pieces: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-    for dr, dc in ((0, 1), (1, 0)):
-        a = area[: rows - dr, : cols - dc]
-        b = area[dr:, dc:]
-        meet = (a > 0) & (b > 0) & (a != b)
-        for r, c in zip(*np.nonzero(meet)):
-            r, c = int(r), int(c)
-            la, lb = int(a[r, c]), int(b[r, c])
-            cross = max(int(depth[r, c]), int(depth[r + dr, c + dc]))
-            key = (min(la, lb), max(la, lb))
-            pieces.setdefault(key, []).append((r * cols + c, (r + dr) * cols + c + dc, cross))
+    # how open the ground is at every square: its effective width in feet (the map's width capped
+    # by the rock around it, step 1), for steps 3b and 5
+    radius = np.where(floor, geo.width_eff, 0.0).astype(np.float64)
+    pieces = _meetings(area, depth)
+    cores, area = _merge_open_meetings(cores, area, pieces, geo, radius)
+    if area is not None:
+        pieces = _meetings(area, depth)
+    else:
+        area = flood(geo, cores)
     necks: dict[frozenset, set[int]] = {}
     flat_area = area.ravel()
     for (la, lb), pairs in sorted(pieces.items()):
@@ -243,7 +310,8 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         r0, r1, c0, c1 = int(rr.min()), int(rr.max()) + 1, int(cc.min()), int(cc.max()) + 1
         box_ours = ours[r0:r1, c0:c1]
         box_depth = depth[r0:r1, c0:c1]
-        labels_at: dict[int, np.ndarray] = {}
+        box_cols = c1 - c0
+        labels_at: dict[tuple, np.ndarray] = {}
         # split the meeting line into connected pieces (8-neighbour squares)
         line = np.zeros(rows * cols, dtype=bool)
         for i, j, _ in pairs:
@@ -253,9 +321,15 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         for piece in range(1, n + 1):
             mine = [(i, j, x) for i, j, x in pairs if lab[i] == piece]
             saddle = min(x for _, _, x in mine)
-            nlab = labels_at.get(saddle)
+            # the neck is no wider than the passage where the two areas meet (step 6): it never
+            # spreads into a chamber as narrow, or as low, as the passage but wider than it
+            across = max(min(radius.flat[i], radius.flat[j]) for i, j, _ in mine)
+            key = (saddle, across)
+            nlab = labels_at.get(key)
             if nlab is None:
-                nlab = labels_at[saddle] = ndimage.label(box_ours & (box_depth >= saddle), structure=_CROSS)[0]
+                nlab = labels_at[key] = ndimage.label(
+                    box_ours & (box_depth >= saddle) & (radius[r0:r1, c0:c1] <= across + NECK_SLACK),
+                    structure=_CROSS)[0]
             ids = set()
             for i, j, _ in mine:
                 for sq in (i, j):

@@ -29,6 +29,7 @@ from sim.analysis.lightneeds import light_needs
 from sim.analysis.regions import component_labels
 from sim.analysis.travel import Traveller, Trip
 from sim.classify import category_counts
+from sim.corners import corner_links
 from sim.engine.setup import build_creature, mover_for
 from sim.grid import CaveGrid
 from sim.movement import Mover
@@ -91,11 +92,13 @@ class MapAnalysis:
         return ent or names[:1]
 
 
-def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_area: int = 6) -> MapAnalysis:
+def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_area: int = 6,
+                entrances: list[str] | None = None) -> MapAnalysis:
     subjects = subjects if subjects is not None else size_subjects()
     layout = find_chokepoints(grid, min_area=min_area)
     travellers = {s.key: Traveller(grid, s.mover) for s in subjects}
-    m = MapAnalysis(grid=grid, subjects=subjects, layout=layout, travellers=travellers)
+    m = MapAnalysis(grid=grid, subjects=subjects, layout=layout, travellers=travellers,
+                    entrance_names=list(dict.fromkeys(entrances)) if entrances else None)
     points = dict(grid.points)
     facts: dict = {
         "schema_version": SCHEMA_VERSION,
@@ -163,6 +166,9 @@ def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_ar
                 per[s.key] = _trip_facts(m, s, trip, passages)
             trips.append({"from": names[i], "to": names[j], "movers": per})
     facts["travel"] = trips
+    facts["corner_links"] = [{"squares": [list(a), list(b)], "open_one_of": [[b[0], a[1]], [a[0], b[1]]]}
+                             for a, b in corner_links(grid.rock)]
+    facts["summary"] = _summary(m, facts, passages)
     m.facts = facts
     set_entrances(m, None)
     return m
@@ -175,6 +181,28 @@ def set_entrances(m: MapAnalysis, names: list[str] | None) -> None:
         m.entrance_names = list(dict.fromkeys(names))
     medium = m.travellers.get("medium")
     m.facts["light"] = light_needs(m.grid, m.layout, m.entrances(), field=medium.field if medium else None)
+
+
+def _summary(m: MapAnalysis, facts: dict, passages) -> list[dict]:
+    """The report's first table: from each entrance, for each body and each other named point,
+    whether it gets there, in how many rounds (expected first, then guaranteed), and the one
+    chokepoint that decides it (the unavoidable one that costs most, or the one that stops it)."""
+    out = []
+    by_pair = {(t["from"], t["to"]): t for t in facts["travel"]}
+    for e in m.entrances():
+        if e not in m.grid.points:
+            continue
+        for s in m.subjects:
+            row = {"from": e, "body": s.key, "label": s.label, "to": {}}
+            for p in m.grid.points:
+                if p == e:
+                    continue
+                t = by_pair.get((e, p))
+                mv = t["movers"][s.key] if t else _trip_facts(m, s, m.travellers[s.key].trip(e, p), passages)
+                row["to"][p] = {"reachable": mv["reachable"], "expected_rounds": mv["expected_rounds"],
+                                "rounds": mv["rounds"], "decided_by": mv.get("decided_by")}
+            out.append(row)
+    return out
 
 
 def _passage_summary(ps: list[Passage]) -> dict:
@@ -218,6 +246,7 @@ def _trip_facts(m: MapAnalysis, s: Subject, trip: Trip, passages) -> dict:
                    if any(p.status == "stopped" for p in passages[(c.index, s.key)])]
         why = trip.why if "cannot stand" in trip.why else (f"stopped at {', '.join(stopped)}" if stopped else "cut off")
         out["stopped_at"] = stopped
+        out["decided_by"] = stopped[0] if stopped else None
         out["summary"] = f"{s.label} cannot get from {trip.start} to {trip.goal}: {why}"
         return out
     via = [c for c in lay.chokepoints if _footprint_hits(t, trip.squares, c.index, lay.neck)]
@@ -235,6 +264,7 @@ def _trip_facts(m: MapAnalysis, s: Subject, trip: Trip, passages) -> dict:
     total = (f"{trip.rounds} rounds" if trip.rounds is not None else "no guaranteed time") + \
         (f" ({num(trip.expected_rounds)} expected)" if trip.expected_rounds is not None else "")
     parts = []
+    decider = None   # (extra move actions, category, id): the unavoidable chokepoint that costs most
     for c in required:  # the chokepoints it cannot avoid, when they cost it something
         cats = [Category[cat] for sq, cat in zip(trip.squares, trip.categories)
                 if _footprint_hits(t, [sq], c.index, lay.neck)]
@@ -247,7 +277,11 @@ def _trip_facts(m: MapAnalysis, s: Subject, trip: Trip, passages) -> dict:
         extra = max((p.extra_move_actions for p in on_route if p.extra_move_actions is not None), default=None)
         if cat is Category.CLEAR and not extra:
             continue
+        key = (extra or 0.0, int(cat), c.id)
+        if decider is None or key[:2] > decider[:2]:
+            decider = key
         parts.append(f"{passage_words(cat.name)} {c.id}" + (f" ({rounds_text(extra)})" if extra else ""))
+    out["decided_by"] = decider[2] if decider else None
     if parts:
         out["summary"] = f"{s.label} reaches {trip.goal} in {total}, only by {', '.join(parts)}"
     else:

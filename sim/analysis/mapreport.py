@@ -49,37 +49,144 @@ def pictures(m: MapAnalysis, *, art: str = "image") -> dict[str, bytes]:
     return out
 
 
+def sheets(m: MapAnalysis) -> dict[str, bytes]:
+    """The small multiples of the HTML page: every body's category map on one sheet with one
+    legend (``all_categories.png``), and from each entrance every body's travel time on one sheet at
+    one colour scale (``all_travel_<point>.png``); coordinates on the edges."""
+    import numpy as np
+    from matplotlib.colors import SymLogNorm
+
+    pal = R.colours()
+    g = m.grid
+    out = {}
+    present = set()
+    panels = []
+    for s in m.subjects:
+        cats = m.travellers[s.key].field.category
+        present |= {int(c) for c in np.unique(cats[~g.rock])}
+        panels.append((s.label, R.category_image(cats, g.rock, pal)))
+    if panels:
+        legend = [(c.label, pal["category"][c.name]) for c in Category if int(c) in present]
+        out["all_categories.png"] = R.multiples_png(panels, legend=legend, marks=dict(g.points))
+    bg = R.cave_image(g.width_ft, g.height_ft, g.rock, g.difficult, pal).astype(float) / 255.0 * 0.55
+    from matplotlib import colormaps
+
+    cm = colormaps["viridis_r"]
+    for e in m.entrances():
+        fields = []
+        for s in m.subjects:
+            d = m.travellers[s.key].distance(e, expected=False)
+            if d is None:
+                continue
+            r = d.rounds.astype(float)
+            r[d.rounds < 0] = np.nan
+            fields.append((s.label, r))
+        if not fields:
+            continue
+        finite = [f[np.isfinite(f) & ~g.rock] for _, f in fields]
+        hi = max((float(v.max()) for v in finite if v.size), default=1.0)
+        # one scale for every body; logarithmic past 4 rounds, so a 200-round squeeze for one body
+        # does not wash out the 3-round walks of the others
+        norm = SymLogNorm(linthresh=4.0, linscale=1.0, vmin=0.0, vmax=max(hi, 1.0), base=10)
+        panels = []
+        for label, r in fields:
+            img = bg.copy()
+            shown = np.isfinite(r) & ~g.rock
+            img[shown] = cm(norm(r[shown]))[:, :3]
+            img[g.rock] = np.array(pal["rock"]) / 255.0
+            panels.append((label, (img * 255).astype(np.uint8)))
+        out[f"all_travel_{R.safe_name(e)}.png"] = R.multiples_png(
+            panels, norm=norm, cmap="viridis_r", label=f"rounds from {e} (guaranteed; logarithmic past 4; grey: cannot get there)",
+            marks=dict(g.points))
+    return out
+
+
+def _summary_cell(v: dict, pal) -> str:
+    if not v["reachable"]:
+        why = f"stopped at {v['decided_by']}" if v["decided_by"] else "cannot get there"
+        return f'<span class="no">✗ {R.esc(why)}</span>'
+    exp = "—" if v["expected_rounds"] is None else num(v["expected_rounds"])
+    gua = "no guarantee" if v["rounds"] is None else f"{v['rounds']}"
+    dec = f' <b>{R.esc(v["decided_by"])}</b>' if v["decided_by"] else ""
+    return f'<span class="yes">✓ {exp}</span> <span class="muted">/ {R.esc(gua)}</span>{dec}'
+
+
 def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
     f = m.facts
     pal = R.colours()
     subs = m.subjects
-    parts = [f"<h1>{R.esc(f['map'])}</h1>",
-             f"<p>{f['cols']} x {f['rows']} squares, {f['floor']} floor squares; source <code>{R.esc(f['source'])}</code>. "
-             "Bodies: the default body of each size (RULES §1.2) at 30 ft (Small 20 ft), Escape Artist as listed, "
-             "taking 10 / 20 out of combat for the guaranteed times; expected times roll. "
-             "A round is two move actions.</p>",
-             R.img_tag(pics["overview.png"], "overview")]
-    # chokepoints
-    parts.append("<h2>Chokepoints</h2>")
+    label = {s.key: s.label for s in subs}
+    ents = [e for e in m.entrances() if e in m.grid.points]
+    toc = [("summary", "Summary: who gets where, how fast, and what decides it"),
+           ("overview", "Areas and chokepoints (map)"), ("chokepoints", "Chokepoints × bodies"),
+           ("corners", "Corner-only contacts"), ("areas", "Areas"), ("regions", "Regions each body can reach"),
+           ("travel", "Travel between named points"), ("categories", "Category maps"),
+           ("travelmaps", "Travel-time maps"), ("counts", "Squares per category")]
+    parts = [f"<h1>{R.esc(f['map'])}: designer report</h1>",
+             f"<p>{f['cols']} × {f['rows']} squares, {f['floor']} floor squares; source <code>{R.esc(f['source'])}</code>. "
+             "Bodies: the default body of each size (docs/rules.md §1.2) at 30 ft (Small 20 ft), Escape Artist as "
+             "listed. <b>Expected</b> times roll the Escape Artist checks; <b>guaranteed</b> times take 10 / 20 out "
+             "of combat. A round is two move actions. Positions are X,Y = column, row from the top left.</p>",
+             "<nav><b>Contents</b><ol>" + "".join(f'<li><a href="#{k}">{R.esc(t)}</a></li>' for k, t in toc) + "</ol></nav>"]
+    # summary
+    parts.append('<h2 id="summary">Summary</h2>')
+    if not ents or len(m.grid.points) < 2:
+        parts.append("<p>The map names fewer than two points: add <code>[[point]]</code> tables to get travel times.</p>")
+    for e in ents:
+        dests = [p for p in m.grid.points if p != e]
+        rows = []
+        for row in (r for r in f["summary"] if r["from"] == e):
+            rows.append([R.esc(row["label"])] + [_summary_cell(row["to"][p], pal) for p in dests])
+        parts.append(f"<h3>From {R.esc(e)}</h3>")
+        parts.append(R.html_table(["body"] + [f"to {p}" for p in dests], rows, raw=True))
+    parts.append("<p class='muted'>Each cell: ✓ expected rounds / guaranteed rounds, and in bold the chokepoint that "
+                 "decides the trip (the unavoidable one that costs most); ✗ where it cannot get there and the "
+                 "chokepoint that stops it. Details per chokepoint below.</p>")
+    parts.append(f'<h2 id="overview">Areas and chokepoints</h2>{R.img_tag(pics["overview.png"], "overview")}')
+    # chokepoints: a matrix
+    parts.append('<h2 id="chokepoints">Chokepoints × bodies</h2>')
     if not f["chokepoints"]:
         parts.append("<p>No chokepoints: no passage between areas is narrower than the areas it joins.</p>")
     else:
-        head = ["id", "at", "width ft", "ceiling ft", "joins", "stops"] + [s.label for s in subs]
-        label = {s.key: s.label for s in subs}
+        head = ["id", "at", "W ft", "C ft", "joins", "squares"] + [_SHORT.get(s.key, s.label) for s in subs]
         rows = []
         for c in f["chokepoints"]:
-            row = [c["id"], "{}, {}".format(*c["at"]), num(c["width_ft"]), num(c["ceiling_ft"]),
-                   " – ".join(c["joins"]), ", ".join(label[k] for k in c["stops"]) or "none"]
+            row = [R.esc(c["id"]), "{}, {}".format(*c["at"]), num(c["width_ft"]), num(c["ceiling_ft"]),
+                   R.esc("–".join(c["joins"])), str(len(c["squares"]))]
             for s in subs:
                 p = c["movers"][s.key]
-                row.append(R.cat_cell(p["category"], _passage_text(p), pal) if p["category"] else
-                           R.cat_cell(None, _passage_text(p)))
-            rows.append([R.esc(v) for v in row[:6]] + row[6:])
+                tip = f"{s.label}: {_passage_text(p)}"
+                cell = (R.cat_cell(p["category"], _short_cell(p), pal) if p["status"] == "open" and p["category"]
+                        else R.cat_cell(None, _short_cell(p)))
+                row.append(f'<span title="{R.esc(tip)}">{cell}</span>')
+            rows.append(row)
         parts.append(R.html_table(head, rows, raw=True))
-        parts.append("<p class='muted'>Each cell: the category met on the fastest way through, the extra time over "
-                     "the same passage as roomy as its sides (guaranteed, then expected), and the Escape Artist DC. "
-                     "<i>stopped</i>: it stands on both sides but cannot get through (why in brackets); "
-                     "<i>no access</i>: it cannot stand near it.</p>")
+        parts.append("<p class='muted'>Columns: " + ", ".join(f"{_SHORT.get(s.key, s.label)} = {R.esc(s.label)}"
+                                                          for s in subs) +
+                     ". Each cell: the category letter met on the fastest way through (coloured like the maps: "
+                     + ", ".join(f"{c.letter} {c.label}" for c in Category) +
+                     ") and the extra rounds over the same passage as roomy as its sides (guaranteed); "
+                     "<b>STOP</b>: it stands on both sides but cannot get through; –: it cannot stand near it. "
+                     "Hover a cell for the whole text; all of it is in the table below.</p>")
+        drows = []
+        for c in f["chokepoints"]:
+            for s in subs:
+                p = c["movers"][s.key]
+                drows.append([c["id"], s.label, _passage_text(p)])
+        parts.append("<details><summary>Every chokepoint for every body, in words</summary>"
+                     + R.html_table(["id", "body", "passage"], drows) + "</details>")
+    # corner contacts
+    parts.append('<h2 id="corners">Corner-only contacts</h2>')
+    if f["corner_links"]:
+        parts.append("<p>These floor squares touch only at a corner between two rock squares. No one passes a "
+                     "rock corner (docs/rules.md §6.2), so they are <b>not joined</b>; to join them, open one of "
+                     "the two squares between them.</p>")
+        parts.append(R.html_table(["squares", "open one of"],
+                                  [[" and ".join("{},{}".format(*q) for q in cl["squares"]),
+                                    " or ".join("{},{}".format(*q) for q in cl["open_one_of"])]
+                                   for cl in f["corner_links"]]))
+    else:
+        parts.append("<p>None: every pair of floor squares that touch at a corner also shares an open side square.</p>")
     # light
     if f.get("light"):
         parts.append("<h2>The light a party needs</h2>")
@@ -93,12 +200,12 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
             parts.append(R.html_table(["chokepoint", "bearer at", "squares", "dark", "shadowy", "needs"],
                                       [_light_row(r) for r in rows]))
     # areas
-    parts.append("<h2>Areas</h2>")
+    parts.append('<h2 id="areas">Areas</h2>')
     parts.append(R.html_table(["id", "squares", "at", "named points"],
                               [[a["id"], a["squares"], "{}, {}".format(*a["at"]), ", ".join(a["points"])]
                                for a in f["areas"]]))
     # regions
-    parts.append("<h2>Regions each body can reach</h2>")
+    parts.append('<h2 id="regions">Regions each body can reach</h2>')
     names = list(f["points"])
     rows = []
     for s in subs:
@@ -109,32 +216,30 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
     parts.append(R.html_table(["body", "regions", "named points together (one group per region)",
                                "cannot stand at"], rows))
     # travel
-    parts.append("<h2>Travel between named points</h2>")
+    parts.append('<h2 id="travel">Travel between named points</h2>')
     for tr in f["travel"]:
-        parts.append(f"<h3>{R.esc(tr['from'])} → {R.esc(tr['to'])}</h3>")
         rows = []
         for s in subs:
             t = tr["movers"][s.key]
-            rows.append([s.label, "yes" if t["reachable"] else "no", _rounds(t["rounds"]),
-                         _rounds(t["expected_rounds"]), ", ".join(t["via"]), ", ".join(t["required"]), t["summary"]])
-        parts.append(R.html_table(["body", "reachable", "rounds", "expected rounds", "via", "only via", ""], rows))
+            rows.append([s.label, "yes" if t["reachable"] else "no", _rounds(t["expected_rounds"]),
+                         _rounds(t["rounds"]), ", ".join(t["via"]), ", ".join(t["required"]), t["summary"]])
+        parts.append(f"<details><summary>{R.esc(tr['from'])} → {R.esc(tr['to'])}</summary>"
+                     + R.html_table(["body", "reachable", "expected rounds", "guaranteed rounds", "via", "only via", ""],
+                                    rows) + "</details>")
     # pictures
-    parts.append("<h2>Category maps</h2><div class='grid'>")
-    for s in subs:
-        key = f"categories_{R.safe_name(s.key)}.png"
-        parts.append(f"<figure>{R.img_tag(pics[key], key)}<figcaption>{R.esc(s.label)}</figcaption></figure>")
-    parts.append("</div>")
-    ents = m.entrances()
-    if ents:
-        parts.append("<h2>Travel-time maps</h2>")
-        for e in ents:
-            parts.append(f"<h3>From {R.esc(e)}</h3><div class='grid'>")
-            for s in subs:
-                key = f"travel_{R.safe_name(e)}_{R.safe_name(s.key)}.png"
-                if key in pics:
-                    parts.append(f"<figure>{R.img_tag(pics[key], key)}<figcaption>{R.esc(s.label)}</figcaption></figure>")
-            parts.append("</div>")
-    parts.append("<h2>Squares per category</h2>")
+    parts.append('<h2 id="categories">Category maps</h2>')
+    if "all_categories.png" in pics:
+        parts.append(R.img_tag(pics["all_categories.png"], "category maps"))
+    parts.append('<h2 id="travelmaps">Travel-time maps</h2>')
+    shown = False
+    for e in ents:
+        key = f"all_travel_{R.safe_name(e)}.png"
+        if key in pics:
+            parts.append(f"<h3>From {R.esc(e)}</h3>{R.img_tag(pics[key], key)}")
+            shown = True
+    if not shown:
+        parts.append("<p>No entrance to start from: name a point <code>entrance...</code> or give <code>--entrance</code>.</p>")
+    parts.append('<h2 id="counts">Squares per category</h2>')
     cats = [c.name for c in Category]
     parts.append(R.html_table(["body"] + [Category[c].label for c in cats],
                               [[s.label] + [f["category_counts"][s.key][c] for c in cats] for s in subs]))
@@ -191,6 +296,31 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
     subs = m.subjects
     console.print(f"[bold]{escape(f['map'])}[/]: {f['cols']}x{f['rows']} squares, {f['floor']} floor; "
                   f"{len(f['areas'])} areas, {len(f['chokepoints'])} chokepoints")
+    for e in dict.fromkeys(r["from"] for r in f.get("summary", [])):
+        rows = [r for r in f["summary"] if r["from"] == e]
+        dests = list(rows[0]["to"]) if rows else []
+        console.print(f"From {escape(e)}: expected / guaranteed rounds and the chokepoint that decides it "
+                      "(x: cannot get there, stopped at)", highlight=False)
+        t = Table(box=None, pad_edge=False)
+        t.add_column("body", no_wrap=True)
+        for d in dests:
+            t.add_column(escape(d), no_wrap=True)
+        for r in rows:
+            cells = []
+            for d in dests:
+                v = r["to"][d]
+                if not v["reachable"]:
+                    cells.append(f"x {v['decided_by']}" if v["decided_by"] else "x")
+                    continue
+                exp = "-" if v["expected_rounds"] is None else num(v["expected_rounds"])
+                gua = "-" if v["rounds"] is None else str(v["rounds"])
+                cells.append(f"{exp} / {gua}" + (f" {v['decided_by']}" if v["decided_by"] else ""))
+            t.add_row(escape(r["label"]), *cells)
+        console.print(t)
+    if f.get("corner_links"):
+        console.print(f"corner-only contacts (not joined for anyone, RULES §6.2): "
+                      + ", ".join("{},{}-{},{}".format(*c["squares"][0], *c["squares"][1]) for c in f["corner_links"]),
+                      highlight=False, markup=False)
     if f["chokepoints"]:
         t = Table(title="Chokepoints: category letter + extra rounds (guaranteed); STOP; - no access",
                   title_justify="left", box=None, pad_edge=False)

@@ -80,11 +80,12 @@ def cave_image(width_ft: np.ndarray, height_ft: np.ndarray, rock: np.ndarray, di
 # Figures (matplotlib, object API)
 # =================================================================================================
 
-def _figure(cols: int, rows: int, *, legend_w: float = 0.0, title: bool = True):
+def _figure(cols: int, rows: int, *, legend_w: float = 0.0, title: bool = True, large: bool = False):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    scale = max(0.06, min(0.25, 9.0 / max(cols, rows)))  # inches per square: maps of any size fit
+    # inches per square: maps of any size fit (``large``: about 11 inches across, for heat maps)
+    scale = max(0.06, min(0.4, 11.0 / max(cols, rows))) if large else max(0.06, min(0.25, 9.0 / max(cols, rows)))
     w = cols * scale + legend_w + 0.4
     h = rows * scale + (0.55 if title else 0.2)
     fig = Figure(figsize=(max(w, 3.0), max(h, 1.6)), dpi=110)
@@ -133,8 +134,7 @@ def _axes(fig, img: np.ndarray, title: str, *, under: np.ndarray | None = None, 
     else:
         ax.imshow(img, interpolation="nearest", extent=(0, cols, rows, 0))
     ax.set_title(title, fontsize=9)
-    ax.set_xticks([])
-    ax.set_yticks([])
+    _coords(ax, cols, rows, left=True, bottom=True)
     return ax
 
 
@@ -158,7 +158,7 @@ def category_png(cats: np.ndarray, rock: np.ndarray, title: str, pal: dict | Non
 
 def value_png(values: np.ndarray, rock: np.ndarray, title: str, *, label: str, cmap: str = "viridis",
               marks: dict | None = None, background: np.ndarray | None = None, zero_clear: bool = False,
-              pal: dict | None = None) -> bytes:
+              pal: dict | None = None, large: bool = False) -> bytes:
     """A number per square (travel time, counts) over the cave, with a colour bar: NaN squares
     (and zeros when ``zero_clear``) show ``background`` (default grey), rock dark; ``marks``:
     name -> (x, y) drawn as white dots with their names."""
@@ -169,7 +169,7 @@ def value_png(values: np.ndarray, rock: np.ndarray, title: str, *, label: str, c
     pal = pal or colours()
     v = np.asarray(values, dtype=float)
     rows, cols = v.shape
-    fig = _figure(cols, rows, legend_w=0.9)
+    fig = _figure(cols, rows, legend_w=0.9, large=large)
     shown = np.isfinite(v) & ~rock
     if zero_clear:
         shown &= v > 0
@@ -224,6 +224,80 @@ def overview_png(grid, layout, title: str, pal: dict | None = None, *, under: np
         ax.annotate(name, (x + 0.5, y + 0.5), xytext=(4, 4), textcoords="offset points", fontsize=6, color="white",
                     bbox=dict(boxstyle="round,pad=0.15", fc=(0, 0, 0, 0.6), ec="none"))
     return _png(fig)
+
+
+def _tick_step(n: int) -> int:
+    """Coordinate tick spacing for ``n`` squares: 5, 10, 20, 50..."""
+    for step in (5, 10, 20, 50, 100, 200, 500, 1000):
+        if n / step <= 8:
+            return step
+    return 2000
+
+
+def _coords(ax, cols: int, rows: int, *, left: bool, bottom: bool) -> None:
+    """Column and row numbers on the edges of a map's axes (square centres, ``X,Y`` as
+    everywhere: column, row from the top left)."""
+    sx, sy = _tick_step(cols), _tick_step(rows)
+    xs = np.arange(0, cols, sx)
+    ys = np.arange(0, rows, sy)
+    ax.set_xticks(xs + 0.5)
+    ax.set_yticks(ys + 0.5)
+    ax.set_xticklabels([str(x) for x in xs] if bottom else [])
+    ax.set_yticklabels([str(y) for y in ys] if left else [])
+    ax.tick_params(labelsize=6, length=2, pad=1, top=True, right=True)
+
+
+def multiples_png(panels: list[tuple[str, np.ndarray]], *, legend: list[tuple[str, tuple]] | None = None,
+                  norm=None, cmap: str | None = None, label: str = "", ncols: int = 3,
+                  marks: dict | None = None) -> bytes:
+    """Small multiples: one map per panel (``(title, rgb image)``), all at one scale, with
+    coordinates on the outer edges, and one shared legend (``legend``: label, RGB) or one shared
+    colour bar (``norm`` + ``cmap``) for all of them. ``marks``: name -> (x, y) starred on each."""
+    from matplotlib import colormaps
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    n = len(panels)
+    ncols = max(1, min(ncols, n))
+    nrows = (n + ncols - 1) // ncols
+    rows, cols = panels[0][1].shape[:2]
+    panel_w = 12.4 / ncols
+    panel_h = panel_w * rows / cols + 0.3
+    fig = Figure(figsize=(13.0, nrows * panel_h + 0.7), dpi=100)
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    for k, ax in enumerate(axes.ravel()):
+        if k >= n:
+            ax.set_axis_off()
+            continue
+        title, img = panels[k]
+        ax.imshow(img, interpolation="nearest", extent=(0, cols, rows, 0))
+        ax.set_title(title, fontsize=8, pad=2)
+        r, c = divmod(k, ncols)
+        _coords(ax, cols, rows, left=(c == 0), bottom=(r == nrows - 1 or k + ncols >= n))
+        for name, (x, y) in (marks or {}).items():
+            ax.plot([x + 0.5], [y + 0.5], "*", ms=5, mfc="white", mec="black", mew=0.5)
+    if legend:
+        handles = [Patch(facecolor=_unit(rgb), edgecolor="none", label=text) for text, rgb in legend]
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8, frameon=False)
+    bottom_in = 0.95 if (legend or norm is not None) else 0.3
+    fig.subplots_adjust(left=0.03, right=0.99, top=1 - 0.3 / fig.get_figheight(),
+                        bottom=bottom_in / fig.get_figheight(), wspace=0.06, hspace=0.22)
+    if norm is not None and not legend:
+        cax = fig.add_axes((0.2, 0.42 / fig.get_figheight(), 0.6, 0.12 / fig.get_figheight()))
+        cb = fig.colorbar(ScalarMappable(norm=norm, cmap=colormaps[cmap or "viridis"]), cax=cax,
+                          orientation="horizontal")
+        hi = float(norm.vmax)
+        ticks = [t for t in (0, 1, 2, 4, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if t <= hi]
+        cb.set_ticks(ticks)
+        cb.set_ticklabels([str(t) for t in ticks])
+        cb.set_label(label, fontsize=8)
+        cb.ax.tick_params(labelsize=7)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
 
 
 def bars_png(groups: list[str], series: dict[str, list[tuple[float, float, float]]], title: str, *,
@@ -299,11 +373,13 @@ def img_tag(png: bytes, alt: str) -> str:
 
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:1.5em auto;max-width:1200px;color:#1d1f24;padding:0 1em}
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:1em auto;max-width:1340px;color:#1d1f24;padding:0 1em}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccd}h3{font-size:1em}
 table{border-collapse:collapse;margin:.5em 0;font-size:.85em}td,th{border:1px solid #ccd;padding:.2em .45em;text-align:left;vertical-align:top}
 th{background:#eef0f6}.cat{color:#111;white-space:nowrap}.muted{color:#778}.grid{display:flex;flex-wrap:wrap;gap:.6em}
 .grid figure{margin:0}figcaption{font-size:.8em;color:#556}img{max-width:100%}code{background:#f2f3f7;padding:0 .2em}
+.yes{color:#14622e;font-weight:600}.no{color:#fff;background:#a8323a;padding:0 .3em}nav ol{columns:2;margin:.3em 0}
+details{margin:.3em 0}summary{cursor:pointer}
 """
 
 

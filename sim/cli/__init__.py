@@ -27,6 +27,7 @@ COMMANDS = (
     "validate",
     "imports", "export",
     "light",
+    "templates", "show",
 )
 
 

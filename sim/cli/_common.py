@@ -6,15 +6,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.argtypes import real
 from sim.errors import UsageError
-from sim.fileio import read_toml
-from sim.loaders import load_map
-from sim.rules.bodies import Body, body_for
-from sim.rules.sizes import Size
-from sim.specs import Limits
+
+if TYPE_CHECKING:  # the command line starts fast: loaders and rules are imported when used
+    from sim.specs import Limits
+    from sim.rules.bodies import Body
+    from sim.rules.sizes import Size
 
 
 def add_map_limit(p: argparse.ArgumentParser) -> None:
@@ -23,17 +23,24 @@ def add_map_limit(p: argparse.ArgumentParser) -> None:
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
+    from sim.specs import Limits
+
     text = getattr(args, "max_map_size", None)
     return Limits.parse(text) if text is not None else Limits()
 
 
 def load_map_arg(args: argparse.Namespace, attr: str = "map"):
+    from sim.loaders import load_map
+
     return load_map(Path(getattr(args, attr)), limits=limits_from(args))
 
 
 def bare_map(path: str | Path, limits: Limits):
     """The map in ``path`` when the file is a map without an encounter (play, render and demo then
     show the cave with no one on it), else None (an encounter, or a fight log)."""
+    from sim.fileio import read_toml
+    from sim.loaders import load_map
+
     path = Path(path)
     if path.suffix.lower() != ".toml":
         return None
@@ -55,6 +62,8 @@ def add_body_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
 
 
 def parse_size(text: str) -> Size:
+    from sim.rules.sizes import Size
+
     try:
         return Size.parse(text)
     except KeyError as exc:
@@ -65,6 +74,9 @@ def body_from(args: argparse.Namespace) -> tuple[str, Body]:
     """The body selected by --size/--creature (+ overrides); returns (label, body)."""
     if args.height is not None and not (args.height > 0):
         raise UsageError(f"--height must be > 0 feet, got {args.height}")
+    from sim.rules.bodies import body_for
+    from sim.rules.sizes import Size
+
     if getattr(args, "creature", None):
         if getattr(args, "size", None):
             raise UsageError("--creature and --size exclude each other; give one")
@@ -94,6 +106,36 @@ def creature_block(name: str):
     from sim.rules.statblocks import load_template
 
     return load_template(name)
+
+
+def ruled(rows: list[str], *, indent: str = "  ", x0: int = 0, y0: int = 0) -> list[str]:
+    """An ASCII map with column numbers above it and row numbers on its left (``X,Y`` = column,
+    row from the top left, as everywhere): tens (and hundreds) digits at every tenth column,
+    units at every column.
+
+    >>> print("\\n".join(ruled(["#####", "#..a#", "#####"])))
+        01234
+      0 #####
+      1 #..a#
+      2 #####
+    """
+    if not rows:
+        return []
+    cols = max(len(r) for r in rows)
+    w = len(str(y0 + len(rows) - 1))
+    pad = indent + " " * (w + 1)
+    out = []
+    top = x0 + cols - 1
+    for place in (100, 10):
+        if top < place:
+            continue
+        line = "".join(str((x // place) % 10) if x % 10 == 0 and (x >= place or place == 10) else " "
+                       for x in range(x0, x0 + cols))
+        if line.strip():
+            out.append((pad + line).rstrip())
+    out.append(pad + "".join(str(x % 10) for x in range(x0, x0 + cols)))
+    out += [f"{indent}{y0 + i:>{w}} {r}" for i, r in enumerate(rows)]
+    return out
 
 
 def print_json(obj: Any) -> None:

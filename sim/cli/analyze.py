@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from sim.analysis import report as R
-    from sim.analysis.mapfacts import analyze_map, set_entrances, size_subjects, template_subject
-    from sim.analysis.mapreport import html, pictures, terminal
+    from sim.analysis.mapfacts import analyze_map, size_subjects, template_subject
+    from sim.analysis.mapreport import html, pictures, sheets, terminal
     from sim.errors import DataError
     from sim.rules.sizes import Size
 
@@ -80,12 +80,10 @@ def run(args: argparse.Namespace) -> int:
     if len(set(keys)) != len(keys):
         raise UsageError("the same body is asked for twice; give each --creature once")
     folder = R.prepare_dir(out_dir) if out_dir is not None else None
-    m = analyze_map(grid, subjects=subjects, min_area=args.min_area)
-    if args.entrance:
-        set_entrances(m, args.entrance)
+    m = analyze_map(grid, subjects=subjects, min_area=args.min_area, entrances=args.entrance or None)
     files: list[str] = []
     if folder is not None:
-        pics = pictures(m, art=args.art)
+        pics = {**pictures(m, art=args.art), **sheets(m)}
         m.facts["files"] = ["report.html", "analysis.json", *pics]
         files = R.write_files(folder, {"report.html": html(m, pics), "analysis.json": R.dumps_json(m.facts), **pics})
     if args.json:

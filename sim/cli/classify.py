@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
-from sim.classify import category_counts, classify, classify_all_sizes
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
+from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json, ruled
 from sim.errors import UsageError
-from sim.rules.categories import Category, describe
-from sim.rules.sizes import Size
 
 ROCK_LETTER = "#"
 
@@ -27,6 +22,9 @@ def register(sub) -> None:
 
 
 def render_letters(cats: np.ndarray, rock: np.ndarray) -> list[str]:
+    import numpy as np
+    from sim.rules.categories import Category
+
     letters = np.array([Category(c).letter for c in Category])
     chars = letters[cats]
     chars = np.where(rock, ROCK_LETTER, chars)
@@ -34,6 +32,10 @@ def render_letters(cats: np.ndarray, rock: np.ndarray) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+    from sim.classify import category_counts, classify
+    from sim.rules.categories import Category, describe
+
     grid = load_map_arg(args)
     if args.all_sizes:
         if args.size:
@@ -60,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
           f"(space {body.space:g} ft, height {body.height:g} ft"
           + (f", opening {body.opening * 12:g} in" if body.opening else "") + ")")
     print()
-    for line in render_letters(cats, grid.rock):
-        print("  " + line)
+    for line in ruled(render_letters(cats, grid.rock)):
+        print(line)
     print()
     print(f"  {ROCK_LETTER}  rock{'':<17} {int(grid.rock.sum()):>7}")
     for cat in Category:
@@ -70,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _all_sizes(grid, args) -> int:
+    from sim.classify import category_counts, classify_all_sizes
+    from sim.rules.categories import Category
+    from sim.rules.sizes import Size
+
     all_cats = classify_all_sizes(grid, form=args.form or "tall")
     floor = ~grid.rock
     table = {s: category_counts(all_cats[int(s)][floor]) for s in Size}

@@ -144,10 +144,15 @@ def print_classification() -> int:
     maps = [render_letters(classify(grid, b), grid.rock) for _, b in bodies]
     print(f"{grid.name} ({grid.cols}x{grid.rows} squares of 5 ft): {grid.description}")
     print()
+    from sim.cli._common import ruled
+
     gap = "   "
-    print("  " + gap.join(f"{name + ' creature':<{grid.cols}}" for name, _ in bodies))
-    for rows in zip(*maps):
-        print("  " + gap.join(rows))
+    w = len(str(grid.rows - 1)) + 1
+    print("  " + " " * w + gap.join(f"{name + ' creature':<{grid.cols}}" for name, _ in bodies))
+    ruled_maps = [ruled(m, indent="") for m in maps]
+    for i, rows in enumerate(zip(*ruled_maps)):
+        # the row numbers once, on the left; the second map keeps only its squares
+        print("  " + rows[0] + gap + gap.join(r[w:] for r in rows[1:]))
     print()
     counts = [category_counts(classify(grid, b)[~grid.rock]) for _, b in bodies]
     print(f"  {'':3}{'category':<18}" + "".join(f"{name:>9}" for name, _ in bodies))

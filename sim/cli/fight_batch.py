@@ -150,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
     if journal is not None:
         journal.finish(B.sort_key(order))
     records.sort(key=B.sort_key(order))
-    sums = S.summarize(records, labels, cols, spec.grid.shape)
+    sums = S.summarize(records, labels, cols, spec.grid.shape, members=B.members([s for _, s in var]),
+                       encounter=str(args.encounter))
     teams = S.teams_of(cols)
     title = spec.name or Path(args.encounter).stem
     meta = {"schema_version": 1, "encounter": str(args.encounter), "seed": seed, "runs": args.runs,

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from sim.argtypes import whole
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
-from sim.coords import parse_xy
+from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json, ruled
 from sim.errors import UsageError
-from sim.movement import Mover, find_path, move_field, reach
-from sim.rules.categories import Category
 
 
 def _mover_args(p: argparse.ArgumentParser) -> None:
@@ -31,20 +26,25 @@ def register(sub) -> None:
     p = sub.add_parser("path", help="best path between two squares, step by step with categories and costs",
                        description="The fastest path for a creature, with each step's category and cost.")
     p.add_argument("map", help="map or encounter file (TOML)")
-    p.add_argument("--from", dest="start", required=True, metavar="X,Y")
-    p.add_argument("--to", dest="goal", required=True, metavar="X,Y")
+    p.add_argument("--from", dest="start", required=True, metavar="X,Y",
+                   help="start square: column X, row Y from the top left (the creature's top-left square)")
+    p.add_argument("--to", dest="goal", required=True, metavar="X,Y",
+                   help="goal square: column X, row Y from the top left")
     _mover_args(p)
     p.set_defaults(handler=run_path)
 
     r = sub.add_parser("reach", help="squares reachable this turn with a move action / a double move",
                        description="Every square a creature can reach this turn, by the budget rules.")
     r.add_argument("map", help="map or encounter file (TOML)")
-    r.add_argument("--from", dest="start", required=True, metavar="X,Y")
+    r.add_argument("--from", dest="start", required=True, metavar="X,Y",
+                   help="start square: column X, row Y from the top left (the creature's top-left square)")
     _mover_args(r)
     r.set_defaults(handler=run_reach)
 
 
 def _setup(args):
+    from sim.movement import Mover, move_field
+
     grid = load_map_arg(args)
     label, body = body_from(args)
     block = None
@@ -74,6 +74,9 @@ def _setup(args):
 
 
 def _square(field, text: str, what: str):
+    from sim.coords import parse_xy
+    from sim.rules.categories import Category
+
     pos = parse_xy(text, what=f"--{what}")
     x, y = pos
     rows, cols = field.shape
@@ -88,7 +91,10 @@ def _square(field, text: str, what: str):
     return pos
 
 
-def _letters(field) -> np.ndarray:
+def _letters(field):
+    import numpy as np
+    from sim.rules.categories import Category
+
     letters = np.array([c.letter for c in Category])
     out = letters[field.category].astype("<U1")
     out[field.grid.rock] = "#"
@@ -96,6 +102,9 @@ def _letters(field) -> np.ndarray:
 
 
 def run_path(args: argparse.Namespace) -> int:
+    from sim.movement import find_path
+    from sim.rules.categories import Category
+
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
     b = _square(field, args.goal, "to")
@@ -115,8 +124,8 @@ def run_path(args: argparse.Namespace) -> int:
     chars[a[1], a[0]] = "S"
     chars[b[1], b[0]] = "G"
     print()
-    for row in chars:
-        print("  " + "".join(row))
+    for line in ruled(["".join(row) for row in chars]):
+        print(line)
     print()
     print(f"  {'step':>4}  {'square':<9} {'category':<16} {'kind':<14} {'feet':>4}  move action")
     for i, s in enumerate(path.steps, 1):
@@ -134,6 +143,8 @@ def run_path(args: argparse.Namespace) -> int:
 
 
 def run_reach(args: argparse.Namespace) -> int:
+    from sim.movement import reach
+
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
     r = reach(field, a)
@@ -149,8 +160,8 @@ def run_reach(args: argparse.Namespace) -> int:
     print(f"{grid.name}: reach of a {label} creature from {a}, speed {r.speed} ft "
           f"(1 = one move action, 2 = double move)")
     print()
-    for row in chars:
-        print("  " + "".join(row))
+    for line in ruled(["".join(row) for row in chars]):
+        print(line)
     print(f"\n  {len(r.single)} squares with a move action, {len(r.double)} with a double move")
     for x, y, dc, p in r.checks:
         print(f"  ({x}, {y}) needs Escape Artist DC {dc}: {p:.0%} a try")

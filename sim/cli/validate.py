@@ -1,5 +1,8 @@
 """``cavesim validate FILE...``: check maps, encounters, crawls, stat blocks and fight logs
-(``.jsonl``); list every problem."""
+(``.jsonl``); list every problem.
+
+Problems fail the file (exit 2); warnings (floor squares that touch only at a rock corner, RULES
+§6.2: not joined, though they look it) are printed and do not."""
 
 from __future__ import annotations
 
@@ -22,39 +25,56 @@ def register(sub) -> None:
 def validate_file(path: Path, args: argparse.Namespace) -> list[str]:
     """All problems of one file (empty when it is fine): a map, an encounter (its map, templates,
     weapons and placements included) or a stat block, told apart by their tables."""
+    return check_file(path, args)[0]
+
+
+def check_file(path: Path, args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """``(problems, warnings)`` of one file. Warnings do not fail the file: squares that touch
+    only at a rock corner (RULES §6.2)."""
     from sim.fileio import read_toml
     from sim.loaders import load_crawl, load_encounter, load_map
 
+    grid = None
     try:
         if path.suffix.lower() in (".jsonl", ".ndjson"):
             from sim.events import read_jsonl
 
             for _ in read_jsonl(path):
                 pass
-            return []
+            return [], []
         data, _ = read_toml(path)
         if "crawl" in data:
-            load_crawl(path, limits=limits_from(args))
+            crawl = load_crawl(path, limits=limits_from(args))
+            grid = getattr(crawl, "grid", None)
         elif "encounter" in data:
-            load_encounter(path, limits=limits_from(args))
+            grid = load_encounter(path, limits=limits_from(args)).grid
         elif "map" in data:
-            load_map(path, limits=limits_from(args))
+            grid = load_map(path, limits=limits_from(args))
         elif "abilities" in data or "kind" in data or "levels" in data:
             from sim.rules.statblocks import load_template
 
             load_template(path)
         else:
             return [f"{path}: not a map ([map]), an encounter ([encounter]), a crawl ([crawl]) or a stat block "
-                    "([abilities]); nothing to check"]
+                    "([abilities]); nothing to check"], []
     except DataError as exc:
-        return exc.problems
-    return []
+        return exc.problems, []
+    warnings = []
+    if grid is not None:
+        from sim.corners import corner_links, corner_warning
+
+        links = corner_links(grid.rock)
+        if links:
+            warnings.append(corner_warning(str(path), links))
+    return [], warnings
 
 
 def run(args: argparse.Namespace) -> int:
     failed = 0
     for name in args.files:
-        problems = validate_file(Path(name), args)
+        problems, warnings = check_file(Path(name), args)
+        for w in warnings:
+            print(f"cavesim: {w}", file=sys.stderr)
         if problems:
             failed += 1
             for p in problems:

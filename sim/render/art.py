@@ -105,7 +105,23 @@ def floor_mask(grid: CaveGrid, ts: int, rng: np.random.Generator | None = None) 
     narrow = (~rock) & (width < 5.0)
     if narrow.any():
         mask |= _channels(grid, ts, narrow, rng)
+    _close_corners(mask, rock, ts)
     return mask
+
+
+def _close_corners(mask: np.ndarray, rock: np.ndarray, ts: int) -> None:
+    """Rock where two floor squares touch only at a corner between two rock squares: no one
+    passes there (RULES §6.2), so the picture shows no opening (the organic outline would
+    otherwise often join them)."""
+    from sim.corners import corner_links
+
+    r = max(2.0, 0.36 * ts)
+    for (ax, ay), (bx, by) in corner_links(rock):
+        cx, cy = max(ax, bx) * ts, max(ay, by) * ts   # the shared corner, in pixels
+        ya, yb = int(max(0, cy - r - 1)), int(min(mask.shape[0], cy + r + 1))
+        xa, xb = int(max(0, cx - r - 1)), int(min(mask.shape[1], cx + r + 1))
+        py, px = np.mgrid[ya:yb, xa:xb]
+        mask[ya:yb, xa:xb] &= (px + 0.5 - cx) ** 2 + (py + 0.5 - cy) ** 2 > r * r
 
 
 def _inner_box(rows: int, cols: int, ts: int, margin: float) -> np.ndarray:
@@ -131,8 +147,10 @@ def _channels(grid: CaveGrid, ts: int, narrow: np.ndarray, rng) -> np.ndarray:
             qx, qy = x + dx, y + dy
             if not (0 <= qx < cols and 0 <= qy < rows) or not open_[qy, qx]:
                 continue
-            if dx and dy and (open_[y, qx] or open_[qy, x]):
-                continue  # a diagonal only where no orthogonal way joins them
+            if dx and dy:
+                # open side squares join them orthogonally; two rock side squares block the
+                # diagonal for everyone (RULES §6.2): no channel through a rock corner either way
+                continue
             jx = jitter[qy, qx, 0] * 0.5 if narrow[qy, qx] else 0.0
             jy = jitter[qy, qx, 1] * 0.5 if narrow[qy, qx] else 0.0
             links.append(((qx + 0.5) * ts + jx, (qy + 0.5) * ts + jy,

@@ -72,9 +72,11 @@ class ExportResult:
 
 
 def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: float, sample_every: int = 0,
-            last: dict | None = None):
+            last: dict | None = None, wanted=None):
     """Yield (index, PIL image) for every frame of the animation. ``make()`` builds a fresh
-    (scene, driver). With ``sample_every`` only every n-th frame is drawn (palette pass)."""
+    (scene, driver). With ``sample_every`` only every n-th frame is drawn (palette pass); with
+    ``wanted(index, driver)`` only the frames it accepts are drawn (the simulation and the
+    animation clock still run through every step, so a frame is the same picture either way)."""
     import pygame
     from PIL import Image
 
@@ -90,7 +92,9 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
         if max_frames is not None and i >= max_frames:
             return
         if step % per_frame == 0:
-            if not sample_every or i % sample_every == 0:
+            if wanted is not None and not wanted(i, driver):
+                _hud_only(scene, surf)
+            elif not sample_every or i % sample_every == 0:
                 scene.draw(surf, 1.0)
                 img = Image.frombytes("RGB", scene.size, pygame.image.tobytes(surf, "RGB"))
                 if last is not None:
@@ -114,6 +118,16 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
                 return
         if step >= STEPS_PER_SECOND * MAX_ANIMATION_SECONDS:   # the longest animation written
             return
+
+
+def _hud_only(scene, surf) -> None:
+    """A frame not wanted: only the interface panels are drawn, because they keep state from frame
+    to frame (the log and the bars ease towards what they show); the cave, tokens, particles
+    and effects, which are most of the time, are skipped."""
+    if getattr(scene, "show_hud", False):
+        scene.hudder.topbar(surf, scene.r_top)
+        scene.hudder.panel(surf, scene.r_panel)
+        scene.hudder.bottombar(surf, scene.r_bottom)
 
 
 def _palette(make, *, fps, scale, max_frames, tail):
@@ -361,7 +375,14 @@ def _export_png(make, out: Path, *, fps, scale, max_frames, tail, at) -> ExportR
     last = None
     n = 0
     stop = None if at is None else int(round(at * fps))
-    for i, img in _frames(make, fps=fps, scale=scale, max_frames=max_frames if stop is None else stop + 1, tail=tail):
+    if stop is not None:   # draw only the frame asked for (issue 19: 20 s -> a few s for --at 12)
+        def wanted(i, driver):
+            return i >= stop
+    else:                  # the last frame: it lies in the tail after the fight's end (or at max_frames)
+        def wanted(i, driver):
+            return driver.done or (max_frames is not None and i >= max_frames - 1)
+    for i, img in _frames(make, fps=fps, scale=scale, max_frames=max_frames if stop is None else stop + 1, tail=tail,
+                          wanted=wanted):
         last = img
         n = i + 1
     if last is None:

@@ -108,12 +108,38 @@ class Hud:
     def bottombar(self, surf, rect: pygame.Rect) -> None:
         pygame.draw.rect(surf, palette.UI_BG, rect)
         pygame.draw.line(surf, palette.UI_EDGE, rect.topleft, (rect.right, rect.top), 1)
-        lines = self._help_lines(self.scene.mode, rect.width, rect.height)
-        y = rect.centery - 9 * len(lines) + 1
-        for line in lines:
-            s = self.text.render(line, 16, palette.UI_DIM)
+        square = self.square_text()
+        lines = self._help_lines(self.scene.mode, rect.width, rect.height - (18 if square else 0))
+        rows = ([square] if square else []) + list(lines)
+        y = rect.centery - 9 * len(rows) + 1
+        for k, line in enumerate(rows):
+            s = self.text.render(line, 16, palette.UI_TEXT if (square and k == 0) else palette.UI_DIM)
             surf.blit(s, (rect.x + 10, y))
             y += 18
+
+    def square_text(self) -> str | None:
+        """The square under the cursor: ``x, y``, its width and ceiling, and its category for the
+        body shown (the size overlay's, else the selected creature's)."""
+        sc = self.scene
+        sq = getattr(sc, "hover", None)
+        g = sc.grid
+        if sq is None or not g.in_bounds(sq):
+            return None
+        x, y = sq
+        if g.rock[y, x]:
+            return f"square {x},{y}: rock"
+        text = f"square {x},{y}: width {g.width_ft[y, x]:g} ft, ceiling {g.height_ft[y, x]:g} ft"
+        if g.difficult[y, x]:
+            text += ", rubble"
+        size = sc.overlays.get("size")
+        cid = sc.selected_id()
+        if size is not None:
+            cat, who = sc.world.size_categories(size)[y, x], f"a {SIZE_NAMES[size]} body"
+        elif cid is not None:
+            cat, who = sc.world.creature_categories(cid)[y, x], sc.model.label(cid)
+        else:
+            return text
+        return f"{text}: {Category(int(cat)).label} for {who}"
 
     @functools.lru_cache(maxsize=8)
     def _help_lines(self, mode: str, width: int, height: int) -> tuple[str, ...]:

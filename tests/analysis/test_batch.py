@@ -124,8 +124,9 @@ def test_records_match_single_fights_replayed_from_their_seeds(enc_file, tmp_pat
     spec = load_encounter(enc_file)
     for rec in REC.read_records(out, "jsonl"):
         enc = new_encounter(spec, seed=rec["seed"])
+        before = B.supplies(enc)             # what it carries at the start: the record says what it spent
         enc.run()
-        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"]) == rec
+        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"], before=before) == rec
         # and the single-fight command replays it
         assert fights(enc_file, "--seed", str(rec["seed"]), "--json") == 0
         end = json.loads(capsys.readouterr().out.splitlines()[-1])
@@ -138,7 +139,8 @@ def test_record_columns(enc_file, tmp_path):
     header = out.read_text().splitlines()[0].split(",")
     assert header[:7] == ["variant", "index", "seed", "winner", "reason", "rounds", "error"]
     assert header[7:11] == ["alive.party", "standing.party", "alive.monsters", "standing.monsters"]
-    assert header[11:17] == ["hp.bruna", "state.bruna", "kills.bruna", "fell.bruna", "squeezing.bruna", "nauseated.bruna"]
+    assert header[11:21] == ["hp.bruna", "maxhp.bruna", "state.bruna", "kills.bruna", "fell.bruna", "at.bruna",
+                             "squeezing.bruna", "nauseated.bruna", "spells.bruna", "used.bruna"]
     assert header[-3:] == ["heat.fight", "heat.fall", "heat.stall"]
     rec = REC.read_records(out, "csv")[0]
     assert rec["state.bruna"] in ("up", "dying", "dead", "stable", "unconscious", "asleep", "paralyzed")

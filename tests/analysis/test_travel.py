@@ -90,7 +90,8 @@ def test_analyze_command_writes_report_json_and_pictures(tmp_path, capsys):
     assert [c["id"] for c in facts["chokepoints"]] == [f"C{i}" for i in range(1, 8)]
     assert set(facts["points"]) == {"entrance", "hall", "bat_gallery", "rat_warren", "lair"}
     html = (out / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 1 + 2 + 2   # overview, 2 category maps, 2 travel maps
+    # overview, one sheet of category maps, one sheet of travel maps (small multiples)
+    assert html.count("data:image/png;base64,") == 1 + 1 + 1
     for name in ("overview.png", "categories_medium.png", "categories_large.png",
                  "travel_entrance_medium.png", "travel_entrance_large.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -170,3 +170,21 @@ def test_same_seed_same_bytes_across_processes(tmp_path):
         assert r.returncode == 0, r.stderr
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
+
+
+def test_one_frame_is_drawn_alone_and_is_the_same_picture():
+    """issue 19: `render --at` draws only the frame asked for (the simulation and the interface
+    panels, which ease from frame to frame, still run every step); the picture equals that frame
+    of the full animation (12 s into the demo: the log panel has scrolled by then)."""
+    from sim.cli import build_parser
+    from sim.cli.render import scene_factory
+    from sim.render.export import _frames
+    from sim.render.options import parse_size
+
+    args = build_parser().parse_args(["render", str(ROOT_MAPS / "demo.toml"), "--out", "x.png", "--scale", "0.25"])
+    make = scene_factory(args, parse_size(args.size))
+    every = [img.tobytes() for _, img in _frames(make, fps=10, scale=0.25, max_frames=121, tail=1.0)]
+    alone = [(i, img.tobytes()) for i, img in _frames(make, fps=10, scale=0.25, max_frames=121, tail=1.0,
+                                                      wanted=lambda i, d: i >= 120)]
+    assert len(every) == 121
+    assert [i for i, _ in alone] == [120] and alone[0][1] == every[120]
