@@ -681,7 +681,7 @@ class _PartyLight:
         self.bearer, self.item = c, item
         self._hold(c, item)
         minutes = burn_minutes(item)
-        self.out_at = t + minutes * ROUNDS_PER_MINUTE
+        self.out_at = t + minutes * combat_modifier("time", "rounds_per_minute")
         timeline.append(Entry(t, 0.0, "light", (c.id,), tracks[c.id][-1][1],
                               {"item": item, "carried_by": c.id,
                                "burns_minutes": None if math.isinf(minutes) else minutes}))

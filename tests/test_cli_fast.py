@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("numba", "scipy", "numpy", "matplotlib", "pygame", "PIL", "rich", "sim.generate", "sim.encounter",
+HEAVY = ("numba", "scipy", "numpy", "matplotlib", "pygame", "PIL", "rich", "sim.generate", "sim.engine.encounter",
          "sim.classify", "sim.loaders")
 
 PROBE = """

@@ -290,6 +290,7 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     geo = geometry(grid)
     cores = area_seeds(geo.room, min_area=min_area)
     area = flood(geo, cores)
+    floor = geo.floor
     depth = geo.depth
     rows, cols = grid.shape
     # how open the ground is at every square: its effective width in feet (the map's width capped

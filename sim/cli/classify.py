@@ -21,7 +21,7 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
-def render_letters(cats: np.ndarray, rock: np.ndarray) -> list[str]:
+def render_letters(cats, rock) -> list[str]:
     import numpy as np
     from sim.rules.categories import Category
 

@@ -249,7 +249,7 @@ def drop_light(w: World, c: Creature, t: Turn, a: DropLight):
     if c.items.get(item, 0) > 0:
         c.items[item] -= 1
     w.dropped_lights.append(DroppedLight(item=item, at=tuple(c.pos)))
-    w.emit(ItemUsed(round=w.round, actor=c.id, action="drop_light", item=item))
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="drop_light", item=item))
     return True
 
 

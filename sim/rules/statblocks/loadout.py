@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterable
 
+from sim.errors import shorten
 from sim.rules.statblocks.attacks import AttackContext, weapon_attacks
 from sim.rules.statblocks.derive import derive
 from sim.rules.statblocks.types import GRIPS, Attack, StatBlock, WeaponEntry

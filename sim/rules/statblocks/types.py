@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sim.errors import shorten
 from sim.rules.bodies import Body
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
