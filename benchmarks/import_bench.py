@@ -31,11 +31,13 @@ def synthetic_uvtt(n: int = N, seed: int = 5) -> dict:
 
     grid = generate_cave(seed, n, n)
     floor = ~grid.rock
-    # a smoother outline: the floor at 2 samples per square, contoured at 0.5
-    fine = ndimage.zoom(floor.astype(float), 2, order=1)
+    # a smooth outline, as a drawing tool's cave walls: the floor at 4 samples per square,
+    # blurred, contoured at 0.5
+    k = 4
+    fine = ndimage.gaussian_filter(np.kron(floor.astype(float), np.ones((k, k))), sigma=1.2)
     walls = []
     for c in find_contours(np.pad(fine, 1), 0.5):
-        pts = (c[:, ::-1] - 1 + 0.5) / 2.0   # (row, col) samples -> (x, y) squares
+        pts = (c[:, ::-1] - 1 + 0.5) / k   # (row, col) samples -> (x, y) squares
         if len(pts) >= 2:
             walls.append([{"x": round(float(x), 4), "y": round(float(y), 4)} for x, y in pts])
     return {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": n, "y": n},
