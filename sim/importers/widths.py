@@ -22,7 +22,10 @@ How (the "disk cover"; measured the best of several candidates on synthetic shap
    both squares get the pinch's width.
 6. **Fine re-measure**: squares narrower than :data:`FINE_BELOW_FT`, and squares where two wall
    pieces face each other closer than that (a crack that may have closed at the coarse
-   resolution), are measured again at :data:`FINE_RESOLUTION` in a local window.
+   resolution), are measured again in a local window at the resolution that puts
+   :data:`FINE_PIXELS_ACROSS` pixels across the gap (at most :data:`FINE_RESOLUTION`), unless
+   the first pass already had that many. A window's own skeleton is cut at its edges, so its
+   route comes from the whole floor's (the nearest whole-floor axis pixel decides).
 
 Pure functions over arrays; the only state is the :class:`WallIndex` built once per import.
 
@@ -78,7 +81,7 @@ class Widths:
     width_ft: np.ndarray
     floor_px: np.ndarray        # the coarse floor mask (for pictures and tests)
     resolution: float           # px/ft of the coarse pass
-    fine_squares: int = 0       # squares re-measured at FINE_RESOLUTION
+    fine_squares: int = 0       # squares whose width the fine re-measure set
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
