@@ -26,7 +26,6 @@ from sim.rules.categories import Category
 
 _XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _POINT = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*=\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
-LONG_IMPORT_PX = 2_000_000  # show a progress bar above this many raster pixels
 
 
 def register(sub) -> None:

@@ -22,7 +22,10 @@ How (the "disk cover"; measured the best of several candidates on synthetic shap
    both squares get the pinch's width.
 6. **Fine re-measure**: squares narrower than :data:`FINE_BELOW_FT`, and squares where two wall
    pieces face each other closer than that (a crack that may have closed at the coarse
-   resolution), are measured again at :data:`FINE_RESOLUTION` in a local window.
+   resolution), are measured again in a local window at the resolution that puts
+   :data:`FINE_PIXELS_ACROSS` pixels across the gap (at most :data:`FINE_RESOLUTION`), unless
+   the first pass already had that many. A window's own skeleton is cut at its edges, so its
+   route comes from the whole floor's (the nearest whole-floor axis pixel decides).
 
 Pure functions over arrays; the only state is the :class:`WallIndex` built once per import.
 
@@ -35,6 +38,7 @@ Pure functions over arrays; the only state is the :class:`WallIndex` built once 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Callable
@@ -47,12 +51,13 @@ from scipy.spatial import cKDTree
 from skimage.morphology import medial_axis
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
-FINE_RESOLUTION = 40.0   # px/ft for the fine re-measure (a 3-in. crack is 10 px across)
+FINE_RESOLUTION = 40.0   # px/ft at most for the fine re-measure (a 3-in. crack is 10 px across)
+FINE_PIXELS_ACROSS = 8   # a fine window's resolution puts its narrowest gap this many pixels across
 FINE_MARGIN_FT = 1.5     # context around a re-measured block of squares
 FINE_BLOCK = 4           # squares per side of one fine window (before the margin)
 OVERLAP_FT = 0.5         # a disk counts for a square it enters this deep (or by half its radius)
 SPUR_RATIO = 0.5         # a spur whose smallest radius is under this x the junction's is dropped
-PIECE_FT = 0.5           # wall segments are cut into pieces this long for the nearest-wall index
+PIECE_FT = 2.0           # wall segments are cut into pieces at most this long for the nearest-wall index
 
 Progress = Callable[[str, int, int], None]
 
@@ -76,7 +81,7 @@ class Widths:
     width_ft: np.ndarray
     floor_px: np.ndarray        # the coarse floor mask (for pictures and tests)
     resolution: float           # px/ft of the coarse pass
-    fine_squares: int = 0       # squares re-measured at FINE_RESOLUTION
+    fine_squares: int = 0       # squares whose width the fine re-measure set
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -220,6 +225,42 @@ def seed_pixel(wall: np.ndarray, square: tuple[int, int], spx: float) -> tuple[i
 _RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 
 
+@functools.lru_cache(maxsize=1)
+def _medial_tables() -> tuple[np.ndarray, np.ndarray]:
+    """scikit-image's two 512-entry neighbourhood tables for the medial axis (constants; its
+    ``medial_axis`` rebuilds them on every call, 0.1-0.3 s, which the fine windows cannot pay)."""
+    from skimage.morphology._skeletonize import _pattern_of
+
+    eight = np.ones((3, 3), dtype=bool)
+    centre = (np.arange(512) & 2 ** 4).astype(bool)
+    table = centre & (
+        np.array([ndimage.label(_pattern_of(i), eight)[1] != ndimage.label(_pattern_of(i & ~(2 ** 4)), eight)[1]
+                  for i in range(512)])
+        | np.array([np.sum(_pattern_of(i)) < 3 for i in range(512)]))
+    corner = np.array([9 - np.sum(_pattern_of(i)) for i in range(512)])
+    return np.ascontiguousarray(table, dtype=np.uint8), corner
+
+
+def _medial_axis(floor: np.ndarray) -> np.ndarray:
+    """``skimage.morphology.medial_axis(floor, rng=0)``, with its lookup tables built once.
+    Falls back to the public function if scikit-image's internals move."""
+    try:
+        from skimage.morphology._skeletonize import _skeletonize_loop, _table_lookup
+        table, corner_table = _medial_tables()
+    except (ImportError, AttributeError):  # pragma: no cover - another scikit-image layout
+        return medial_axis(floor, rng=0)
+    img = floor.astype(bool)
+    distance = ndimage.distance_transform_edt(img)
+    corner_score = _table_lookup(img, corner_table)
+    i, j = np.nonzero(img)
+    result = np.ascontiguousarray(img, np.uint8)
+    tiebreaker = np.random.default_rng(0).permutation(np.arange(len(i)))  # seeded, as rng=0
+    order = np.ascontiguousarray(np.lexsort((tiebreaker, corner_score[img], distance[img])), dtype=np.int32)
+    _skeletonize_loop(result, np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
+                      order, table)
+    return result.astype(bool)
+
+
 def _ring_lut() -> tuple[np.ndarray, np.ndarray]:
     """For each 8-neighbour pattern: the neighbour count and the number of 0->1 transitions
     around the ring (3 or more = a junction, whatever the staircase)."""
@@ -276,19 +317,23 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     return branches & ~drop[labels]
 
 
-def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.ndarray, np.ndarray]:
-    """Exact radius and centre of the maximal disk near each axis pixel centre.
+def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float,
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Exact radius and centre of the maximal disk near each axis pixel centre, twice:
+    ``(radius, centre)`` searched in 2-D, and ``(radius_n, centre_n)`` along the normal only.
 
     The clearance is measured to the exact wall segments (not pixels). The true ridge lies
     within about a pixel of the axis pixel: the clearance is sampled along the normal from the
-    nearest wall point (two facing walls: the ridge is on it), then by a shrinking ring around
-    the best point so far (where walls meet, the ridge runs along a bisector). Every sample is
-    a real clearance, so a disk is never larger than the space it stands in."""
+    nearest wall point (two facing walls: the ridge is on it); then a shrinking ring around the
+    best point so far climbs to where walls meet (a junction's disk touches three walls, off
+    every normal). The ring would also climb *along* a ridge away from a pinch, so the route's
+    smallest disks use the normal-only search. Every sample is a real clearance, so a disk is
+    never larger than the space it stands in."""
     n = len(centres)
     if n == 0:
-        return np.zeros(0), np.zeros((0, 2))
+        return np.zeros(0), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2))
     r1, _ = index.nearest(centres)
-    reach = r1 + 3.0 * pixel_ft + PIECE_FT
+    reach = r1 + 3.0 * pixel_ft + 0.5 * PIECE_FT
     # every piece that can be nearest to a sample within 1.5 px of the centre
     lists = index.tree.query_ball_point(centres, r=reach, return_sorted=False)
     lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=n)
@@ -300,7 +345,7 @@ def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float) -> tuple[np.
                   _STEPS, _RING_RADII_A, _RING_DIRS_A)
 
 
-_STEPS = np.linspace(0.0, 1.0, 9)[1:]  # offsets along the normal, in pixels
+_STEPS = np.linspace(0.0, 1.5, 25)[1:]  # offsets along the normal, in pixels
 _RING_RADII_A = np.array([0.75, 0.5, 0.25, 0.125, 0.0625, 0.03125])  # pattern-search steps, in pixels
 _RING_DIRS_A = np.array([[math.cos(a), math.sin(a)] for a in np.arange(8) * (math.pi / 4)])
 
@@ -334,6 +379,8 @@ def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  #
     n = cx.size
     out_r = np.empty(n)
     out_c = np.empty((n, 2))
+    nrm_r = np.empty(n)
+    nrm_c = np.empty((n, 2))
     for i in range(n):
         lo = indptr[i]
         hi = indptr[i + 1]
@@ -361,6 +408,9 @@ def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  #
                 bxp = px
                 byp = py
                 tb = t
+        nrm_r[i] = best
+        nrm_c[i, 0] = bxp
+        nrm_c[i, 1] = byp
         for rr in ring_r:
             if rr * pixel >= best:
                 continue
@@ -377,7 +427,7 @@ def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  #
         out_r[i] = best
         out_c[i, 0] = bxp
         out_c[i, 1] = byp
-    return out_r, out_c
+    return out_r, out_c, nrm_r, nrm_c
 
 
 @numba.njit(cache=True, nogil=True)
@@ -421,18 +471,23 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
     least = np.full((rows, cols), np.inf)
     if not floor.any():
         return best, (np.zeros((0, 2)), np.zeros(0, dtype=bool))
-    skel = medial_axis(floor, rng=0)  # seeded: skimage breaks ties at random otherwise
+    skel = _medial_axis(floor)
     rr, cc = np.nonzero(skel)
     centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
-    radius, centre = _refine(centres, index, pixel_ft)
+    radius, centre, radius_n, centre_n = _refine(centres, index, pixel_ft)
     rad_img = np.zeros(floor.shape)
-    rad_img[rr, cc] = radius
+    rad_img[rr, cc] = radius_n
     route = route_mask(skel, rad_img)[rr, cc]
     if route_hint is not None:
         route &= route_hint(centres)
-    x = centre[:, 0] - offset_sq[0] * square_ft
-    y = centre[:, 1] - offset_sq[1] * square_ft
-    _cover(x, y, radius, route, float(square_ft), rows, cols, 0.5 * pixel_ft, OVERLAP_FT, best, least)
+    ox, oy = offset_sq[0] * square_ft, offset_sq[1] * square_ft
+    eps = 0.5 * pixel_ft
+    # the largest disks (2-D search) ...
+    _cover(centre[:, 0] - ox, centre[:, 1] - oy, radius, np.zeros(len(radius), dtype=np.bool_), float(square_ft),
+           rows, cols, eps, OVERLAP_FT, best, least)
+    # ... and the route's smallest (normal search)
+    _cover(centre_n[:, 0] - ox, centre_n[:, 1] - oy, radius_n, route, float(square_ft), rows, cols, eps,
+           OVERLAP_FT, best, least)
     return np.where(best > 0, np.minimum(best, least), 0.0), (centres, route)
 
 
@@ -442,11 +497,19 @@ def facing_squares(geometry: Geometry, *, rows: int, cols: int, square_ft: float
                    closer_than: float = FINE_BELOW_FT) -> np.ndarray:
     """Squares holding the midpoint of two wall samples closer than ``closer_than`` that face
     each other (different polylines, or far apart along one polyline): where a crack may be.
+    (:func:`facing_gaps` gives the gap itself.)
 
     >>> crack = (np.array([[0.0, 5.0], [5.0, 5.0], [5.0, 5.2], [0.0, 5.2]]),)
     >>> facing_squares(Geometry(walls=crack), rows=2, cols=2, square_ft=5.0).astype(int).tolist()
     [[0, 0], [1, 0]]
     """
+    return np.isfinite(facing_gaps(geometry, rows=rows, cols=cols, square_ft=square_ft, closer_than=closer_than))
+
+
+def facing_gaps(geometry: Geometry, *, rows: int, cols: int, square_ft: float,
+                closer_than: float = FINE_BELOW_FT) -> np.ndarray:
+    """Per square, the smallest gap (ft) between facing wall samples whose midpoint lies in it
+    (inf where none): see :func:`facing_squares`."""
     step = max(closer_than / 4.0, 0.05)
     pts, line_id, arc, length = [], [], [], []
     for i, line in enumerate((*geometry.walls, *(_closed(s) for s in geometry.solids))):
@@ -464,7 +527,7 @@ def facing_squares(geometry: Geometry, *, rows: int, cols: int, square_ft: float
         arc.append(s)
         closed = len(p) > 2 and np.allclose(p[0], p[-1])
         length.append(np.full(len(s), total if closed else np.inf))
-    out = np.zeros((rows, cols), dtype=bool)
+    out = np.full((rows, cols), np.inf)
     if not pts:
         return out
     P = np.concatenate(pts)
@@ -480,7 +543,7 @@ def facing_squares(geometry: Geometry, *, rows: int, cols: int, square_ft: float
     mid = (P[i[facing]] + P[j[facing]]) / 2.0
     c = np.clip((mid[:, 0] // square_ft).astype(int), 0, cols - 1)
     r = np.clip((mid[:, 1] // square_ft).astype(int), 0, rows - 1)
-    out[r, c] = True
+    np.minimum.at(out, (r, c), dist[facing])
     return out
 
 
@@ -514,15 +577,24 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     progress("fine", 3, 4)
     n_fine = 0
     if fine and resolution < FINE_RESOLUTION:
-        candidates = ((width > 0) & (width < FINE_BELOW_FT)) | facing_squares(
-            geometry, rows=rows, cols=cols, square_ft=feet_per_square)
-        width, n_fine = _fine_pass(geometry, index, floor, route, width, candidates, resolution=resolution,
+        gaps = facing_gaps(geometry, rows=rows, cols=cols, square_ft=feet_per_square)
+        narrow = (width > 0) & (width < FINE_BELOW_FT)
+        # how narrow each candidate may be: what the fine resolution must resolve
+        need = np.minimum(np.where(narrow, width, np.inf), gaps)
+        # where the first pass already had FINE_PIXELS_ACROSS pixels across the gap, its exact
+        # distances stand
+        need = np.where(need * resolution < FINE_PIXELS_ACROSS, need, np.inf)
+        width, n_fine = _fine_pass(geometry, index, floor, route, width, need, resolution=resolution,
                                    feet_per_square=feet_per_square, progress=progress)
     progress("done", 4, 4)
     return Widths(width_ft=width, floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
 
 
-def _fine_pass(geometry, index, floor, route, width, candidates, *, resolution, feet_per_square, progress):
+def _fine_pass(geometry, index, floor, route, width, need, *, resolution, feet_per_square, progress):
+    """Re-measure the squares with a finite ``need`` (the narrowest gap that may be there, ft) in
+    windows of up to FINE_BLOCK x FINE_BLOCK squares, each at the resolution its narrowest gap
+    needs (:data:`FINE_PIXELS_ACROSS` pixels across it, at most :data:`FINE_RESOLUTION`)."""
+    candidates = np.isfinite(need)
     rows, cols = width.shape
     out = width.copy()
     blocks = sorted({(r // FINE_BLOCK, c // FINE_BLOCK) for r, c in zip(*np.nonzero(candidates))})
@@ -551,13 +623,15 @@ def _fine_pass(geometry, index, floor, route, width, candidates, *, resolution, 
         y0 = max(r0 * feet_per_square - FINE_MARGIN_FT, 0.0)
         x1 = min(c1 * feet_per_square + FINE_MARGIN_FT, cols * feet_per_square)
         y1 = min(r1 * feet_per_square + FINE_MARGIN_FT, rows * feet_per_square)
-        shape = (int(math.ceil((y1 - y0) * FINE_RESOLUTION)), int(math.ceil((x1 - x0) * FINE_RESOLUTION)))
-        fwall = rasterise(geometry, shape_px=(shape[0] + 1, shape[1] + 1), resolution=FINE_RESOLUTION,
+        gap = float(need[r0:r1, c0:c1].min())
+        fres = float(min(FINE_RESOLUTION, max(2.0 * resolution, math.ceil(FINE_PIXELS_ACROSS / max(gap, 1e-3)))))
+        shape = (int(math.ceil((y1 - y0) * fres)), int(math.ceil((x1 - x0) * fres)))
+        fwall = rasterise(geometry, shape_px=(shape[0] + 1, shape[1] + 1), resolution=fres,
                           offset_ft=(x0, y0))[:shape[0], :shape[1]]
         labels, nl = ndimage.label(~fwall)
         # map each fine pixel to its coarse pixel and keep the free regions anchored on deep floor
-        fy = ((np.arange(shape[0]) + 0.5) / FINE_RESOLUTION + y0) * resolution
-        fx = ((np.arange(shape[1]) + 0.5) / FINE_RESOLUTION + x0) * resolution
+        fy = ((np.arange(shape[0]) + 0.5) / fres + y0) * resolution
+        fx = ((np.arange(shape[1]) + 0.5) / fres + x0) * resolution
         iy = np.clip(fy.astype(int), 0, floor.shape[0] - 1)
         ix = np.clip(fx.astype(int), 0, floor.shape[1] - 1)
         anchored = deep[np.ix_(iy, ix)]
@@ -574,7 +648,7 @@ def _fine_pass(geometry, index, floor, route, width, candidates, *, resolution, 
             ffloor[-1, :] = False
         if x1 >= cols * feet_per_square:
             ffloor[:, -1] = False
-        fw, _ = disk_cover(ffloor, resolution=FINE_RESOLUTION, square_ft=feet_per_square, rows=r1 - r0,
+        fw, _ = disk_cover(ffloor, resolution=fres, square_ft=feet_per_square, rows=r1 - r0,
                            cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint)
         coarse = out[r0:r1, c0:c1]
         mask = candidates[r0:r1, c0:c1]
