@@ -86,7 +86,7 @@ class Encounter(World):
         """Play the whole fight with the AI; returns all events."""
         if not self.events:
             self.start()
-        cap = max_rounds or int(self.settings.get("round_cap", 30))
+        cap = int(self.settings.get("round_cap", 30)) if max_rounds is None else max_rounds
         while not self.finished:
             self.begin_turn()
             if self.finished:

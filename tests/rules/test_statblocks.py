@@ -657,3 +657,64 @@ def test_conditional_racial_modifiers_and_special_attacks():
     f = load_template("human-fighter-3")
     assert with_loadout(f, armor="chain-shirt").ac == 19 - 5 + 4
     assert with_loadout(f, armor="chainmail").flat_footed_ac == 17    # max Dex +2 keeps Dex +1
+
+
+# -- Fine creatures (issue 13 item 4): Size.FINE is 0, which a truthiness test took for "missing" --
+
+FINE_SWARM = """
+schema_version = 1
+name = "Midge swarm"
+kind = "monster"
+size = "fine"
+type = "vermin"
+subtypes = ["swarm"]
+racial_hd = 2
+
+[abilities]
+str = 1
+dex = 17
+con = 10
+int = "-"
+wis = 10
+cha = 2
+
+[speed]
+land = 5
+fly = 20
+maneuverability = "good"
+
+[swarm]
+component = "fine"
+flying = FLYING
+"""
+
+
+def test_fine_stat_block_has_a_half_foot_space(tmp_path):
+    # RULES §1.1: Fine space 1/2 ft., reach 0; it used to load silently as Medium (5 ft.)
+    text = MINIMAL.replace('size = "medium"', 'size = "fine"').replace('[[weapon]]\nname = "club"\n', "")
+    b = load_template(_write(tmp_path, text))
+    assert b.size is Size.FINE
+    assert b.body.space == 0.5
+    assert b.reach_ft == 0
+
+
+@pytest.mark.parametrize("flying", [True, False])
+def test_fine_swarm_has_ten_thousand_creatures(tmp_path, flying):
+    # RULES §4.1 composition table: Fine, 10,000 creatures flying or not
+    b = load_template(_write(tmp_path, FINE_SWARM.replace("FLYING", str(flying).lower())))
+    assert (b.size, b.swarm.component, b.swarm.flying, b.swarm.count) == (Size.FINE, Size.FINE, flying, 10_000)
+    assert b.body == swarm_body(Size.FINE)
+
+
+def test_fine_weapon_size_is_refused_with_the_rule(tmp_path):
+    # a [[weapon]] size = "fine" used to fall back to the wielder's size (a Medium club); now the
+    # Fine club is kept, and a Medium creature cannot wield it (RULES §2.5 step 2)
+    text = MINIMAL.replace('name = "club"', 'name = "club"\nsize = "fine"')
+    with pytest.raises(DataError, match=r"thing\.toml: \[\[weapon\]\] club: a medium creature cannot wield a "
+                                        r"fine club \(RULES §2\.5 step 2\)"):
+        load_template(_write(tmp_path, text))
+    # a Fine creature's own club: RULES §3.6 scales weapon damage for Tiny..Large only, so it is
+    # refused with the reason (it used to crash with a ValueError)
+    text = MINIMAL.replace('size = "medium"', 'size = "fine"')
+    with pytest.raises(DataError, match=r"thing\.toml: \[\[weapon\]\] club: a fine club has no damage"):
+        load_template(_write(tmp_path, text))

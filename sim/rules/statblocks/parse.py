@@ -185,7 +185,7 @@ def _identity(chk: Check, data: Mapping[str, Any], kind: str) -> tuple[dict[str,
                 chk.bad("type", f"unknown creature type {t!r}: {close_names(tk, type_table())}")
             else:
                 ctype = tk
-    return race_row, {"race": race, "sex": sex, "size": size or Size.MEDIUM, "type": ctype,
+    return race_row, {"race": race, "sex": sex, "size": Size.MEDIUM if size is None else size, "type": ctype,
                       "subtypes": tuple(subtypes)}
 
 
@@ -450,7 +450,8 @@ def _parse_weapon(chk: Check, w: Any, label: str, size: Size) -> WeaponEntry | N
         return None
     wsize = size
     if "size" in w:
-        wsize = get_size(chk, w["size"], f"{label} size") or size
+        wsize = get_size(chk, w["size"], f"{label} size")
+        wsize = size if wsize is None else wsize
     weapon = weapon_named(key, size=wsize)
     count = w.get("count", 1)
     if not is_int(count) or count < 1:
