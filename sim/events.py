@@ -261,7 +261,7 @@ class Engulf(Event):
 
 @_event
 class ItemUsed(Event):
-    """draw, sheathe, light (torch), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
+    """draw, sheathe, light (a torch or a lantern), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
     (a crossbow or sling), last_thrown (its last javelin, dagger...: that weapon is gone)."""
 
     type: ClassVar[str] = "item"

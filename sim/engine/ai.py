@@ -38,7 +38,7 @@ from sim.geometry import burst, footprint_distance_ft, line_of_effect, threatene
 from sim.movement import distance_map
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
-from sim.rules.weapons import gear, splash_weapon
+from sim.rules.weapons import gear, gear_table, splash_weapon
 
 
 def default_policy(w: World, c: Creature, t: Turn):
@@ -83,9 +83,10 @@ def expected_damage(w: World, c: Creature, att, target: Creature, *, at_category
     plan = attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
     if not plan:
         return 0.0
-    avg = att.damage.average + sum(d.average for d, _ in att.extra_damage)
+    unlit = attacks.unlit_torch(c, att)  # a plain club: no fire (RULES §3.5)
+    avg = att.damage.average + sum(d.average for d, e in att.extra_damage if not (unlit and e == "fire"))
     if target.is_swarm:
-        if att.weapon is not None and att.weapon.swarm_fire is not None:
+        if att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
             avg = att.weapon.swarm_fire.average
         else:
             rule = target.block.swarm.weapon_damage if target.block.swarm else "immune"
@@ -671,6 +672,11 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
                 return Strike(target.id, "torch")
         elif c.items.get("torch", 0) > 0 and (c.items.get("tindertwig", 0) > 0 or t.full_round):
             return LightTorch()
+    # 3. an unlit lantern and a swarm within throwing range: light it (the torch's action, §3.5)
+    unlit = [i for i in throwable_items(c, unprepared=True) if gear(i).is_lantern and c.lanterns_lit.get(i, 0) < c.items[i]]
+    if unlit and not throwable_items(c) and (c.items.get("tindertwig", 0) > 0 or t.full_round) and any(
+            footprint_distance_ft(c.squares, s.squares) <= 30 for s in swarms):
+        return LightTorch(unlit[0])
     return None
 
 
@@ -714,6 +720,8 @@ def _helpless_against(c: Creature, swarm: Creature) -> bool:
         return False
     if c.torch_lit or c.items.get("torch", 0) > 0 or throwable_items(c):
         return False
+    if any(n > 0 and gear(i).is_lantern for i, n in c.items.items() if i in gear_table()):
+        return False  # an unlit lantern: it can be lit and thrown (RULES §3.5)
     if any(a.extra_damage for a in c.block.attacks):
         return False
     if c.block.spells is not None:

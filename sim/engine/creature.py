@@ -37,6 +37,7 @@ class Creature:
     wielding: str | None = None          # the attack name in hand (main weapon)
     items: dict[str, int] = field(default_factory=dict)
     torch_lit: bool = False
+    lanterns_lit: dict[str, int] = field(default_factory=dict)   # lit lanterns by item (RULES §3.5)
     initiative: int = 0
     init_modifier: int = 0
     flat_footed: bool = True
