@@ -2,6 +2,7 @@
 
 import dataclasses
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -718,3 +719,45 @@ def test_fine_weapon_size_is_refused_with_the_rule(tmp_path):
     text = MINIMAL.replace('size = "medium"', 'size = "fine"')
     with pytest.raises(DataError, match=r"thing\.toml: \[\[weapon\]\] club: a fine club has no damage"):
         load_template(_write(tmp_path, text))
+
+
+# -- feat prerequisites (issue 13 item 7): checked when a stat block loads ----------------------------
+
+FIGHTER_1 = (Path(__file__).resolve().parents[2] / "sim" / "data" / "pcs" / "human-fighter-1.toml").read_text()
+
+
+def test_tunnelfighter_needs_dex_13_or_tunnelrunner(tmp_path):
+    # RULES §2.8: Tunnelfighter, prerequisite Dex 13 or Tunnelrunner. Human fighter 1: Dex 13 (no
+    # racial adjustment), so it loads; at Dex 10 it is refused, naming the feat and the prerequisite
+    assert load_template(_write(tmp_path, FIGHTER_1, "ok.toml")).abilities.dex == 13
+    dex10 = FIGHTER_1.replace("dex = 13", "dex = 10")
+    with pytest.raises(DataError, match=r"bad\.toml: feats\[1\]: Tunnelfighter needs Dex 13 or Tunnelrunner "
+                                        r"\(its prerequisite\)"):
+        load_template(_write(tmp_path, dex10, "bad.toml"))
+    with_runner = dex10.replace('"Combat Reflexes", "Tunnelfighter"', '"Tunnelrunner", "Tunnelfighter"')
+    assert load_template(_write(tmp_path, with_runner, "runner.toml")).abilities.dex == 10
+
+
+@pytest.mark.parametrize("feats,problem", [
+    (["Dodge"], r"feats\[0\]: Dodge needs Dex 13"),
+    (["Mobility"], r"feats\[0\]: Mobility needs Dex 13 and Dodge"),
+    (["Power Attack"], r"feats\[0\]: Power Attack needs Str 13"),
+    (["Weapon Specialization (club)"], r"feats\[0\]: Weapon Specialization \(club\) needs Weapon Focus \(club\)"),
+    (["Weapon Focus (bite)", "Weapon Specialization (club)"], r"Weapon Specialization \(club\) needs Weapon Focus \(club\)"),
+    (["Rapid Shot"], r"feats\[0\]: Rapid Shot needs Dex 13 and Point Blank Shot"),
+    (["Combat Expertise"], r"feats\[0\]: Combat Expertise needs Int 13"),
+])
+def test_other_feat_prerequisites(tmp_path, feats, problem):
+    # the SRD prerequisites of the feats in classes.toml; MINIMAL is Str 12, Dex 11, Int 4
+    text = MINIMAL.replace("natural_armor = 2\n", f"natural_armor = 2\nfeats = {feats!r}\n".replace("'", '"'))
+    with pytest.raises(DataError, match=problem):
+        load_template(_write(tmp_path, text))
+
+
+def test_validate_names_the_feat_the_prerequisite_and_the_file(tmp_path, capsys):
+    from sim.cli import main as cli_main
+    p = _write(tmp_path, FIGHTER_1.replace("dex = 13", "dex = 10"), "bruna.toml")
+    assert cli_main(["validate", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert f"cavesim: error: {p}: feats[1]: Tunnelfighter needs Dex 13 or Tunnelrunner" in err
+    assert "Traceback" not in err
