@@ -463,6 +463,10 @@ def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
                     return Load(best[1].name)
                 if la == "full_round" and t.full_round:
                     return Load(best[1].name)
+            elif attacks.needs_draw(c, best[1]):
+                # a crossbow, sling or bow is drawn before it fires (SRD: a move action)
+                if t.move:
+                    return Draw(best[1].name)
             else:
                 return Strike(best[2].id, best[1].name)
     elif t.move and not t.moved and not t.stepped:

@@ -444,11 +444,18 @@ def load_action(att) -> str | None:
     return la if la in ("move", "full_round") else None
 
 
+def needs_draw(c: Creature, att: Attack) -> bool:
+    """Whether ``att`` needs its weapon drawn first (SRD Combat, draw a weapon: a move action): any
+    manufactured weapon not in hand, melee or ranged (a crossbow, sling or bow). A thrown weapon
+    (javelin, dagger) is drawn as part of the throw here (our choice; see README, AI)."""
+    return att.kind == "weapon" and att.name != c.wielding and (att.mode == "melee" or not att.thrown)
+
+
 def attack_for(w: World, c: Creature, name: str | None):
     att = c.attack_named(name) if name else (c.wielded() or first_melee(c))
     if att is None:
         return Impossible(f"{c.name} has no attack {name!r}")
-    if att.kind == "weapon" and att.mode == "melee" and att.name != c.wielding:
+    if needs_draw(c, att):
         return Impossible(f"{att.name} is not in hand: draw it first (a move action)")
     return att
 
