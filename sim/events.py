@@ -81,7 +81,7 @@ class EncounterStart(Event):
     seed: int
     cols: int
     rows: int
-    combatants: tuple  # of dicts: id, name, template, team, size, squares, hp, max_hp, swarm, speed
+    combatants: tuple  # of dicts: id, name, template, team, size, squares, hp, max_hp, swarm, speed, sex
 
 
 @_event

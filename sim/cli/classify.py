@@ -9,6 +9,7 @@ import numpy as np
 from sim.classify import category_counts, classify, classify_all_sizes
 from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
 from sim.errors import UsageError
+from sim.log import article
 from sim.rules.categories import Category, describe
 from sim.rules.sizes import Size
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             "grid": names[cats].tolist(),
         })
         return 0
-    print(f"{grid.name}: {grid.cols}x{grid.rows} squares, for a {label} body "
+    print(f"{grid.name}: {grid.cols}x{grid.rows} squares, for {article(label)} {label} body "
           f"(space {body.space:g} ft, height {body.height:g} ft"
           + (f", opening {body.opening * 12:g} in" if body.opening else "") + ")")
     print()

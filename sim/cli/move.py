@@ -9,6 +9,7 @@ import numpy as np
 from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
 from sim.coords import parse_xy
 from sim.errors import UsageError
+from sim.log import article
 from sim.movement import Mover, find_path, move_field, reach
 from sim.rules.categories import Category
 
@@ -103,7 +104,7 @@ def run_path(args: argparse.Namespace) -> int:
         print_json(path.to_json())
         return 0
     mover = field.mover
-    print(f"{grid.name}: path for a {label} creature, speed {mover.speed_ft} ft, Escape Artist "
+    print(f"{grid.name}: path for {article(label)} {label} creature, speed {mover.speed_ft} ft, Escape Artist "
           f"{mover.escape_artist:+d}{' (in combat: rolls only)' if not mover.take10 else ''}")
     if not path.reachable:
         print(f"  no way from {a} to {b} for this creature")

@@ -80,7 +80,7 @@ class Encounter(World):
                 "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
                 "component": c.block.swarm.component.key if c.is_swarm else None,
                 "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
-                "type": c.block.type}
+                "type": c.block.type, "sex": c.block.source.sex}
 
     def run(self, *, max_rounds: int | None = None) -> list[Event]:
         """Play the whole fight with the AI; returns all events."""
