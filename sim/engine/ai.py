@@ -275,6 +275,17 @@ def _hold_ground(w: World, c: Creature, t: Turn, foes: list[Creature]):
     return None
 
 
+def _keep_for_the_crawlway(w: World, c: Creature, a, foes: list[Creature]) -> bool:
+    """Keep the last light weapon (a dagger) when the enemy waits where ``c`` would fight
+    constricted (narrow or low, a crawlway, awkward space): there a light weapon beats a
+    longsword (RULES §2.5 weapon rows: a dagger -4 where a longsword is -8 in a crawlway)."""
+    if a.weapon is None or a.weapon.category != "light" or c.thrown_left.get(a.weapon.key, 0) > 1:
+        return False
+    cats = w.categories(c)
+    return any(Category.NARROW_OR_LOW <= Category(int(cats[y, x])) <= Category.AWKWARD
+               for f in foes if not f.is_swarm for x, y in f.squares)
+
+
 def _throw_while_waiting(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """Holding ground is no reason to stand idle: throw a javelin (or a dagger it keeps another
     weapon for) at the enemy it expects to hurt most, if any is in range and not threatening it
@@ -290,6 +301,8 @@ def _throw_while_waiting(w: World, c: Creature, t: Turn, foes: list[Creature]):
         if c.wielding is not None and c.wielded() is not None and c.wielded().weapon is not None \
                 and c.wielded().weapon.key == a.weapon.key:
             continue  # never throw the weapon it fights with
+        if _keep_for_the_crawlway(w, c, a, foes):
+            continue
         for f in foes:
             v = expected_damage(w, c, a, f)
             if v > 0 and (best is None or v > best[0]):

@@ -120,3 +120,21 @@ def test_against_a_weapon_immune_swarm_a_fighter_lights_a_torch():
     f.items["alchemists-fire"] = 0  # nothing to throw: the torch is its weapon (RULES §3.5, §7.19)
     a = next_action(enc, "f")
     assert isinstance(a, LightTorch), a
+
+
+def test_the_last_dagger_is_kept_for_the_crawlway_it_is_about_to_fight_in():
+    # issue 13 item 8 (README, kobold_warren.toml): in the kobolds' 2.5-ft lair a human crawls, and
+    # there a dagger beats a longsword (RULES §2.5 crawlway row: the longsword is -4 more); Bruna
+    # throws one of her two daggers while she waits, keeps the last, draws it and fights with it
+    from sim.loaders import load_encounter
+    from sim.engine.fight import new_encounter
+    from sim.paths import maps_dir
+    enc = new_encounter(load_encounter(maps_dir() / "kobold_warren.toml"), seed=7)
+    events = enc.run()
+    thrown = [e for e in events if e.type == "attack" and e.actor == "bruna" and e.kind == "ranged"]
+    melee = [e for e in events if e.type == "attack" and e.actor == "bruna" and e.kind != "ranged"]
+    assert [e.weapon for e in thrown] == ["dagger (thrown)"]
+    assert not [e for e in events if e.type == "item" and e.action == "last_thrown" and e.actor == "bruna"]
+    assert ("bruna", "draw", "dagger") in [(e.actor, e.action, e.item) for e in events if e.type == "item"]
+    assert melee and {e.weapon for e in melee} == {"dagger"}
+    assert all("crawl" not in e.modifiers for e in melee) and all(e.modifiers.get("prone") == -4 for e in melee)
