@@ -84,7 +84,7 @@ class EncounterStart(Event):
     seed: int
     cols: int
     rows: int
-    combatants: tuple  # of dicts: id, name, template, team, size, squares, hp, max_hp, swarm, speed
+    combatants: tuple  # of dicts: id, name, template, team, size, squares, hp, max_hp, swarm, speed, sex
 
 
 @_event
@@ -268,7 +268,7 @@ class Engulf(Event):
 @_event
 class ActionTaken(Event):
     """A creature did something that is neither a move nor an attack, with the ``item`` it used if
-    any: draw, sheathe, light (torch), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
+    any: draw, sheathe, light (a torch or a lantern), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
     (a crossbow or sling), fuse (an oil flask), fizzle (oil that did not catch fire), last_thrown
     (its last javelin, dagger...: that weapon is gone). Its ``type`` on the wire stays ``"item"``
     (the name of old, when every such action used an item), so event files keep reading."""

@@ -54,6 +54,29 @@ def thing(key: str) -> str:
     return _THING_NAMES.get(key) or key.replace("-", " ")
 
 
+def article(word: str) -> str:
+    """ "a" or "an" before ``word`` (by its first letter: "an Ogre", "a goblin")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+_PLURAL_VERBS = {"does": "do", "has": "have", "is": "are", "dies": "die"}
+
+
+def plural_verb(verb: str) -> str:
+    """The plural of a third-person singular verb: "engulfs" -> "engulf", "does" -> "do"."""
+    if verb in _PLURAL_VERBS:
+        return _PLURAL_VERBS[verb]
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") else verb
+
+
+def is_plural_name(name: str, *, swarm: bool = False) -> bool:
+    """A name that takes a plural verb: a swarm named in the plural ("Rats", "Bats"), or a team
+    whose name is a plural ("monsters"; "party" is one)."""
+    return name.endswith("s") and not name.endswith("ss") and (swarm or " " not in name.strip())
+
+
 def display_names(combatants) -> dict[str, str]:
     """id -> the name to show: the creature's name when it is unique, else its id."""
     rows = [(c["id"], c["name"]) if isinstance(c, dict) else (c.id, c.name) for c in combatants]
@@ -69,6 +92,18 @@ class Narrator:
     def __init__(self, names: dict[str, str] | None = None):
         self.names = dict(names or {})
         self._moving: tuple[str, str] | None = None   # (actor, action) of the move under way this turn
+        self.plural: set[str] = set()        # ids named in the plural (a swarm called "Rats")
+        self.pronoun: dict[str, str] = {}    # id -> "his" / "her" (a creature with a sex), else "its"
+
+    def sv(self, cid: str | None, verb: str) -> str:
+        """The subject and its verb agreeing: "Rats engulf", "Bruna engulfs"."""
+        if cid not in self.plural:
+            return f"{self.n(cid)} {verb}"
+        first, sp, rest = verb.partition(" ")   # "moves (double)" -> "move (double)"
+        return f"{self.n(cid)} {plural_verb(first)}{sp}{rest}"
+
+    def its(self, cid: str | None) -> str:
+        return "their" if cid in self.plural else self.pronoun.get(cid or "", "its")
 
     def n(self, cid: str | None) -> str:
         if not cid:
@@ -95,6 +130,11 @@ class Narrator:
     def _encounter_start(self, e: ev.EncounterStart) -> str:
         for cid, name in display_names(e.combatants).items():
             self.names.setdefault(cid, name)
+        for c in e.combatants:
+            if is_plural_name(self.n(c["id"]), swarm=bool(c.get("swarm"))) and c.get("swarm"):
+                self.plural.add(c["id"])
+            if c.get("sex") in ("male", "female"):
+                self.pronoun[c["id"]] = "his" if c["sex"] == "male" else "her"
         sides: dict[str, list[str]] = {}
         for c in e.combatants:
             sides.setdefault(c["team"], []).append(self.n(c["id"]))
@@ -108,7 +148,7 @@ class Narrator:
 
     def _moved(self, e: ev.Moved) -> str:
         if not e.path:
-            return f"{self.n(e.actor)} does not get anywhere"
+            return f"{self.sv(e.actor, 'does')} not get anywhere"
         kinds = {s["kind"] for s in e.path}
         cats = sorted({s["category"].replace("_", " ").lower() for s in e.path if s["category"] != "CLEAR"})
         end = tuple(e.path[-1]["at"])
@@ -122,7 +162,7 @@ class Narrator:
         feet = sum(s["feet"] for s in e.path)
         extra = f" through {', '.join(cats)}" if cats else ""
         n = len(e.path)
-        return (f"{self.n(e.actor)} {verb} {n} square{'s' if n != 1 else ''} to {end} ({feet} ft){extra}"
+        return (f"{self.sv(e.actor, verb)} {n} square{'s' if n != 1 else ''} to {end} ({feet} ft){extra}"
                 + (" prone" if e.prone else ""))
 
     def _check(self, e: ev.Check) -> str:
@@ -160,10 +200,10 @@ class Narrator:
             adj = " [" + ", ".join(f"{k.replace('_', ' ')} {_signed(v)}" for k, v in shown.items()) + "]"
         who = f"{self.n(e.source)} → " if e.source and e.cause not in ("weapon",) else ""
         tail = "nonlethal" if e.nonlethal else f"hp {e.hp_before} → {e.hp_after}"
-        return f"  {who}{self.n(e.target)} takes {e.amount} ({parts}){adj}, {tail}"
+        return f"  {who}{self.sv(e.target, 'takes')} {e.amount} ({parts}){adj}, {tail}"
 
     def _healed(self, e: ev.Healed) -> str:
-        return f"  {self.n(e.target)} heals {e.amount} (hp {e.hp_after})"
+        return f"  {self.sv(e.target, 'heals')} {e.amount} (hp {e.hp_after})"
 
     def _save(self, e: ev.Save) -> str:
         return (f"  {self.n(e.target)}, {e.save.title()} save DC {e.dc} vs {e.cause.replace('_', ' ')}: "
@@ -174,27 +214,29 @@ class Narrator:
             return None
         if e.condition == "ability_damage":
             d = e.detail
-            return f"  {self.n(e.target)} takes {d.get('amount')} {str(d.get('ability', '')).title()} damage"
-        state = "is" if e.active else "is no longer"
-        return f"  {self.n(e.target)} {state} {e.condition.replace('_', ' ')}"
+            return f"  {self.sv(e.target, 'takes')} {d.get('amount')} {str(d.get('ability', '')).title()} damage"
+        state = "" if e.active else " no longer"
+        return f"  {self.sv(e.target, 'is')}{state} {e.condition.replace('_', ' ')}"
 
     def _died(self, e: ev.Died) -> str:
-        return f"  {self.n(e.target)} dies"
+        return f"  {self.sv(e.target, 'dies')}"
 
     def _dispersed(self, e: ev.Dispersed) -> str:
-        return f"  {self.n(e.target)} disperses"
+        return f"  {self.sv(e.target, 'disperses')}"
 
     def _engulf(self, e: ev.Engulf) -> str:
-        return f"{self.n(e.actor)} engulfs {', '.join(self.n(t) for t in e.targets)}"
+        return f"{self.sv(e.actor, 'engulfs')} {', '.join(self.n(t) for t in e.targets)}"
 
     def _item(self, e: ev.ActionTaken) -> str:
-        words = {"draw": "draws", "light": "lights a", "drop_prone": "drops prone", "stand_up": "stands up",
-                 "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
-                 "last_thrown": "has thrown its last", "fuse": "prepares the fuse of an",
+        item = thing(e.item)
+        words = {"draw": "draws", "light": f"lights {article(item)}", "drop_prone": "drops prone",
+                 "stand_up": "stands up", "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
+                 "last_thrown": f"has thrown {self.its(e.actor)} last", "fuse": f"prepares the fuse of {article(item)}",
                  "drop_light": "drops the lit"}
         if e.action == "fizzle":
-            return f"  the {thing(e.item)} does not catch fire"
-        return f"{self.n(e.actor)} {words.get(e.action, e.action)} {thing(e.item)}".rstrip()
+            return f"  the {item} does not catch fire"
+        verb, _, rest = words.get(e.action, e.action).partition(" ")
+        return f"{self.sv(e.actor, verb)} {rest} {item}".replace("  ", " ").rstrip()
 
     def _splash(self, e: ev.Splash) -> str:
         where = f"the corner {e.at}" if e.intersection else f"{e.at}"
@@ -202,16 +244,16 @@ class Narrator:
 
     def _spell(self, e: ev.SpellCast) -> str:
         if e.lost:
-            return f"{self.n(e.actor)} loses {e.spell}"
+            return f"{self.sv(e.actor, 'loses')} {e.spell}"
         targets = f" on {', '.join(self.n(t) for t in e.targets)}" if e.targets else ""
-        return f"{self.n(e.actor)} casts {e.spell.replace('-', ' ')}{targets}"
+        return f"{self.sv(e.actor, 'casts')} {e.spell.replace('-', ' ')}{targets}"
 
     def _refused(self, e: ev.Refused) -> str:
-        return f"{self.n(e.actor)} cannot {e.action.lower()}: {e.reason}"
+        return f"{self.n(e.actor)} cannot {e.action.lower()}: {e.reason}"  # "cannot" agrees with both
 
     def _encounter_end(self, e: ev.EncounterEnd) -> str:
         if e.winner:
-            s = f"== {e.winner} wins after {e.round} rounds"
+            s = f"== {e.winner} {'win' if is_plural_name(e.winner) else 'wins'} after {e.round} rounds"
         else:
             s = f"== no winner ({e.reason.replace('_', ' ')}) after {e.round} rounds"
         surv = ", ".join(f"{self.n(x['id'])} {x['hp']}/{x['max_hp']}" for x in e.survivors)

@@ -22,3 +22,39 @@ def test_an_event_without_a_line_gets_none_and_one_with_a_line_gets_it():
     assert n.line(ev.TurnStart(round=1, actor="k")) is None
     assert n.line(ev.RoundStart(round=2)) == "— Round 2 —"
     assert n.line(ev.Refused(round=1, actor="k", action="Charge", reason="no lane")) == "Kobold cannot charge: no lane"
+
+
+# ---- grammar (issue 13 item 9) -------------------------------------------------------------------
+
+def test_plural_names_and_teams_agree_with_their_verbs_and_pronouns_follow_sex():
+    from sim import events as ev
+    from sim.log import article, plural_verb
+    n = Narrator()
+    n.line(ev.EncounterStart(round=0, map="m", seed=0, cols=4, rows=4, combatants=(
+        {"id": "bruna", "name": "Bruna", "team": "party", "swarm": False, "sex": "female"},
+        {"id": "tordek", "name": "Tordek", "team": "party", "swarm": False, "sex": "male"},
+        {"id": "og", "name": "Ogre", "team": "monsters", "swarm": False, "sex": None},
+        {"id": "rats", "name": "Rats", "team": "monsters", "swarm": True, "sex": None},
+        {"id": "sp", "name": "Spider swarm", "team": "monsters", "swarm": True, "sex": None})))
+    assert n.line(ev.Engulf(round=1, actor="rats", targets=("bruna",), squares=())) == "Rats engulf Bruna"
+    assert n.line(ev.Engulf(round=1, actor="sp", targets=("bruna",), squares=())) == "Spider swarm engulfs Bruna"
+    assert n.line(ev.Died(round=1, target="rats", at=())) == "  Rats die"
+    assert n.line(ev.Moved(round=1, actor="rats", action="double_move", path=({"at": [2, 1], "category": "CLEAR",
+                                                                             "kind": "walk", "feet": 5},),
+                           squares=(), prone=False)).startswith("Rats move (double) 1 square to (2, 1)")
+    assert n.line(ev.ActionTaken(round=1, actor="bruna", action="last_thrown", item="dagger")) == \
+        "Bruna has thrown her last dagger"
+    assert n.line(ev.ActionTaken(round=1, actor="tordek", action="last_thrown", item="dagger")) == \
+        "Tordek has thrown his last dagger"
+    assert n.line(ev.ActionTaken(round=1, actor="og", action="last_thrown", item="javelin")) == \
+        "Ogre has thrown its last javelin"
+    assert n.line(ev.ActionTaken(round=1, actor="bruna", action="light", item="hooded-lantern")) == \
+        "Bruna lights a hooded lantern"
+    assert n.line(ev.ActionTaken(round=1, actor="bruna", action="fuse", item="oil")) == "Bruna prepares the fuse of an oil"
+    assert n.line(ev.EncounterEnd(round=3, winner="monsters", reason="", survivors=())).startswith(
+        "== monsters win after 3 rounds")
+    assert n.line(ev.EncounterEnd(round=3, winner="party", reason="", survivors=())).startswith(
+        "== party wins after 3 rounds")
+    assert (article("Ogre"), article("goblin"), article("elf")) == ("an", "a", "an")
+    assert [plural_verb(v) for v in ("engulfs", "does", "has", "is", "dies", "disperses", "crosses")] == [
+        "engulf", "do", "have", "are", "die", "disperse", "cross"]

@@ -58,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
             "grid": names[cats].tolist(),
         })
         return 0
-    print(f"{grid.name}: {grid.cols}x{grid.rows} squares, for a {label} body "
+    from sim.log import article
+
+    print(f"{grid.name}: {grid.cols}x{grid.rows} squares, for {article(label)} {label} body "
           f"(space {body.space:g} ft, height {body.height:g} ft"
           + (f", opening {body.opening * 12:g} in" if body.opening else "") + ")")
     print()

@@ -113,7 +113,9 @@ def run_path(args: argparse.Namespace) -> int:
         print_json(path.to_json())
         return 0
     mover = field.mover
-    print(f"{grid.name}: path for a {label} creature, speed {mover.speed_ft} ft, Escape Artist "
+    from sim.log import article
+
+    print(f"{grid.name}: path for {article(label)} {label} creature, speed {mover.speed_ft} ft, Escape Artist "
           f"{mover.escape_artist:+d}{' (in combat: rolls only)' if not mover.take10 else ''}")
     if not path.reachable:
         print(f"  no way from {a} to {b} for this creature")

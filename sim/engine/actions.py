@@ -74,7 +74,10 @@ class Draw:
 @dataclass(frozen=True, slots=True)
 class LightTorch:
     """Light a torch (standard action with a tindertwig, full-round with flint and steel) and take
-    it in hand; provokes (§3.5)."""
+    it in hand; provokes (§3.5). ``item`` a lantern ("hooded-lantern"): light it the same way (it
+    is not taken in hand as a weapon; only a lit lantern bursts into fire when thrown)."""
+
+    item: str = "torch"
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from sim.geometry import distance_squares_grid, footprint_distance_ft, line_of_e
 from sim.movement import distance_map
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
-from sim.rules.weapons import combat_modifier, gear, splash_weapon
+from sim.rules.weapons import combat_modifier, gear, gear_table, splash_weapon
 from sim.vision import LOCATES, SEES
 
 
@@ -129,9 +129,10 @@ def expected_damage(w: World, c: Creature, att, target: Creature) -> float:
     plan = attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
     if not plan:
         return 0.0
-    avg = att.damage.average + sum(d.average for d, _ in att.extra_damage)
+    unlit = attacks.unlit_torch(c, att)  # a plain club: no fire (RULES §3.5)
+    avg = att.damage.average + sum(d.average for d, e in att.extra_damage if not (unlit and e == "fire"))
     if target.is_swarm:
-        if att.weapon is not None and att.weapon.swarm_fire is not None:
+        if att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
             avg = att.weapon.swarm_fire.average
         else:
             rule = swarm_weapon_rule(target, att.damage_types or ("bludgeoning",), att.types_join)  # RULES §4.7
@@ -313,6 +314,17 @@ def _hold_ground(w: World, c: Creature, t: Turn, foes: list[Creature]):
     return None
 
 
+def _keep_for_the_crawlway(w: World, c: Creature, a, foes: list[Creature]) -> bool:
+    """Keep the last light weapon (a dagger) when the enemy waits where ``c`` would fight
+    constricted (narrow or low, a crawlway, awkward space): there a light weapon beats a
+    longsword (RULES §2.5 weapon rows: a dagger -4 where a longsword is -8 in a crawlway)."""
+    if a.weapon is None or a.weapon.category != "light" or c.thrown_left.get(a.weapon.key, 0) > 1:
+        return False
+    cats = w.categories(c)
+    return any(Category.NARROW_OR_LOW <= Category(int(cats[y, x])) <= Category.AWKWARD
+               for f in foes if not f.is_swarm for x, y in f.squares)
+
+
 def _throw_while_waiting(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """Holding ground is no reason to stand idle: throw a javelin (or a dagger it keeps another
     weapon for) at the enemy it expects to hurt most, if any is in range and not threatening it
@@ -328,6 +340,8 @@ def _throw_while_waiting(w: World, c: Creature, t: Turn, foes: list[Creature]):
         if c.wielding is not None and c.wielded() is not None and c.wielded().weapon is not None \
                 and c.wielded().weapon.key == a.weapon.key:
             continue  # never throw the weapon it fights with
+        if _keep_for_the_crawlway(w, c, a, foes):
+            continue
         for f in foes:
             v = expected_damage(w, c, a, f)
             if v > 0 and (best is None or v > best[0]):
@@ -501,6 +515,10 @@ def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
                     return Load(best[1].name)
                 if la == "full_round" and t.full_round:
                     return Load(best[1].name)
+            elif attacks.needs_draw(c, best[1]):
+                # a crossbow, sling or bow is drawn before it fires (SRD: a move action)
+                if t.move:
+                    return Draw(best[1].name)
             else:
                 return Strike(best[2].id, best[1].name)
     elif t.move and not t.moved and not t.stepped:
@@ -711,6 +729,11 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
                 return Strike(target.id, "torch")
         elif c.items.get("torch", 0) > 0 and (c.items.get("tindertwig", 0) > 0 or t.full_round):
             return LightTorch()
+    # 3. an unlit lantern and a swarm within throwing range: light it (the torch's action, §3.5)
+    unlit = [i for i in throwable_items(c, unprepared=True) if gear(i).is_lantern and c.lanterns_lit.get(i, 0) < c.items[i]]
+    if unlit and not throwable_items(c) and (c.items.get("tindertwig", 0) > 0 or t.full_round) and any(
+            footprint_distance_ft(c.squares, s.squares) <= 30 for s in swarms):
+        return LightTorch(unlit[0])
     return None
 
 
@@ -754,6 +777,8 @@ def _helpless_against(c: Creature, swarm: Creature) -> bool:
         return False
     if c.torch_lit or c.items.get("torch", 0) > 0 or throwable_items(c):
         return False
+    if any(n > 0 and gear(i).is_lantern for i, n in c.items.items() if i in gear_table()):
+        return False  # an unlit lantern: it can be lit and thrown (RULES §3.5)
     if any(a.extra_damage for a in c.block.attacks):
         return False
     if c.block.spells is not None:

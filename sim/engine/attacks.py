@@ -389,7 +389,8 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
     a, t, att = plan.attacker, plan.target, plan.attack
     rng = w.rng
     parts: list[DamagePart] = []
-    if t.is_swarm and att.weapon is not None and att.weapon.swarm_fire is not None:
+    unlit = unlit_torch(a, att)
+    if t.is_swarm and att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
         parts.append(DamagePart(att.weapon.swarm_fire.roll(rng), "fire", "energy"))
     else:
         dice = att.damage.plus(a.str_mod_delta() if att.mode == "melee" else 0)
@@ -400,6 +401,8 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
         parts.append(DamagePart(amount, types[0], "weapon", types=tuple(types), join=att.types_join,
                                 magic=_is_magic(att), nonlethal=att.nonlethal))
         for dice_x, energy in att.extra_damage:
+            if unlit and energy == "fire":
+                continue  # an unlit torch is a plain improvised club (RULES §3.5)
             parts.append(DamagePart(max(0, dice_x.roll(rng)), energy, "energy"))
         if plan.sneak and a.block.sneak_attack is not None:
             parts.append(DamagePart(a.block.sneak_attack.roll(rng), types[0], "sneak", types=tuple(types),
@@ -407,6 +410,11 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
     deal_damage(w, t, parts, source=a, cause="weapon")
     if att.riders and not t.is_swarm and w.last_damage > 0:  # a rider needs a wound (§4.9)
         apply_riders(w, a, t, att.riders)
+
+
+def unlit_torch(c: Creature, att: Attack) -> bool:
+    """A torch swung while it is not lit: no +1 fire, no 1d3 fire against a swarm (RULES §3.5, §4.6)."""
+    return att.weapon is not None and att.weapon.light_source and att.weapon.fire_rider is not None and not c.torch_lit
 
 
 def _is_magic(att: Attack) -> bool:
@@ -456,11 +464,18 @@ def load_action(att) -> str | None:
     return la if la in ("move", "full_round") else None
 
 
+def needs_draw(c: Creature, att: Attack) -> bool:
+    """Whether ``att`` needs its weapon drawn first (SRD Combat, draw a weapon: a move action): any
+    manufactured weapon not in hand, melee or ranged (a crossbow, sling or bow). A thrown weapon
+    (javelin, dagger) is drawn as part of the throw here (our choice; see README, AI)."""
+    return att.kind == "weapon" and att.name != c.wielding and (att.mode == "melee" or not att.thrown)
+
+
 def attack_for(w: World, c: Creature, name: str | None):
     att = c.attack_named(name) if name else (c.wielded() or first_melee(c))
     if att is None:
         return Impossible(f"{c.name} has no attack {name!r}")
-    if att.kind == "weapon" and att.mode == "melee" and att.name != c.wielding:
+    if needs_draw(c, att):
         return Impossible(f"{att.name} is not in hand: draw it first (a move action)")
     return att
 

@@ -38,6 +38,7 @@ class Creature:
     items: dict[str, int] = field(default_factory=dict)
     torch_lit: bool = False
     light: str | None = None             # another lit light it holds: a lantern, a sunrod... (RULES §9.1)
+    lanterns_lit: dict[str, int] = field(default_factory=dict)   # lit lanterns by item (RULES §3.5)
     initiative: int = 0
     init_modifier: int = 0
     flat_footed: bool = True

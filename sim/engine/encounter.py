@@ -81,7 +81,7 @@ class Encounter(World):
                 "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
                 "component": c.block.swarm.component.key if c.is_swarm else None,
                 "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
-                "type": c.block.type}
+                "type": c.block.type, "sex": c.block.source.sex}
 
     @property
     def round_cap(self) -> int:
@@ -92,7 +92,7 @@ class Encounter(World):
         """Play the whole fight with the AI; returns all events."""
         if not self.events:
             self.start()
-        if max_rounds:
+        if max_rounds is not None:  # 0 is a cap too
             self.settings["round_cap"] = int(max_rounds)
         while not self.finished:
             self.begin_turn()  # the one round-cap test

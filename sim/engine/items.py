@@ -25,7 +25,7 @@ from sim.events import ActionTaken, Splash
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.rules.categories import effects
 from sim.rules.statblocks import attacks_with
-from sim.rules.weapons import THROWN_MAX_INCREMENTS, combat_modifier, gear, splash_weapon
+from sim.rules.weapons import THROWN_MAX_INCREMENTS, combat_modifier, gear, is_lantern, splash_weapon
 
 
 _CLOCKWISE = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
@@ -39,7 +39,8 @@ def item_splash_key(item: str) -> str:
 
 def throwable_items(c: Creature, *, unprepared: bool = False) -> list[str]:
     """Splash weapons it carries that can be thrown at once (an oil flask only once its fuse is
-    ready); with ``unprepared``, the oil flasks still waiting for a fuse too."""
+    ready, a lantern only once it is lit); with ``unprepared``, the oil flasks still waiting for a
+    fuse and the unlit lanterns too (thrown unlit, a lantern breaks without fire, RULES §3.5)."""
     out = []
     for name, n in c.items.items():
         if n <= 0:
@@ -49,6 +50,8 @@ def throwable_items(c: Creature, *, unprepared: bool = False) -> list[str]:
         except Exception:
             continue
         if not g.splash:
+            continue
+        if g.is_lantern and c.lanterns_lit.get(name, 0) <= 0 and not unprepared:
             continue
         if splash_weapon(g.splash).prepare_action is None or c.fused.get(name, 0) > 0 or unprepared:
             out.append(name)
@@ -139,6 +142,10 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     c.items[a.item] -= 1
     if c.fused.get(a.item, 0) > 0:
         c.fused[a.item] -= 1
+    lantern = gear(a.item).is_lantern
+    lit = c.lanterns_lit.get(a.item, 0) > 0
+    if lantern and lit:
+        c.lanterns_lit[a.item] -= 1
     attacks.provoke(w, c, "ranged_attack")
     if not c.in_fight:
         return True
@@ -175,6 +182,9 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         area = sorted(set(area) | around | set(direct.squares))
     w.emit(Splash(round=w.round, actor=c.id, item=a.item, at=tuple(center), intersection=intersection,
                     squares=tuple(area), direct=direct.id if direct else None, hit=hit))
+    if lantern and not lit:
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="fizzle", item=a.item))
+        return True  # an unlit lantern breaks without fire (RULES §3.5, §4.6: a lit lantern)
     if sw.ignite_chance < 1.0 and float(w.rng.random()) >= sw.ignite_chance:
         w.emit(ActionTaken(round=w.round, actor=c.id, action="fizzle", item=a.item))
         return True  # the oil splashes but does not catch fire (RULES §3.5: 50%)
@@ -254,7 +264,16 @@ def drop_light(w: World, c: Creature, t: Turn, a: DropLight):
 
 
 def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
-    if c.items.get("torch", 0) <= 0:
+    """Light a torch and take it in hand, or light a lantern (the same action, RULES §3.5)."""
+    lantern = a.item != "torch"
+    if lantern:
+        if not is_lantern(a.item):
+            return Impossible(f"a {a.item} is not a torch or a lantern")
+        if c.items.get(a.item, 0) <= 0:
+            return Impossible(f"{c.name} carries no {a.item}")
+        if c.lanterns_lit.get(a.item, 0) >= c.items[a.item]:
+            return Impossible(f"every {a.item} it carries is lit already")
+    elif c.items.get("torch", 0) <= 0:
         return Impossible(f"{c.name} has no torch")
     if c.items.get("tindertwig", 0) > 0:
         why = t.needs(c, standard=True)
@@ -269,6 +288,10 @@ def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
         t.spend("full")
     attacks.provoke(w, c, "light_torch")
     if not c.in_fight:
+        return True
+    if lantern:
+        c.lanterns_lit[a.item] = c.lanterns_lit.get(a.item, 0) + 1
+        w.emit(ActionTaken(round=w.round, actor=c.id, action="light", item=a.item))
         return True
     c.torch_lit = True
     if c.attack_named("torch") is None:

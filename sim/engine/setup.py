@@ -18,7 +18,7 @@ from sim.rules.bodies import swarm_body
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
 from sim.rules.statblocks import StatBlock, attacks_with, load_template, template_in
-from sim.rules.weapons import gear
+from sim.rules.weapons import gear, is_lantern
 from sim.specs import CombatantSpec, EncounterSpec
 
 
@@ -70,6 +70,8 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
         c.torch_lit = True
     if spec.light:
         c.light = spec.light
+    if spec.lit:  # and every lantern it carries burns, ready to throw (RULES §3.5)
+        c.lanterns_lit = {k: n for k, n in items.items() if n > 0 and is_lantern(k)}
     thrown = {a.weapon.key for a in block.attacks if a.thrown and a.weapon is not None}
     c.thrown_left = {e.name: e.count for e in block.source.weapons if e.name in thrown}
     return c

@@ -9,7 +9,8 @@
 * **Attack** (§4.3, §7.28): no roll; at the end of its turn it damages every creature sharing a
   square with it, once each, and applies its riders (poison, wounding, disease).
 * **Distraction** (§4.4, §7.29): a living creature that starts its turn in a swarm saves
-  (Fortitude) or is nauseated until its next turn; one save per swarm.
+  (Fortitude) or is nauseated until its next turn; one save per swarm, friend or foe (the
+  swarm's damage does not spare its allies either).
 """
 
 from __future__ import annotations
@@ -50,13 +51,14 @@ def swarm_attack(w: World, swarm: Creature) -> None:
 
 
 def distraction(w: World, c: Creature) -> None:
-    """Start of ``c``'s turn: one Fortitude save per swarm it shares a square with (§4.4, §7.29).
-    Immune: non-living creatures and swarms themselves."""
+    """Start of ``c``'s turn: one Fortitude save per swarm it shares a square with (§4.4, §7.29),
+    the swarm's allies included (its damage hits them too, :func:`engulfed`).
+    Immune: non-living creatures, swarms themselves, and creatures its damage cannot hurt."""
     if not c.living or c.is_swarm or not c.alive:
         return
     sq = set(c.squares)
     for s in w.creatures.values():
-        if not s.is_swarm or not s.in_fight or not (sq & set(s.squares)) or s.team == c.team:
+        if not s.is_swarm or not s.in_fight or not (sq & set(s.squares)):
             continue
         if _immune_to_swarm(c, s):
             continue  # nothing the swarm does can hurt it: no distraction (§4.4, §7.29)

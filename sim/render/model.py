@@ -253,7 +253,7 @@ class ViewModel:
         c = self.creatures.get(e.actor)
         if c is None:
             return
-        if e.action == "light":
+        if e.action == "light" and e.item == "torch":  # a lit lantern is not taken in hand
             c.torch_lit = True
             c.wielding = "torch"
         elif e.action == "drop_light":

@@ -319,7 +319,8 @@ class PlayController:
         (enemy: attack; other: select) or a square (move; ``alt`` a 5-ft step, ``shift`` withdraw,
         ``shift`` and ``ctrl`` run).
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
-        from sim.engine.actions import Charge, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
+        from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
+        from sim.engine.attacks import needs_draw
 
         sc = self.scene
         c = self.current()
@@ -331,6 +332,12 @@ class PlayController:
             target = here[0]
             if c is not None and self.controls(c) and target.team != c.team:
                 choice = sc.weapon_choice or c.wielding
+                att = c.attack_named(choice) if choice else None
+                if att is not None and needs_draw(c, att):
+                    # the weapon chosen with W is drawn first (a move action); click again to attack
+                    if self.perform(Draw(att.name)):
+                        sc.toast(f"{c.name} draws the {att.name}: click again to attack", 1.5)
+                    return
                 if choice in c.items and c.attack_named(choice) is None:
                     self.perform(Throw(choice, target=target.id))
                 elif ctrl:

@@ -556,6 +556,20 @@ class GearItem:
     def is_light_source(self) -> bool:
         return self.light_shadowy_ft > 0  # a candle sheds shadowy light only (RULES §9.1)
 
+    @property
+    def is_lantern(self) -> bool:
+        """A light that is also a splash weapon (the lanterns): it bursts into fire when thrown
+        only if it is lit (RULES §3.5, §4.6)."""
+        return self.is_light_source and self.splash is not None
+
+
+def is_lantern(name: str) -> bool:
+    """Whether a carried item is a lantern (False for anything not in ``[gear]``)."""
+    try:
+        return gear(name).is_lantern
+    except DataError:
+        return False
+
 
 @functools.cache
 def gear_table() -> dict[str, GearItem]:

@@ -71,9 +71,33 @@ def test_a_caster_steps_out_of_reach_and_shoots_from_range():
     assert a == FiveFootStep((1, 0))                       # threatened: a 5-ft step out of reach first
     assert enc.perform(a)
     assert ai.default_policy(enc, w, enc.turn) == Cast("magic-missile", target="g")
-    w.spells_left = {}                                     # no spells left: its crossbow
+    w.spells_left = {}                                     # no spells left: its crossbow,
+    assert w.wielding != "light-crossbow"
     a = ai.default_policy(enc, w, enc.turn)
-    assert isinstance(a, Strike) and a.target == "g" and w.attack_named(a.attack).mode == "ranged"
+    assert a == Draw("light-crossbow")                     # drawn first (a move action; issue 13 item 6)
+    assert enc.perform(a)
+    a = ai.default_policy(enc, w, enc.turn)
+    assert isinstance(a, Strike) and a.target == "g" and a.attack == "light-crossbow"
+
+
+def test_a_crossbow_is_drawn_before_it_fires():
+    # SRD Combat: drawing a weapon is a move action, a ranged weapon like a melee one; the engine
+    # refuses a shot with the short sword still in hand; drawn, it fires; the log says so
+    from sim.log import Narrator
+    enc = ready(encounter(["." * 12], [{"id": "r", "template": "halfling-rogue-1", "team": "p", "at": [1, 0]},
+                                       {"id": "g", "template": "goblin", "team": "m", "at": [9, 0]}]))
+    r = enc.creatures["r"]
+    enc.turn_index = enc.order.index("r") - 1
+    enc.begin_turn()
+    assert r.wielding == "short-sword"
+    refused = enc.perform(Strike("g", "light-crossbow"))
+    assert not refused and refused.reason == "light-crossbow is not in hand: draw it first (a move action)"
+    n = len(enc.events)
+    assert enc.perform(Draw("light-crossbow")) and r.wielding == "light-crossbow" and not enc.turn.move
+    assert enc.perform(Strike("g", "light-crossbow"))  # (the AI's own draw: the wizard's test above)
+    kinds = [(e.type, getattr(e, "action", getattr(e, "weapon", ""))) for e in enc.events[n:]][:2]
+    assert kinds == [("item", "draw"), ("attack", "light-crossbow")]
+    assert Narrator({"r": "Lidda"}).line(enc.events[n]) == "Lidda draws light crossbow"
 
 
 def test_a_swarm_goes_for_the_squares_that_cover_the_most_enemies():
@@ -96,3 +120,21 @@ def test_against_a_weapon_immune_swarm_a_fighter_lights_a_torch():
     f.items["alchemists-fire"] = 0  # nothing to throw: the torch is its weapon (RULES §3.5, §7.19)
     a = next_action(enc, "f")
     assert isinstance(a, LightTorch), a
+
+
+def test_the_last_dagger_is_kept_for_the_crawlway_it_is_about_to_fight_in():
+    # issue 13 item 8 (README, kobold_warren.toml): in the kobolds' 2.5-ft lair a human crawls, and
+    # there a dagger beats a longsword (RULES §2.5 crawlway row: the longsword is -4 more); Bruna
+    # throws one of her two daggers while she waits, keeps the last, draws it and fights with it
+    from sim.loaders import load_encounter
+    from sim.engine.fight import new_encounter
+    from sim.paths import maps_dir
+    enc = new_encounter(load_encounter(maps_dir() / "kobold_warren.toml"), seed=7)
+    events = enc.run()
+    thrown = [e for e in events if e.type == "attack" and e.actor == "bruna" and e.kind == "ranged"]
+    melee = [e for e in events if e.type == "attack" and e.actor == "bruna" and e.kind != "ranged"]
+    assert [e.weapon for e in thrown] == ["dagger (thrown)"]
+    assert not [e for e in events if e.type == "item" and e.action == "last_thrown" and e.actor == "bruna"]
+    assert ("bruna", "draw", "dagger") in [(e.actor, e.action, e.item) for e in events if e.type == "item"]
+    assert melee and {e.weapon for e in melee} == {"dagger"}
+    assert all("crawl" not in e.modifiers for e in melee) and all(e.modifiers.get("prone") == -4 for e in melee)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.engine import ai
-from sim.engine.actions import FullAttack, Impossible, Load, Strike
+from sim.engine.actions import Draw, FullAttack, Impossible, Load, Strike
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of
@@ -20,6 +20,7 @@ def test_a_light_crossbow_shoots_then_loads_with_a_move_action():
     enc = ready(encounter(HALL, [{"id": "w", "template": "elf-wizard-1", "team": "p", "at": [0, 1]},
                                  {"id": "g", "template": "ogre", "team": "m", "at": [8, 1]}]))
     w = turn_of(enc, "w")
+    w.wielding = "light-crossbow"   # in hand already (drawing it: test_ai.test_a_crossbow_is_drawn_before_it_fires)
     assert enc.perform(Strike("g", "light-crossbow"))
     assert w.unloaded == {"light-crossbow"}
     r = enc.perform(Load("heavy-crossbow"))
@@ -58,7 +59,7 @@ def test_a_heavy_crossbow_loads_with_a_full_round_action_and_loading_provokes():
 def test_a_full_attack_with_a_crossbow_is_one_shot():
     enc = ready(encounter(HALL, [{"id": "w", "template": "elf-wizard-1", "team": "p", "at": [0, 1]},
                                  {"id": "g", "template": "goblin", "team": "m", "at": [8, 1]}]))
-    turn_of(enc, "w")
+    turn_of(enc, "w").wielding = "light-crossbow"
     n = len(enc.events)
     assert enc.perform(FullAttack("g", "light-crossbow"))
     assert len(of_type(enc, "attack", n)) == 1
@@ -86,6 +87,10 @@ def test_the_ai_loads_with_the_move_action_it_has_left():
                                  {"id": "g", "template": "ogre", "team": "m", "at": [10, 1]}]))
     w = turn_of(enc, "w")
     w.spells_left = {}
+    a = ai.default_policy(enc, w, enc.turn)
+    assert a == Draw("light-crossbow")            # drawn first (a move action, issue 13 item 6) ...
+    assert enc.perform(a)
+    turn_of(enc, "w")                             # ... next turn: shoot, then load with the move left
     a = ai.default_policy(enc, w, enc.turn)
     assert a == Strike("g", "light-crossbow")
     assert enc.perform(a)

@@ -12,8 +12,10 @@ from .test_spells import Fixed, of_type, turn_of
 OPEN = ["." * 12] * 7
 
 
-def fight(*others, thrower_at=(1, 3), items=None, rows=OPEN):
-    cs = [{"id": "t", "template": "human-fighter-3", "team": "p", "at": list(thrower_at), "items": items or {}}]
+def fight(*others, thrower_at=(1, 3), items=None, rows=OPEN, lit=True):
+    # lit: the thrower's lanterns burn (only a lit lantern bursts into fire, RULES §3.5)
+    cs = [{"id": "t", "template": "human-fighter-3", "team": "p", "at": list(thrower_at), "items": items or {},
+           "lit": lit}]
     enc = ready(encounter(rows, cs + list(others)))
     turn_of(enc, "t")
     return enc

@@ -276,3 +276,19 @@ def test_nonlethal_beyond_its_hit_points_disperses_a_swarm():
     s.nonlethal = s.hp + 1
     damage.update_state(enc, s)
     assert "dispersed" in s.conditions and not s.in_fight
+
+
+def test_an_ally_in_the_swarm_rolls_its_fortitude_save():
+    # RULES §4.4, §7.29: any living creature that begins its turn in the swarm's squares saves or is
+    # nauseated; the swarm's damage (§4.3, §7.28) already hits its allies, so distraction must too
+    enc, s = one_swarm("rat-swarm", others=[{"id": "k", "template": "kobold", "team": "m", "at": [2, 1]}])
+    k = enc.creatures["k"]
+    s.squares = [(2, 1)]
+    assert k.team == s.team and engulfed(enc, s) == [k]
+    n = len(enc.events)
+    enc.rng = np.random.default_rng(0)
+    distraction(enc, k)
+    (ev,) = [e for e in enc.events[n:] if e.type == "save"]
+    # rat swarm: DC 12 (10 + 4 HD/2 + Con 0); kobold Fort +2 (SRD)
+    assert (ev.target, ev.cause, ev.dc, ev.modifier) == ("k", "distraction", 12, 2)
+    assert ("nauseated" in k.conditions) == (not ev.success)

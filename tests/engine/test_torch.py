@@ -51,3 +51,94 @@ def test_a_torch_hits_a_goblin_for_1d3_plus_str_bludgeoning_and_1_fire():
     assert atk.modifiers["improvised"] == -4 and atk.hit
     (dmg,) = of_type(enc, "damage", n)
     assert dmg.parts == {"bludgeoning": 3 + 2, "fire": 1}
+
+
+# ---- lit or not (issue 13 item 3): RULES §3.5, §4.6 -------------------------------------------------
+
+def test_an_unlit_torch_is_a_plain_improvised_club():
+    # RULES §3.5: the +1 fire is the flame's; unlit, the torch is 1d3 + Str bludgeoning at -4
+    enc = ready(encounter(["....."], [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 0],
+                                       "weapon": "torch"},
+                                      {"id": "g", "template": "goblin", "team": "m", "at": [2, 0]}]))
+    f = turn_of(enc, "f")
+    assert not f.torch_lit and f.wielding == "torch"
+    enc.rng = Fixed(15, 3)
+    n = len(enc.events)
+    assert enc.perform(Strike("g", "torch"))
+    (atk,) = of_type(enc, "attack", n)
+    assert atk.modifiers["improvised"] == -4 and atk.hit
+    (dmg,) = of_type(enc, "damage", n)
+    assert dmg.parts == {"bludgeoning": 3 + 2}
+
+
+def test_an_unlit_torch_deals_no_fire_to_a_swarm():
+    # RULES §4.6: only a LIT torch deals 1d3 fire a hit; unlit, a bat swarm (weapon-immune, §7.15) takes 0
+    from sim.engine import attacks
+    for lit, expect in ((True, {"fire"}), (False, set())):
+        enc = ready(encounter(["......"], [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 0],
+                                            "weapon": "torch", "lit": lit},
+                                           {"id": "s", "template": "bat-swarm", "team": "m", "at": [2, 0]}]))
+        f, s = enc.creatures["f"], enc.creatures["s"]
+        plan = attacks.plan_attack(enc, f, f.attack_named("torch"), s)
+        enc.rng = Fixed(3)
+        n = len(enc.events)
+        hp = s.hp
+        attacks.weapon_damage(enc, plan, critical=False, multiplier=2)
+        (dmg,) = of_type(enc, "damage", n) or [None]
+        if lit:
+            assert set(dmg.parts) == expect and dmg.parts["fire"] == 3 and s.hp == hp - 3
+        else:
+            assert s.hp == hp and (dmg is None or dmg.amount == 0 and "fire" not in dmg.parts)
+
+
+def _lantern_fight(lit):
+    return ready(encounter(["........"], [
+        {"id": "l", "template": "halfling-rogue-3", "team": "p", "at": [1, 0], "items": {"hooded-lantern": 1},
+         "lit": lit},
+        {"id": "s", "template": "rat-swarm", "team": "m", "at": [3, 0]}]))
+
+
+def test_lanterns_carry_a_lit_state_and_only_a_lit_lantern_burns():
+    from sim.engine.actions import Throw
+    from sim.engine.items import throwable_items
+    # encounter lit = true: the lantern burns from the start and bursts into fire (RULES §3.5, §4.6)
+    enc = _lantern_fight(True)
+    c = turn_of(enc, "l")
+    assert c.lanterns_lit == {"hooded-lantern": 1} and "hooded-lantern" in throwable_items(c)
+    enc.rng = Fixed(19, 4)  # d20 19 hits the swarm's touch AC; 1d4 = 4
+    n = len(enc.events)
+    assert enc.perform(Throw("hooded-lantern", target="s"))
+    fire = [e for e in of_type(enc, "damage", n) if e.target == "s"]
+    assert fire and (fire[0].parts, fire[0].amount) == ({"fire": 4}, 6)  # 4 x 1.5 against a swarm (RULES §7.22)
+    assert c.lanterns_lit == {"hooded-lantern": 0}
+    # unlit: not offered to the AI, and thrown anyway it breaks without fire
+    enc = _lantern_fight(False)
+    c = turn_of(enc, "l")
+    assert c.lanterns_lit == {} and "hooded-lantern" not in throwable_items(c)
+    assert "hooded-lantern" in throwable_items(c, unprepared=True)
+    enc.rng = Fixed(19, 4)
+    n = len(enc.events)
+    hp = enc.creatures["s"].hp
+    assert enc.perform(Throw("hooded-lantern", target="s"))
+    assert not of_type(enc, "damage", n) and enc.creatures["s"].hp == hp
+    assert [(e.action, e.item) for e in of_type(enc, "item", n)] == [("fizzle", "hooded-lantern")]
+
+
+def test_lighting_a_lantern_is_the_torch_action():
+    # RULES §3.5: a standard action with a tindertwig, full-round with flint and steel; provokes
+    enc = _lantern_fight(False)
+    c = turn_of(enc, "l")
+    c.items["tindertwig"] = 1
+    assert enc.perform(LightTorch("hooded-lantern"))
+    assert c.lanterns_lit == {"hooded-lantern": 1} and c.items["tindertwig"] == 0
+    assert not enc.turn.standard and enc.turn.move and c.wielding != "torch"
+    assert [(e.action, e.item) for e in of_type(enc, "item")][-1] == ("light", "hooded-lantern")
+    turn_of(enc, "l")
+    r = enc.perform(LightTorch("hooded-lantern"))
+    assert not r and r.reason == "every hooded-lantern it carries is lit already"
+    c.items["hooded-lantern"] = 2   # no tindertwig left: flint and steel, the whole turn
+    assert enc.perform(LightTorch("hooded-lantern")) and enc.turn.ended
+    assert c.lanterns_lit == {"hooded-lantern": 2}
+    turn_of(enc, "l")
+    r = enc.perform(LightTorch("sunrod"))
+    assert not r and r.reason == "a sunrod is not a torch or a lantern"

@@ -182,8 +182,10 @@ def test_the_panel_says_what_is_empty_and_what_is_left_to_throw():
     s = spec(HALL, [{"id": "ilde", "template": "elf-wizard-1", "team": "party", "at": (2, 2)},
                     {"id": "ogre", "template": "ogre", "team": "monsters", "at": (9, 2)}], seed=4)
     scene, ctl = ready(s)
-    from sim.engine.actions import Strike
+    from sim.engine.actions import Draw, Strike
 
+    assert ctl.perform(Draw("light-crossbow"))    # drawn first (a move action)
+    scene.director.skip_queue()
     assert ctl.perform(Strike("ogre", "light-crossbow"))
     lines = scene.creature_summary("ilde")["lines"]
     assert "light crossbow empty (O loads)  ·  1 dagger to throw" in lines

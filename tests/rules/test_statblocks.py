@@ -2,6 +2,7 @@
 
 import dataclasses
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -657,3 +658,106 @@ def test_conditional_racial_modifiers_and_special_attacks():
     f = load_template("human-fighter-3")
     assert with_loadout(f, armor="chain-shirt").ac == 19 - 5 + 4
     assert with_loadout(f, armor="chainmail").flat_footed_ac == 17    # max Dex +2 keeps Dex +1
+
+
+# -- Fine creatures (issue 13 item 4): Size.FINE is 0, which a truthiness test took for "missing" --
+
+FINE_SWARM = """
+schema_version = 1
+name = "Midge swarm"
+kind = "monster"
+size = "fine"
+type = "vermin"
+subtypes = ["swarm"]
+racial_hd = 2
+
+[abilities]
+str = 1
+dex = 17
+con = 10
+int = "-"
+wis = 10
+cha = 2
+
+[speed]
+land = 5
+fly = 20
+maneuverability = "good"
+
+[swarm]
+component = "fine"
+flying = FLYING
+"""
+
+
+def test_fine_stat_block_has_a_half_foot_space(tmp_path):
+    # RULES §1.1: Fine space 1/2 ft., reach 0; it used to load silently as Medium (5 ft.)
+    text = MINIMAL.replace('size = "medium"', 'size = "fine"').replace('[[weapon]]\nname = "club"\n', "")
+    b = load_template(_write(tmp_path, text))
+    assert b.size is Size.FINE
+    assert b.body.space == 0.5
+    assert b.reach_ft == 0
+
+
+@pytest.mark.parametrize("flying", [True, False])
+def test_fine_swarm_has_ten_thousand_creatures(tmp_path, flying):
+    # RULES §4.1 composition table: Fine, 10,000 creatures flying or not
+    b = load_template(_write(tmp_path, FINE_SWARM.replace("FLYING", str(flying).lower())))
+    assert (b.size, b.swarm.component, b.swarm.flying, b.swarm.count) == (Size.FINE, Size.FINE, flying, 10_000)
+    assert b.body == swarm_body(Size.FINE)
+
+
+def test_fine_weapon_size_is_refused_with_the_rule(tmp_path):
+    # a [[weapon]] size = "fine" used to fall back to the wielder's size (a Medium club); now the
+    # Fine club is kept, and a Medium creature cannot wield it (RULES §2.5 step 2)
+    text = MINIMAL.replace('name = "club"', 'name = "club"\nsize = "fine"')
+    with pytest.raises(DataError, match=r"thing\.toml: \[\[weapon\]\] club: a medium creature cannot wield a "
+                                        r"fine club \(RULES §2\.5 step 2\)"):
+        load_template(_write(tmp_path, text))
+    # a Fine creature's own club: RULES §3.6 scales weapon damage for Tiny..Large only, so it is
+    # refused with the reason (it used to crash with a ValueError)
+    text = MINIMAL.replace('size = "medium"', 'size = "fine"')
+    with pytest.raises(DataError, match=r"thing\.toml: \[\[weapon\]\] club: a fine club has no damage"):
+        load_template(_write(tmp_path, text))
+
+
+# -- feat prerequisites (issue 13 item 7): checked when a stat block loads ----------------------------
+
+FIGHTER_1 = (Path(__file__).resolve().parents[2] / "sim" / "data" / "pcs" / "human-fighter-1.toml").read_text()
+
+
+def test_tunnelfighter_needs_dex_13_or_tunnelrunner(tmp_path):
+    # RULES §2.8: Tunnelfighter, prerequisite Dex 13 or Tunnelrunner. Human fighter 1: Dex 13 (no
+    # racial adjustment), so it loads; at Dex 10 it is refused, naming the feat and the prerequisite
+    assert load_template(_write(tmp_path, FIGHTER_1, "ok.toml")).abilities.dex == 13
+    dex10 = FIGHTER_1.replace("dex = 13", "dex = 10")
+    with pytest.raises(DataError, match=r"bad\.toml: feats\[1\]: Tunnelfighter needs Dex 13 or Tunnelrunner "
+                                        r"\(its prerequisite\)"):
+        load_template(_write(tmp_path, dex10, "bad.toml"))
+    with_runner = dex10.replace('"Combat Reflexes", "Tunnelfighter"', '"Tunnelrunner", "Tunnelfighter"')
+    assert load_template(_write(tmp_path, with_runner, "runner.toml")).abilities.dex == 10
+
+
+@pytest.mark.parametrize("feats,problem", [
+    (["Dodge"], r"feats\[0\]: Dodge needs Dex 13"),
+    (["Mobility"], r"feats\[0\]: Mobility needs Dex 13 and Dodge"),
+    (["Power Attack"], r"feats\[0\]: Power Attack needs Str 13"),
+    (["Weapon Specialization (club)"], r"feats\[0\]: Weapon Specialization \(club\) needs Weapon Focus \(club\)"),
+    (["Weapon Focus (bite)", "Weapon Specialization (club)"], r"Weapon Specialization \(club\) needs Weapon Focus \(club\)"),
+    (["Rapid Shot"], r"feats\[0\]: Rapid Shot needs Dex 13 and Point Blank Shot"),
+    (["Combat Expertise"], r"feats\[0\]: Combat Expertise needs Int 13"),
+])
+def test_other_feat_prerequisites(tmp_path, feats, problem):
+    # the SRD prerequisites of the feats in classes.toml; MINIMAL is Str 12, Dex 11, Int 4
+    text = MINIMAL.replace("natural_armor = 2\n", f"natural_armor = 2\nfeats = {feats!r}\n".replace("'", '"'))
+    with pytest.raises(DataError, match=problem):
+        load_template(_write(tmp_path, text))
+
+
+def test_validate_names_the_feat_the_prerequisite_and_the_file(tmp_path, capsys):
+    from sim.cli import main as cli_main
+    p = _write(tmp_path, FIGHTER_1.replace("dex = 13", "dex = 10"), "bruna.toml")
+    assert cli_main(["validate", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert f"cavesim: error: {p}: feats[1]: Tunnelfighter needs Dex 13 or Tunnelrunner" in err
+    assert "Traceback" not in err

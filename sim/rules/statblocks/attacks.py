@@ -11,6 +11,7 @@ import re
 
 from sim.errors import DataError
 from sim.rules.dice import Dice
+from sim.rules.sizes import Size
 from sim.rules.statblocks.tables import class_table, feat_table, feats_with, race_table, stat_rule
 from sim.rules.statblocks.types import Abilities, Attack, NaturalEntry, Source, SwarmStats, WeaponEntry
 from sim.rules.weapons import (
@@ -96,6 +97,10 @@ def weapon_attacks(ctx: AttackContext, entry: WeaponEntry) -> list[Attack]:
     if handed is None:
         raise DataError(f"{src.path}: [[weapon]] {entry.name}: a {ctx.size.key} creature cannot wield a "
                         f"{w.size.key} {w.key} (RULES §2.5 step 2); remove it or give size = \"{ctx.size.key}\"")
+    if not Size.TINY <= w.size <= Size.LARGE:
+        raise DataError(f"{src.path}: [[weapon]] {entry.name}: a {w.size.key} {w.key} has no damage in the rules "
+                        "(RULES §3.6 scales weapons for Tiny to Large creatures only); remove it or use "
+                        "[[natural]] attacks")
     modes: list[tuple[str, bool]] = []
     if w.ranged:
         modes.append(("ranged", w.thrown))

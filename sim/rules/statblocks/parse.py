@@ -99,6 +99,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     abilities = _abilities(chk, data, kind, hit_dice["levels"], race_row)
     armor = _armor(chk, data)
     feats = _feats(chk, data)
+    _feat_prerequisites(chk, feats, abilities["abilities"])
     skills = _skills(chk, data)
     attacks = _attack_entries(chk, data, identity["size"])
     body = _body(chk, data)
@@ -185,7 +186,7 @@ def _identity(chk: Check, data: Mapping[str, Any], kind: str) -> tuple[dict[str,
                 chk.bad("type", f"unknown creature type {shorten(t)}: {close_names(tk, type_table())}")
             else:
                 ctype = tk
-    return race_row, {"race": race, "sex": sex, "size": size or Size.MEDIUM, "type": ctype,
+    return race_row, {"race": race, "sex": sex, "size": Size.MEDIUM if size is None else size, "type": ctype,
                       "subtypes": tuple(subtypes)}
 
 
@@ -302,6 +303,47 @@ def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:
             continue
         feats.append(f)
     return tuple(feats)
+
+
+_ABILITY_NAMES = {"str": "Str", "dex": "Dex", "con": "Con", "int": "Int", "wis": "Wis", "cha": "Cha"}
+
+
+def _prerequisite_met(req: str, feat: Feat, feats: tuple[Feat, ...], abilities: Abilities | None) -> bool:
+    """One prerequisite of classes.toml ``requires``: "dex 13", "dodge" or "weapon-focus (same)"."""
+    head, _, rest = req.partition(" ")
+    if head in _ABILITY_NAMES and rest.strip().isdigit():
+        score = abilities.score(head) if abilities is not None else None
+        return score is not None and score >= int(rest)
+    if rest.strip() == "(same)":
+        return Feat(head, feat.param) in feats
+    return any(f.key == req for f in feats)
+
+
+def _prerequisite_words(req: str, feat: Feat) -> str:
+    head, _, rest = req.partition(" ")
+    if head in _ABILITY_NAMES and rest.strip().isdigit():
+        return f"{_ABILITY_NAMES[head]} {rest.strip()}"
+    name = head.replace("-", " ").title()
+    return f"{name} ({feat.param})" if rest.strip() == "(same)" else name
+
+
+def _feat_prerequisites(chk: Check, feats: tuple[Feat, ...], abilities: Abilities | None) -> None:
+    """Each feat's prerequisites (classes.toml ``requires`` / ``requires_any``; RULES §2.8 for
+    Tunnelfighter: Dex 13 or Tunnelrunner). Ability scores are the final ones (race and level
+    increases included)."""
+    table = feat_table()
+    for i, f in enumerate(feats):
+        row = table.get(f.key, {})
+        label = f"feats[{i}]"
+        name = f.key.replace("-", " ").title() + (f" ({f.param})" if f.param else "")
+        missing = [r for r in row.get("requires", ()) if not _prerequisite_met(r, f, feats, abilities)]
+        if missing:
+            need = " and ".join(_prerequisite_words(r, f) for r in missing)
+            chk.bad(label, f"{name} needs {need} (its prerequisite); raise the score, add the feat, or drop {name}")
+        anyof = row.get("requires_any", ())
+        if anyof and not any(_prerequisite_met(r, f, feats, abilities) for r in anyof):
+            need = " or ".join(_prerequisite_words(r, f) for r in anyof)
+            chk.bad(label, f"{name} needs {need} (its prerequisite); raise the score, add the feat, or drop {name}")
 
 
 def _skills(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
@@ -450,7 +492,8 @@ def _parse_weapon(chk: Check, w: Any, label: str, size: Size) -> WeaponEntry | N
         return None
     wsize = size
     if "size" in w:
-        wsize = get_size(chk, w["size"], f"{label} size") or size
+        wsize = get_size(chk, w["size"], f"{label} size")
+        wsize = size if wsize is None else wsize
     weapon = weapon_named(key, size=wsize)
     count = w.get("count", 1)
     if not is_int(count) or count < 1:
