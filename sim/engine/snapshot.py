@@ -382,10 +382,12 @@ def _check_state(w: Encounter) -> list[tuple[str, str]]:
 
 
 def read_snapshot(path: str | Path, *, policy: Callable | None, limits: Limits | None = None,
-                  encounter_file: str | Path | None = None) -> tuple[Encounter, Path]:
+                  encounter_file: str | Path | None = None,
+                  spec: EncounterSpec | None = None) -> tuple[Encounter, Path]:
     """Load a snapshot: the fight rebuilt from its encounter file (or ``encounter_file``) with
-    the saved state over it, played by ``policy``. Returns (encounter, encounter file). Every
-    problem is a :class:`DataError` naming the file and the key."""
+    the saved state over it, played by ``policy``. ``spec``: that encounter already loaded (the
+    window's, with its art). Returns (encounter, encounter file). Every problem is a
+    :class:`DataError` naming the file and the key."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -423,15 +425,16 @@ def read_snapshot(path: str | Path, *, policy: Callable | None, limits: Limits |
         if not isinstance(data.get(key), kind):
             raise DataError(f"{path}: {key}: missing or not a {kind.__name__}; the file is damaged, save again")
     enc_file = Path(encounter_file) if encounter_file is not None else path.parent / data["encounter"]
-    if not enc_file.exists():
+    if spec is None and not enc_file.exists():
         raise DataError(f"{path}: encounter: {enc_file} does not exist; the snapshot needs the encounter file "
                         "it was played from")
-    spec = load_encounter(enc_file, limits=limits or Limits(), check=False)
+    if spec is None:
+        spec = load_encounter(enc_file, limits=limits or Limits(), check=False)
     ident = map_identity(spec.grid)
     saved = data["map"]
     if saved.get("hash") != ident["hash"]:
         raise DataError(f"{path}: map: the snapshot belongs to the map {saved.get('name')!r} "
-                        f"({saved.get('hash')}), but {enc_file} is on {ident['name']!r} ({ident['hash']}); "
+                        f"({saved.get('hash')}), but {spec.path} is on {ident['name']!r} ({ident['hash']}); "
                         "give the encounter it was saved from")
     w = _restore(path, spec, data["state"], policy)
     return w, enc_file
