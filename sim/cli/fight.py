@@ -71,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
         if args.seed is not None:
             raise UsageError(f"--seed: {args.encounter} is a snapshot, whose random generator is saved in it; "
                              "leave --seed out")
-        enc, enc_file = snapshot.read_snapshot(Path(args.encounter), policy=default_policy,
-                                               limits=limits_from(args))
+        enc, enc_file = snapshot.read_snapshot(
+            Path(args.encounter), policy=default_policy,
+            load_spec=lambda p: load_encounter(p, limits=limits_from(args), check=False))
     else:
         enc_file = Path(args.encounter)
         spec = load_encounter(enc_file, limits=limits_from(args))

@@ -102,8 +102,8 @@ def _load(args):
     snap = Path(args.load)
     if args.seed is not None:
         raise UsageError(f"--seed: {snap} is a saved fight, whose random generator is saved in it; leave --seed out")
-    _, enc_file = snapshot.read_snapshot(snap, policy=default_policy, limits=limits_from(args),
-                                         encounter_file=args.encounter)
+    _, enc_file = snapshot.read_snapshot(snap, policy=default_policy, encounter_file=args.encounter,
+                                         load_spec=lambda p: load_encounter(p, limits=limits_from(args), check=False))
     spec = with_art(load_encounter(enc_file, limits=limits_from(args), check=False), args.art)
     teams = []
     for c in spec.combatants:

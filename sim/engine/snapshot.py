@@ -43,8 +43,7 @@ from sim.errors import DataError
 from sim.events import Event, from_json
 from sim.fileio import atomic_write_text
 from sim.grid import CaveGrid
-from sim.loaders import load_encounter
-from sim.specs import EncounterSpec, Limits
+from sim.specs import EncounterSpec
 
 #: The snapshot format's version; a file naming another is refused.
 SCHEMA = 1
@@ -381,11 +380,13 @@ def _check_state(w: Encounter) -> list[tuple[str, str]]:
     return bad
 
 
-def read_snapshot(path: str | Path, *, policy: Callable | None, limits: Limits | None = None,
+def read_snapshot(path: str | Path, *, policy: Callable | None,
+                  load_spec: Callable[[Path], EncounterSpec] | None = None,
                   encounter_file: str | Path | None = None,
                   spec: EncounterSpec | None = None) -> tuple[Encounter, Path]:
-    """Load a snapshot: the fight rebuilt from its encounter file (or ``encounter_file``) with
-    the saved state over it, played by ``policy``. ``spec``: that encounter already loaded (the
+    """Load a snapshot: the fight rebuilt from its encounter file (or ``encounter_file``), read
+    by ``load_spec`` (the caller's encounter loader: the engine sits below the loaders), with the
+    saved state over it, played by ``policy``. ``spec``: that encounter already loaded (the
     window's, with its art). Returns (encounter, encounter file). Every problem is a
     :class:`DataError` naming the file and the key."""
     path = Path(path)
@@ -429,7 +430,9 @@ def read_snapshot(path: str | Path, *, policy: Callable | None, limits: Limits |
         raise DataError(f"{path}: encounter: {enc_file} does not exist; the snapshot needs the encounter file "
                         "it was played from")
     if spec is None:
-        spec = load_encounter(enc_file, limits=limits or Limits(), check=False)
+        if load_spec is None:
+            raise ValueError("read_snapshot needs the encounter (spec) or a way to load it (load_spec)")
+        spec = load_spec(enc_file)
     ident = map_identity(spec.grid)
     saved = data["map"]
     if saved.get("hash") != ident["hash"]:

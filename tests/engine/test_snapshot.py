@@ -77,7 +77,7 @@ def test_everything_that_changes_goes_round(tmp_path):
     c.unloaded.add("light crossbow")
     w.memory.setdefault("held_ground", {})[c.id] = {(1, 2), (3, 4)}
     S.save(w, tmp_path / "s.json", encounter_file=MAPS / "demo.toml")
-    back, enc_file = S.read_snapshot(tmp_path / "s.json", policy=default_policy)
+    back, enc_file = S.read_snapshot(tmp_path / "s.json", policy=default_policy, load_spec=load_encounter)
     assert enc_file.resolve() == (MAPS / "demo.toml").resolve()
     d = back.creatures[c.id]
     assert d.conditions == c.conditions and d.poison_due == c.poison_due and d.pending_spell == c.pending_spell
