@@ -80,6 +80,18 @@ def _qualname(obj_type: type) -> str:
     return f"{obj_type.__module__}:{obj_type.__qualname__}"
 
 
+def _where(path: Any) -> str:
+    """A key path kept as nested (parent, key) pairs, written out (only for a message)."""
+    keys = []
+    while isinstance(path, tuple):
+        path, key = path
+        keys.append(key)
+    out = str(path)
+    for key in reversed(keys):
+        out += f"[{key}]" if isinstance(key, int) else ("" if key == "{}" else f".{key}")
+    return out
+
+
 class _Encoder:
     def __init__(self):
         self.ids: dict[int, int] = {}     # id() of a frozen record written already -> its number
@@ -92,24 +104,24 @@ class _Encoder:
         if t is float:
             return v
         if t is list:
-            return [self.value(x, f"{path}[{i}]") for i, x in enumerate(v)]
+            return [self.value(x, (path, i)) for i, x in enumerate(v)]
         if t is tuple:
-            return {"$tuple": [self.value(x, f"{path}[{i}]") for i, x in enumerate(v)]}
+            return {"$tuple": [self.value(x, (path, i)) for i, x in enumerate(v)]}
         if isinstance(v, tuple) and hasattr(t, "_fields"):  # a named tuple (Pos)
-            return {"$named": _qualname(t), "items": [self.value(x, f"{path}[{i}]") for i, x in enumerate(v)]}
+            return {"$named": _qualname(t), "items": [self.value(x, (path, i)) for i, x in enumerate(v)]}
         if t in (set, frozenset):
-            items = [self.value(x, f"{path}{{}}") for x in v]
+            items = [self.value(x, (path, "{}")) for x in v]
             items.sort(key=lambda x: json.dumps(x, sort_keys=True))
             return {"$set" if t is set else "$frozenset": items}
         if t is dict:
             if all(type(k) is str and not k.startswith("$") for k in v):
-                return {k: self.value(x, f"{path}.{k}") for k, x in v.items()}
-            return {"$dict": [[self.value(k, f"{path} key"), self.value(x, f"{path}[{k!r}]")] for k, x in v.items()]}
+                return {k: self.value(x, (path, k)) for k, x in v.items()}
+            return {"$dict": [[self.value(k, (path, "key")), self.value(x, (path, k))] for k, x in v.items()]}
         if isinstance(v, enum.Enum):
             return {"$enum": _qualname(t), "name": v.name}
         if isinstance(v, np.ndarray):
             if v.dtype.kind not in "biuf":
-                raise SnapshotTypeError(f"{path}: a numpy array of {v.dtype} cannot be saved in a snapshot")
+                raise SnapshotTypeError(f"{_where(path)}: a numpy array of {v.dtype} cannot be saved in a snapshot")
             return {"$array": v.dtype.str, "shape": list(v.shape), "data": v.tolist()}
         if isinstance(v, np.generic):
             return {"$np": v.dtype.str, "value": v.item()}
@@ -123,7 +135,7 @@ class _Encoder:
             return {"$path": str(v)}
         if dataclasses.is_dataclass(v) and not isinstance(v, type):
             return self.record(v, path)
-        raise SnapshotTypeError(f"{path}: a {_qualname(t)} cannot be saved in a snapshot; add its type to the "
+        raise SnapshotTypeError(f"{_where(path)}: a {_qualname(t)} cannot be saved in a snapshot; add its type to the "
                                 "table in sim.engine.snapshot (or the attribute to DERIVED if it is a cache)")
 
     def record(self, v: Any, path: str) -> dict:
@@ -137,7 +149,7 @@ class _Encoder:
         if frozen:
             out["$id"] = self.ids[id(v)] = len(self.ids)
             self.keep.append(v)
-        out["fields"] = {f.name: self.value(getattr(v, f.name), f"{path}.{f.name}") for f in dataclasses.fields(v)}
+        out["fields"] = {f.name: self.value(getattr(v, f.name), (path, f.name)) for f in dataclasses.fields(v)}
         return out
 
 
@@ -186,8 +198,8 @@ class _Bad(Exception):
     """A snapshot value that does not fit (key path, what is wrong)."""
 
     def __init__(self, path: str, what: str):
-        super().__init__(f"{path}: {what}")
-        self.path, self.what = path, what
+        self.path, self.what = _where(path), what
+        super().__init__(f"{self.path}: {what}")
 
 
 def _lookup(qual: Any, path: str) -> type:
@@ -217,24 +229,24 @@ class _Decoder:
         if v is None or isinstance(v, (bool, int, float, str)):
             return v
         if isinstance(v, list):
-            return [self.value(x, f"{path}[{i}]") for i, x in enumerate(v)]
+            return [self.value(x, (path, i)) for i, x in enumerate(v)]
         if not isinstance(v, dict):
             raise _Bad(path, f"unexpected {type(v).__name__}")
         tag = next(iter(v), None)
         if not (isinstance(tag, str) and tag.startswith("$")):
-            return {k: self.value(x, f"{path}.{k}") for k, x in v.items()}
+            return {k: self.value(x, (path, k)) for k, x in v.items()}
         body = v[tag]
         if tag == "$tuple":
-            return tuple(self.value(x, f"{path}[{i}]") for i, x in enumerate(self._list(body, path)))
+            return tuple(self.value(x, (path, i)) for i, x in enumerate(self._list(body, path)))
         if tag == "$named":
             cls = _lookup(body, path)
-            items = [self.value(x, f"{path}[{i}]") for i, x in enumerate(self._list(v.get("items"), path))]
+            items = [self.value(x, (path, i)) for i, x in enumerate(self._list(v.get("items"), path))]
             try:
                 return cls(*items)
             except TypeError as exc:
                 raise _Bad(path, f"does not fit {body}: {exc}") from None
         if tag in ("$set", "$frozenset"):
-            items = [self.value(x, f"{path}{{}}") for x in self._list(body, path)]
+            items = [self.value(x, (path, "{}")) for x in self._list(body, path)]
             try:
                 return set(items) if tag == "$set" else frozenset(items)
             except TypeError:
@@ -243,11 +255,11 @@ class _Decoder:
             out = {}
             for i, pair in enumerate(self._list(body, path)):
                 if not isinstance(pair, list) or len(pair) != 2:
-                    raise _Bad(f"{path}[{i}]", "not a [key, value] pair")
+                    raise _Bad((path, i), "not a [key, value] pair")
                 try:
-                    out[self.value(pair[0], f"{path}[{i}] key")] = self.value(pair[1], f"{path}[{i}]")
+                    out[self.value(pair[0], ((path, i), "key"))] = self.value(pair[1], (path, i))
                 except TypeError:
-                    raise _Bad(f"{path}[{i}]", "a key that cannot be a dict key") from None
+                    raise _Bad((path, i), "a key that cannot be a dict key") from None
             return out
         if tag == "$enum":
             cls = _lookup(body, path)
@@ -316,7 +328,7 @@ class _Decoder:
             raise _Bad(path, f"does not fit {v['$record']} (" + "; ".join(
                 ([f"unknown field(s) {', '.join(extra)}"] if extra else [])
                 + ([f"missing field(s) {', '.join(missing)}"] if missing else [])) + ")")
-        kwargs = {n: self.value(fields[n], f"{path}.{n}") for n in names}
+        kwargs = {n: self.value(fields[n], (path, n)) for n in names}
         init = {f.name for f in dataclasses.fields(cls) if f.init}
         try:
             obj = cls(**{k: x for k, x in kwargs.items() if k in init})
