@@ -4,6 +4,7 @@ as the fight played straight through; bad snapshots refused with one located mes
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ MAPS = maps_dir()
 ENCOUNTERS = sorted(f.name for f in MAPS.glob("*.toml") if "encounter" in read_toml(f)[0])
 
 
-def _chain(name: str, seed: int, *, carry_cache: bool) -> tuple[str, str, int]:
+def _chain(name: str, seed: int, *, carry_cache: bool, every: int = 1) -> tuple[str, str, int]:
     """(straight-through events, events of the fight saved and loaded after every step, steps).
     Each loaded fight goes on in place of the one saved, so every save point is resumed from."""
     spec = load_encounter(MAPS / name)
@@ -33,11 +34,12 @@ def _chain(name: str, seed: int, *, carry_cache: bool) -> tuple[str, str, int]:
     w.start()
     steps = 0
     while True:
-        text = S.dumps(w, encounter_file=MAPS / name)
-        loaded = S.load_text(text, spec, policy=default_policy, shared=shared)
-        if carry_cache:  # the memo tables are performance only (keyed by all they depend on)
-            loaded.cache = w.cache
-        w = loaded
+        if steps % every == 0:
+            text = S.dumps(w, encounter_file=MAPS / name)
+            loaded = S.load_text(text, spec, policy=default_policy, shared=shared)
+            if carry_cache:  # the memo tables are performance only (keyed by all they depend on)
+                loaded.cache = w.cache
+            w = loaded
         steps += 1
         if not w.advance():
             break
@@ -56,7 +58,16 @@ def test_resume_after_every_action_bat_gallery(seed):
     assert resumed == ref
 
 
+@pytest.mark.parametrize("name", ENCOUNTERS)
+def test_resume_every_encounter_every_seventh_step(name):
+    """The quick sweep of the default run: each shipped encounter, saved and resumed every 7th step."""
+    ref, resumed, steps = _chain(name, 0, carry_cache=True, every=7)
+    assert resumed == ref and steps > 7
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CAVESIM_FULL_SWEEP"),
+                    reason="the full sweep takes minutes: CAVESIM_FULL_SWEEP=1 runs it")
 @pytest.mark.parametrize("name", ENCOUNTERS)
 def test_resume_after_every_action_every_encounter(name):
     for seed in range(5):
