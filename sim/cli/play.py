@@ -26,6 +26,9 @@ def register(sub) -> None:
     p.add_argument("--control", default=None, metavar="TEAMS",
                    help="teams you play, comma-separated, or all / none (default: party, else the first team)")
     p.add_argument("--autoplay", action="store_true", help="start in auto-play")
+    p.add_argument("--load", metavar="SNAPSHOT.json", default=None,
+                   help="go on with a saved fight (Ctrl-S in the window, or cavesim fight --save); the encounter "
+                        "file is optional (the snapshot names it); Ctrl-S saves back to this file")
     add_window_args(p)
     add_art_arg(p)
     add_map_limit(p)
@@ -39,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.max_frames is not None and args.max_frames < 1:
         raise UsageError(f"--max-frames must be at least 1, got {args.max_frames}")
-    if not args.replay and not args.encounter:
+    if args.load and args.replay:
+        raise UsageError("--load goes on with a saved fight and --replay steps through a fight log: give one")
+    if not args.replay and not args.encounter and not args.load:
         raise UsageError("give an encounter file (cavesim play maps/demo.toml) or --replay EVENTS.jsonl")
     build = _replay(args, size) if args.replay else _live(args, size)  # bad input fails before any window
     from sim.render.app import App, has_display, no_display_reason, open_window, test_driver
@@ -60,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
 def _live(args, size):
     from sim.loaders import load_encounter
 
+    if args.load:
+        return _load(args)
     grid = bare_map(args.encounter, limits_from(args))
     if grid is not None:  # a map with no encounter: a view of the cave
         grid = with_art(grid, args.art)
@@ -81,6 +88,34 @@ def _live(args, size):
         from sim.render.session import play_scene
 
         scene, ctl = play_scene(spec, seed=args.seed, size=size, control=control)
+        scene.autoplay = bool(args.autoplay)
+        return scene, ctl
+
+    return build
+
+
+def _load(args):
+    """``--load SNAPSHOT``: its encounter (the one given, else the one it names), checked now."""
+    from sim.engine import snapshot
+    from sim.engine.ai import default_policy
+    from sim.loaders import load_encounter
+
+    snap = Path(args.load)
+    if args.seed is not None:
+        raise UsageError(f"--seed: {snap} is a saved fight, whose random generator is saved in it; leave --seed out")
+    _, enc_file = snapshot.read_snapshot(snap, policy=default_policy, encounter_file=args.encounter,
+                                         load_spec=lambda p: load_encounter(p, limits=limits_from(args), check=False))
+    spec = with_art(load_encounter(enc_file, limits=limits_from(args), check=False), args.art)
+    teams = []
+    for c in spec.combatants:
+        if c.team not in teams:
+            teams.append(c.team)
+    control = parse_control(args.control, teams)
+
+    def build(size):
+        from sim.render.session import play_scene
+
+        scene, ctl = play_scene(spec, size=size, control=control, load=snap)
         scene.autoplay = bool(args.autoplay)
         return scene, ctl
 

@@ -176,6 +176,8 @@ class Turn:
     moved: bool = False        # any movement (forbids the 5-ft step)
     stepped: bool = False      # took a 5-ft step (forbids other movement)
     ended: bool = False
+    ai_asked: int = 0          # times the policy was asked for an action this turn (at most 8)
+    ai_passed: bool = False    # the policy passed, or its action was refused: it acts no more this turn
 
     @property
     def full_round(self) -> bool:

@@ -89,19 +89,29 @@ class Encounter(World):
         return int(self.settings.get("round_cap", SETTINGS_DEFAULTS["round_cap"]))
 
     def run(self, *, max_rounds: int | None = None) -> list[Event]:
-        """Play the whole fight with the AI; returns all events."""
+        """Play the whole fight with the AI; returns all events. A fight already under way (one
+        loaded from a snapshot, :mod:`sim.engine.snapshot`) goes on from where it stands."""
         if not self.events:
             self.start()
         if max_rounds is not None:  # 0 is a cap too
             self.settings["round_cap"] = int(max_rounds)
-        while not self.finished:
-            self.begin_turn()  # the one round-cap test
-            if self.finished:
-                break
-            if self.turn is not None and not self.turn.ended:
-                self.ai_turn()
-            self.end_turn()
+        while self.advance():
+            pass
         return self.events
+
+    def advance(self) -> bool:
+        """One step of the AI-played fight: begin the next turn, or one action of the policy, or
+        end the turn. Everything between two steps is in the world (a snapshot taken there and
+        resumed plays on the same). False once the fight is over."""
+        if self.finished:
+            return False
+        if self.turn is None:
+            self.begin_turn()
+            return not self.finished
+        if not self.turn.ended and self.ai_action():
+            return True
+        self.end_turn()  # the round cap is tested where a round begins (begin_turn)
+        return not self.finished
 
     def begin_turn(self) -> Creature | None:
         """Advance to the next creature able to act and apply start-of-turn effects."""
@@ -178,16 +188,32 @@ class Encounter(World):
         if self.policy is None:
             raise ValueError("this encounter has no policy: give one, or build it with "
                              "sim.engine.fight.new_encounter (the default AI)")
-        for _ in range(8):
-            if self.turn.ended or self.finished or not c.in_fight:
-                break
-            action = self.policy(self, c, self.turn)
-            if action is None or isinstance(action, Delay):
-                break
-            result = self.perform(action)
-            if not result:
-                self.emit(Refused(round=self.round, actor=c.id, action=type(action).__name__, reason=result.reason))
-                break
+        while self.ai_action():
+            pass
+
+    def ai_action(self) -> bool:
+        """Ask the policy for one action of the current creature and perform it (at most eight a
+        turn); False when it acts no more this turn (it passed, was refused, or cannot act)."""
+        c = self.current()
+        t = self.turn
+        if c is None or t is None:
+            return False
+        if self.policy is None:
+            raise ValueError("this encounter has no policy: give one, or build it with "
+                             "sim.engine.fight.new_encounter (the default AI)")
+        if t.ai_passed or t.ai_asked >= 8 or t.ended or self.finished or not c.in_fight:
+            return False
+        action = self.policy(self, c, t)
+        t.ai_asked += 1
+        if action is None or isinstance(action, Delay):
+            t.ai_passed = True
+            return False
+        result = self.perform(action)
+        if not result:
+            self.emit(Refused(round=self.round, actor=c.id, action=type(action).__name__, reason=result.reason))
+            t.ai_passed = True
+            return False
+        return True
 
     def end_turn(self) -> None:
         c = self.current()

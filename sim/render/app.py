@@ -156,6 +156,11 @@ class App:
         sc = self.scene
         d = sc.director
         play = sc.mode == "play"
+        if play and mod & pygame.KMOD_CTRL and key in (pygame.K_z, pygame.K_y, pygame.K_s, pygame.K_o):
+            {pygame.K_z: self.driver.undo, pygame.K_y: self.driver.redo,
+             pygame.K_s: self.driver.save_game, pygame.K_o: self.driver.load_game}[key]()
+            self._refresh_hover()
+            return
         if key in (pygame.K_ESCAPE, pygame.K_q):
             self.running = False
         elif key == pygame.K_SPACE and play:

@@ -121,13 +121,21 @@ def map_scene(grid, *, size=(1280, 720), hud: bool = True, legend: bool = True, 
 
 
 def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[str] | None = None,
-               speed: float = 1.0):
-    """A scene on a live encounter, and the controller that plays it. Returns (scene, controller)."""
+               speed: float = 1.0, load: str | Path | None = None, save_path: str | Path | None = None):
+    """A scene on a live encounter, and the controller that plays it. Returns (scene, controller).
+    ``load``: a snapshot of a fight of ``spec`` to go on with; ``save_path``: where Ctrl-S saves
+    and Ctrl-O loads (default: ``load``, else ENCOUNTER-save.json in the current folder)."""
+    from sim.engine import snapshot
     from sim.engine.fight import new_encounter
     from sim.render.lighting import Lighting
     from sim.render.scene import Scene
 
-    enc = new_encounter(spec, seed=seed)
+    if load is not None:
+        from sim.engine.ai import default_policy
+
+        enc, _ = snapshot.read_snapshot(Path(load), policy=default_policy, spec=spec)
+    else:
+        enc = new_encounter(spec, seed=seed)
     title, subtitle = fight_title(spec)
     world = World(enc, live=True)
     model = ViewModel()
@@ -136,7 +144,9 @@ def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[
                   mode="play", seed=enc.seed)
     scene.lighting = Lighting(spec.grid, carried=starting_lights(spec))
     scene.lighting.follow_actor = True   # play shows the acting side's view (V: choose one)
-    ctl = PlayController(scene, enc, control=control)
+    if save_path is None:
+        save_path = load if load is not None else f"{Path(spec.path).stem}-save.json"
+    ctl = PlayController(scene, enc, control=control, save_path=save_path)
     return scene, ctl
 
 
@@ -214,12 +224,110 @@ class PlayController:
     """Drives a live encounter for ``cavesim play``: AI turns for the other teams (or every turn
     in auto-play), user actions for the controlled teams."""
 
-    def __init__(self, scene, enc, *, control: set[str] | None = None):
+    #: How many steps back Ctrl-Z can go (each a snapshot in memory).
+    UNDO_DEPTH = 400
+
+    def __init__(self, scene, enc, *, control: set[str] | None = None, save_path: str | Path | None = None):
         self.scene = scene
         self.enc = enc
         self.state = PlayState(controlled=set(control or ()))
+        self.save_path = Path(save_path) if save_path is not None else None
+        self.undo_stack: list[str] = []   # snapshots before each step taken (Ctrl-Z), the last on top
+        self.redo_stack: list[str] = []   # snapshots undone (Ctrl-Y)
         scene.autoplay = False
-        self.scene.feed(enc.start())
+        if enc.events:  # a saved fight: shown as it stands
+            self._show(enc)
+        else:
+            self.scene.feed(enc.start())
+
+    # -- saved games and undo (built on snapshots: nothing is recomputed differently) --------------------------------
+    def _snapshot(self) -> str:
+        from sim.engine import snapshot
+
+        return snapshot.dumps(self.enc, encounter_file=self.enc.spec.path)
+
+    def _checkpoint(self, text: str | None = None) -> None:
+        """Remember the fight as it is now, before a step (undo goes back to it)."""
+        self.undo_stack.append(text if text is not None else self._snapshot())
+        del self.undo_stack[:-self.UNDO_DEPTH]
+        self.redo_stack.clear()
+
+    def _restore(self, text: str) -> None:
+        from sim.engine import snapshot
+
+        self._show(snapshot.load_text(text, self.enc.spec, policy=self.enc.policy))
+
+    def _show(self, enc) -> None:
+        """Put ``enc`` on the screen as it stands (no animation): a loaded or undone fight."""
+        from sim.render.particles import ParticleSystem
+
+        self.enc = enc
+        sc = self.scene
+        sc.world = World(enc, live=True)
+        sc.model.__init__()
+        d = sc.director
+        d.queue.clear()
+        d.anims.clear()
+        d.created.clear()
+        sc.particles = ParticleSystem(seed=sc.seed, rock=sc.grid.rock, band=sc.passage_band)
+        sc._dispersed.clear()
+        sc.hp_shown.clear()
+        sc._comp = None
+        sc.preview = None
+        sc.area_preview = []
+        sc.spell_choice = None
+        self._choice_for = None
+        sc.jump(enc.events)
+
+    def undo(self) -> bool:
+        """Ctrl-Z: back to before the last step (an action, an AI turn, a turn ended, a load)."""
+        if not self.undo_stack:
+            self.scene.toast("nothing to undo: this is where the fight started")
+            return False
+        self.redo_stack.append(self._snapshot())
+        self._restore(self.undo_stack.pop())
+        if self.scene.autoplay:
+            self.scene.autoplay = False  # else the AI would play the undone turn again at once
+        self.scene.toast(f"undone: round {self.enc.round}", 1.2)
+        return True
+
+    def redo(self) -> bool:
+        """Ctrl-Y: the step undone last, again (exactly as it went)."""
+        if not self.redo_stack:
+            self.scene.toast("nothing to redo")
+            return False
+        self.undo_stack.append(self._snapshot())
+        self._restore(self.redo_stack.pop())
+        self.scene.toast(f"redone: round {self.enc.round}", 1.2)
+        return True
+
+    def save_game(self, path: str | Path | None = None) -> bool:
+        """Ctrl-S: the fight to a snapshot file (``cavesim play --load FILE`` or ``cavesim fight FILE``)."""
+        from sim.engine import snapshot
+
+        path = Path(path) if path is not None else self.save_path
+        try:
+            snapshot.save(self.enc, path, encounter_file=self.enc.spec.path)
+        except (DataError, OSError) as exc:
+            self.scene.toast(f"not saved: {str(exc).splitlines()[0]}", 4.0)
+            return False
+        self.scene.toast(f"saved to {path}", 2.0)
+        return True
+
+    def load_game(self, path: str | Path | None = None) -> bool:
+        """Ctrl-O: the fight saved in the snapshot file (Ctrl-Z goes back to before loading)."""
+        from sim.engine import snapshot
+
+        path = Path(path) if path is not None else self.save_path
+        try:
+            enc, _ = snapshot.read_snapshot(path, policy=self.enc.policy, spec=self.enc.spec)
+        except DataError as exc:
+            self.scene.toast(f"not loaded: {str(exc).splitlines()[0]}", 4.0)
+            return False
+        self._checkpoint()
+        self._show(enc)
+        self.scene.toast(f"loaded {path}: round {enc.round}", 2.0)
+        return True
 
     # -- the turn loop -------------------------------------------------------------------------------------------
     def current(self):
@@ -273,6 +381,7 @@ class PlayController:
     def ai_turn(self) -> None:
         if self.enc.turn is None or self.enc.finished:
             return
+        self._checkpoint()
         mark = len(self.enc.events)
         if not self.enc.turn.ended:
             self.enc.ai_turn()
@@ -296,10 +405,12 @@ class PlayController:
         if not self.controls(c):
             self.scene.toast("not your creature's turn: Space lets the AI play it")
             return False
+        before = self._snapshot()
         result = self.enc.perform(action)
         if isinstance(result, Impossible):
             self.scene.toast(f"{c.name} cannot: {result.reason}")
             return False
+        self._checkpoint(before)
         self.scene.feed(result.events)
         self.scene.preview = None
         if self.enc.turn is not None and self.enc.turn.ended:
@@ -310,6 +421,7 @@ class PlayController:
         from sim.engine.actions import Delay
 
         if self.scene.director.idle() and self.controls(self.current()) and self.enc.turn is not None:
+            self._checkpoint()
             self.enc.perform(Delay())
             self._end_turn()
 
