@@ -30,12 +30,14 @@ from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootSt
 from sim.engine.attacks import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
-from sim.engine.damage import swarm_weapon_rule
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.spells import burst_area, cone_origins, cone_squares
+from sim.engine.estimates import (
+    attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
+    usable_now,
+)
 from sim.engine.world import World
-from sim.geometry import distance_squares_grid, footprint_distance_ft, line_of_effect, threatened
-from sim.movement import distance_map
+from sim.geometry import footprint_distance_ft, line_of_effect, threatened
 from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
 from sim.rules.weapons import combat_modifier, gear, gear_table, splash_weapon
@@ -66,7 +68,7 @@ def default_policy(w: World, c: Creature, t: Turn):
     act = _against_swarms(w, c, t, foes)
     if act is not None:
         return act
-    if _is_ranged(c):
+    if is_ranged(c):
         act = _ranged(w, c, t, foes)
         if act is not None:
             return act
@@ -76,6 +78,7 @@ def default_policy(w: World, c: Creature, t: Turn):
 # =================================================================================================
 # Helpers
 # =================================================================================================
+
 
 def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """The foes ``c``'s side perceives (sees or pinpoints, RULES §9.3), and where the side last saw
@@ -111,160 +114,27 @@ def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
     return foes, None
 
 
-def _needs_both_hands(c: Creature, att) -> bool:
-    """Fighting with ``att`` takes both hands: a two-handed weapon, or a weapon and a shield
-    (RULES §9.3.5: a light takes a hand)."""
-    if att is None or att.kind != "weapon" or att.name == "torch":
-        return False
-    two = att.weapon is not None and att.weapon.category == "two-handed"
-    return two or c.block.shield is not None
-
-def hit_chance(bonus: int, ac: int) -> float:
-    need = ac - bonus
-    return min(0.95, max(0.05, (21 - need) / 20))
-
-
-def expected_damage(w: World, c: Creature, att, target: Creature) -> float:
-    """Expected damage of one attack from where ``c`` stands (or would stand), or 0 if refused."""
-    plan = attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
-    if not plan:
-        return 0.0
-    unlit = attacks.unlit_torch(c, att)  # a plain club: no fire (RULES §3.5)
-    avg = att.damage.average + sum(d.average for d, e in att.extra_damage if not (unlit and e == "fire"))
-    if target.is_swarm:
-        if att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
-            avg = att.weapon.swarm_fire.average
-        else:
-            rule = swarm_weapon_rule(target, att.damage_types or ("bludgeoning",), att.types_join)  # RULES §4.7
-            phys = {"immune": 0.0, "half": att.damage.average / 2, "full": att.damage.average}[rule]
-            avg = phys + sum(d.average for d, _ in att.extra_damage)
-    return hit_chance(plan.bonus, plan.ac) * max(0.0, avg)
-
-
-def _usable_now(w: World, c: Creature, att, target: Creature) -> bool:
-    return bool(attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee"))
-
-
-def _in_reach(w: World, c: Creature, target: Creature, att=None) -> bool:
-    att = att or c.wielded() or attacks.first_melee(c)
-    if att is None:
-        return False
-    reach = int(att.reach_ft or c.reach_ft())
-    if reach <= 0:
-        return bool(set(c.squares) & set(target.squares))
-    return footprint_distance_ft(c.squares, target.squares) <= reach
-
-
-def _is_ranged(c: Creature) -> bool:
-    """A creature that prefers to fight at range: a caster, or one whose best ranged attack beats
-    its best melee attack."""
-    if c.block.spells is not None and c.block.spells.cls == "wizard":
-        return True
-    melee = [a.bonus or 0 for a in c.block.attacks if a.mode == "melee"]
-    ranged = [a.bonus or 0 for a in c.block.attacks if a.mode == "ranged" and not a.thrown]
-    if not ranged:
-        return False
-    best_m = max((a.damage.average for a in c.block.attacks if a.mode == "melee"), default=0)
-    best_r = max((a.damage.average for a in c.block.attacks if a.mode == "ranged" and not a.thrown), default=0)
-    return max(ranged) > max(melee, default=-99) + 1 and best_r >= best_m
-
-
-def _dmap(w: World, c: Creature):
-    f = w.field(c)
-    key = (id(f), c.id, c.pos, c.prone, w.occupancy_signature())  # one search per state of the fight
-    d = w.cache.distances.get(key)
-    if d is None:
-        blocked, _ = w.occupancy_masks(c)
-        blocked[c.pos[1], c.pos[0]] = False
-        d = w.cache.distances.put(key, distance_map(f, c.pos, expected=True, blocked=blocked, prone=c.prone))
-    return d
-
-
-def attack_squares(w: World, c: Creature, target: Creature, reach: int) -> list[Pos]:
-    """Reference squares from which ``c`` could attack ``target`` (free, where it can stand)."""
-    f = w.field(c)
-    blocked, no_end = w.occupancy_masks(c)
-    rows, cols = w.grid.shape
-    r = max(1, reach // 5) + c.k
-    xs = [x for x, _ in target.squares]
-    ys = [y for _, y in target.squares]
-    if c.k == 1 and reach == 5 and len(target.squares) == 1:  # the common case: the 3 x 3 block around it
-        tx, ty = target.squares[0]
-        mode = f.mode
-        return [(x, y) for y in range(max(0, ty - 1), min(rows, ty + 2)) for x in range(max(0, tx - 1), min(cols, tx + 2))
-                if mode[y, x] != BLOCKED and (not (blocked[y, x] or no_end[y, x]) or (x, y) == c.pos)]
-    if c.k == 1:  # one square: the same test for the whole window at once
-        return _attack_squares_1(f, c, target, reach, blocked | no_end, (max(0, min(ys) - r), min(rows, max(ys) + r + 1),
-                                                                         max(0, min(xs) - r), min(cols, max(xs) + r + 1)))
-    out = []
-    for y in range(max(0, min(ys) - r), min(rows, max(ys) + r + 1)):
-        for x in range(max(0, min(xs) - r), min(cols, max(xs) + r + 1)):
-            if f.mode[y, x] == BLOCKED or ((blocked[y, x] or no_end[y, x]) and (x, y) != c.pos):
-                continue
-            sq = f.occupied((x, y), [])
-            d = footprint_distance_ft(sq, target.squares)
-            if reach <= 0:
-                if not set(sq) & set(target.squares):
-                    continue
-            elif d > reach:
-                continue
-            out.append((x, y))
-    return out
-
-
-def _attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.ndarray, box) -> list[Pos]:
-    """:func:`attack_squares` for a one-square creature, vectorised over the window ``box``
-    (rows y0:y1, columns x0:x1); the same squares in the same (row-major) order."""
-    y0, y1, x0, x1 = box
-    if y0 >= y1 or x0 >= x1:
-        return []
-    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
-    ok = (f.mode[y0:y1, x0:x1] != BLOCKED) & (~taken[y0:y1, x0:x1] | ((xx == c.pos[0]) & (yy == c.pos[1])))
-    if reach <= 0:
-        on = np.zeros(ok.shape, dtype=bool)
-        for tx, ty in target.squares:
-            on |= (xx == tx) & (yy == ty)
-        ok &= on
-    else:
-        dist = None
-        for tx, ty in target.squares:
-            dd = 5 * distance_squares_grid(xx - tx, yy - ty)
-            dist = dd if dist is None else np.minimum(dist, dd)
-        ok &= dist <= reach
-    ys, xs = np.nonzero(ok)
-    return list(zip((xs + x0).tolist(), (ys + y0).tolist()))
-
-
-def _best_melee(w: World, c: Creature, target: Creature):
-    """The carried melee attack with the best expected damage from where ``c`` stands."""
-    best, best_v = None, -1.0
-    for a in c.melee_options():
-        v = expected_damage(w, c, a, target)
-        if v > best_v + 1e-9:
-            best, best_v = a, v
-    return best, best_v
-
-
 # =================================================================================================
 # Melee
 # =================================================================================================
+
 
 def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
     if c.prone and t.move and not w.field(c).prone[c.pos[1], c.pos[0]] and not t.moved:
         return StandUp()
     targets = [f for f in foes if not (f.is_swarm and _immune_to_me(c, f))] or foes
     # attack from here if something is in reach
-    in_reach = [f for f in targets if _in_reach(w, c, f, _reachiest(c))]
+    in_reach = [f for f in targets if reaches(w, c, f, _reachiest(c))]
     if in_reach and t.standard:
         target = min(in_reach, key=lambda f: (f.hp, f.id))
-        best, value = _best_melee(w, c, target)
+        best, value = best_melee(w, c, target)
         cur = c.wielded()
         if best is not None and cur is not None and best.name != cur.name and best.kind == "weapon":
             cur_v = expected_damage(w, c, cur, target) if cur.mode == "melee" else 0.0
             if value > cur_v + 0.25 and t.move:
                 return Draw(best.name)
         if best is None or value <= 0:
-            if cur is not None and cur.mode == "melee" and _usable_now(w, c, cur, target):
+            if cur is not None and cur.mode == "melee" and usable_now(w, c, cur, target):
                 best = cur
             else:
                 return _reposition(w, c, t, targets)
@@ -272,7 +142,7 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if t.move:
                 return Draw(best.name)
             return None
-        if (c.torch_lit or c.light) and _needs_both_hands(c, best):
+        if (c.torch_lit or c.light) and needs_both_hands(c, best):
             return DropLight()  # a free action: the light keeps shining from the floor
         if t.full_round and _full_attack_worth(c, best):
             return FullAttack(target.id, best.name)
@@ -292,7 +162,7 @@ def _hold_ground(w: World, c: Creature, t: Turn, foes: list[Creature]):
     ten rounds, so a fight cannot stall forever)."""
     if c.is_swarm or t.moved or attacks.standing_category(w, c) is not Category.CLEAR:
         return None
-    walkers = [f for f in foes if not f.is_swarm and f.in_fight and not _is_ranged(f)]
+    walkers = [f for f in foes if not f.is_swarm and f.in_fight and not is_ranged(f)]
     if not walkers:
         return None
     held = w.memory.setdefault("held_ground", {}).setdefault(c.id, set())
@@ -372,7 +242,7 @@ def _reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
     """Close on the enemy it can reach soonest, to a square where it fights without penalty."""
     if t.stepped or not (t.move or t.standard):
         return None
-    d = _dmap(w, c)
+    d = distance_field(w, c)
     att = _reachiest(c)
     reach = int((att.reach_ft if att else 0) or c.reach_ft())
     f = w.field(c)
@@ -482,6 +352,7 @@ def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos
 # Ranged and casters
 # =================================================================================================
 
+
 def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
     threatened_by = [f for f in foes if set(c.squares) & attacks.threatens(w, f)]
     ranged = [a for a in c.ranged_options() if not a.thrown]
@@ -568,7 +439,7 @@ def _safe_step(w: World, c: Creature, foes: list[Creature]) -> Pos | None:
 
 def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: int) -> Pos | None:
     """A reachable square with line of effect to a foe, out of every foe's reach, near."""
-    d = _dmap(w, c)
+    d = distance_field(w, c)
     ok = d.reachable() & (d.actions <= max_actions)
     ys, xs = np.nonzero(ok)
     threat = set()
@@ -657,7 +528,7 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
                 return Cast("cure-light-wounds", target=a.id)
         hurt = [a for a in hurt if a is not c]
         if hurt and t.move and not t.moved and not t.stepped:
-            d = _dmap(w, c)
+            d = distance_field(w, c)
             dest = attack_squares(w, c, hurt[0], 5)
             dest = [p for p in dest if d.reachable()[p[1], p[0]] and d.actions[p[1], p[0]] <= 1]
             if dest:
@@ -672,6 +543,7 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
 # =================================================================================================
 # Against swarms
 # =================================================================================================
+
 
 def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
     swarms = [f for f in foes if f.is_swarm]
@@ -725,7 +597,7 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if c.wielding != "torch" and t.move:
                 return Draw("torch")
             target = near[0]
-            if c.wielding == "torch" and _usable_now(w, c, torch, target):
+            if c.wielding == "torch" and usable_now(w, c, torch, target):
                 return Strike(target.id, "torch")
         elif c.items.get("torch", 0) > 0 and (c.items.get("tindertwig", 0) > 0 or t.full_round):
             return LightTorch()
@@ -741,6 +613,7 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
 # Nauseated, swarms
 # =================================================================================================
 
+
 def _nauseated(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """One move action: get out of the swarm if it can (RULES §5.2)."""
     if not (t.move or t.standard) or t.moved or t.stepped:
@@ -755,7 +628,7 @@ def _flee_swarms(w: World, c: Creature, t: Turn, foes: list[Creature], *, budget
     swarm_sq = {s for f in swarms for s in f.squares}
     if not (set(c.squares) & swarm_sq):
         return None
-    d = _dmap(w, c)
+    d = distance_field(w, c)
     ok = d.reachable() & (d.actions <= budget)
     ys, xs = np.nonzero(ok)
     _, no_end = w.occupancy_masks(c)
@@ -795,7 +668,7 @@ def swarm_policy(w: World, c: Creature, t: Turn, foes: list[Creature]):
     targets = [f for f in foes if not f.is_swarm]
     if not targets:
         return None
-    d = _dmap(w, c)
+    d = distance_field(w, c)
     budget = 2 if t.full_move else 1
     ok = d.reachable() & (d.actions <= budget)
     occ: dict[Pos, set[str]] = {}

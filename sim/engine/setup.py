@@ -7,7 +7,6 @@ Nothing here rolls a die or emits an event: the fight has not started.
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 from sim.coords import Pos
 from sim.engine.creature import Creature

@@ -3,7 +3,7 @@ the sensible choice is plain: what the policy asks the engine to do next."""
 
 from __future__ import annotations
 
-from sim.engine import ai
+from sim.engine import ai, estimates
 from sim.engine.actions import Cast, Delay, Draw, FiveFootStep, LightTorch, Move, Strike
 
 from .helpers import encounter, ready
@@ -37,8 +37,8 @@ def test_swaps_to_a_light_weapon_in_a_narrow_crawlway():
     sword, dagger = f.attack_named("longsword"), f.attack_named("dagger")
     # longsword +3 +2 Str +1 focus -8 -4 prone = -6: a 20 to hit AC 15 (5%) x 6.5; the dagger stabs
     # (the stab-light column, no penalty, §2.5): +3 +2 -4 prone = +1: 14 or better (35%) x 4.5
-    assert round(ai.expected_damage(enc, f, sword, g), 3) == 0.325
-    assert round(ai.expected_damage(enc, f, dagger, g), 3) == 1.575
+    assert round(estimates.expected_damage(enc, f, sword, g), 3) == 0.325
+    assert round(estimates.expected_damage(enc, f, dagger, g), 3) == 1.575
     assert next_action(enc, "f") == Draw("dagger")
     assert enc.perform(Draw("dagger"))
     a = ai.default_policy(enc, f, enc.turn)

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from sim.engine import ai
+from sim.engine import ai, estimates
 from sim.engine.casting import range_ft
 from sim.engine.damage import DamagePart, adjust_for_target, halve, swarm_weapon_rule
 from sim.engine.items import splash_modifiers
@@ -45,12 +45,12 @@ def test_the_engine_and_the_ai_read_the_same_matrix_for_a_claw():
     assert adjust_for_target(rats, DamagePart(7, "piercing", "weapon", types=claw.damage_types, join="and"), {}) == 7
     enc.place(f, (3, 1))  # in reach of the rats
     plan = ai.attacks.plan_attack(enc, f, claw, rats)
-    expected = ai.hit_chance(plan.bonus, plan.ac) * (claw.damage.average + sum(d.average for d, _ in claw.extra_damage))
+    expected = estimates.hit_chance(plan.bonus, plan.ac) * (claw.damage.average + sum(d.average for d, _ in claw.extra_damage))
     assert ai.expected_damage(enc, f, claw, rats) == pytest.approx(expected)
     sword = f.wielded()  # a longsword (slashing): half
     plan = ai.attacks.plan_attack(enc, f, sword, rats)
     assert ai.expected_damage(enc, f, sword, rats) == pytest.approx(
-        ai.hit_chance(plan.bonus, plan.ac) * sword.damage.average / 2)
+        estimates.hit_chance(plan.bonus, plan.ac) * sword.damage.average / 2)
 
 
 def test_halving_rounds_down_but_leaves_at_least_one():

@@ -1,0 +1,153 @@
+"""What the AI estimates before it chooses (sim.engine.ai): the chance to hit and the damage an
+attack is worth against a target, computed with the engine's own rules (attacks.plan_attack,
+damage.adjust_for_target: RULES §4.7), whether a weapon can be used now and reaches, and the
+squares from which a creature can attack another (from its distance field, memoised per turn in
+the World's query cache, keyed by the state of the fight). Pure questions: nothing here changes the world."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.coords import Pos
+from sim.engine import attacks
+from sim.engine.creature import Creature
+from sim.engine.damage import swarm_weapon_rule
+from sim.engine.world import World
+from sim.geometry import distance_squares_grid, footprint_distance_ft
+from sim.movement import distance_map
+from sim.movement.field import BLOCKED
+
+
+def needs_both_hands(c: Creature, att) -> bool:
+    """Fighting with ``att`` takes both hands: a two-handed weapon, or a weapon and a shield
+    (RULES §9.3.5: a light takes a hand)."""
+    if att is None or att.kind != "weapon" or att.name == "torch":
+        return False
+    two = att.weapon is not None and att.weapon.category == "two-handed"
+    return two or c.block.shield is not None
+
+
+def hit_chance(bonus: int, ac: int) -> float:
+    need = ac - bonus
+    return min(0.95, max(0.05, (21 - need) / 20))
+
+
+def expected_damage(w: World, c: Creature, att, target: Creature) -> float:
+    """Expected damage of one attack from where ``c`` stands (or would stand), or 0 if refused."""
+    plan = attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
+    if not plan:
+        return 0.0
+    unlit = attacks.unlit_torch(c, att)  # a plain club: no fire (RULES §3.5)
+    avg = att.damage.average + sum(d.average for d, e in att.extra_damage if not (unlit and e == "fire"))
+    if target.is_swarm:
+        if att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
+            avg = att.weapon.swarm_fire.average
+        else:
+            rule = swarm_weapon_rule(target, att.damage_types or ("bludgeoning",), att.types_join)  # RULES §4.7
+            phys = {"immune": 0.0, "half": att.damage.average / 2, "full": att.damage.average}[rule]
+            avg = phys + sum(d.average for d, _ in att.extra_damage)
+    return hit_chance(plan.bonus, plan.ac) * max(0.0, avg)
+
+
+def usable_now(w: World, c: Creature, att, target: Creature) -> bool:
+    return bool(attacks.plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee"))
+
+
+def reaches(w: World, c: Creature, target: Creature, att=None) -> bool:
+    att = att or c.wielded() or attacks.first_melee(c)
+    if att is None:
+        return False
+    reach = int(att.reach_ft or c.reach_ft())
+    if reach <= 0:
+        return bool(set(c.squares) & set(target.squares))
+    return footprint_distance_ft(c.squares, target.squares) <= reach
+
+
+def is_ranged(c: Creature) -> bool:
+    """A creature that prefers to fight at range: a caster, or one whose best ranged attack beats
+    its best melee attack."""
+    if c.block.spells is not None and c.block.spells.cls == "wizard":
+        return True
+    melee = [a.bonus or 0 for a in c.block.attacks if a.mode == "melee"]
+    ranged = [a.bonus or 0 for a in c.block.attacks if a.mode == "ranged" and not a.thrown]
+    if not ranged:
+        return False
+    best_m = max((a.damage.average for a in c.block.attacks if a.mode == "melee"), default=0)
+    best_r = max((a.damage.average for a in c.block.attacks if a.mode == "ranged" and not a.thrown), default=0)
+    return max(ranged) > max(melee, default=-99) + 1 and best_r >= best_m
+
+
+def distance_field(w: World, c: Creature):
+    f = w.field(c)
+    key = (id(f), c.id, c.pos, c.prone, w.occupancy_signature())  # one search per state of the fight
+    d = w.cache.distances.get(key)
+    if d is None:
+        blocked, _ = w.occupancy_masks(c)
+        blocked[c.pos[1], c.pos[0]] = False
+        d = w.cache.distances.put(key, distance_map(f, c.pos, expected=True, blocked=blocked, prone=c.prone))
+    return d
+
+
+def attack_squares(w: World, c: Creature, target: Creature, reach: int) -> list[Pos]:
+    """Reference squares from which ``c`` could attack ``target`` (free, where it can stand)."""
+    f = w.field(c)
+    blocked, no_end = w.occupancy_masks(c)
+    rows, cols = w.grid.shape
+    r = max(1, reach // 5) + c.k
+    xs = [x for x, _ in target.squares]
+    ys = [y for _, y in target.squares]
+    if c.k == 1 and reach == 5 and len(target.squares) == 1:  # the common case: the 3 x 3 block around it
+        tx, ty = target.squares[0]
+        mode = f.mode
+        return [(x, y) for y in range(max(0, ty - 1), min(rows, ty + 2)) for x in range(max(0, tx - 1), min(cols, tx + 2))
+                if mode[y, x] != BLOCKED and (not (blocked[y, x] or no_end[y, x]) or (x, y) == c.pos)]
+    if c.k == 1:  # one square: the same test for the whole window at once
+        return attack_squares_1(f, c, target, reach, blocked | no_end, (max(0, min(ys) - r), min(rows, max(ys) + r + 1),
+                                                                         max(0, min(xs) - r), min(cols, max(xs) + r + 1)))
+    out = []
+    for y in range(max(0, min(ys) - r), min(rows, max(ys) + r + 1)):
+        for x in range(max(0, min(xs) - r), min(cols, max(xs) + r + 1)):
+            if f.mode[y, x] == BLOCKED or ((blocked[y, x] or no_end[y, x]) and (x, y) != c.pos):
+                continue
+            sq = f.occupied((x, y), [])
+            d = footprint_distance_ft(sq, target.squares)
+            if reach <= 0:
+                if not set(sq) & set(target.squares):
+                    continue
+            elif d > reach:
+                continue
+            out.append((x, y))
+    return out
+
+
+def attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.ndarray, box) -> list[Pos]:
+    """:func:`attack_squares` for a one-square creature, vectorised over the window ``box``
+    (rows y0:y1, columns x0:x1); the same squares in the same (row-major) order."""
+    y0, y1, x0, x1 = box
+    if y0 >= y1 or x0 >= x1:
+        return []
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
+    ok = (f.mode[y0:y1, x0:x1] != BLOCKED) & (~taken[y0:y1, x0:x1] | ((xx == c.pos[0]) & (yy == c.pos[1])))
+    if reach <= 0:
+        on = np.zeros(ok.shape, dtype=bool)
+        for tx, ty in target.squares:
+            on |= (xx == tx) & (yy == ty)
+        ok &= on
+    else:
+        dist = None
+        for tx, ty in target.squares:
+            dd = 5 * distance_squares_grid(xx - tx, yy - ty)
+            dist = dd if dist is None else np.minimum(dist, dd)
+        ok &= dist <= reach
+    ys, xs = np.nonzero(ok)
+    return list(zip((xs + x0).tolist(), (ys + y0).tolist()))
+
+
+def best_melee(w: World, c: Creature, target: Creature):
+    """The carried melee attack with the best expected damage from where ``c`` stands."""
+    best, best_v = None, -1.0
+    for a in c.melee_options():
+        v = expected_damage(w, c, a, target)
+        if v > best_v + 1e-9:
+            best, best_v = a, v
+    return best, best_v
