@@ -43,7 +43,8 @@ import numpy as np
 from sim.engine.setup import build_creature, check_placement
 from sim.errors import DataError, UsageError
 from sim.grid import Terrain
-from sim.loaders import MAX_COMBATANTS, MAX_LENGTH, MAX_ROUND_CAP, to_feet
+from sim.loaders import MAX_COMBATANTS, MAX_ROUND_CAP, to_feet
+from sim.maplayers import MAX_LENGTH
 from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
 
 _COMBATANT_FIELDS = ("template", "weapon", "off_hand", "team", "at", "lit")

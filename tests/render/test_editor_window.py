@@ -256,7 +256,7 @@ def test_cli_window_without_a_display_says_what_to_do(write_map, capsys):
 
 
 def test_layer_picture_marks_rock_difficult_and_width():
-    from sim.render.editor import layer_rgb
+    from sim.render.editor_draw import layer_rgb
 
     w = np.array([[0, 1, 20, 20]])
     doc = Document(w, np.array([[0, 10, 10, 10]]), np.array([[0, 0, 0, 1]]), np.zeros((1, 4), bool))
