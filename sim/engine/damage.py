@@ -20,6 +20,8 @@ from sim.rules.weapons import combat_modifier
 
 PHYSICAL = ("bludgeoning", "piercing", "slashing")
 
+SWARM_AREA_FACTOR = 1.5  # RULES §4.7: an area effect deals half again as much to a swarm
+
 
 def _mod(section: str, key: str) -> int:
     return combat_modifier(section, key)
@@ -90,7 +92,7 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
                 adjustments["swarm_half"] = adjustments.get("swarm_half", 0) + (new - amount)
                 amount = new
         if part.area:
-            new = amount + amount // 2
+            new = int(amount * SWARM_AREA_FACTOR)  # half again, rounded down
             adjustments["area_x1.5"] = adjustments.get("area_x1.5", 0) + (new - amount)
             amount = new
     # energy resistance (per attack, after the other adjustments) and damage reduction (physical only)
