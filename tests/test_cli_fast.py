@@ -41,3 +41,16 @@ def test_path_and_reach_options_say_what_they_take(capsys):
         main(["path", "--help"])
     out = capsys.readouterr().out
     assert "--from X,Y" in out and "start square" in out and "goal square" in out
+
+
+def test_the_parsers_choices_equal_the_constants_they_stand_for():
+    """sim.cli._choices repeats a few constants so that --help needs no numpy; they must agree."""
+    from sim.cli import _choices as C
+    from sim.editor import save
+    from sim.importers import common
+    from sim import loaders, mapwrite
+
+    assert C.MAP_FORMATS == mapwrite.FORMATS and C.ASCII_AUTO_MAX == mapwrite.ASCII_AUTO_MAX
+    assert C.EDIT_FORMATS == save.FORMATS and C.UNITS == loaders.UNITS
+    assert (C.IMPORT_FEET_PER_SQUARE, C.IMPORT_CEILING_FT, C.IMPORT_MAX_PIXELS) == (
+        common.DEFAULT_FEET_PER_SQUARE, common.DEFAULT_CEILING_FT, common.MAX_PIXELS)

@@ -18,14 +18,15 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from sim.cli import _choices as C
 from sim.cli._common import add_map_limit, limits_from, print_json
-from sim.editor.model import Document
-from sim.editor.ops import apply_ops, read_ops
-from sim.editor.save import FORMATS, find_autosave, save
 from sim.errors import UsageError
 from sim.fileio import read_toml
-from sim.loaders import UNITS, load_map
+
+if TYPE_CHECKING:  # annotations only: the command line starts without numpy
+    from sim.editor.model import Document
 
 
 def register(sub) -> None:
@@ -36,12 +37,12 @@ def register(sub) -> None:
                     "half-written map.")
     p.add_argument("map", metavar="MAP", help="the map file (TOML, legend or .npz layers); with --new, the file to create")
     p.add_argument("--new", metavar="COLSxROWS", default=None, help="start a new map of solid rock this size, e.g. 60x40")
-    p.add_argument("--units", choices=UNITS, default=None, help="units of a --new map (default ft)")
+    p.add_argument("--units", choices=C.UNITS, default=None, help="units of a --new map (default ft)")
     p.add_argument("--name", default=None, help="the name of a --new map (default: the file name)")
     p.add_argument("--apply", metavar="OPS.jsonl", default=None,
                    help="run these operations (one JSON object a line) without a window, then save")
     p.add_argument("--out", metavar="NEW.toml", default=None, help="save to this file (default: MAP itself)")
-    p.add_argument("--format", choices=FORMATS, default="keep",
+    p.add_argument("--format", choices=C.EDIT_FORMATS, default="keep",
                    help="how to save: keep (a legend map stays one while its values fit the glyphs, a layers "
                         "map stays layers), auto, legend or layers (default keep)")
     p.add_argument("--record", metavar="OPS.jsonl", default=None,
@@ -73,6 +74,9 @@ def parse_new(text: str, limits) -> tuple[int, int]:
 
 def open_document(args: argparse.Namespace) -> tuple[Document, Path]:
     """The document to edit and the file it saves to (bad arguments refused before any work)."""
+    from sim.editor.model import Document
+    from sim.loaders import load_map
+
     path = Path(args.map)
     limits = limits_from(args)
     if args.new is None:
@@ -123,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _apply(args: argparse.Namespace, doc: Document, out: Path) -> int:
+    from sim.editor.ops import apply_ops, read_ops
+    from sim.editor.save import find_autosave, save
+
     ops = read_ops(args.apply)                         # every bad line at once, before any change
     done = apply_ops(doc, ops, args.apply)
     if find_autosave(out, doc.shape) is not None:

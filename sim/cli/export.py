@@ -15,15 +15,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import numpy as np
 
-from sim.classify import category_counts, classify
 from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
 from sim.errors import UsageError
-from sim.exporters.overlay import export_overlay, map_px
-from sim.exporters.tiled import export_tiled, round_down
-from sim.exporters.uvtt import blocked_mask, export_uvtt
-from sim.rules.categories import Category
 
 TARGETS = ("tiled", "overlay", "uvtt")
 SUFFIXES = {"tiled": (".tmx", ".tmj"), "overlay": (".png",), "uvtt": (".dd2vtt", ".df2vtt", ".uvtt")}
@@ -75,6 +69,13 @@ def check_args(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+    from sim.classify import category_counts, classify
+    from sim.exporters.overlay import export_overlay, map_px
+    from sim.exporters.tiled import export_tiled, round_down
+    from sim.exporters.uvtt import blocked_mask, export_uvtt
+    from sim.rules.categories import Category
+
     out = check_args(args)
     if args.to != "tiled":
         label, body = body_from(args)   # refuse a missing or bad body before loading the map
@@ -101,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, files: list[Path], info: dict) -> None:
+    from sim.rules.categories import Category
+
     if args.json:
         print_json({"files": [str(f) for f in files], **info})
         return

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from sim.argtypes import seed, whole
 from sim.cli._common import add_map_limit, limits_from, print_json
 from sim.errors import DataError, UsageError
-from sim.mapwrite import ASCII_AUTO_MAX
+from sim.cli._choices import ASCII_AUTO_MAX
 
 if TYPE_CHECKING:
     from sim.grid import CaveGrid

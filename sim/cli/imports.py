@@ -14,15 +14,14 @@ import importlib
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sim.classify import category_counts, classify
+from sim.cli import _choices as C
 from sim.cli._common import add_map_limit, print_json
 from sim.errors import UsageError
-from sim.importers import IMPORTERS, VTT_SUFFIXES, importer_for
-from sim.importers.common import DEFAULT_CEILING_FT, DEFAULT_FEET_PER_SQUARE, MAX_PIXELS, ImportOptions
-from sim.mapwrite import FORMATS, write_map
-from sim.rules.bodies import body_for
-from sim.rules.categories import Category
+
+if TYPE_CHECKING:  # annotations only: the command line starts without numpy
+    from sim.importers.common import ImportOptions
 
 _XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _POINT = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*=\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
@@ -43,7 +42,7 @@ def register(sub) -> None:
                    "the picture (.png) are written beside it")
     p.add_argument("--point", action="append", default=[], metavar="NAME=X,Y",
                    help="a named point (entrance=3,4) for analyze, crawl and encounters; repeatable")
-    p.add_argument("--format", choices=FORMATS, default="auto",
+    p.add_argument("--format", choices=C.MAP_FORMATS, default="auto",
                    help="legend grid, numeric .npz layers, or auto (default; a map with closed doors is always "
                         "written as layers)")
     p.add_argument("--ceiling-image", metavar="PNG", default=None,
@@ -53,10 +52,10 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_map_limit(p)
     v = p.add_argument_group("Universal VTT maps (.dd2vtt, .df2vtt, .uvtt)")
-    v.add_argument("--feet-per-square", type=float, default=DEFAULT_FEET_PER_SQUARE, metavar="FT",
-                   help=f"a grid square's side in feet (the file has no units; default {DEFAULT_FEET_PER_SQUARE:g})")
-    v.add_argument("--ceiling", type=float, default=DEFAULT_CEILING_FT, metavar="FT",
-                   help=f"ceiling height of every floor square in feet (default {DEFAULT_CEILING_FT:g})")
+    v.add_argument("--feet-per-square", type=float, default=C.IMPORT_FEET_PER_SQUARE, metavar="FT",
+                   help=f"a grid square's side in feet (the file has no units; default {C.IMPORT_FEET_PER_SQUARE:g})")
+    v.add_argument("--ceiling", type=float, default=C.IMPORT_CEILING_FT, metavar="FT",
+                   help=f"ceiling height of every floor square in feet (default {C.IMPORT_CEILING_FT:g})")
     v.add_argument("--resolution", type=float, default=None, metavar="PX_PER_FT",
                    help="pixels per foot the walls are rasterised at (default: automatic, 10 down to 2 so that "
                         "the raster stays near 16 million pixels)")
@@ -67,8 +66,8 @@ def register(sub) -> None:
     v.add_argument("--name", default=None, help="the map's name (default: the file name)")
     v.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
                    help="refuse input files larger than this (default 64)")
-    v.add_argument("--max-pixels", type=float, default=float(MAX_PIXELS), metavar="N",
-                   help=f"refuse rasters larger than this many pixels (default {MAX_PIXELS:.0e})")
+    v.add_argument("--max-pixels", type=float, default=float(C.IMPORT_MAX_PIXELS), metavar="N",
+                   help=f"refuse rasters larger than this many pixels (default {C.IMPORT_MAX_PIXELS:.0e})")
     g = p.add_argument_group("picture maps (.png)")
     g.add_argument("--px-per-square", type=int, default=None, metavar="K",
                    help="pixels per square: each square is a K x K block of one colour (default 1)")
@@ -89,6 +88,8 @@ def _squares(values: list[str], flag: str) -> tuple[tuple[int, int], ...]:
 
 def options_from(args: argparse.Namespace) -> ImportOptions:
     """Check every argument before any work; the options for the importer."""
+    from sim.importers.common import ImportOptions
+
     if not (args.feet_per_square > 0) or args.feet_per_square > 100:
         raise UsageError(f"--feet-per-square {args.feet_per_square:g}: give a square side in feet, > 0 and <= 100 "
                          "(5 for D&D)")
@@ -126,6 +127,9 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sim.importers import VTT_SUFFIXES, importer_for
+    from sim.mapwrite import write_map
+
     src = Path(args.file)
     if src.suffix.lower() in (".jpg", ".jpeg"):
         raise UsageError(f"{src}: is a JPEG; JPEG is lossy and changes the colours that hold the widths; "
@@ -182,6 +186,10 @@ class _progress:
 
 
 def _summary(imported, written, args) -> None:
+    from sim.classify import category_counts, classify
+    from sim.rules.bodies import body_for
+    from sim.rules.categories import Category
+
     grid = written.grid
     floor = ~grid.rock
     body = body_for("medium")
@@ -225,6 +233,8 @@ def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
 
 
 def _run_tiled_or_picture(args: argparse.Namespace) -> int:
+    from sim.importers import IMPORTERS
+
     path, out = check_args(args)
     written = IMPORTERS[path.suffix.lower()](path, out, args)
     g = written.grid

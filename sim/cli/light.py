@@ -15,9 +15,6 @@ from pathlib import Path
 from sim.cli._common import add_map_limit, limits_from, print_json
 from sim.errors import DataError, UsageError
 from sim.fileio import read_toml
-from sim.loaders import load_encounter
-from sim.vision import LEVEL_NAMES, LOCATES, SEES, level_letters
-from sim.vision.scene import carried_light, look, party_light_bearer, scene_lights
 
 MAX_ROUND = 1000
 
@@ -69,6 +66,8 @@ def _kind(path: Path) -> str:
 
 
 def encounter_scene(path: Path, rnd: int, limits):
+    from sim.loaders import load_encounter
+
     from sim.engine.fight import new_encounter
 
     spec = load_encounter(path, limits=limits)
@@ -88,6 +87,8 @@ def encounter_scene(path: Path, rnd: int, limits):
 
 
 def crawl_scene(path: Path, limits):
+    from sim.vision.scene import party_light_bearer
+
     from sim.loaders import load_crawl
     from sim.engine.setup import build_creature
 
@@ -134,6 +135,8 @@ def _nearest_floor(grid, start, n: int, taken: set) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sim.vision.scene import look, scene_lights
+
     path = Path(args.file)
     if args.round is not None and not (1 <= args.round <= MAX_ROUND):
         raise UsageError(f"--round must be a round number from 1 to {MAX_ROUND}, got {args.round}")
@@ -169,6 +172,9 @@ def _marks() -> str:
 
 
 def _print_text(grid, name, when, alive, lg, s) -> None:
+    from sim.vision import LEVEL_NAMES, LOCATES, SEES, level_letters
+    from sim.vision.scene import carried_light
+
     lines = [list(row) for row in level_letters(lg.normal, grid.rock)]
     marks = _marks()
     key = {}

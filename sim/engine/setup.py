@@ -139,7 +139,7 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
 #: (bless and sleep end by round numbers of that fight, a poison's secondary save falls due
 #: within it) and its tallies (kills, rounds squeezing or nauseated).
 CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "light",
-           "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
+           "lanterns_lit", "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
 
 
 def carry_over(src: Creature, dst: Creature) -> None:
