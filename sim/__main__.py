@@ -3,7 +3,7 @@
 import sys
 
 try:
-    from sim.cli import main  # under the guard: a spawned worker process must not run the CLI again
+    from sim.cli import main  # in the try: Ctrl-C during the import itself is one line too
 except KeyboardInterrupt:  # Ctrl-C while Python is still importing: one line, exit 130
     print("cavesim: interrupted", file=sys.stderr)
     raise SystemExit(130) from None
