@@ -327,6 +327,9 @@ def test_sigkill_while_resuming_never_empties_the_journal(demo, tmp_path, monkey
         time.sleep(delay)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
+        if not part.exists():  # a fast machine finished the batch before the kill: nothing was lost
+            assert out.read_bytes() == uninterrupted
+            break
         assert len(REC.scan(part, "csv").records) >= 6
         assert REC.scan(part, "csv").inputs is not None
     assert main(["fight", str(demo), "--runs", "40", "--workers", "2", "--out", str(out), "--resume", "--quiet"]) == 0
