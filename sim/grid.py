@@ -35,7 +35,6 @@ from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
-from scipy import ndimage
 
 from sim.coords import ij
 
@@ -197,8 +196,7 @@ def open_runs(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ([0, 3, 3, 3, 0], [0, 3, 3, 3, 0])
     """
     floor = np.asarray(floor, dtype=bool)
-    return (_runs(floor, np.array([[0, 0, 0], [1, 1, 1], [0, 0, 0]])),
-            _runs(floor, np.array([[0, 1, 0], [0, 1, 0], [0, 1, 0]])))
+    return _row_runs(floor), _row_runs(floor.T).T
 
 
 def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.ndarray:
@@ -222,11 +220,24 @@ def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.
     return allow
 
 
-def _runs(floor: np.ndarray, structure: np.ndarray) -> np.ndarray:
-    labels, n = ndimage.label(floor, structure=structure)
-    sizes = np.bincount(labels.ravel(), minlength=n + 1)
-    sizes[0] = 0
-    return sizes[labels]
+def _row_runs(floor: np.ndarray) -> np.ndarray:
+    """Length of the run of True cells along its row through each cell, 0 on False cells (plain
+    numpy: this module needs no scipy, so loading a map does not import it)."""
+    rows, cols = floor.shape
+    out = np.zeros((rows, cols), dtype=np.int64)
+    if floor.size == 0:
+        return out
+    pad = np.zeros((rows, cols + 2), dtype=np.int8)
+    pad[:, 1:-1] = floor
+    step = np.diff(pad, axis=1)                  # +1 where a run starts, -1 just past its end
+    r0, c0 = np.nonzero(step == 1)
+    _, c1 = np.nonzero(step == -1)               # same row order, one end per start
+    length = c1 - c0
+    run_id = np.cumsum(step == 1, axis=1)[:, :cols]   # runs started so far on the row
+    first = np.searchsorted(r0, np.arange(rows))       # index of each row's first run
+    idx = first[:, None] + run_id - 1
+    out[floor] = length[idx[floor]]
+    return out
 
 
 @functools.lru_cache(maxsize=8)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import zlib
 
+import numba
 import numpy as np
-from scipy import ndimage
 
 from sim.grid import CaveGrid
 from sim.render import palette
@@ -28,61 +28,148 @@ def _seed_of(grid: CaveGrid, extra: int = 0) -> int:
     return (zlib.crc32(f"{grid.name}|{grid.cols}x{grid.rows}".encode()) + extra) & 0x7FFFFFFF
 
 
-def _weights(n_out: int, n_in: int, step: float, offset: float, cubic: bool) -> np.ndarray:
-    """``(n_out, n_in)`` interpolation matrix sampling a lattice at ``i * step + offset``: cubic
-    B-spline weights (smooth, no overshoot) or linear ones; edges clamp."""
+def _taps(n_out: int, n_in: int, step: float, offset: float, cubic: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Interpolation taps sampling a lattice of ``n_in`` points at ``i * step + offset`` for
+    ``i < n_out``: a list of (lattice index, weight) arrays, one per tap, of cubic B-spline
+    weights (smooth, no overshoot) or linear ones; edges clamp (a clamped index repeats, so its
+    weights add up)."""
     u = np.arange(n_out) * step + offset
     i0 = np.floor(u).astype(np.int64)
     f = u - i0
-    m = np.zeros((n_out, n_in))
-    rows = np.arange(n_out)
     if cubic:
         w = (((1 - f) ** 3) / 6, (3 * f ** 3 - 6 * f ** 2 + 4) / 6, (-3 * f ** 3 + 3 * f ** 2 + 3 * f + 1) / 6, f ** 3 / 6)
         offs = (-1, 0, 1, 2)
     else:
         w = (1 - f, f)
         offs = (0, 1)
-    for o, wt in zip(offs, w):
-        np.add.at(m, (rows, np.clip(i0 + o, 0, n_in - 1)), wt)
-    return m
+    return [(np.clip(i0 + o, 0, n_in - 1), wt.astype(np.float32)) for o, wt in zip(offs, w)]
+
+
+def _resample(a: np.ndarray, ty, tx, out: np.ndarray | None = None, amp: float = 1.0) -> np.ndarray:
+    """A small 2-D array interpolated to full size with separable taps: along the columns on
+    the small array first, then whole rows mixed (compiled, one pass) for the full one; a few
+    multiply-adds per pixel, never a dense interpolation matrix. With ``out``, ``amp`` times the
+    result is added to it."""
+    a = a.astype(np.float32)
+    cols = sum(a[:, i] * w[None, :] for i, w in tx).astype(np.float32)
+    idx = np.stack([i for i, _ in ty])
+    wts = np.stack([w for _, w in ty]).astype(np.float32)
+    if out is None:
+        out = np.zeros((len(ty[0][0]), cols.shape[1]), dtype=np.float32)
+    _mix_rows(cols, idx, wts, out, np.float32(amp))
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _mix_rows(cols, idx, wts, out, amp) -> None:  # pragma: no cover - compiled
+    """``out[y] += amp * sum_k wts[k, y] * cols[idx[k, y]]``."""
+    taps, h = idx.shape
+    w = cols.shape[1]
+    for y in range(h):
+        for k in range(taps):
+            r = idx[k, y]
+            c = wts[k, y] * amp
+            for x in range(w):
+                out[y, x] += c * cols[r, x]
 
 
 def value_noise(shape: tuple[int, int], cell: float, rng: np.random.Generator) -> np.ndarray:
     """Smooth noise with features about ``cell`` pixels across (a random lattice, B-spline
-    interpolated by two small matrix products)."""
+    interpolated), float32."""
     h, w = shape
     gh, gw = int(h / cell) + 4, int(w / cell) + 4
     lattice = rng.random((gh, gw))
-    wy = _weights(h, gh, 1.0 / cell, 1.0, True)
-    wx = _weights(w, gw, 1.0 / cell, 1.0, True)
-    return wy @ lattice @ wx.T
+    return _resample(lattice, _taps(h, gh, 1.0 / cell, 1.0, True), _taps(w, gw, 1.0 / cell, 1.0, True))
 
 
 def fbm(shape: tuple[int, int], cell: float, rng: np.random.Generator, octaves: int = 4) -> np.ndarray:
-    """Fractal noise: octaves of :func:`value_noise`, normalised to [0, 1]."""
-    total = np.zeros(shape)
+    """Fractal noise: octaves of :func:`value_noise`, normalised to [0, 1] (float32)."""
+    total = np.zeros(shape, dtype=np.float32)
     amp, norm = 1.0, 0.0
+    h, w = shape
     for i in range(octaves):
         c = max(1.5, cell / (2 ** i))
-        total += amp * value_noise(shape, c, rng)
+        gh, gw = int(h / c) + 4, int(w / c) + 4
+        lattice = rng.random((gh, gw))   # as value_noise(shape, c, rng), added into the total
+        _resample(lattice, _taps(h, gh, 1.0 / c, 1.0, True), _taps(w, gw, 1.0 / c, 1.0, True), total, amp)
         norm += amp
         amp *= 0.5
-    total /= norm
-    lo, hi = total.min(), total.max()
-    return (total - lo) / (hi - lo + 1e-9)
+    lo, hi = float(total.min()), float(total.max())
+    total -= np.float32(lo)
+    total *= np.float32(1.0 / (hi - lo + 1e-9))
+    return total
 
 
 def _upsample(a: np.ndarray, ts: int, order: int = 1) -> np.ndarray:
-    """Grid array -> pixel array, interpolating (linearly) between square centres."""
+    """Grid array -> pixel array (float32), interpolating (linearly) between square centres."""
     rows, cols = a.shape
-    wy = _weights(rows * ts, rows, 1.0 / ts, 0.5 / ts - 0.5, False)
-    wx = _weights(cols * ts, cols, 1.0 / ts, 0.5 / ts - 0.5, False)
-    return wy @ a.astype(np.float64) @ wx.T
+    return _resample(a, _taps(rows * ts, rows, 1.0 / ts, 0.5 / ts - 0.5, False),
+                     _taps(cols * ts, cols, 1.0 / ts, 0.5 / ts - 0.5, False))
 
 
-def _smooth(t: np.ndarray) -> np.ndarray:
-    t = np.clip(t, 0.0, 1.0)
-    return t * t * (3 - 2 * t)
+@numba.njit(cache=True, nogil=True)
+def _edt_kernel(mask: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """Exact Euclidean distance from every True pixel to the nearest False one (0 on False
+    pixels), as ``scipy.ndimage.distance_transform_edt`` gives it: squared distances along the
+    columns, then the lower envelope of parabolas along each row (Felzenszwalb and Huttenlocher,
+    "Distance transforms of sampled functions", 2012)."""
+    h, w = mask.shape
+    inf = 1e20
+    g = np.empty((h, w), dtype=np.float64)
+    for y in range(h):   # 1-D distance along each column: down (row by row, in memory order)...
+        for x in range(w):
+            if not mask[y, x]:
+                g[y, x] = 0.0
+            else:
+                g[y, x] = g[y - 1, x] + 1.0 if y > 0 else inf
+    for y in range(h - 2, -1, -1):   # ... then back up
+        for x in range(w):
+            d = g[y + 1, x] + 1.0
+            if d < g[y, x]:
+                g[y, x] = d
+    out = np.empty((h, w), dtype=np.float32)
+    v = np.empty(w, dtype=np.int64)
+    z = np.empty(w + 1, dtype=np.float64)
+    f = np.empty(w, dtype=np.float64)
+    for y in range(h):
+        for x in range(w):
+            gx = g[y, x]
+            f[x] = gx * gx if gx < inf else inf
+        k = 0
+        v[0] = 0
+        z[0] = -inf
+        z[1] = inf
+        for q in range(1, w):
+            if f[q] >= inf:
+                continue
+            if f[v[0]] >= inf and k == 0:   # no real parabola yet: this one starts the envelope
+                v[0] = q
+                continue
+            s = ((f[q] + q * q) - (f[v[k]] + v[k] * v[k])) / (2.0 * q - 2.0 * v[k])
+            while s <= z[k]:
+                k -= 1
+                s = ((f[q] + q * q) - (f[v[k]] + v[k] * v[k])) / (2.0 * q - 2.0 * v[k])
+            k += 1
+            v[k] = q
+            z[k] = s
+            z[k + 1] = inf
+        if f[v[0]] >= inf:   # no background pixel anywhere in reach of this row
+            for x in range(w):
+                out[y, x] = np.float32(inf)
+            continue
+        k = 0
+        for x in range(w):
+            while z[k + 1] < x:
+                k += 1
+            dx = x - v[k]
+            out[y, x] = np.float32(np.sqrt(dx * dx + f[v[k]]))
+    return out
+
+
+def distance_to_edge(mask: np.ndarray) -> np.ndarray:
+    """Float32 distance (pixels) from each True pixel to the nearest False pixel, 0 on False ones
+    (a compiled exact Euclidean transform: the painting's occlusion and rock shading)."""
+    return _edt_kernel(np.ascontiguousarray(mask, dtype=np.bool_))
 
 
 def floor_mask(grid: CaveGrid, ts: int, rng: np.random.Generator | None = None) -> np.ndarray:
@@ -187,68 +274,93 @@ def _capsule(out: np.ndarray, x0, y0, x1, y1, r) -> None:
 
 
 def paint_cave(grid: CaveGrid, ts: int, *, grid_lines: bool = True) -> np.ndarray:
-    """The cave as an RGB image, ``(rows * ts, cols * ts, 3)`` uint8."""
+    """The cave as an RGB image, ``(rows * ts, cols * ts, 3)`` uint8: the noise, the mask and
+    the two distance maps as arrays, the colour of each pixel from them in one compiled pass
+    (:func:`_shade_kernel`), then the rubble and the grid lines."""
+    f32 = np.float32
     rng = np.random.default_rng(_seed_of(grid))
     H, W = grid.rows * ts, grid.cols * ts
     floor = floor_mask(grid, ts, rng)
     tex_big = fbm((H, W), ts * 2.5, rng, octaves=4)
     tex_fine = fbm((H, W), max(2.0, ts * 0.35), rng, octaves=3)
-
-    # -- floor: ceiling height -> colour, texture, occlusion ------------------------------------------
+    # the ceiling height at each pixel: smooth across open squares; narrow channels take their
+    # own square's ceiling (no smoothing across the rock)
     open_ = (~grid.rock).astype(np.float64)
     hgt = np.where(grid.rock, 0.0, np.minimum(grid.height_ft, 20.0))
     num = _upsample(hgt * open_, ts)
     den = _upsample(open_, ts)
-    h_px = np.where(den > 1e-3, num / np.maximum(den, 1e-3), 8.0)
-    # narrow channels take their own square's ceiling (no smoothing across the rock)
-    h_sq = np.kron(np.where(grid.rock, 8.0, grid.height_ft), np.ones((ts, ts)))
-    narrow_px = np.kron((~grid.rock) & (grid.width_ft < 5.0), np.ones((ts, ts), dtype=bool))
-    h_px = np.where(narrow_px, h_sq, h_px)
-    t = (np.clip(h_px, 2.0, 16.0) - 2.0) / 14.0
-    t = t ** 0.7
-    lo = np.array(palette.FLOOR_LOW, dtype=np.float64)
-    hi = np.array(palette.FLOOR_HIGH, dtype=np.float64)
-    col_floor = lo[None, None, :] + (hi - lo)[None, None, :] * t[..., None]
-    col_floor *= (0.84 + 0.24 * tex_fine + 0.22 * (tex_big - 0.5))[..., None]
-    dist_in = ndimage.distance_transform_edt(floor)
-    ao = 0.42 + 0.58 * _smooth(dist_in / (0.55 * ts))
-    ao = np.where(narrow_px, np.maximum(ao, 0.85), ao)   # a channel is narrow by design: keep it readable
-    col_floor *= ao[..., None]
-    # low ceilings (under 6 ft): faint hatching, stronger the lower it is
-    yy, xx = np.mgrid[0:H, 0:W]
+    h_px = np.where(den > 1e-3, num / np.maximum(den, f32(1e-3)), f32(8.0))
+    narrow_sq = (~grid.rock) & (grid.width_ft < 5.0)
+    narrow_px = np.kron(narrow_sq, np.ones((ts, ts), dtype=bool))
+    h_sq = np.where(grid.rock, 8.0, grid.height_ft).astype(np.float32)
+    h_px[narrow_px] = np.kron(h_sq, np.ones((ts, ts), dtype=np.float32))[narrow_px]
+    dist_in = distance_to_edge(floor)
+    dist_out = distance_to_edge(~floor)
+    colours = np.array([palette.FLOOR_LOW, palette.FLOOR_HIGH, palette.ROCK_DARK, palette.ROCK_LIGHT,
+                        palette.ROCK_RIM], dtype=np.float32)
     hatch_period = max(4, ts // 4)
-    hatch = ((xx + yy) % hatch_period) < max(1, hatch_period // 4)
-    low = np.clip((6.0 - h_px) / 4.0, 0.0, 1.0)
-    col_floor *= (1.0 - 0.22 * (hatch * low))[..., None]
-    # drop shadow from the rock (light from the top-left)
-    s = max(2, ts // 7)
-    rock_px = ~floor
-    shadow = np.zeros_like(floor)
-    shadow[s:, s:] = rock_px[:-s, :-s]
-    col_floor *= np.where(shadow & floor & ~narrow_px, 0.72, 1.0)[..., None]
+    img = np.empty((H, W, 3), dtype=np.float32)
+    _shade_kernel(floor, narrow_px, tex_big, tex_fine, np.ascontiguousarray(h_px, dtype=np.float32), dist_in,
+                  dist_out, colours, f32(ts), max(2, ts // 7), hatch_period, max(1, hatch_period // 4), img)
     # rubble: stones on difficult squares
     if grid.difficult.any():
-        _rubble(col_floor, grid, ts, rng, floor)
-
-    # -- rock -----------------------------------------------------------------------------------------------
-    dist_out = ndimage.distance_transform_edt(rock_px)
-    rd = np.array(palette.ROCK_DARK, dtype=np.float64)
-    rl = np.array(palette.ROCK_LIGHT, dtype=np.float64)
-    base = rd[None, None, :] + (rl - rd)[None, None, :] * (0.25 + 0.75 * tex_big)[..., None]
-    near = 1.0 - _smooth(dist_out / (0.9 * ts))
-    col_rock = base * (0.62 + 0.5 * near)[..., None]
-    col_rock *= (0.7 + 0.5 * tex_fine)[..., None]
-    ridges = np.abs(tex_big - 0.5) < 0.01
-    col_rock *= np.where(ridges, 0.55, 1.0)[..., None]
-    rim = (dist_out > 0) & (dist_out <= max(1.5, ts / 12))
-    rimc = np.array(palette.ROCK_RIM, dtype=np.float64)
-    col_rock = np.where(rim[..., None], rimc * (0.85 + 0.3 * tex_fine[..., None]), col_rock)
-
-    img = np.where(floor[..., None], col_floor, col_rock)
+        _rubble(img, grid, ts, rng, floor)
     if grid_lines and ts >= 8:
-        gl = ((xx % ts) == 0) | ((yy % ts) == 0)
-        img *= np.where(gl & floor, 0.8, 1.0)[..., None]
-    return np.clip(img, 0, 255).astype(np.uint8)
+        on = (np.arange(W) % ts) == 0
+        gl = np.logical_or.outer((np.arange(H) % ts) == 0, on) & floor
+        img[gl] *= f32(0.8)
+    np.clip(img, 0, 255, out=img)
+    return img.astype(np.uint8)
+
+
+@numba.njit(cache=True, nogil=True)
+def _smooth1(t):  # pragma: no cover - compiled
+    t = min(max(t, 0.0), 1.0)
+    return t * t * (3.0 - 2.0 * t)
+
+
+@numba.njit(cache=True, nogil=True)
+def _shade_kernel(floor, narrow, tex_big, tex_fine, h_px, dist_in, dist_out, colours, ts, shadow_px, hatch_period,
+                  hatch_on, img) -> None:  # pragma: no cover - compiled
+    """Each pixel's colour. Floor: the ceiling height picks a colour between low and high,
+    brightened by the noise, darkened near the walls (occlusion; channels stay readable), by a
+    faint hatching under low ceilings (< 6 ft) and by the rock's drop shadow (light from the
+    top-left). Rock: the stone colour by the coarse noise, lighter near the cave, fine grain,
+    dark ridges, a lit rim at the edge."""
+    H, W = floor.shape
+    rim_px = max(1.5, ts / 12.0)
+    for y in range(H):
+        for x in range(W):
+            tb = tex_big[y, x]
+            tf = tex_fine[y, x]
+            if floor[y, x]:
+                h = h_px[y, x]
+                t = ((min(max(h, 2.0), 16.0) - 2.0) / 14.0) ** 0.7
+                lit = 0.84 + 0.24 * tf + 0.22 * (tb - 0.5)
+                ao = 0.42 + 0.58 * _smooth1(dist_in[y, x] / (0.55 * ts))
+                if narrow[y, x]:
+                    ao = max(ao, 0.85)
+                lit *= ao
+                if (x + y) % hatch_period < hatch_on:
+                    lit *= 1.0 - 0.22 * min(max((6.0 - h) / 4.0, 0.0), 1.0)
+                if y >= shadow_px and x >= shadow_px and not floor[y - shadow_px, x - shadow_px] and not narrow[y, x]:
+                    lit *= 0.72
+                for c in range(3):
+                    lo = colours[0, c]
+                    img[y, x, c] = (lo + (colours[1, c] - lo) * t) * lit
+            else:
+                d = dist_out[y, x]
+                if d <= rim_px:
+                    for c in range(3):
+                        img[y, x, c] = colours[4, c] * (0.85 + 0.3 * tf)
+                    continue
+                near = 1.0 - _smooth1(d / (0.9 * ts))
+                shade = (0.62 + 0.5 * near) * (0.7 + 0.5 * tf)
+                if abs(tb - 0.5) < 0.01:
+                    shade *= 0.55
+                for c in range(3):
+                    rd = colours[2, c]
+                    img[y, x, c] = (rd + (colours[3, c] - rd) * (0.25 + 0.75 * tb)) * shade
 
 
 def _rubble(col: np.ndarray, grid: CaveGrid, ts: int, rng, floor: np.ndarray) -> None:
