@@ -315,6 +315,21 @@ class CrawlScene(Scene):
         self._route = (base, ts, comp)
         return comp
 
+    def label_obstacles(self) -> list:
+        """The start's and the goal's names, painted on the map: token labels keep off them."""
+        ts = self.camera.ts
+        if ts < 10:
+            return []
+        ox, oy = self.camera.origin()
+        out = []
+        for (x, y), name in ((self.plan.route[0], self.result.spec.start_name or "start"),
+                             (self.plan.route[-1], self.result.spec.goal_name or "goal")):
+            w, h = self.text.size(name, max(14, min(20, ts)))
+            cx, cy = int((x + 0.5) * ts) + int(ox), int((y + 0.5) * ts) + int(oy)
+            r = max(4, int(ts * 0.55))
+            out.append((cx - w // 2, cy - r - h - 1, w, h))
+        return out
+
     def _draw_tokens(self, surf, anims, t) -> None:
         plan = self.plan
         ts = self.camera.ts
@@ -509,7 +524,8 @@ class CrawlHud(Hud):
         """The caption at the bottom of the map, beside the legend, up to three lines."""
         if not text or alpha <= 0.02:
             return
-        left = view.x + (232 if self.scene.show_legend and view.w >= 240 else 10)
+        on_map = self.scene.show_legend and not (self.scene.show_hud and self.legend_in_panel)
+        left = view.x + (232 if on_map and view.w >= 240 else 10)
         avail = max(160, view.right - 10 - left)
         key = (text, avail)
         lines = self._wrapped.get(key)

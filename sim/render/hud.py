@@ -10,6 +10,7 @@ import pygame
 
 from sim.render import palette, portray
 from sim.render.easing import ease_out_cubic, fade
+from sim.render.placement import place
 from sim.rules.categories import Category, describe
 
 SIZE_NAMES = ("Fine", "Diminutive", "Tiny", "Small", "Medium", "Large", "Huge", "Gargantuan", "Colossal")
@@ -79,6 +80,10 @@ class Hud:
         self._wrapped: dict = {}
         self._legend_key = None
         self._legend = None
+        self._legend_local = None      # the legend's box in the side panel (panel pixels), if it is there
+        self.legend_in_panel = True    # the panel holds the legend (else it goes over the map's corner)
+        self.legend_rect = None        # where the legend was last drawn, in screen pixels
+        self.card_rect = None          # where the last closing card was drawn, in screen pixels
 
     # -- bars -----------------------------------------------------------------------------------------------------
     def topbar(self, surf, rect: pygame.Rect) -> None:
@@ -159,13 +164,15 @@ class Hud:
     def panel(self, surf, rect: pygame.Rect) -> None:
         sc = self.scene
         key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.turn_key(),
-               tuple(round(v, 2) for v in sc.hp_shown.values()))
+               tuple(round(v, 2) for v in sc.hp_shown.values()), self._legend_items_key() if sc.show_legend else None)
         if self._panel is None or key != self._panel_key or self._panel.get_size() != rect.size:
             if self._panel is None or self._panel.get_size() != rect.size:
                 self._panel = pygame.Surface(rect.size)
             self._draw_panel(self._panel, pygame.Rect(0, 0, rect.w, rect.h))
             self._panel_key = key
         surf.blit(self._panel, rect.topleft)
+        if self._legend_local is not None:
+            self.legend_rect = self._legend_local.move(rect.topleft)
 
     def _draw_panel(self, surf, rect: pygame.Rect) -> None:
         surf.fill(palette.UI_BG)
@@ -177,7 +184,16 @@ class Hud:
         y += 8
         y = self._selected(surf, inner.x, y, inner.w)
         y += 8
-        self._log(surf, pygame.Rect(inner.x, y, inner.w, inner.bottom - y))
+        bottom = inner.bottom
+        self._legend_local = None
+        if self.scene.show_legend:   # the legend sits at the foot of the panel, off the map
+            img = self._legend_image(inner.w)
+            if bottom - y - img.get_height() - 6 >= 90:     # the log keeps a few lines
+                bottom -= img.get_height() + 6
+                surf.blit(img, (inner.x, bottom + 6))
+                self._legend_local = pygame.Rect(inner.x, bottom + 6, *img.get_size())
+        self.legend_in_panel = self._legend_local is not None
+        self._log(surf, pygame.Rect(inner.x, y, inner.w, bottom - y))
 
     def _header(self, surf, x, y, w, text) -> int:
         s = self.text.render(text.upper(), 16, palette.UI_DIM)
@@ -212,6 +228,9 @@ class Hud:
             s = self.text.render(init, 16, palette.UI_DIM)
             surf.blit(s, (x + 26, y + 3))
             name = self.text.render(cv.label, 18, col)
+            room = w - 48 - (112 if cv.alive else 80)     # a long name stops short of the hp figures
+            if name.get_width() > room > 20:
+                name = name.subsurface(pygame.Rect(0, 0, room, name.get_height()))
             surf.blit(name, (x + 48, y + 2))
             if not cv.alive:
                 st = "dispersed" if "dispersed" in cv.conditions else "dead"
@@ -306,93 +325,98 @@ class Hud:
             yy += lh
 
     # -- on the map ------------------------------------------------------------------------------------------------
-    def legend(self, surf, view: pygame.Rect) -> None:
+    def _legend_items_key(self):
         sc = self.scene
-        key = (sc.category_overlay_name(), bool(sc.overlays.get("reach")), bool(sc.overlays.get("contours")),
-               tuple(sc.model.teams), view.bottom, view.x)
+        return (sc.category_overlay_name(), bool(sc.overlays.get("reach")), bool(sc.overlays.get("contours")),
+                tuple(sc.model.teams))
+
+    def legend(self, surf, view: pygame.Rect) -> None:
+        """The legend over the map's bottom-left corner: only when there is no side panel (with
+        one, the panel holds it: :meth:`_draw_panel`). ``legend_rect``: where it went, in
+        screen pixels (the panel's records it in the panel's own)."""
+        key = (self._legend_items_key(), view.bottom, view.x)
         if key != self._legend_key:
             self._legend_key = key
-            self._legend = self._make_legend(view)
+            img = self._legend_image(210)
+            if img.get_height() > view.h - 20 or img.get_width() > view.w - 20:   # no room in a very small frame
+                img = img.subsurface(pygame.Rect(0, 0, min(img.get_width(), max(1, view.w - 20)),
+                                                 min(img.get_height(), max(1, view.h - 20)))).copy()
+            self._legend = (img, (view.x + 10, view.bottom - img.get_height() - 10))
         img, pos = self._legend
         surf.blit(img, pos)
+        self.legend_rect = pygame.Rect(pos, img.get_size())
 
-    def _make_legend(self, view: pygame.Rect):
+    def _legend_image(self, w: int) -> pygame.Surface:
+        """The legend's box, ``w`` pixels wide: the floor shade, the category colours of the
+        overlay shown, reach and travel-time marks, the teams; the short entries in two columns
+        when the box is wide enough (the side panel's)."""
         sc = self.scene
-        out = pygame.Surface(view.size, pygame.SRCALPHA)
-        surf = out
         t = self.text
-        w = 210
-        x0 = 10
-        items = []
-        items.append(("ceiling", None))
+        items = [("ceiling", None)]
         cat_for = sc.category_overlay_name()
         if cat_for:
             items.append(("title", f"Categories for {cat_for}"))
-            for cat in Category:
-                items.append(("cat", cat))
+            items += [("cat", cat) for cat in Category]
         if sc.overlays.get("reach"):
             items.append(("swatch", (palette.REACH_SINGLE, "one move action")))
             items.append(("swatch", (palette.REACH_DOUBLE, "double move")))
         if sc.overlays.get("contours"):
             items.append(("line", "travel time, rounds"))
-        teams = sc.model.teams
-        for i, team in enumerate(teams[:4]):
-            items.append(("team", (palette.team_rgb(team, i), team)))
+        items += [("team", (palette.team_rgb(team, i), team)) for i, team in enumerate(sc.model.teams[:4])]
+        cols = 2 if w >= 300 else 1
         line_h = 17
-        h = 10
-        for kind, _ in items:
-            h += 36 if kind == "ceiling" else line_h
-        box = pygame.Rect(x0, view.h - h - 10, w, h)
-        panel_box(surf, box, fill=(14, 14, 18), alpha=205)
-        y = box.y + 6
+        rows: list[list] = []     # each row: items side by side (two short entries of one kind, or one)
         for kind, val in items:
-            if kind == "ceiling":
-                s = t.render("Floor shade = ceiling height", 15, palette.UI_TEXT)
-                surf.blit(s, (box.x + 8, y))
-                bar = pygame.Rect(box.x + 8, y + 15, w - 16, 9)
-                for i in range(bar.w):
-                    hft = 2 + 14 * i / max(1, bar.w - 1)
-                    pygame.draw.line(surf, palette.ceiling_rgb(hft), (bar.x + i, bar.y), (bar.x + i, bar.bottom))
-                pygame.draw.rect(surf, (0, 0, 0), bar, 1)
-                lo = t.render("2 ft", 14, palette.UI_DIM)
-                hi = t.render("16 ft+", 14, palette.UI_DIM)
-                surf.blit(lo, (bar.x, bar.bottom + 1))
-                surf.blit(hi, (bar.right - hi.get_width(), bar.bottom + 1))
-                mid = t.render("cracks to scale", 14, palette.UI_DIM)
-                surf.blit(mid, (bar.centerx - mid.get_width() // 2, bar.bottom + 1))
-                y += 36
-            elif kind == "title":
-                s = t.render(val, 15, palette.UI_ACCENT)
-                surf.blit(s, (box.x + 8, y))
-                y += line_h
-            elif kind == "cat":
-                rgb = palette.category_rgb(val)
-                pygame.draw.rect(surf, rgb, pygame.Rect(box.x + 8, y + 2, 14, 11), border_radius=2)
-                s = t.render(val.label, 15, palette.UI_TEXT)
-                surf.blit(s, (box.x + 28, y))
-                y += line_h
-            elif kind == "swatch":
-                rgb, label = val
-                pygame.draw.rect(surf, rgb, pygame.Rect(box.x + 8, y + 2, 14, 11), border_radius=2)
-                s = t.render(label, 15, palette.UI_TEXT)
-                surf.blit(s, (box.x + 28, y))
-                y += line_h
-            elif kind == "line":
-                pygame.draw.line(surf, palette.CONTOUR, (box.x + 8, y + 7), (box.x + 22, y + 7), 2)
-                s = t.render(val, 15, palette.UI_TEXT)
-                surf.blit(s, (box.x + 28, y))
-                y += line_h
-            elif kind == "team":
-                rgb, label = val
-                pygame.draw.circle(surf, rgb, (box.x + 15, y + 7), 6)
-                s = t.render(label, 15, palette.UI_TEXT)
-                surf.blit(s, (box.x + 28, y))
-                y += line_h
-        box = box.inflate(2, 2).clip(out.get_rect())  # a small view: keep the legend's box on the surface
-        img = out.subsurface(box).copy()
+            if (cols == 2 and kind in ("cat", "team", "swatch") and rows and len(rows[-1]) == 1
+                    and rows[-1][0][0] == kind):
+                rows[-1].append((kind, val))
+            else:
+                rows.append([(kind, val)])
+        h = 10 + sum(36 if r[0][0] == "ceiling" else line_h for r in rows)
+        out = pygame.Surface((w, h), pygame.SRCALPHA)
+        panel_box(out, out.get_rect(), fill=(14, 14, 18), alpha=205)
+        y = 6
+        col_w = (w - 8) // cols
+        for row in rows:
+            for k, (kind, val) in enumerate(row):
+                x = 8 + k * col_w
+                if kind == "ceiling":
+                    self._legend_ceiling(out, pygame.Rect(8, y + 15, min(w, 210) - 16, 9), y)
+                elif kind == "title":
+                    out.blit(t.render(val, 15, palette.UI_ACCENT), (x, y))
+                else:
+                    if kind == "cat":
+                        rgb, label = palette.category_rgb(val), val.label
+                    elif kind == "line":
+                        rgb, label = palette.CONTOUR, val
+                    else:
+                        rgb, label = val
+                    if kind == "team":
+                        pygame.draw.circle(out, rgb, (x + 7, y + 7), 6)
+                    elif kind == "line":
+                        pygame.draw.line(out, rgb, (x, y + 7), (x + 14, y + 7), 2)
+                    else:
+                        pygame.draw.rect(out, rgb, pygame.Rect(x, y + 2, 14, 11), border_radius=2)
+                    out.blit(t.render(label, 15, palette.UI_TEXT), (x + 20, y))
+            y += 36 if row[0][0] == "ceiling" else line_h
         if pygame.display.get_surface() is not None:
-            img = img.convert_alpha()
-        return img, (box.x + view.x, box.y + view.y)
+            out = out.convert_alpha()
+        return out
+
+    def _legend_ceiling(self, surf, bar: pygame.Rect, y: int) -> None:
+        """The floor shade's scale: ceiling heights from 2 ft to 16 ft and more."""
+        t = self.text
+        surf.blit(t.render("Floor shade = ceiling height", 15, palette.UI_TEXT), (bar.x, y))
+        for i in range(bar.w):
+            hft = 2 + 14 * i / max(1, bar.w - 1)
+            pygame.draw.line(surf, palette.ceiling_rgb(hft), (bar.x + i, bar.y), (bar.x + i, bar.bottom))
+        pygame.draw.rect(surf, (0, 0, 0), bar, 1)
+        lo = t.render("2 ft", 14, palette.UI_DIM)
+        hi = t.render("16 ft+", 14, palette.UI_DIM)
+        mid = t.render("cracks to scale", 14, palette.UI_DIM)
+        surf.blit(lo, (bar.x, bar.bottom + 1))
+        surf.blit(hi, (bar.right - hi.get_width(), bar.bottom + 1))
+        surf.blit(mid, (bar.centerx - mid.get_width() // 2, bar.bottom + 1))
 
     def caption(self, surf, view: pygame.Rect, text: str, alpha: float = 1.0) -> None:
         if not text or alpha <= 0.02:
@@ -416,22 +440,28 @@ class Hud:
             surf.blit(r, (box.x + 12, y))
             y += lh
 
+    def _cut(self, a: float) -> float:
+        """An opacity as drawn: as it is in a window; all or nothing in an export (the scene's
+        ``cut_fades``), where every step of a fade would rewrite the frame."""
+        return (1.0 if a >= 0.5 else 0.0) if getattr(self.scene, "cut_fades", False) else a
+
     def banner(self, surf, view: pygame.Rect, text: str, p: float) -> None:
-        a = fade(p, 0.15, 0.35)
+        a = self._cut(fade(p, 0.15, 0.35))
         if a <= 0:
             return
         s = self.text.render(text, 40, palette.UI_ACCENT, outline=(0, 0, 0))
         w = s.get_width() + 60
         box = pygame.Rect(0, 0, w, s.get_height() + 16)
         box.centerx = view.centerx
-        box.y = view.y + 14 - int((1 - ease_out_cubic(min(1.0, p * 4))) * 20)
+        slide = 0.0 if getattr(self.scene, "cut_fades", False) else 1 - ease_out_cubic(min(1.0, p * 4))
+        box.y = view.y + 14 - int(slide * 20)
         panel_box(surf, box, fill=(12, 12, 16), alpha=int(190 * a), edge=None, radius=10)
         s2 = s.copy()
         s2.set_alpha(int(255 * a))
         surf.blit(s2, (box.centerx - s.get_width() // 2, box.y + 8))
 
     def title_card(self, surf, view: pygame.Rect, anim, p: float) -> None:
-        a = fade(p, 0.08, 0.2)
+        a = self._cut(fade(p, 0.08, 0.2))
         if a <= 0:
             return
         sc = self.scene
@@ -455,7 +485,8 @@ class Hud:
         lines.append((f"{sc.model.map_name}  ·  {sc.model.cols} x {sc.model.rows} squares of 5 ft  ·  seed {sc.model.seed}",
                       18, palette.UI_DIM))
         total = sum(t.line_height(sz) + 6 for _, sz, _ in lines)
-        y = view.centery - total // 2 - int((1 - ease_out_cubic(min(1.0, p * 5))) * 30)
+        slide = 0.0 if getattr(sc, "cut_fades", False) else 1 - ease_out_cubic(min(1.0, p * 5))
+        y = view.centery - total // 2 - int(slide * 30)
         for text, size, rgb in lines:
             if text:
                 s = t.render(text, size, rgb, outline=(0, 0, 0) if size >= 40 else None)
@@ -465,7 +496,7 @@ class Hud:
             y += t.line_height(size) + 6
 
     def end_card(self, surf, view: pygame.Rect, anim, p: float) -> None:
-        a = min(1.0, p * 4)
+        a = self._cut(min(1.0, p * 4))
         sc = self.scene
         m = sc.model
         t = self.text
@@ -485,12 +516,23 @@ class Hud:
         self.card(surf, view, body, a)
 
     def card(self, surf, view: pygame.Rect, body: list, a: float) -> None:
-        """A closing card centred on the view: lines of (text, size, colour), fading in with ``a``."""
+        """A closing card: lines of (text, size, colour), fading in with ``a``, where it hides no
+        token (:meth:`_card_box`): the final positions stay visible. ``card_rect``: where it went."""
         t = self.text
         h = sum(t.line_height(s) + 8 for _, s, _ in body) + 24
         w = max(t.size(x, s)[0] for x, s, _ in body) + 60
-        box = pygame.Rect(0, 0, w, h)
-        box.center = (view.centerx, view.centery - int((1 - ease_out_cubic(a)) * 30))
+        box = self._card_box(view, w, h)
+        if box is None:   # no free place on the map: a smaller card over the top of the side panel
+            pr = self.scene.r_panel
+            small = []
+            for text, size, rgb in body:
+                size = min(size, 26)
+                small += [(part, size, rgb) for part in t.wrap(text, size, pr.w - 40)]
+            body = small
+            h = sum(t.line_height(s) + 8 for _, s, _ in body) + 24
+            box = pygame.Rect(pr.x + 6, pr.y + 6, pr.w - 12, h)
+        box.y -= int((1 - ease_out_cubic(a)) * 30)
+        self.card_rect = pygame.Rect(box)
         panel_box(surf, box, fill=(12, 12, 16), alpha=int(220 * a), radius=12)
         y = box.y + 14
         for text, size, rgb in body:
@@ -498,6 +540,21 @@ class Hud:
             s.set_alpha(int(255 * a))
             surf.blit(s, (box.centerx - s.get_width() // 2, y))
             y += t.line_height(size) + 8
+
+    def _card_box(self, view: pygame.Rect, w: int, h: int) -> pygame.Rect | None:
+        """Where a ``w`` x ``h`` card goes over the map: the first of the top, the bottom, the
+        middle and the corners of the view that covers none of the tokens drawn; None when every
+        one would (the caller then uses the side panel, or the top of the view without one)."""
+        m = 12
+        xs = (view.centerx - w // 2, view.x + m, view.right - m - w)
+        ys = (view.y + m, view.bottom - m - h, view.centery - h // 2)
+        cands = [(xs[0], ys[0], w, h), (xs[0], ys[1], w, h), (xs[0], ys[2], w, h)]
+        cands += [(x, y, w, h) for y in ys[:2] for x in xs[1:]]
+        tokens = [tuple(r) for r in getattr(self.scene, "_token_rects", [])]
+        spot = place(cands, tokens, area=tuple(view))
+        if spot is None and not self.scene.show_hud:
+            spot = cands[0]
+        return pygame.Rect(spot) if spot is not None else None
 
     def toast(self, surf, view: pygame.Rect, text: str, a: float) -> None:
         if a <= 0:

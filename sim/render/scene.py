@@ -84,6 +84,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.auto_camera = mode == "watch"
         self.crisp_map = False           # paint the cave at every zoom instead of resizing one painting
         self.camera_glide = 0.9          # seconds a camera move takes (0: cut; exports cut, it keeps GIFs small)
+        self.cut_fades = False           # cards fade in and out (True: they cut; exports cut, as for the camera)
         self._cam_target = None
         self._zoom_f = None
         self._comp: pygame.Surface | None = None
@@ -276,7 +277,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self._draw_swarm_labels(surf)
         self._draw_effects(surf, anims, t)
         self._draw_preview(surf)
-        if self.show_legend:
+        if self.show_legend and not (self.show_hud and self.hudder.legend_in_panel):   # with a panel, it holds the legend
             self.hudder.legend(surf, view)
         self._draw_cards(surf, anims, t)
         surf.set_clip(None)

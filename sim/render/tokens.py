@@ -14,6 +14,7 @@ from sim.render import timeline as tl
 from sim.render.camera import Camera
 from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
 from sim.render.hud import hp_bar
+from sim.render.placement import label_candidates, place
 from sim.rules.categories import Category
 
 
@@ -175,7 +176,9 @@ class Tokens:
         moving = {a.actor for a in anims if a.kind == tl.MOVE and a.t0 <= t < a.end}
         current = m.current if not m.finished else None
         sel = self.selected_id() if self.selected else None
-        self._labels: list = []
+        self._labels: list = []         # the labels drawn this frame (pygame Rects, screen pixels)
+        self._label_queue: list = []    # (important, label, centre, half): placed after the tokens
+        self._token_rects: list = []    # the tokens drawn (disc and hp bar): what labels try not to cover
         for cv in order:
             if "dead" in cv.conditions and cv.id not in dying and not cv.squares:
                 continue
@@ -217,11 +220,38 @@ class Tokens:
                 d2 = disc.copy()
                 d2.set_alpha(int(255 * a))
                 surf.blit(d2, (sx - disc.get_width() // 2, sy - disc.get_height() // 2))
+            half = int(look["half"])
+            self._token_rects.append((sx - half, sy - half - 8, 2 * half, 2 * half + 8))
             if cv.alive:
                 self._draw_token_info(surf, cv, look, (sx, sy), badge_pop, t)
             if cv.torch_lit and cv.alive and not cv.down:
                 fx, fy = sx + int(r * 0.75), sy - int(r * 0.35)
                 flame(surf, fx, fy, max(2.5, ts * 0.14), self.clock, stable_hash(cv.id))
+        self._place_labels(surf)
+
+    def label_obstacles(self) -> list:
+        """Screen rectangles that token labels keep off besides the tokens (a view's own marks)."""
+        return []
+
+    def _place_labels(self, surf) -> None:
+        """The token labels, placed greedily so that none covers another (the acting and the
+        selected creature's first): each takes the first free place round its token -- below,
+        above, right, left... -- that covers no other token (the acting and the selected
+        creature's may, when nothing else is free); a label with no free place is left out (the
+        token's glyph and the side panel still name it)."""
+        view = tuple(self.r_view)
+        obstacles = self._token_rects + [tuple(r) for r in self.label_obstacles()]
+        taken = [tuple(r) for r in self._labels]
+        for important, lab, (sx, sy), half in sorted(self._label_queue, key=lambda q: not q[0]):
+            w, h = lab.get_size()
+            own = (sx - half, sy - half - 8, 2 * half, 2 * half + 8)
+            spot = place(label_candidates(sx, sy, half, w, h), taken, [o for o in obstacles if o != own], area=view,
+                         over_obstacles=important)
+            if spot is None:
+                continue
+            surf.blit(lab, spot[:2])
+            taken.append(spot)
+            self._labels.append(pygame.Rect(spot))
 
     def _draw_token_info(self, surf, cv, look, centre, badge_pop, t) -> None:
         sx, sy = centre
@@ -232,11 +262,8 @@ class Tokens:
                shown=self.hp_shown.get(cv.id), cache=self.bars)
         lab = look["label"]
         if lab is not None:
-            rect = lab.get_rect(midtop=(sx, sy + int(half) + 1))
             important = cv.id in (self.model.current, self.selected)
-            if important or rect.collidelist(self._labels) < 0:
-                surf.blit(lab, rect.topleft)
-                self._labels.append(rect)
+            self._label_queue.append((important, lab, (sx, sy), int(half)))
         if look["badges"]:
             br = look["br"]
             bx = sx + int(half) - br
@@ -260,9 +287,18 @@ class Tokens:
             bw = int(ts * 1.1)
             hp_bar(surf, pygame.Rect(sx - bw // 2, sy - 6, bw, max(3, ts // 8)), cv.hp_fraction,
                    shown=self.hp_shown.get(cid), cache=self.bars)
-            if ts >= 14:
+            if ts >= 14:   # above the swarm, else below or beside it: never over a token's label
                 lab = self.text.render(cv.label, 16, portray.team_rgb(cv), outline=(0, 0, 0))
-                surf.blit(lab, (sx - lab.get_width() // 2, sy - 8 - lab.get_height()))
+                w, h = lab.get_size()
+                bx, by = self._px(cx, max(ys) + 1)
+                lx0, _ = self._px(min(xs), top)
+                lx1, _ = self._px(max(xs) + 1, top)
+                cands = [(sx - w // 2, sy - 8 - h, w, h), (bx - w // 2, by + 2, w, h),
+                         (lx1 + 3, sy, w, h), (lx0 - 3 - w, sy, w, h)]
+                spot = place(cands, [tuple(r) for r in getattr(self, "_labels", [])], area=tuple(self.r_view))
+                if spot is not None:
+                    surf.blit(lab, spot[:2])
+                    self._labels.append(pygame.Rect(spot))
             if cid == self.model.current and not self.model.finished:
                 square_outline(surf, cv.squares, self.camera, palette.UI_ACCENT, width=2)
 
