@@ -209,10 +209,24 @@ def bench_lighting(repeat: int) -> dict:
     return run(repeat)
 
 
+def bench_frame(repeat: int) -> dict:
+    """Issue 19: one PNG frame of the demo, 12 s in, as a command (target < 3 s)."""
+    from benchmarks.frame_bench import bench_frame as run
+
+    return run(min(repeat, 5))
+
+
+def bench_crawl_gif(repeat: int) -> dict:
+    """Issue 19: the shipped crawl's GIF, as a command (twice as fast, half the size)."""
+    from benchmarks.frame_bench import bench_crawl_gif as run
+
+    return run(1)
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
            "render": bench_render, "batch": bench_batch, "import": bench_import, "tiled": bench_tiled,
            "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke,
-           "vision": bench_vision, "lighting": bench_lighting}
+           "vision": bench_vision, "lighting": bench_lighting, "frame": bench_frame, "crawl_gif": bench_crawl_gif}
 
 
 def main(argv: list[str] | None = None) -> int:

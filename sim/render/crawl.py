@@ -315,6 +315,13 @@ class CrawlScene(Scene):
         self._route = (base, ts, comp)
         return comp
 
+    def export_hold(self) -> int:
+        """Frames an export holds each picture for now: two on a walk (the party strolls at 8x;
+        every other in-between frame is left out, halving a long walk's share of the GIF), else
+        one. The window draws every frame."""
+        g = self.plan.segment_at(self.director.t)
+        return 2 if g.kind == "travel" and g.what in ("walk", "") else 1
+
     def label_obstacles(self) -> list:
         """The start's and the goal's names, painted on the map: token labels keep off them."""
         ts = self.camera.ts

@@ -106,6 +106,8 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
     per_frame = max(1, int(round(STEPS_PER_SECOND / fps)))
     out_size = (max(2, int(round(scene.size[0] * scale))), max(2, int(round(scene.size[1] * scale))))
     small = pygame.Surface(out_size) if out_size != scene.size else None
+    holds = wanted is None and not sample_every and hasattr(scene, "export_hold")   # an animation, not a frame
+    held, prev = 0, None
     i = 0
     ended_at = None
     step = 0
@@ -113,9 +115,13 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
         if max_frames is not None and i >= max_frames:
             return
         if step % per_frame == 0:
-            if wanted is not None and not wanted(i, driver):
+            if holds and prev is not None and held + 1 < scene.export_hold():
+                held += 1          # the picture before, held one more frame (the writer merges them)
+                yield i, prev
+            elif wanted is not None and not wanted(i, driver):
                 _hud_only(scene, surf)
             elif not sample_every or i % sample_every == 0:
+                held = 0
                 scene.draw(surf, 1.0)
                 if last is not None:
                     last["surface"] = surf
@@ -124,6 +130,7 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
                     img = Image.frombytes("RGB", out_size, pygame.image.tobytes(small, "RGB"))
                 else:
                     img = Image.frombytes("RGB", scene.size, pygame.image.tobytes(surf, "RGB"))
+                prev = img
                 yield i, img
             i += 1
         driver.pump()
@@ -317,7 +324,14 @@ def write_gif_stream(fh, frames, pal, *, duration_ms: int) -> tuple[int, tuple[i
                 return
             data, left, top, transparent = _gif_blank(), 0, 0, True
 
+    last_img = None
     for _, img in frames:
+        n += 1
+        if img is last_img and pending is not None:   # a picture held: its duration grows, nothing is encoded
+            pending = pending[:3] + (pending[3] + delay, pending[4])
+            continue
+        last_img = img
+        n -= 1
         q = img.quantize(palette=pal, dither=Image.Dither.NONE)
         cur = np.array(q)
         cur[cur == TRANSPARENT] = 0   # same colour, so index 255 stays free for "unchanged"

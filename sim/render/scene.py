@@ -155,6 +155,14 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
             h = max(y1 - y0, 24.0 * vh / vw)
             ts = max(float(self.fit_ts), min(2.0 * self.fit_ts, 44.0, vw / w, vh / h))
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            last = self._cam_target
+            if self.camera_glide <= 0 and last is not None and abs(ts - last[2]) < 1.0:
+                # a cut (exports): lead the way the action goes, so the next cut comes later
+                # (every cut rewrites the whole frame of a GIF)
+                lx, ly = cx + (cx - last[0]), cy + (cy - last[1])
+                hw, hh = vw / ts / 2 - 1.0, vh / ts / 2 - 1.0
+                if min(xs) >= lx - hw and max(xs) + 1 <= lx + hw and min(ys) >= ly - hh and max(ys) + 1 <= ly + hh:
+                    cx, cy = lx, ly   # only while everyone framed stays in the view
             # keep the view over the cave where it can
             fx0, fy0, fx1, fy1 = self._floor_box
             half_w, half_h = vw / ts / 2, vh / ts / 2
