@@ -151,13 +151,11 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
 
 
 def _hud_only(scene, surf) -> None:
-    """A frame not wanted: only the interface panels are drawn, because they keep state from frame
-    to frame (the log and the bars ease towards what they show); the cave, tokens, particles
-    and effects, which are most of the time, are skipped."""
+    """A frame not wanted: only the side panel is drawn, because it keeps state from frame to
+    frame (the log turns its pages by what it has shown); the bars above and below keep none,
+    and the cave, tokens, particles and effects, which are most of the time, are skipped."""
     if getattr(scene, "show_hud", False):
-        scene.hudder.topbar(surf, scene.r_top)
         scene.hudder.panel(surf, scene.r_panel)
-        scene.hudder.bottombar(surf, scene.r_bottom)
 
 
 def _palette(make, *, fps, scale, max_frames, tail, share=None):

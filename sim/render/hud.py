@@ -347,9 +347,16 @@ class Hud:
         self.legend_rect = pygame.Rect(pos, img.get_size())
 
     def _legend_image(self, w: int) -> pygame.Surface:
-        """The legend's box, ``w`` pixels wide: the floor shade, the category colours of the
-        overlay shown, reach and travel-time marks, the teams; the short entries in two columns
-        when the box is wide enough (the side panel's)."""
+        """The legend's box, ``w`` pixels wide (kept until what it lists changes): the floor
+        shade, the category colours of the overlay shown, reach and travel-time marks, the
+        teams; the short entries in two columns when the box is wide enough (the side panel's)."""
+        key = (self._legend_items_key(), w)
+        cached = getattr(self, "_legend_cache", None)
+        if cached is None or cached[0] != key:
+            self._legend_cache = (key, self._paint_legend(w))
+        return self._legend_cache[1]
+
+    def _paint_legend(self, w: int) -> pygame.Surface:
         sc = self.scene
         t = self.text
         items = [("ceiling", None)]
