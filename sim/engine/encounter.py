@@ -61,8 +61,8 @@ class Encounter(World):
                                  rows=self.grid.rows, combatants=tuple(self.describe(c) for c in self.creatures.values())))
         rolls = []
         for c in self.creatures.values():
-            roll = d20(self)
             mod = int(c.block.initiative)
+            roll = d20(self, c, "initiative", mod)
             tie = float(self.rng.random())
             c.initiative = roll + mod
             c.init_modifier = mod
