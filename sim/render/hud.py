@@ -23,9 +23,10 @@ HELP = {
              "·  R reach  ·  T travel time  ·  V view  ·  L legend  ·  drag pan, wheel zoom  ·  Esc quit",
     "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
               "·  R reach  ·  T travel  ·  V view  ·  L legend  ·  drag, wheel  ·  Esc quit",
-    "play": "click square: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full attack, Ctrl charge)  "
-            "·  W weapon  ·  X spell  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  ·  Space AI turn  ·  P auto  ·  . pause  "
-            "·  +/- speed  ·  1-9/C/R/T overlays  ·  V view  ·  drag, wheel  ·  Esc quit",
+    "play": "click: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full, Ctrl charge)  "
+            "·  W weapon  ·  X spell (area: click, then click or Enter)  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  "
+            "·  . AI turn  ·  Space pause  ·  P auto  ·  Shift-D typed dice  ·  G DM  ·  Ctrl-Z/Y undo/redo  ·  Ctrl-S/O save/load  "
+            "·  +/- speed  ·  1-9/C/R/T  ·  V view  ·  Esc cancel/quit",
 }
 
 
@@ -158,7 +159,7 @@ class Hud:
     # -- the side panel ------------------------------------------------------------------------------------------
     def panel(self, surf, rect: pygame.Rect) -> None:
         sc = self.scene
-        key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.turn_key(),
+        key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.spell_choice, sc.turn_key(),
                tuple(round(v, 2) for v in sc.hp_shown.values()))
         if self._panel is None or key != self._panel_key or self._panel.get_size() != rect.size:
             if self._panel is None or self._panel.get_size() != rect.size:
