@@ -8,6 +8,7 @@ import functools
 
 import pygame
 
+from sim.log import thing
 from sim.render import palette, portray
 from sim.render.easing import ease_out_cubic, fade
 from sim.rules.categories import Category, describe
@@ -534,7 +535,9 @@ class HudTexts:
         elif d.speed == 0:
             state = "paused"
         elif self.mode == "play" and not self.autoplay:
-            state = "your move" if self.awaiting_input else ("Space: AI turn" if d.idle() else "playing")
+            state = ("a die to type" if getattr(self, "prompt", None) is not None and self.prompt.kind == "dice"
+                     else "your move" if self.awaiting_input else "paused (Space)" if getattr(self, "paused", False)
+                     else "playing")
         else:
             state = "auto" if self.autoplay else "stepping"
         return f"{state}  ·  {self.speed_label()}"
@@ -566,9 +569,9 @@ class HudTexts:
             else:
                 weapon = self.weapon_choice if (self.mode == "play" and self.weapon_choice and cid == self.model.current) \
                     else cv.wielding
-                w = f"In hand: {cv.wielding or '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
+                w = f"In hand: {thing(cv.wielding) if cv.wielding else '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
                 if self.mode == "play" and weapon != cv.wielding:
-                    w += f"  ·  chosen (W): {weapon}"
+                    w += f"  ·  chosen (W): {thing(weapon) if weapon else '-'}"
                 if self.mode == "play" and self.spell_choice and cid == self.model.current:
                     w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
                 lines.append(w)

@@ -252,9 +252,16 @@ class PlayController(TableHand):
             self._start()
 
     def _start(self) -> None:
-        """Encounter start and initiative (typed initiative dice asked for first)."""
+        """Encounter start and initiative (typed initiative dice asked for first: meanwhile the
+        creatures are shown where they stand, and the screen is rebuilt once the fight starts)."""
         events = self._engine(self.enc.start, retry=lambda: None)
-        if events is not ASKED:
+        if events is ASKED:
+            if not self.scene.model.creatures:
+                self.scene.jump([self.enc.start_event()])
+            return
+        if self.scene.model.creatures:   # shown while initiative was asked for: shown again, properly
+            self._show(self.enc)
+        else:
             self.scene.feed(events)
 
     # -- saved games and undo (built on snapshots: nothing is recomputed differently) --------------------------------
@@ -383,8 +390,10 @@ class PlayController(TableHand):
             if getattr(self, "_choice_for", None) != turn:  # a new turn: the weapon in hand
                 self._choice_for = turn
                 sc.weapon_choice = c.wielding
+                sc.hit_lines = []
             return
         sc.awaiting_input = False
+        sc.hit_lines = []
         if sc.autoplay or not sc.paused:   # nobody's creature plays itself, at the chosen speed
             self.ai_turn()
 
@@ -455,6 +464,7 @@ class PlayController(TableHand):
         self._checkpoint(before)
         self.scene.feed(result.events)
         self.scene.preview = None
+        self.scene.hit_lines = []   # the odds changed (or the turn): the next move of the mouse says anew
         if self.enc.turn is not None and self.enc.turn.ended:
             self._end_turn()
         return True
@@ -679,7 +689,7 @@ class PlayController(TableHand):
         here = [cv for cv in sc.model.at(sq) if cv.alive and cv.team != c.team]
         target = self.enc.creatures.get(here[0].id) if here else None
         if target is not None:
-            sc.hit_lines = hit_lines(self.enc, c, sc.weapon_choice or c.wielding, target)
+            sc.hit_lines = hit_lines(self.enc, c, sc.weapon_choice or c.wielding, target, here[0].label)
 
     def back_to_start(self) -> bool:
         """Home (after the end card): the fight as it began (Ctrl-Y steps forward again)."""

@@ -128,9 +128,12 @@ class TableHand:
                                    f"{request.high}), Enter  ·  Backspace  ·  Esc: not now", submit=give)
 
     def cancel_prompt(self) -> bool:
-        """Esc: the question is dropped (a die asked for: the step is not taken)."""
+        """Esc: the question is dropped (a die asked for: the step is not taken, and the turns
+        nobody controls pause, so that theirs is not asked again at once; Space goes on)."""
         if self.scene.prompt is None and self.dm_move is None:
             return False
+        if self.pending_roll is not None:
+            self.scene.paused = True    # else a turn nobody controls would ask again at once
         self.scene.prompt = None
         self.pending_roll = None
         self.typed = []
@@ -260,10 +263,11 @@ class TableHand:
         return True
 
 
-def hit_lines(enc, c, weapon: str | None, target) -> list[str]:
+def hit_lines(enc, c, weapon: str | None, target, name: str = "") -> list[str]:
     """What hovering ``target`` shows: the chance that ``c`` hits it with ``weapon`` from where it
     stands (d20 + the modifiers against its AC, a natural 1 missing and a 20 hitting: RULES §0.2),
-    the expected damage, the modifiers of both, the miss chance of concealment; or why it cannot."""
+    the expected damage, the modifiers of both, the miss chance of concealment; or why it cannot.
+    ``name``: the target as the screen labels it (default: its name)."""
     from sim.engine import attacks
     from sim.engine.estimates import expected_damage, hit_chance
     from sim.log import ac_words, mod_words, thing
@@ -272,13 +276,14 @@ def hit_lines(enc, c, weapon: str | None, target) -> list[str]:
     att = att or c.wielded() or (c.block.attacks[0] if c.block.attacks else None)
     if att is None:
         return []
+    name = name or target.name
     kind = "ranged" if att.mode == "ranged" else "melee"
     plan = attacks.plan_attack(enc, c, att, target, kind=kind)
     if not plan:
-        return [f"{thing(att.name)} vs {target.name}: {plan.reason}"]
+        return [f"{thing(att.name)} vs {name}: {plan.reason}"]
     chance = hit_chance(plan.bonus, plan.ac)
     miss = enc.miss_chance(c, target)
-    lines = [f"{thing(att.name)} vs {target.name}: {chance:.0%} to hit  ·  about {expected_damage(enc, c, att, target):.1f} "
+    lines = [f"{thing(att.name)} vs {name}: {chance:.0%} to hit  ·  about {expected_damage(enc, c, att, target):.1f} "
              f"damage ({att.damage})",
              f"d20 {mod_words(plan.modifiers)} = d20 + {plan.bonus} vs AC {plan.ac}"]
     acw = ac_words(plan.ac_modifiers)

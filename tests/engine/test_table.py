@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim import events as ev
 from sim.engine import dm, snapshot
@@ -93,24 +95,52 @@ def test_a_typed_value_out_of_range_is_refused_in_the_prompt_and_in_the_core():
         enc.perform(Strike("gob"))
 
 
-def test_typed_dice_equal_to_the_seeded_ones_give_the_seeded_fight():
-    """The monsters' dice stay seeded: typing what the generator would have rolled changes nothing
-    but the roll records (the party's rolls are then not drawn from the generator, so the test
-    types each of the party's dice as the seeded fight shows them, one step at a time)."""
+def test_typed_initiative_is_used_and_the_others_stay_seeded():
+    """The goblin's player types its initiative; Bruna's stays the seed's, drawn exactly as in the
+    fight with no typed dice (her roll is the generator's first draw in both)."""
     plain = encounter(ROOM, DUEL, seed=5)
-    plain.run()
-    seeded = [e for e in plain.events]
-    attacks = [e.roll for e in seeded if isinstance(e, ev.Attack) and e.actor == "bruna"]
-    assert attacks, "Bruna attacks in the seeded fight"
+    plain.start()
+    seeded = {o["id"]: o for e in plain.events if isinstance(e, ev.Initiative) for o in e.order}
     typed = encounter(ROOM, DUEL, seed=5)
-    typed.dice = DiceHand(hands={"gob"})
-    typed_gob_init = next(o["roll"] for e in seeded if isinstance(e, ev.Initiative) for o in e.order
-                          if o["id"] == "gob")
-    typed.dice.typed = [typed_gob_init]
+    typed.dice = DiceHand(hands={"gob"}, typed=[1])
     typed.start()
-    got = [o for e in typed.events if isinstance(e, ev.Initiative) for o in e.order]
-    assert next(o["roll"] for o in got if o["id"] == "gob") == typed_gob_init
-    assert [e for e in typed.events if isinstance(e, ev.Rolled)][0].purpose == "initiative"
+    got = {o["id"]: o for e in typed.events if isinstance(e, ev.Initiative) for o in e.order}
+    assert got["gob"]["roll"] == 1 and got["gob"]["total"] == 1 + got["gob"]["modifier"]
+    assert got["bruna"]["roll"] == seeded["bruna"]["roll"]
+    rolled = [e for e in typed.events if isinstance(e, ev.Rolled)]
+    assert [(e.actor, e.purpose, e.die, e.value, e.entered) for e in rolled] == [("gob", "initiative", "d20", 1, True)]
+    assert typed.dice.typed == []              # every typed value used
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=-30, max_value=60))
+def test_property_a_typed_value_is_taken_exactly_when_the_die_can_roll_it(v):
+    for die, low, high in (("d20", 1, 20), ("1d8", 1, 8), ("2d6", 2, 12)):
+        r = RollRequest("bruna", "Bruna", "x", die, 0, low, high)
+        got = r.check(str(v))
+        assert got == v if low <= v <= high else got == f"{die} rolls {low} to {high}, not {v}"
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=-14, max_value=9))
+def test_property_dm_hit_points_give_the_state_the_hit_point_rules_give(hp):
+    """Any total the DM sets from -10 to the maximum: that total, one dm event first, and the state
+    of RULES §5.5; any other refused with the range."""
+    enc = encounter(ROOM, DUEL, seed=3)
+    ready(enc)
+    gob = enc.creatures["gob"]
+    if not -10 <= hp <= gob.max_hp:
+        assert dm.set_hp(enc, "gob", hp).reason == f"Gob's hit points go from -10 to {gob.max_hp}, not {hp}"
+        assert not any(e.type == "dm" for e in enc.events)
+        return
+    if hp == gob.hp:
+        assert dm.set_hp(enc, "gob", hp).reason == f"Gob has {hp} hit points already"
+        return
+    done = dm.set_hp(enc, "gob", hp)
+    assert gob.hp == hp and done.events[0].type == "dm" and done.events[0].after == {"hp": hp}
+    state = "dead" if hp <= -10 else "dying" if hp < 0 else "disabled" if hp == 0 else None
+    for cond in ("dead", "dying", "disabled"):
+        assert (cond in gob.conditions) == (cond == state), (hp, gob.conditions)
 
 
 def test_no_hand_no_roll_events_and_the_hand_is_not_saved():

@@ -89,6 +89,8 @@ def test_typed_dice_save_undo_load_in_the_window(screen, tmp_path):
     assert scene.prompt is None
     rolled = [e for e in ctl.enc.events if isinstance(e, ev.Rolled)]
     assert [(e.actor, e.purpose, e.value, e.entered) for e in rolled] == [("bruna", "initiative", 20, True)]
+    scene.director.skip_queue()
+    assert any(line.text.startswith("  Bruna rolls d20 at the table (initiative): 20 +") for line in scene.model.log)
     init = next(e for e in ctl.enc.events if isinstance(e, ev.Initiative))
     assert next(o["roll"] for o in init.order if o["id"] == "bruna") == 20
     _bruna_to_act(app, scene, ctl)
@@ -205,6 +207,7 @@ def test_dm_hand_hit_points_condition_move_and_pass_are_dm_events_undone_by_ctrl
         _key(getattr(pygame, f"K_{ch}"), ch)
     _enter()
     _frames(app)
+    scene.director.skip_queue()
     assert ctl.enc.creatures["gob"].prone and scene.model.creatures["gob"].prone
 
     _key(pygame.K_g, "g")                            # move the token: a rock square refused, then a floor one
@@ -282,7 +285,7 @@ def test_hovering_an_enemy_shows_the_chance_to_hit_and_the_end_card_keys(screen)
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(int(x), int(y)), rel=(0, 0), buttons=(0, 0, 0)))
     _frames(app)
     lines = scene.hit_lines
-    assert lines and lines[0].startswith("longsword vs Gob: ") and "% to hit" in lines[0] and "damage (1d8" in lines[0]
+    assert lines and lines[0].startswith(f"longsword vs {scene.model.creatures['gob'].label}: ") and "% to hit" in lines[0] and "damage (1d8" in lines[0]
     from sim.engine.attacks import plan_attack
     from sim.engine.estimates import hit_chance
     from sim.log import mod_words
