@@ -27,10 +27,13 @@ def prompt_box(scene, surf, view: pygame.Rect, prompt) -> None:
     t = scene.text
     title = t.render(prompt.title, 24, palette.UI_ACCENT)
     typed = t.render((prompt.text or "") + "_", 30, (255, 255, 255))
-    hint_lines = t.wrap(prompt.hint, 16, max(360, title.get_width()))
-    w = max(title.get_width(), 360, *(t.size(h, 16)[0] for h in hint_lines)) + 40
+    inner = min(max(360, title.get_width()), view.w - 60)
+    hint_lines = t.wrap(prompt.hint, 16, inner)
+    error_lines = t.wrap(prompt.error, 18, inner) if prompt.error else []
+    w = max(title.get_width(), 360, *(t.size(h, 16)[0] for h in hint_lines),
+            *(t.size(e, 18)[0] for e in error_lines)) + 40
     h = 24 + title.get_height() + (typed.get_height() + 8 if not prompt.instant else 0) + 20 * len(hint_lines) \
-        + (26 if prompt.error else 0)
+        + 24 * len(error_lines)
     box = pygame.Rect(0, 0, min(w, view.w - 20), h)
     box.center = (view.centerx, view.y + view.h // 3)
     panel_box(surf, box, fill=(30, 32, 44), edge=palette.UI_ACCENT, radius=10, alpha=240)
@@ -43,10 +46,10 @@ def prompt_box(scene, surf, view: pygame.Rect, prompt) -> None:
         pygame.draw.rect(surf, palette.UI_EDGE, field, 1, border_radius=5)
         surf.blit(typed, (field.x + 8, field.y + 1))
         y += typed.get_height() + 10
-    if prompt.error:
-        s = t.render(prompt.error, 18, palette.UI_BAD)
+    for line in error_lines:
+        s = t.render(line, 18, palette.UI_BAD)
         surf.blit(s, (box.x + 20, y))
-        y += 26
+        y += 24
     for line in hint_lines:
         s = t.render(line, 16, palette.UI_DIM)
         surf.blit(s, (box.x + 20, y))
