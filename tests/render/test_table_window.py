@@ -323,3 +323,32 @@ def test_play_dice_options_from_the_command_line(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["play", demo, "--dice", "loaded", "--max-frames", "3"])
     assert exit_.value.code == 2 and "invalid choice: 'loaded'" in capsys.readouterr().err
+
+
+def test_a_monsters_dice_typed_during_its_ai_turn(screen):
+    """--dice-for monsters: the goblin's turn plays itself and stops at each of its dice; the same
+    turn goes on with the value typed (its initiative first, at the start)."""
+    s = spec(ROOM, DUEL, seed=4)
+    scene, ctl = play_scene(s, size=screen.get_size(), control={"party"}, dice_for={"gob"})
+    app = App(scene, ctl, screen, max_frames=3, fixed=True)
+    assert scene.prompt.title.startswith("Gob: initiative, d20")
+    _type("20")
+    _enter()
+    _frames(app)
+    asked = []
+    for _ in range(300):                             # the goblin acts: each of its dice is asked for
+        _frames(app, 2)
+        scene.director.skip_queue()
+        if scene.prompt is not None:
+            asked.append(scene.prompt.title)
+            lo, _, hi = scene.prompt.hint.partition("(")[2].partition(")")[0].partition(" to ")
+            _type(str(int(hi)))                      # the highest the die rolls
+            _enter()
+            _frames(app)
+        if any(isinstance(e, ev.Attack) and e.actor == "gob" for e in ctl.enc.events):
+            break
+    att = next(e for e in ctl.enc.events if isinstance(e, ev.Attack) and e.actor == "gob")
+    assert att.roll == 20 and att.target == "bruna"
+    assert any(t.startswith("Gob: ") and "attack vs Bruna, d20" in t for t in asked), asked
+    rolled = [e for e in ctl.enc.events if isinstance(e, ev.Rolled)]
+    assert all(e.actor == "gob" and e.entered for e in rolled) and len(rolled) >= 2
