@@ -314,6 +314,35 @@ class Refused(Event):
     reason: str
 
 
+# -- the table: typed dice and the DM's hand (cavesim play) ----------------------------------------------------------------
+
+@_event
+class Rolled(Event):
+    """A die the player rolled at the table and typed in (``cavesim play --dice manual``): whose roll,
+    what it was for ("attack vs kobold-2"), the die ("d20", "1d8"), the modifier added to it and the
+    value typed (the dice alone, before the modifier). It comes just before the event that used it."""
+
+    type: ClassVar[str] = "roll"
+    actor: str
+    purpose: str
+    die: str
+    modifier: int
+    value: int
+    entered: bool = True
+
+
+@_event
+class DmEdit(Event):
+    """The DM's hand: a change made outside the rules (``change``: hp, condition, move, pass), with the
+    values it changed, ``before`` and ``after`` (e.g. {"hp": 7} -> {"hp": 3}; {"squares": [...]})."""
+
+    type: ClassVar[str] = "dm"
+    target: str
+    change: str
+    before: dict = field(default_factory=dict)
+    after: dict = field(default_factory=dict)
+
+
 # -- JSON lines ----------------------------------------------------------------------------------------
 
 def dumps(events: Iterable[Event]) -> str:

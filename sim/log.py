@@ -259,6 +259,23 @@ class Narrator:
         surv = ", ".join(f"{self.n(x['id'])} {x['hp']}/{x['max_hp']}" for x in e.survivors)
         return s + (f"; standing: {surv}" if surv else "")
 
+    def _roll(self, e: ev.Rolled) -> str:
+        mod = f" {_signed(e.modifier)}" if e.modifier else ""
+        return f"  {self.n(e.actor)} rolls {e.die} at the table ({e.purpose}): {e.value}{mod}"
+
+    def _dm(self, e: ev.DmEdit) -> str:
+        who = self.n(e.target)
+        if e.change == "hp":
+            return f"DM: {who}'s hit points {e.before.get('hp')} -> {e.after.get('hp')}"
+        if e.change == "condition":
+            (name, on), = e.after.items()
+            return f"DM: {who} {'is now' if on else 'is no longer'} {name.replace('_', ' ')}"
+        if e.change == "move":
+            return f"DM: {who} put at {tuple(e.after.get('at', ()))} (from {tuple(e.before.get('at', ()))}), no action"
+        if e.change == "pass":
+            return f"DM: {who}'s turn passed"
+        return f"DM: {who}: {e.change}"
+
 
 #: Which :class:`Narrator` method tells which event (events not listed get no line).
 LINES = {
@@ -268,4 +285,5 @@ LINES = {
     ev.Condition: Narrator._condition, ev.Died: Narrator._died, ev.Dispersed: Narrator._dispersed,
     ev.Engulf: Narrator._engulf, ev.ActionTaken: Narrator._item, ev.Splash: Narrator._splash,
     ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
+    ev.Rolled: Narrator._roll, ev.DmEdit: Narrator._dm,
 }

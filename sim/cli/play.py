@@ -29,6 +29,12 @@ def register(sub) -> None:
     p.add_argument("--load", metavar="SNAPSHOT.json", default=None,
                    help="go on with a saved fight (Ctrl-S in the window, or cavesim fight --save); the encounter "
                         "file is optional (the snapshot names it); Ctrl-S saves back to this file")
+    p.add_argument("--dice", choices=("seeded", "manual"), default="seeded",
+                   help="manual: the d20s and damage dice of the creatures of --dice-for are typed in the window "
+                        "(the players roll real dice); the rest stay seeded (default: seeded)")
+    p.add_argument("--dice-for", default=None, metavar="WHO",
+                   help="whose dice are typed with --dice manual: teams or creature ids, comma-separated, or all "
+                        "(default: the teams you play)")
     add_window_args(p)
     add_art_arg(p)
     add_map_limit(p)
@@ -83,11 +89,12 @@ def _live(args, size):
         if c.team not in teams:
             teams.append(c.team)
     control = parse_control(args.control, teams)
+    dice_for = parse_dice_for(args, spec, control)
 
     def build(size):
         from sim.render.session import play_scene
 
-        scene, ctl = play_scene(spec, seed=args.seed, size=size, control=control)
+        scene, ctl = play_scene(spec, seed=args.seed, size=size, control=control, dice_for=dice_for)
         scene.autoplay = bool(args.autoplay)
         return scene, ctl
 
@@ -111,15 +118,54 @@ def _load(args):
         if c.team not in teams:
             teams.append(c.team)
     control = parse_control(args.control, teams)
+    dice_for = parse_dice_for(args, spec, control)
 
     def build(size):
         from sim.render.session import play_scene
 
-        scene, ctl = play_scene(spec, size=size, control=control, load=snap)
+        scene, ctl = play_scene(spec, size=size, control=control, load=snap, dice_for=dice_for)
         scene.autoplay = bool(args.autoplay)
         return scene, ctl
 
     return build
+
+
+def parse_dice_for(args, spec, control: set[str]) -> set[str]:
+    """The creature ids whose dice are typed (``--dice manual``), from ``--dice-for``: teams or ids."""
+    if args.dice != "manual":
+        if args.dice_for is not None:
+            raise UsageError("--dice-for names whose dice are typed: give it with --dice manual")
+        return set()
+    return dice_owners(args.dice_for, [(c.id, c.team) for c in spec.combatants], control)
+
+
+def dice_owners(text: str | None, creatures: list[tuple[str, str]], control: set[str]) -> set[str]:
+    """Ids of the creatures named by ``text`` (teams or ids, comma-separated, or all; None: the
+    creatures of the ``control`` teams).
+
+    >>> cs = [("bruna", "party"), ("kob1", "monsters"), ("kob2", "monsters")]
+    >>> sorted(dice_owners(None, cs, {"party"})), sorted(dice_owners("monsters", cs, set()))
+    (['bruna'], ['kob1', 'kob2'])
+    >>> sorted(dice_owners("bruna,kob2", cs, set())), len(dice_owners("all", cs, set()))
+    (['bruna', 'kob2'], 3)
+    """
+    if text is None:
+        return {cid for cid, team in creatures if team in control}
+    if text.strip().lower() == "all":
+        return {cid for cid, _ in creatures}
+    out: set[str] = set()
+    teams = sorted({team for _, team in creatures})
+    for word in (w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        named = {cid for cid, team in creatures if team == word or cid == word}
+        if not named:
+            raise UsageError(f"--dice-for: no team or creature {word!r} in this encounter; teams: {', '.join(teams)}; "
+                             f"creatures: {', '.join(cid for cid, _ in creatures)}")
+        out |= named
+    if not out:
+        raise UsageError("--dice-for: name a team or creature (e.g. --dice-for party)")
+    return out
 
 
 def parse_control(text: str | None, teams: list[str]) -> set[str]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sim.engine.actions import Draw, FullAttack, Impossible, Load, Strike, Turn
 from sim.engine.afflictions import apply_riders
-from sim.engine.checks import d20, hits
+from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.world import World
@@ -348,7 +348,8 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     """Roll the attack (and the confirmation of a threat), emit the attack event and the damage.
     Returns True on a hit."""
     a, t, att = plan.attacker, plan.target, plan.attack
-    roll = d20(w)
+    vs = f"vs {label(w, t)}"
+    roll = d20(w, a, f"{att.name} attack {vs}", plan.bonus)
     total = roll + plan.bonus
     hit = hits(roll, total, plan.ac)
     # concealment: rolled after a hit (RULES §9.2); concealments do not stack
@@ -366,7 +367,7 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     critical = False
     confirm_roll = confirm_total = None
     if threat:
-        confirm_roll = d20(w)
+        confirm_roll = d20(w, a, f"confirm a critical {vs}", plan.bonus)
         confirm_total = confirm_roll + plan.bonus
         critical = hits(confirm_roll, confirm_total, plan.ac)
     kind = {"melee": "melee", "ranged": "ranged", "opportunity": "opportunity", "charge": "charge"}[plan.kind]
@@ -387,15 +388,16 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
     dice not), Str modifiers, sneak attack; against a swarm the matrix of §4.7 (a lit torch deals
     1d3 fire instead, §7.19)."""
     a, t, att = plan.attacker, plan.target, plan.attack
-    rng = w.rng
     parts: list[DamagePart] = []
+    what = f"{att.name} damage vs {label(w, t)}"
     unlit = unlit_torch(a, att)
     if t.is_swarm and att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
-        parts.append(DamagePart(att.weapon.swarm_fire.roll(rng), "fire", "energy"))
+        parts.append(DamagePart(roll_dice(w, att.weapon.swarm_fire, a, f"{what} (fire)"), "fire", "energy"))
     else:
         dice = att.damage.plus(a.str_mod_delta() if att.mode == "melee" else 0)
         times = multiplier if critical else 1
-        amount = sum(dice.roll(rng) for _ in range(times))
+        amount = sum(roll_dice(w, dice, a, what if times == 1 else f"{what} (critical, roll {i + 1} of {times})")
+                     for i in range(times))
         amount = max(1, amount)  # RULES §0.2: a hit deals at least 1
         types = att.damage_types or ("bludgeoning",)
         parts.append(DamagePart(amount, types[0], "weapon", types=tuple(types), join=att.types_join,
@@ -403,9 +405,9 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
         for dice_x, energy in att.extra_damage:
             if unlit and energy == "fire":
                 continue  # an unlit torch is a plain improvised club (RULES §3.5)
-            parts.append(DamagePart(max(0, dice_x.roll(rng)), energy, "energy"))
+            parts.append(DamagePart(max(0, roll_dice(w, dice_x, a, f"{what} ({energy})")), energy, "energy"))
         if plan.sneak and a.block.sneak_attack is not None:
-            parts.append(DamagePart(a.block.sneak_attack.roll(rng), types[0], "sneak", types=tuple(types),
+            parts.append(DamagePart(roll_dice(w, a.block.sneak_attack, a, f"sneak attack vs {label(w, t)}"), types[0], "sneak", types=tuple(types),
                                     join=att.types_join, magic=_is_magic(att)))
     deal_damage(w, t, parts, source=a, cause="weapon")
     if att.riders and not t.is_swarm and w.last_damage > 0:  # a rider needs a wound (§4.9)

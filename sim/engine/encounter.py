@@ -57,12 +57,11 @@ class Encounter(World):
     def start(self) -> list[Event]:
         """Encounter start and initiative (d20 + modifier; ties: higher modifier, then a roll-off)."""
         mark = len(self.events)
-        self.emit(EncounterStart(round=0, map=self.grid.name, seed=self.seed, cols=self.grid.cols,
-                                 rows=self.grid.rows, combatants=tuple(self.describe(c) for c in self.creatures.values())))
+        self.emit(self.start_event())
         rolls = []
         for c in self.creatures.values():
-            roll = d20(self)
             mod = int(c.block.initiative)
+            roll = d20(self, c, "initiative", mod)
             tie = float(self.rng.random())
             c.initiative = roll + mod
             c.init_modifier = mod
@@ -75,6 +74,11 @@ class Encounter(World):
         self.turn_index = -1
         self.emit(RoundStart(round=1))
         return self.events[mark:]
+
+    def start_event(self) -> EncounterStart:
+        """The ``encounter_start`` event: the map and everyone as they stand before initiative."""
+        return EncounterStart(round=0, map=self.grid.name, seed=self.seed, cols=self.grid.cols, rows=self.grid.rows,
+                              combatants=tuple(self.describe(c) for c in self.creatures.values()))
 
     def describe(self, c: Creature) -> dict:
         return {"id": c.id, "name": c.name, "template": c.template, "team": c.team, "size": c.size.key,

@@ -16,7 +16,7 @@ from sim.coords import Pos
 from sim.engine import attacks, damage
 from sim.engine.actions import DropLight, Impossible, LightTorch, PrepareFuse, Throw, Turn
 from sim.vision.scene import DroppedLight
-from sim.engine.checks import d20, hits
+from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
 from sim.engine.setup import with_extra_attacks
 from sim.engine.world import World
@@ -154,7 +154,8 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         ac, ac_mods = attacks.target_ac(w, c, target, ranged=True, touch=True)
     else:
         ac, ac_mods = combat_modifier("ac", "splash_intersection"), {"intersection": combat_modifier("ac", "splash_intersection")}
-    roll = d20(w)
+    aim = f"vs {label(w, target)}" if target is not None else f"at {tuple(a.at)}"
+    roll = d20(w, c, f"{a.item} throw {aim}", sum(mods.values()))
     total = roll + sum(mods.values())
     hit = hits(roll, total, ac)
     w.emit(AttackEvent(round=w.round, actor=c.id, target=target.id if target else "",
@@ -197,11 +198,11 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
             continue
         hit_ids.add(v.id)
         if everyone:
-            amount = max(1, sw.splash.roll(w.rng))
+            amount = max(1, roll_dice(w, sw.splash, c, f"{a.item} fire on {label(w, v)}"))
         elif direct is not None and v is direct:
-            amount = max(1, sw.direct.roll(w.rng))
+            amount = max(1, roll_dice(w, sw.direct, c, f"{a.item} direct hit on {label(w, v)}"))
         else:
-            amount = max(0, sw.splash.roll(w.rng))
+            amount = max(0, roll_dice(w, sw.splash, c, f"{a.item} splash on {label(w, v)}"))
         if amount <= 0:
             continue
         damage.deal_damage(w, v, [damage.DamagePart(amount, sw.energy, "splash", area=True)], source=c,

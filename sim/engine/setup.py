@@ -81,39 +81,44 @@ def check_placement(spec: EncounterSpec) -> list[str]:
     in rock, where the creature does not fit, or on another creature (DESIGN §5)."""
     problems: list[str] = []
     placed: dict[Pos, str] = {}
-    grid = spec.grid
     for cs in spec.combatants:
         try:
             c = build_creature(cs, spec.path)
         except DataError as exc:
             problems.extend(f"{spec.where(cs, 'template/weapon')}: {p}" for p in exc.problems)
             continue
-        x, y = cs.at
-        if not grid.in_bounds(cs.at):
-            problems.append(f"{spec.where(cs, 'at')}: ({x}, {y}) is off the map ({grid.cols}x{grid.rows})")
-            continue
-        if grid.rock[y, x]:
-            problems.append(f"{spec.where(cs, 'at')}: ({x}, {y}) is solid rock; put it on a floor square")
-            continue
-        f = move_field(grid, mover_for(c))
-        if f.mode[y, x] == BLOCKED:
-            cat = Category(int(f.category[y, x]))
-            problems.append(f"{spec.where(cs, 'at')}: a {c.size.key} {c.block.name} does not fit at ({x}, {y}) "
-                            f"({cat.label} for its body); place it where it fits")
-            continue
-        squares = footprint(f, c, cs.at) if not c.is_swarm else [cs.at]
-        sharer = c.is_swarm or c.size <= Size.TINY
-        for sq in squares:
-            other = placed.get(sq)
-            if other and not sharer:
-                problems.append(f"{spec.where(cs, 'at')}: ({sq[0]}, {sq[1]}) is already taken by {other!r}; "
-                                "two creatures cannot share a square (swarms and Tiny creatures excepted)")
-                break
-        else:
-            if not sharer:
-                for sq in squares:
-                    placed[sq] = cs.id
+        problem, squares = placement_problem(spec.grid, c, cs.at, placed)
+        if problem:
+            problems.append(f"{spec.where(cs, 'at')}: {problem}")
+        elif not (c.is_swarm or c.size <= Size.TINY):
+            for sq in squares:
+                placed[sq] = cs.id
     return problems
+
+
+def placement_problem(grid, c: Creature, at: Pos, taken: dict[Pos, str]) -> tuple[str | None, list[Pos]]:
+    """Whether ``c`` may stand with its reference square at ``at`` (the rules of
+    :func:`check_placement`: on the map, not in rock, where its body fits, not on a square in
+    ``taken`` (square -> id) unless it is a swarm or Tiny): (the problem or None, the squares it
+    would cover)."""
+    x, y = at
+    if not grid.in_bounds(at):
+        return f"({x}, {y}) is off the map ({grid.cols}x{grid.rows})", []
+    if grid.rock[y, x]:
+        return f"({x}, {y}) is solid rock; put it on a floor square", []
+    f = move_field(grid, mover_for(c))
+    if f.mode[y, x] == BLOCKED:
+        cat = Category(int(f.category[y, x]))
+        return (f"a {c.size.key} {c.block.name} does not fit at ({x}, {y}) ({cat.label} for its body); place it "
+                "where it fits"), []
+    squares = footprint(f, c, at) if not c.is_swarm else [at]
+    if not (c.is_swarm or c.size <= Size.TINY):
+        for sq in squares:
+            other = taken.get(sq)
+            if other:
+                return (f"({sq[0]}, {sq[1]}) is already taken by {other!r}; two creatures cannot share a square "
+                        "(swarms and Tiny creatures excepted)"), squares
+    return None, squares
 
 
 def mover_for(c: Creature, *, in_combat: bool = True) -> Mover:

@@ -50,8 +50,9 @@ SCHEMA = 1
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure
-#: queries (performance only, never outcomes) and who plays the creatures (given on loading).
-DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "policy"})
+#: queries (performance only, never outcomes), who plays the creatures and whose dice are typed
+#: (given on loading: the AI policy, the table's dice hand).
+DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "policy", "dice"})
 
 
 class SnapshotTypeError(TypeError):

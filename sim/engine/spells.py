@@ -11,7 +11,7 @@ import math
 from sim.engine import attacks, damage
 from sim.engine.actions import Cast, Impossible, Turn
 from sim.engine.casting import caster_level, has_spell, in_swarm, range_ft, spell_data, spend_slot, SIMULATED
-from sim.engine.checks import concentration, roll_save
+from sim.engine.checks import concentration, label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import halve, heal
 from sim.engine.world import World
@@ -168,12 +168,13 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
         if target.is_swarm:
             return  # immune to spells that target a number of creatures (§4.5)
         dice = Dice.parse(data["damage"])
-        total = sum(max(1, dice.roll(w.rng)) for _ in range(missiles))
+        total = sum(max(1, roll_dice(w, dice, c, f"magic missile {i + 1} of {missiles} vs {label(w, target)}"))
+                    for i in range(missiles))
         damage.deal_damage(w, target, [damage.DamagePart(total, "force", "energy")], source=c, cause="spell")
     elif spell == "cure-light-wounds":
         target = plan[0]
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
-        amount = Dice.parse(data["heal"]).roll(w.rng) + min(cl * int(data["per_level"]), int(data["max_bonus"]))
+        amount = roll_dice(w, Dice.parse(data["heal"]), c, f"cure light wounds on {label(w, target)}") + min(cl * int(data["per_level"]), int(data["max_bonus"]))
         heal(w, target, amount, source=c)
         if target.bleed:
             target.bleed = 0
@@ -187,7 +188,7 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
         dice = Dice(n, Dice.parse(data["damage_per_level"]).sides, 0)
         dc = c.block.spells.save_dc(1)
         for v in victims:
-            amount = max(1, dice.roll(w.rng))
+            amount = max(1, roll_dice(w, dice, c, f"burning hands on {label(w, v)}"))
             if roll_save(w, v, "ref", dc, "burning_hands", c.id):
                 amount = halve(amount)  # §7.23: halve, round down, at least 1
             if amount > 0:

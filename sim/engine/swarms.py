@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from sim.engine.afflictions import apply_riders
-from sim.engine.checks import roll_save
+from sim.engine.checks import label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, adjust_for_target, deal_damage, set_condition
 from sim.engine.world import World
@@ -43,7 +43,7 @@ def swarm_attack(w: World, swarm: Creature) -> None:
     dice: Dice = swarm.block.swarm.damage
     magic = "magic" in swarm.block.swarm.aligned
     for v in victims:
-        amount = max(1, dice.roll(w.rng))
+        amount = max(1, roll_dice(w, dice, swarm, f"swarm damage on {label(w, v)}"))
         lost = deal_damage(w, v, [DamagePart(amount, "swarm", "swarm", types=("swarm",), magic=magic)],
                            source=swarm, cause="swarm")
         if lost > 0 and v.alive:

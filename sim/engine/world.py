@@ -99,6 +99,7 @@ class World:
         self.end_reason = ""
         self.damage_while_casting = 0
         self.last_damage = 0  # what the last damage.deal_damage let through, nonlethal included
+        self.dice = None  # checks.DiceHand: whose dice are typed at the table (cavesim play), not saved
         self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
         if shared is not None and shared.get("grid") is not spec.grid:
             shared.clear()

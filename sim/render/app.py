@@ -156,6 +156,17 @@ class App:
         sc = self.scene
         d = sc.director
         play = sc.mode == "play"
+        if play and sc.prompt is not None:   # a question over the map takes every key
+            self._prompt_key(key, char)
+            return
+        if play and key == pygame.K_ESCAPE and (self.driver.cancel_prompt() or self._cancel_aim()):
+            return
+        if play and key in (pygame.K_RETURN, pygame.K_KP_ENTER) and sc.aim is not None:
+            self.driver.confirm_aim()
+            return
+        if play and key == pygame.K_d and mod & pygame.KMOD_SHIFT:
+            self.driver.toggle_dice(side=bool(mod & pygame.KMOD_CTRL))
+            return
         if play and mod & pygame.KMOD_CTRL and key in (pygame.K_z, pygame.K_y, pygame.K_s, pygame.K_o):
             {pygame.K_z: self.driver.undo, pygame.K_y: self.driver.redo,
              pygame.K_s: self.driver.save_game, pygame.K_o: self.driver.load_game}[key]()
@@ -164,7 +175,16 @@ class App:
         if key in (pygame.K_ESCAPE, pygame.K_q):
             self.running = False
         elif key == pygame.K_SPACE and play:
+            sc.paused = not sc.paused
+            sc.toast("paused: the turns nobody plays wait (Space goes on)" if sc.paused else "going on", 1.4)
+        elif key == pygame.K_PERIOD and play:
             self.driver.request_step()
+        elif key == pygame.K_g and play:
+            self.driver.dm_menu()
+        elif key == pygame.K_LEFT and play and self.driver.enc.finished:
+            self.driver.undo()
+        elif key == pygame.K_HOME and play and self.driver.enc.finished:
+            self.driver.back_to_start()
         elif key in (pygame.K_SPACE, pygame.K_PAUSE, pygame.K_PERIOD):
             if d.speed == 0:
                 d.speed = self.scene.resume_speed
@@ -228,6 +248,31 @@ class App:
         elif play and key == pygame.K_o:
             self.driver.load()
 
+    def _prompt_key(self, key: int, char: str) -> None:
+        """A key for the question over the map: typed, Enter gives it, Backspace, Esc cancels."""
+        import pygame
+
+        p = self.scene.prompt
+        if key == pygame.K_ESCAPE:
+            self.driver.cancel_prompt()
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            p.key("", enter=True)
+        elif key == pygame.K_BACKSPACE:
+            p.key("", backspace=True)
+        elif char:
+            p.key(char)
+        elif pygame.K_KP0 <= key <= pygame.K_KP9:
+            p.key(str(key - pygame.K_KP0))
+
+    def _cancel_aim(self) -> bool:
+        sc = self.scene
+        if sc.aim is None:
+            return False
+        sc.aim = None
+        sc.area_preview = []
+        sc.toast("aim cancelled", 1.0)
+        return True
+
     def _speed(self, direction: int) -> None:
         d = self.scene.director
         cur = d.speed or self.scene.resume_speed
@@ -244,10 +289,14 @@ class App:
         if not sc.r_view.collidepoint(pos):
             sc.hover = None
             sc.preview = None
+            sc.hit_lines = []
             return
         sq = sc.camera.square_at(*pos)
         self._mouse = pos
         if sc.mode == "play" and sc.spell_choice:
+            sc.hit_lines = []
+            if sc.aim is not None:   # aimed: the area stays where it was put until cast or cancelled
+                return
             # the area follows the cursor (sleep's intersection moves within a square)
             sc.hover = sq
             sc.preview = None
@@ -263,6 +312,7 @@ class App:
             c = self.driver.current()
             if c is not None and sc.grid.in_bounds(sq) and not sc.model.at(sq):
                 sc.preview = sc.world.path_preview(c.id, sq)
+            self.driver.hover_enemy(sq)
 
     def _point(self, pos) -> tuple[float, float]:
         """Where in the map a screen pixel falls, in squares (fractional)."""
@@ -278,7 +328,7 @@ class App:
         import pygame
 
         sc = self.scene
-        if not sc.r_view.collidepoint(pos):
+        if not sc.r_view.collidepoint(pos) or (sc.mode == "play" and sc.prompt is not None):
             return
         sq = sc.camera.square_at(*pos)
         if button == 3:

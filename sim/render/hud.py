@@ -8,6 +8,7 @@ import functools
 
 import pygame
 
+from sim.log import thing
 from sim.render import palette, portray
 from sim.render.easing import ease_out_cubic, fade
 from sim.render.placement import place
@@ -24,9 +25,10 @@ HELP = {
              "·  R reach  ·  T travel time  ·  V view  ·  L legend  ·  drag pan, wheel zoom  ·  Esc quit",
     "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
               "·  R reach  ·  T travel  ·  V view  ·  L legend  ·  drag, wheel  ·  Esc quit",
-    "play": "click square: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full attack, Ctrl charge)  "
-            "·  W weapon  ·  X spell  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  ·  Space AI turn  ·  P auto  ·  . pause  "
-            "·  +/- speed  ·  1-9/C/R/T overlays  ·  V view  ·  drag, wheel  ·  Esc quit",
+    "play": "click: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full, Ctrl charge)  "
+            "·  W weapon  ·  X spell (area: click, then click or Enter)  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  "
+            "·  . AI turn  ·  Space pause  ·  P auto  ·  Shift-D typed dice  ·  G DM  ·  Ctrl-Z/Y undo/redo  ·  Ctrl-S/O save/load  "
+            "·  +/- speed  ·  1-9/C/R/T  ·  V view  ·  Esc cancel/quit",
 }
 
 
@@ -163,7 +165,7 @@ class Hud:
     # -- the side panel ------------------------------------------------------------------------------------------
     def panel(self, surf, rect: pygame.Rect) -> None:
         sc = self.scene
-        key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.turn_key(),
+        key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.spell_choice, sc.turn_key(),
                tuple(round(v, 2) for v in sc.hp_shown.values()), self._legend_items_key() if sc.show_legend else None)
         if self._panel is None or key != self._panel_key or self._panel.get_size() != rect.size:
             if self._panel is None or self._panel.get_size() != rect.size:
@@ -597,7 +599,9 @@ class HudTexts:
         elif d.speed == 0:
             state = "paused"
         elif self.mode == "play" and not self.autoplay:
-            state = "your move" if self.awaiting_input else ("Space: AI turn" if d.idle() else "playing")
+            state = ("a die to type" if getattr(self, "prompt", None) is not None and self.prompt.kind == "dice"
+                     else "your move" if self.awaiting_input else "paused (Space)" if getattr(self, "paused", False)
+                     else "playing")
         else:
             state = "auto" if self.autoplay else "stepping"
         return f"{state}  ·  {self.speed_label()}"
@@ -629,9 +633,9 @@ class HudTexts:
             else:
                 weapon = self.weapon_choice if (self.mode == "play" and self.weapon_choice and cid == self.model.current) \
                     else cv.wielding
-                w = f"In hand: {cv.wielding or '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
+                w = f"In hand: {thing(cv.wielding) if cv.wielding else '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
                 if self.mode == "play" and weapon != cv.wielding:
-                    w += f"  ·  chosen (W): {weapon}"
+                    w += f"  ·  chosen (W): {thing(weapon) if weapon else '-'}"
                 if self.mode == "play" and self.spell_choice and cid == self.model.current:
                     w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
                 lines.append(w)

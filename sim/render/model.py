@@ -227,6 +227,17 @@ class ViewModel:
         if c is not None:
             c.hp = int(e.hp_after)
 
+    def _on_dm(self, e: ev.DmEdit) -> None:
+        """The DM's hand: hit points set, a token put down elsewhere (conditions come as their own events)."""
+        c = self.creatures.get(e.target)
+        if c is None:
+            return
+        if e.change == "hp" and "hp" in e.after:
+            c.hp = int(e.after["hp"])
+        elif e.change == "move" and e.after.get("squares"):
+            c.squares = [_pos(s) for s in e.after["squares"]]
+            c.pos = _pos(e.after["at"])
+
     def _on_condition(self, e: ev.Condition) -> None:
         c = self.creatures.get(e.target)
         if c is None:

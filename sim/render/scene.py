@@ -20,7 +20,7 @@ import pygame
 
 from sim import events as ev
 from sim.coords import Pos
-from sim.render import easing, portray
+from sim.render import easing, portray, tablehud
 from sim.render import timeline as tl
 from sim.render.camera import Camera
 from sim.render.draw import Sprites, draw_particles
@@ -74,6 +74,11 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.hp_shown: dict[str, float] = {}
         self.autoplay = True
         self.awaiting_input = False      # play: the acting creature waits for the user
+        self.prompt = None               # play: a question over the map (render.table.Prompt): a die, the DM's hand
+        self.aim = None                  # play: an area spell aimed, waiting for a second click or Enter
+        self.paused = False              # play: Space; the turns of creatures nobody controls wait
+        self.hit_lines: list[str] = []   # play: the chance to hit the enemy under the cursor (render.tablehud)
+        self.ready_text = ""             # play: what a click does now (the weapon or spell chosen, an aim)
         self.resume_speed = 1.0          # the speed to go back to after a pause
         self._snap = True
         self._dispersed: set[str] = set()
@@ -318,6 +323,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         if self.toast_text and self.clock < self.toast_until:
             left = self.toast_until - self.clock
             self.hudder.toast(surf, view, self.toast_text, min(1.0, left / 0.4))
+        tablehud.overlay(self, surf, view)
 
     def _caption(self) -> str:
         for line in reversed(self.model.log[-12:]):

@@ -19,6 +19,7 @@ from sim.coords import Pos
 from sim.errors import DataError
 from sim.render import timeline as tl
 from sim.render.model import ViewModel
+from sim.render.table import ASKED, TableHand
 from sim.render.world import World
 
 
@@ -121,10 +122,12 @@ def map_scene(grid, *, size=(1280, 720), hud: bool = True, legend: bool = True, 
 
 
 def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[str] | None = None,
-               speed: float = 1.0, load: str | Path | None = None, save_path: str | Path | None = None):
+               speed: float = 1.0, load: str | Path | None = None, save_path: str | Path | None = None,
+               dice_for: set[str] | None = None):
     """A scene on a live encounter, and the controller that plays it. Returns (scene, controller).
     ``load``: a snapshot of a fight of ``spec`` to go on with; ``save_path``: where Ctrl-S saves
-    and Ctrl-O loads (default: ``load``, else ENCOUNTER-save.json in the current folder)."""
+    and Ctrl-O loads (default: ``load``, else ENCOUNTER-save.json in the current folder);
+    ``dice_for``: the creatures (ids) whose dice are typed at the table (``--dice manual``)."""
     from sim.engine import snapshot
     from sim.engine.fight import new_encounter
     from sim.render.lighting import Lighting
@@ -146,7 +149,7 @@ def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[
     scene.lighting.follow_actor = True   # play shows the acting side's view (V: choose one)
     if save_path is None:
         save_path = load if load is not None else f"{Path(spec.path).stem}-save.json"
-    ctl = PlayController(scene, enc, control=control, save_path=save_path)
+    ctl = PlayController(scene, enc, control=control, save_path=save_path, dice_for=dice_for)
     return scene, ctl
 
 
@@ -220,25 +223,46 @@ class PlayState:
     controlled: set[str] = field(default_factory=set)     # teams the user plays
 
 
-class PlayController:
-    """Drives a live encounter for ``cavesim play``: AI turns for the other teams (or every turn
-    in auto-play), user actions for the controlled teams."""
+#: Spells with an area: a click aims, a second click (or Enter) casts.
+AREA_SPELLS = ("sleep", "burning-hands", "bless")
+
+
+class PlayController(TableHand):
+    """Drives a live encounter for ``cavesim play``: AI turns for the other teams (played by
+    themselves unless paused; every turn in auto-play), user actions for the controlled teams;
+    typed dice and the DM's hand (:class:`~sim.render.table.TableHand`)."""
 
     #: How many steps back Ctrl-Z can go (each a snapshot in memory).
     UNDO_DEPTH = 400
 
-    def __init__(self, scene, enc, *, control: set[str] | None = None, save_path: str | Path | None = None):
+    def __init__(self, scene, enc, *, control: set[str] | None = None, save_path: str | Path | None = None,
+                 dice_for: set[str] | None = None):
         self.scene = scene
         self.enc = enc
         self.state = PlayState(controlled=set(control or ()))
         self.save_path = Path(save_path) if save_path is not None else None
         self.undo_stack: list[str] = []   # snapshots before each step taken (Ctrl-Z), the last on top
         self.redo_stack: list[str] = []   # snapshots undone (Ctrl-Y)
+        self._init_table(dice_for)
         scene.autoplay = False
+        scene.paused = False              # Space: the turns of the creatures nobody controls wait
         if enc.events:  # a saved fight: shown as it stands
             self._show(enc)
         else:
-            self.scene.feed(enc.start())
+            self._start()
+
+    def _start(self) -> None:
+        """Encounter start and initiative (typed initiative dice asked for first: meanwhile the
+        creatures are shown where they stand, and the screen is rebuilt once the fight starts)."""
+        events = self._engine(self.enc.start, retry=lambda: None)
+        if events is ASKED:
+            if not self.scene.model.creatures:
+                self.scene.jump([self.enc.start_event()])
+            return
+        if self.scene.model.creatures:   # shown while initiative was asked for: shown again, properly
+            self._show(self.enc)
+        else:
+            self.scene.feed(events)
 
     # -- saved games and undo (built on snapshots: nothing is recomputed differently) --------------------------------
     def _snapshot(self) -> str:
@@ -276,7 +300,13 @@ class PlayController:
         sc.preview = None
         sc.area_preview = []
         sc.spell_choice = None
+        sc.aim = None
+        sc.prompt = None
+        self.pending_roll = None
+        self.typed = []
+        self.dm_move = None
         self._choice_for = None
+        self._arm()
         sc.jump(enc.events)
 
     def undo(self) -> bool:
@@ -286,9 +316,9 @@ class PlayController:
             return False
         self.redo_stack.append(self._snapshot())
         self._restore(self.undo_stack.pop())
-        if self.scene.autoplay:
-            self.scene.autoplay = False  # else the AI would play the undone turn again at once
-        self.scene.toast(f"undone: round {self.enc.round}", 1.2)
+        self.scene.autoplay = False  # else the AI would play the undone turn again at once
+        self.scene.paused = True
+        self.scene.toast(f"undone: round {self.enc.round} (paused: Space goes on)", 1.6)
         return True
 
     def redo(self) -> bool:
@@ -339,8 +369,17 @@ class PlayController:
     def pump(self) -> None:
         """Called every frame: advance the fight when the screen has caught up."""
         sc = self.scene
+        sc.ready_text = self.ready_text()
+        if sc.prompt is not None:      # a die or a DM's question waits for an answer
+            return
+        if not self.enc.events:
+            self._start()
+            return
         if not sc.director.idle() or self.enc.finished:
             sc.awaiting_input = False
+            return
+        if self.enc.turn is not None and self.enc.turn.ended:
+            self._end_turn()           # a turn whose end waited for a typed die
             return
         if self.enc.turn is None and not self._begin():
             return
@@ -351,15 +390,18 @@ class PlayController:
             if getattr(self, "_choice_for", None) != turn:  # a new turn: the weapon in hand
                 self._choice_for = turn
                 sc.weapon_choice = c.wielding
+                sc.hit_lines = []
             return
         sc.awaiting_input = False
-        if sc.autoplay:
+        sc.hit_lines = []
+        if sc.autoplay or not sc.paused:   # nobody's creature plays itself, at the chosen speed
             self.ai_turn()
 
     def _begin(self) -> bool:
         """Start the next creature's turn; False if there is none to play now."""
         mark = len(self.enc.events)
-        self.enc.begin_turn()
+        if self._engine(self.enc.begin_turn, retry=lambda: None) is ASKED:
+            return False
         self.scene.feed(self.enc.events[mark:])
         t = self.enc.turn
         if t is None:
@@ -381,16 +423,23 @@ class PlayController:
     def ai_turn(self) -> None:
         if self.enc.turn is None or self.enc.finished:
             return
-        self._checkpoint()
+        before = self._snapshot()
         mark = len(self.enc.events)
-        if not self.enc.turn.ended:
-            self.enc.ai_turn()
+
+        def step():
+            if not self.enc.turn.ended:
+                self.enc.ai_turn()
+
+        if self._engine(step, retry=self.ai_turn) is ASKED:
+            return
+        self._checkpoint(before)
         self.scene.feed(self.enc.events[mark:])
         self._end_turn()
 
     def _end_turn(self) -> None:
         mark = len(self.enc.events)
-        self.enc.end_turn()
+        if self._engine(self.enc.end_turn, retry=lambda: None) is ASKED:
+            return
         self.scene.feed(self.enc.events[mark:])
         self.scene.preview = None
 
@@ -406,13 +455,16 @@ class PlayController:
             self.scene.toast("not your creature's turn: Space lets the AI play it")
             return False
         before = self._snapshot()
-        result = self.enc.perform(action)
+        result = self._engine(lambda: self.enc.perform(action), retry=lambda: self.perform(action))
+        if result is ASKED:
+            return False
         if isinstance(result, Impossible):
             self.scene.toast(f"{c.name} cannot: {result.reason}")
             return False
         self._checkpoint(before)
         self.scene.feed(result.events)
         self.scene.preview = None
+        self.scene.hit_lines = []   # the odds changed (or the turn): the next move of the mouse says anew
         if self.enc.turn is not None and self.enc.turn.ended:
             self._end_turn()
         return True
@@ -436,8 +488,14 @@ class PlayController:
 
         sc = self.scene
         c = self.current()
+        if self.dm_move is not None:
+            self.dm_place(sq)
+            return
         if sc.spell_choice and c is not None and self.controls(c):
-            self.cast_at(sq, point=point, defensive=ctrl)
+            if sc.spell_choice in AREA_SPELLS:
+                self.aim_at(sq, point=point, defensive=ctrl)
+            else:
+                self.cast_at(sq, point=point, defensive=ctrl)
             return
         here = [cv for cv in sc.model.at(sq) if cv.alive]
         if here:
@@ -495,7 +553,7 @@ class PlayController:
         cur = self.scene.weapon_choice or c.wielding
         i = options.index(cur) if cur in options else -1
         self.scene.weapon_choice = options[(i + 1) % len(options)]
-        self.scene.toast(f"weapon: {self.scene.weapon_choice}", 1.2)
+        self.scene.hit_lines = []
 
 
     # -- spells and the other actions of a turn ------------------------------------------------------------------
@@ -522,10 +580,7 @@ class PlayController:
         i = options.index(cur) if cur in options else -1
         self.scene.spell_choice = options[i + 1] if i + 1 < len(options) else None
         self.scene.area_preview = []
-        if self.scene.spell_choice is None:
-            self.scene.toast(f"weapon: {self.scene.weapon_choice or c.wielding}", 1.2)
-        else:
-            self.scene.toast(f"spell: {self.scene.spell_choice.replace('-', ' ')} (click to cast, X next)", 1.6)
+        self.scene.aim = None
 
     def spell_action(self, sq: Pos, *, point: tuple[float, float] | None = None, defensive: bool = False):
         """The :class:`~sim.engine.actions.Cast` that a click on ``sq`` means for the chosen spell, or a
@@ -574,6 +629,81 @@ class PlayController:
             self.scene.spell_choice = None
             self.scene.area_preview = []
         return done
+
+    def aim_at(self, sq: Pos, *, point: tuple[float, float] | None = None, defensive: bool = False) -> bool:
+        """A click with an area spell chosen: the first aims it (its area stays drawn), a second
+        click on the same aim (or Enter, :meth:`confirm_aim`) casts it; Esc cancels."""
+        sc = self.scene
+        a = self.spell_action(sq, point=point, defensive=defensive)
+        if isinstance(a, str):
+            sc.toast(a)
+            return False
+        if sc.aim is not None and sc.aim[0] == a:
+            return self.confirm_aim()
+        sc.aim = (a, sq, point)
+        sc.area_preview = self.spell_area(sq, point=point)
+        return False
+
+    def confirm_aim(self) -> bool:
+        """Enter (or the second click): cast the area spell as aimed."""
+        sc = self.scene
+        if sc.aim is None:
+            return False
+        a, sq, point = sc.aim
+        sc.aim = None
+        done = self.perform(a)
+        if done:
+            sc.spell_choice = None
+        sc.area_preview = []
+        return done
+
+    def ready_text(self) -> str:
+        """What a click does now (the line over the map): the weapon or spell chosen, the aim, the DM's move."""
+        from sim.log import thing
+
+        sc = self.scene
+        c = self.current()
+        if self.dm_move is not None:
+            who = self.enc.creatures.get(self.dm_move)
+            return f"DM: click the square to put {who.name if who else self.dm_move} on  ·  Esc cancels"
+        if c is None or not self.controls(c) or not sc.awaiting_input:
+            return "paused: Space goes on" if sc.paused and not self.enc.finished else ""
+        if sc.spell_choice:
+            name = sc.spell_choice.replace("-", " ")
+            if sc.aim is not None:
+                return f"{c.name}: {name} aimed  ·  click it again or Enter to cast  ·  Esc cancels"
+            return f"{c.name}: casting {name} (X: next)  ·  " + (
+                "click to aim" if sc.spell_choice in AREA_SPELLS else "click a creature")
+        weapon = sc.weapon_choice or c.wielding
+        return f"{c.name}: {thing(weapon) if weapon else 'no weapon'} (W: next)  ·  click an enemy to attack"
+
+    def hover_enemy(self, sq: Pos) -> None:
+        """The chance to hit the enemy under the cursor with the chosen weapon (or nothing there)."""
+        from sim.render.table import hit_lines
+
+        sc = self.scene
+        c = self.current()
+        sc.hit_lines = []
+        if c is None or not self.controls(c) or not sc.awaiting_input or sc.spell_choice:
+            return
+        here = [cv for cv in sc.model.at(sq) if cv.alive and cv.team != c.team]
+        target = self.enc.creatures.get(here[0].id) if here else None
+        if target is not None:
+            sc.hit_lines = hit_lines(self.enc, c, sc.weapon_choice or c.wielding, target, here[0].label)
+
+    def back_to_start(self) -> bool:
+        """Home (after the end card): the fight as it began (Ctrl-Y steps forward again)."""
+        if not self.undo_stack:
+            return False
+        self.redo_stack.append(self._snapshot())
+        self.redo_stack.extend(reversed(self.undo_stack[1:]))
+        first = self.undo_stack[0]
+        self.undo_stack.clear()
+        self._restore(first)
+        self.scene.autoplay = False
+        self.scene.paused = True
+        self.scene.toast("back to the start of the fight (Ctrl-Y: forward again)", 2.0)
+        return True
 
     def spell_area(self, sq: Pos, *, point: tuple[float, float] | None = None) -> list[Pos]:
         """The squares the chosen spell would fill if cast at ``sq`` (empty for targeted spells)."""

@@ -354,6 +354,17 @@ class Director:
         self._add(END, t, 4.5, winner=e.winner, reason=e.reason, round=e.round)
         return 4.0
 
+    def _on_roll(self, e: ev.Rolled, t, before):
+        self._add(FLOAT, t, 1.2, target=e.actor, text=f"rolled {e.value}", tone="", small=True)
+        return 0.25
+
+    def _on_dm(self, e: ev.DmEdit, t, before):
+        words = {"hp": f"DM: {e.after.get('hp')} hp", "move": "DM: moved", "pass": "DM: turn passed"}
+        text = words.get(e.change) or "DM: " + ", ".join(
+            f"{'+' if on else '-'}{name.replace('_', ' ')}" for name, on in e.after.items())
+        self._add(FLOAT, t, 1.4, target=e.target, text=text, tone="magic", small=True)
+        return 0.35
+
     # -- the dispatch table: event class -> its handler (an event not listed has no animation) ----------
     HANDLERS: ClassVar[dict[type, Callable]] = {
         ev.EncounterStart: _on_encounter_start, ev.Initiative: _on_initiative, ev.RoundStart: _on_round_start,
@@ -362,6 +373,7 @@ class Director:
         ev.Healed: _on_healed, ev.Save: _on_save, ev.Condition: _on_condition, ev.Died: _on_died,
         ev.Dispersed: _on_dispersed, ev.Engulf: _on_engulf, ev.ActionTaken: _on_item, ev.Splash: _on_splash,
         ev.SpellCast: _on_spell, ev.Refused: _on_refused, ev.EncounterEnd: _on_encounter_end,
+        ev.Rolled: _on_roll, ev.DmEdit: _on_dm,
     }
 
 

@@ -23,18 +23,23 @@ MAPS = maps_dir()
 ENCOUNTERS = sorted(f.name for f in MAPS.glob("*.toml") if "encounter" in read_toml(f)[0])
 
 
-def _chain(name: str, seed: int, *, carry_cache: bool, every: int = 1) -> tuple[str, str, int]:
-    """(straight-through events, events of the fight saved and loaded after every step, steps).
-    Each loaded fight goes on in place of the one saved, so every save point is resumed from."""
+def _chain(name: str, seed: int, *, carry_cache: bool, every: int = 1, phase: int = 0,
+           limit: int | None = None) -> tuple[str, str, int]:
+    """(straight-through events, events of the fight saved and loaded after every step (or every
+    ``every``-th, from step ``phase``), steps). Each loaded fight goes on in place of the one saved,
+    so every save point is resumed from. ``limit``: both fights stop after that many steps."""
     spec = load_encounter(MAPS / name)
     straight = new_encounter(spec, seed=seed)
-    straight.run()
+    straight.start()
+    n = 0
+    while (limit is None or n < limit) and straight.advance():
+        n += 1
     shared: dict = {}
     w = new_encounter(spec, seed=seed, shared=shared)
     w.start()
     steps = 0
-    while True:
-        if steps % every == 0:
+    while limit is None or steps < limit:
+        if steps % every == phase % every:
             text = S.dumps(w, encounter_file=MAPS / name)
             loaded = S.load_text(text, spec, policy=default_policy, shared=shared)
             if carry_cache:  # the memo tables are performance only (keyed by all they depend on)
@@ -58,10 +63,15 @@ def test_resume_after_every_action_bat_gallery(seed):
     assert resumed == ref
 
 
+@pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("name", ENCOUNTERS)
-def test_resume_every_encounter_every_seventh_step(name):
-    """The quick sweep of the default run: each shipped encounter, saved and resumed every 7th step."""
-    ref, resumed, steps = _chain(name, 0, carry_cache=True, every=7)
+def test_resume_every_encounter_five_seeds_at_sampled_steps(name, seed):
+    """The quick sweep of the default run: each shipped encounter x 5 seeds, saved and resumed at a
+    sample of its steps (seed 0: the whole fight, every 7th step; seeds 1-4: the first 150 steps,
+    every 13th from a step of their own, so the seeds between them save at other points). Every step
+    of every seed, to the end, is the full sweep below (CAVESIM_FULL_SWEEP=1: minutes)."""
+    every, phase, limit = (7, 0, None) if seed == 0 else (13, 3 * seed, 150)
+    ref, resumed, steps = _chain(name, seed, carry_cache=True, every=every, phase=phase, limit=limit)
     assert resumed == ref and steps > 7
 
 

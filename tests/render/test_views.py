@@ -64,7 +64,7 @@ def test_play_view_moves_attacks_and_lets_the_ai_play(screen):
         c = ctl.current()
         if c is not None and c.team == "party" and scene.awaiting_input:
             break
-        post_key(pygame.K_SPACE)               # the AI plays whoever acts
+        post_key(pygame.K_PERIOD)              # the AI plays whoever acts (Space pauses)
         run(app, 90)
     c = ctl.current()
     assert c.team == "party" and scene.awaiting_input
@@ -144,7 +144,7 @@ def test_play_view_keys_cast_a_spell_with_its_area_under_the_cursor_and_drop_pro
     for _ in range(10):
         if ctl.current() is not None and ctl.current().id == "ilde" and scene.awaiting_input:
             break
-        post_key(pygame.K_SPACE)
+        post_key(pygame.K_PERIOD)
         run(app, 90)
     assert ctl.current().id == "ilde" and scene.awaiting_input
     for _ in range(3):                          # magic missile, sleep, burning hands
