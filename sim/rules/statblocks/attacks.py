@@ -197,7 +197,7 @@ def weapon_attacks(ctx: AttackContext, entry: WeaponEntry) -> list[Attack]:
             damage_types=w.damage_types, types_join=w.types_join,
             range_ft=(10 if (thrown and w.improvised) else w.range_ft) if mode == "ranged" else 0,
             reach_ft=reach, effective_index=effective_index(w, ctx.size, ranged=(mode == "ranged")),
-            crossbow=w.crossbow, nonlethal=w.nonlethal,
+            crossbow=w.crossbow, nonlethal=w.nonlethal, riders=entry.riders,
         ))
     return out
 
@@ -226,7 +226,7 @@ def _natural_attack(ctx: AttackContext, n: NaturalEntry, *, primary: bool, sole:
         bonus=bonus, bonuses=(bonus,) * n.count, bonus_parts=tuple(parts), damage=n.damage.plus(s),
         damage_parts=dmg_parts, crit_threat=threat, crit_multiplier=w.crit_multiplier,
         damage_types=w.damage_types, types_join=w.types_join, reach_ft=ctx.reach, effective_index=1,
-        riders=n.riders,
+        riders=n.riders, touch=n.kind == "touch",      # a touch natural attack (rust monster antennae)
     )
 
 
