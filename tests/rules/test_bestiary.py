@@ -190,3 +190,17 @@ def test_validate_gives_one_located_message_and_exit_2(tmp_path, capsys, extra, 
     err = capsys.readouterr().err
     assert f"{p}: {message}" in err
     assert err.count("cavesim: error") == 1 and "Traceback" not in err
+
+
+def test_the_readme_bestiary_table_lists_every_block_and_what_it_does_not_play():
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The bestiary", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split("|")[1].strip().strip("`"): line for line in section.splitlines()
+            if line.startswith("| `")}
+    for name in BESTIARY:
+        b = load_template(name)
+        assert name in rows, name
+        cells = [c.strip() for c in rows[name].split("|")]
+        assert cells[2] == b.size.key and cells[3] == b.source.cr
+        assert cells[6] == ", ".join(b.source.unmodelled), name
