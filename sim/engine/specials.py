@@ -343,9 +343,11 @@ def _light(w: World, c: Creature) -> None:
     se = c.block.senses
     if not (se.light_sensitivity or se.light_blindness):
         return
+    if w.settings.get("light_sensitivity", "daylight") != "bright":
+        return      # the SRD's trigger: sunlight or daylight, which no cave has
     if "blinded" in c.conditions:
         clear_condition(w, c, "blinded", "expired")
-    bright = w.settings.get("light_sensitivity", "daylight") == "bright" and in_bright_light(w, c)
+    bright = in_bright_light(w, c)
     was = w.memory.get(("was_bright", c.id), False)
     w.memory[("was_bright", c.id)] = bright
     if bright and se.light_blindness and not was:

@@ -204,3 +204,20 @@ def test_the_readme_bestiary_table_lists_every_block_and_what_it_does_not_play()
         cells = [c.strip() for c in rows[name].split("|")]
         assert cells[2] == b.size.key and cells[3] == b.source.cr
         assert cells[6] == ", ".join(b.source.unmodelled), name
+
+
+def test_a_weapon_rider_needs_its_rider(tmp_path):
+    text = MINIMAL + '\n[[weapon]]\nname = "hand-crossbow"\nriders = ["drow-poisn"]\n'
+    with pytest.raises(DataError, match=r"\[\[weapon\]\] hand-crossbow riders: no \[\[rider\]\] with key 'drow-poisn'"):
+        load_template(_write(tmp_path, text))
+
+
+def test_show_prints_the_specials_and_what_is_not_simulated(capsys):
+    from sim.cli import main as cli_main
+    assert cli_main(["show", "monstrous-spider-medium"]) == 0
+    out = capsys.readouterr().out
+    assert "Rider web (web): escape DC 12, break DC 16, 8 a day, up to 50 ft" in out
+    assert "Not simulated: sheet-web, web-walk, hunting-spider-speed, keen-senses" in out
+    assert cli_main(["show", "drow-warrior"]) == 0
+    out = capsys.readouterr().out
+    assert "spell resistance 12" in out and "light blindness" in out

@@ -114,6 +114,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     auras = _parse_auras(chk, data)
     swarm = _parse_swarm(chk, data, identity["size"], identity["subtypes"], {r.key for r in riders})
     _check_natural_riders(chk, attacks["naturals"], riders)
+    _check_weapon_riders(chk, attacks["weapons"], riders)
     gear = _gear(chk, data)
     domains, prepared, domain_prepared = _parse_spells(chk, data)
     book = _book_values(chk, data)
@@ -433,6 +434,14 @@ def _check_natural_riders(chk: Check, naturals: tuple[NaturalEntry, ...], riders
         for r in n.riders:
             if r not in rider_keys:
                 chk.bad(f"[[natural]] {n.name} riders", f"no [[rider]] with key {shorten(r)}; add one")
+
+
+def _check_weapon_riders(chk: Check, weapons: tuple[WeaponEntry, ...], riders: list[RiderSpec]) -> None:
+    rider_keys = {r.key for r in riders}
+    for w in weapons:
+        for r in w.riders:
+            if r not in rider_keys:
+                chk.bad(f"[[weapon]] {w.name} riders", f"no [[rider]] with key {shorten(r)}; add one")
 
 
 def _gear(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
