@@ -289,3 +289,22 @@ def test_drow_sleep_poison_knocks_out_for_a_minute_then_for_the_fight():
     assert (save.dc, save.success) == (13, False)
     assert "poison_unconscious" in a.conditions and not a.in_fight and a.helpless
     assert enc.memory[("knocked_out", "a")] == enc.round + 10
+
+
+@pytest.mark.parametrize("secondary,asleep_after", [(20, False), (1, True)])
+def test_drow_sleep_poison_secondary_save_a_minute_later(secondary, asleep_after):
+    enc = fight([("d", "drow-warrior", "m", (6, 2)), ("a", "human-fighter-3", "p", (2, 2))])
+    a = enc.creatures["a"]
+    enc.creatures["d"].wielding = "hand-crossbow"
+    strike(enc, "d", "a", "hand-crossbow", 19, 1)
+    start = enc.round
+    assert a.poison_due == [(start + 10, "drow-poison", "d")]
+    enc.round = start + 10
+    enc.rng = Fixed(secondary)
+    turn_of(enc, "a")
+    save = [e for e in of_type(enc, "save") if e.cause == "poison_secondary"][-1]
+    assert (save.dc, save.success) == (13, secondary == 20)
+    assert "poison_unconscious" in a.conditions                 # the first minute is not over yet
+    enc.round = start + 11
+    turn_of(enc, "a")
+    assert ("poison_unconscious" in a.conditions) is asleep_after   # 2d4 hours: the rest of the fight
