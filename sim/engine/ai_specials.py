@@ -33,11 +33,11 @@ def override(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Callab
 
 def confused_action(w: World, c: Creature, t: Turn, behaviour: str, caster: Creature | None, melee: Callable):
     """The confusion table's behaviour as an action: attack the caster (close with it), babble
-    (nothing), flee from the caster, attack the nearest creature (friend or foe). One that cannot
-    do what the roll says babbles (SRD confusion)."""
+    (nothing), flee from the caster, attack the nearest creature (friend or foe); attack the one
+    that attacked it. One that cannot do what the roll says babbles (SRD confusion)."""
     if behaviour == "babble":
         return Delay()
-    if behaviour == "attack_caster":
+    if behaviour in ("attack_caster", "attack_attacker"):
         if caster is None or not caster.in_fight:
             return Delay()
         return melee(w, c, t, [caster]) or Delay()

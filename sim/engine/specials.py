@@ -11,6 +11,7 @@
 * **confusing gaze** (umber hulk): each opponent within range that sees the gazer saves (Will)
   at the start of its turn or is confused for the rider's rounds; a confused creature rolls d%
   each turn (:func:`confusion_behaviour`, the *confusion* spell's table) and the AI follows it;
+  one that was attacked since its last turn attacks its attacker instead;
 * **light blindness / sensitivity** (drow / duergar, kobolds, orcs): dazzled (-1 on attacks) in
   bright light, and drow blinded for a round when bright light first falls on them; setting
   ``light_sensitivity``: "daylight" (the SRD: sunlight or *daylight* only, so never in a cave;
@@ -125,6 +126,8 @@ def attack_made(w: World, plan) -> None:
     a = plan.attack
     if a.kind == "special" and a.name == "web":
         w.memory[("webs_left", plan.attacker.id)] = webs_left(w, plan.attacker) - 1
+    if "confused" in plan.target.conditions:
+        w.memory[("attacked_by", plan.target.id)] = plan.attacker.id   # it strikes back next turn
 
 
 def on_hit(w: World, plan) -> bool:
@@ -280,12 +283,20 @@ def start_of_turn(w: World, c: Creature) -> None:
     for g in list(w.creatures.values()):
         if g.team != c.team and g.in_fight and "confused" not in c.conditions:
             gaze_at(w, g, c)
-    if "confused" in c.conditions:
-        roll = int(w.rng.integers(1, 101))
-        behaviour = confusion_behaviour(roll)
-        w.memory[("confused_act", c.id)] = (w.round, behaviour)
-        w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="confusion_roll",
-                         detail={"roll": roll, "behaviour": behaviour}))
+    attacker = w.creatures.get(w.memory.pop(("attacked_by", c.id), ""))
+    if "confused" not in c.conditions:
+        return
+    if attacker is not None and attacker.in_fight:
+        # "a confused character who is attacked automatically attacks its attackers on its next turn"
+        w.memory[("confused_act", c.id)] = (w.round, "attack_attacker", attacker.id)
+        w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="attacked",
+                         detail={"behaviour": "attack_attacker", "attacker": attacker.id}))
+        return
+    roll = int(w.rng.integers(1, 101))
+    behaviour = confusion_behaviour(roll)
+    w.memory[("confused_act", c.id)] = (w.round, behaviour, None)
+    w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="confusion_roll",
+                     detail={"roll": roll, "behaviour": behaviour}))
 
 
 def confusion_behaviour(roll: int) -> str:
@@ -322,10 +333,13 @@ def gaze_at(w: World, gazer: Creature, c: Creature) -> bool:
 
 
 def confusion_of(w: World, c: Creature) -> tuple[str, Creature | None] | None:
-    """This turn's confused behaviour and the creature that confused it, or None."""
+    """This turn's confused behaviour and the creature it concerns (the one that confused it; for
+    "attack_attacker", the one that attacked it since its last turn), or None."""
     act = w.memory.get(("confused_act", c.id))
     if "confused" not in c.conditions or act is None or act[0] != w.round:
         return None
+    if act[1] == "attack_attacker":
+        return act[1], w.creatures.get(act[2])
     until = w.memory.get(("confused_until", c.id))
     return act[1], (w.creatures.get(until[1]) if until else None)
 

@@ -191,7 +191,7 @@ def test_confused_creatures_attack_the_nearest_even_a_friend_or_flee():
     turn_of(enc, "a")
     act = default_policy(enc, a, enc.turn)
     assert isinstance(act, Strike) and act.target == "b"
-    enc.memory[("confused_act", "a")] = (enc.round, "flee")
+    enc.memory[("confused_act", "a")] = (enc.round, "flee", None)
     act = default_policy(enc, a, enc.turn)
     assert act.to[0] < a.pos[0] or act.to[0] == a.pos[0]           # away from the hulk on the right
     assert act.double
@@ -308,3 +308,18 @@ def test_drow_sleep_poison_secondary_save_a_minute_later(secondary, asleep_after
     enc.round = start + 11
     turn_of(enc, "a")
     assert ("poison_unconscious" in a.conditions) is asleep_after   # 2d4 hours: the rest of the fight
+
+
+def test_a_confused_creature_that_is_attacked_attacks_its_attacker_next_turn():
+    enc = fight([("u", "umber-hulk", "m", (10, 2)), ("a", "human-fighter-3", "p", (2, 2)),
+                 ("b", "human-fighter-3", "p", (3, 2)), ("c", "human-fighter-3", "p", (2, 3))])
+    a = enc.creatures["a"]
+    a.conditions.add("confused")
+    enc.memory[("confused_until", "a")] = (enc.round + 5, "u")
+    strike(enc, "c", "a", "longsword", 2)                    # a miss still counts as an attack
+    mark = len(enc.events)
+    enc.rng = Fixed(30)                                      # would be "babble": no roll is made
+    turn_of(enc, "a")
+    assert specials.confusion_of(enc, a) == ("attack_attacker", enc.creatures["c"])
+    assert not [e for e in enc.events[mark:] if e.type == "condition" and e.cause == "confusion_roll"]
+    assert default_policy(enc, a, enc.turn) == Strike("c", "longsword")
