@@ -78,7 +78,7 @@ def flee_from(w: World, c: Creature, t: Turn, away: Creature | None):
 def web_throw(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """A web-spinner with webs left throws one at the nearest foe it can hold (not entangled, at
     most one size larger), when no foe threatens it (a ranged attack would provoke)."""
-    if not t.standard or specials.webs_left(w, c) <= 0:
+    if not t.standard or not c.block.riders or specials.webs_left(w, c) <= 0:
         return None
     web = c.attack_named("web")
     if web is None or any(set(c.squares) & attacks.threatens(w, f) for f in foes):

@@ -231,10 +231,12 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             mods["helpless_target"] = _mod("attack", "helpless_melee")
     if attacker.blessed_until >= w.round:
         mods["bless"] = _mod("attack", "bless")
-    mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
-    why = specials.refuse_attack(w, attacker, attack, target)
-    if why:
-        return Impossible(why)
+    if attacker.conditions:
+        mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
+    if attack.kind == "special":
+        why = specials.refuse_attack(w, attacker, attack, target)
+        if why:
+            return Impossible(why)
 
     touch = bool(attack.touch)
     ac, ac_mods = target_ac(w, attacker, target, ranged=ranged, touch=touch)
@@ -331,7 +333,8 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
         parts["blinded"] = _mod("ac", "blinded")  # -2 (RULES §5.4)
     if _has_cover(w, attacker, target, ranged):
         parts["cover"] = _mod("ac", "cover")
-    parts.update(specials.ac_modifiers(w, target))       # entangled (bestiary)
+    if target.conditions:
+        parts.update(specials.ac_modifiers(w, target))   # entangled (bestiary)
     return sum(parts.values()), parts
 
 

@@ -51,6 +51,9 @@ ENTANGLED_ATTACK = -2
 ENTANGLED_AC = -2           # -4 Dex: -2 to the Dex modifier
 KNOCKED_OUT_ROUNDS = 10     # drow poison's initial damage: unconscious 1 minute
 FOR_THE_FIGHT = 10_000      # 2d4 hours: the rest of the fight
+_ATTACK_CONDITIONS = frozenset({"dazzled", "entangled"})
+_NONE: dict[str, int] = {}              # shared, never changed: callers only read these
+_ENTANGLED_AC = {"entangled": ENTANGLED_AC}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -109,6 +112,8 @@ def refuse_attack(w: World, attacker: Creature, attack, target: Creature) -> str
 
 def attack_modifiers(w: World, c: Creature) -> dict[str, int]:
     """Attack roll modifiers of the bestiary's conditions: dazzled -1, entangled -2."""
+    if not (c.conditions & _ATTACK_CONDITIONS):
+        return _NONE
     mods: dict[str, int] = {}
     if "dazzled" in c.conditions:
         mods["dazzled"] = DAZZLED_ATTACK
@@ -118,7 +123,7 @@ def attack_modifiers(w: World, c: Creature) -> dict[str, int]:
 
 
 def ac_modifiers(w: World, c: Creature) -> dict[str, int]:
-    return {"entangled": ENTANGLED_AC} if "entangled" in c.conditions else {}
+    return _ENTANGLED_AC if "entangled" in c.conditions else _NONE
 
 
 def attack_made(w: World, plan) -> None:
@@ -281,7 +286,7 @@ def start_of_turn(w: World, c: Creature) -> None:
         w.memory.pop(("confused_until", c.id), None)
         clear_condition(w, c, "confused", "expired")
     for g in list(w.creatures.values()):
-        if g.team != c.team and g.in_fight and "confused" not in c.conditions:
+        if g.block.riders and g.team != c.team and "confused" not in c.conditions and g.in_fight:
             gaze_at(w, g, c)
     attacker = w.creatures.get(w.memory.pop(("attacked_by", c.id), ""))
     if "confused" not in c.conditions:

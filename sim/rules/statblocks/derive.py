@@ -58,7 +58,8 @@ def _hit_points(src: Source, progs, con_mod: int) -> tuple[int, str]:
                 total += max(1, roll + con_mod)
         hp = total + toughness
     else:
-        avg = sum(n * Fraction(die + 1, 2) for die, _, _, n, _ in progs)
+        half = (lambda die: Fraction(die + 1, 2)) if src.hd_fraction else (lambda die: (die + 1) / 2)
+        avg = sum(n * half(die) for die, _, _, n, _ in progs)     # exact for "1/4" and "1/2" HD
         hp = max(max(1, math.floor(hd)), math.floor(avg + con_mod * hd + toughness))
     bonus = math.floor(con_mod * hd) + toughness
     dice_parts = [f"{n}d{die}" for die, _, _, n, _ in progs]   # "1/2d8": less than one Hit Die
