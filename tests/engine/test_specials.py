@@ -6,6 +6,7 @@ sensitivity, spell resistance, and the spiders' and drow's poisons."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -323,3 +324,14 @@ def test_a_confused_creature_that_is_attacked_attacks_its_attacker_next_turn():
     assert specials.confusion_of(enc, a) == ("attack_attacker", enc.creatures["c"])
     assert not [e for e in enc.events[mark:] if e.type == "condition" and e.cause == "confusion_roll"]
     assert default_policy(enc, a, enc.turn) == Strike("c", "longsword")
+
+
+def test_a_bad_light_sensitivity_setting_is_refused_with_its_line(tmp_path):
+    from sim.errors import DataError
+    from sim.loaders import load_encounter
+    text = (Path(__file__).resolve().parents[2] / "maps" / "drow_patrol.toml").read_text(encoding="utf-8")
+    p = tmp_path / "patrol.toml"
+    p.write_text(text.replace('light_sensitivity = "bright"', 'light_sensitivity = "sunlight"'))
+    with pytest.raises(DataError, match=r'patrol\.toml:\d+: \[settings\] light_sensitivity: must be "daylight" or '
+                                        r'"bright", got \'sunlight\''):
+        load_encounter(p)
