@@ -167,6 +167,13 @@ def bench_batch(repeat: int) -> dict:
     return run(min(repeat, 3))
 
 
+def bench_bestiary(repeat: int) -> dict:
+    """Issue 21: fights/s per core on a shipped bestiary encounter against the reference fight."""
+    from benchmarks.bestiary_bench import bench_bestiary as run
+
+    return run(min(repeat, 3))
+
+
 def bench_tiled(repeat: int) -> dict:
     """Issue 17: Tiled import (TMX CSV and TMJ base64 zlib) and the overlay PNG's pixels."""
     from benchmarks.tiled_bench import bench_tiled as run
@@ -226,7 +233,8 @@ def bench_crawl_gif(repeat: int) -> dict:
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
            "render": bench_render, "batch": bench_batch, "import": bench_import, "tiled": bench_tiled,
            "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke,
-           "vision": bench_vision, "lighting": bench_lighting, "frame": bench_frame, "crawl_gif": bench_crawl_gif}
+           "vision": bench_vision, "lighting": bench_lighting, "frame": bench_frame, "crawl_gif": bench_crawl_gif,
+           "bestiary": bench_bestiary}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -383,6 +383,9 @@ def load_encounter(path: str | Path, *, limits: Limits = Limits(), check: bool =
             bad(lines.key(key), f"[settings] {key}", f"must be {type(default).__name__}, got {shorten(value)}")
             continue
         settings[key] = value
+    if settings["light_sensitivity"] not in ("daylight", "bright"):
+        bad(lines.key("light_sensitivity"), "[settings] light_sensitivity",
+            f"must be \"daylight\" or \"bright\", got {shorten(settings['light_sensitivity'])}")
     if settings["swarm_shape"] not in ("any", "square"):
         bad(lines.key("swarm_shape"), "[settings] swarm_shape", f"must be \"any\" or \"square\", got {shorten(settings['swarm_shape'])}")
     if not (isinstance(settings["round_cap"], int) and 1 <= settings["round_cap"] <= MAX_ROUND_CAP):

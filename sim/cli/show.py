@@ -69,8 +69,10 @@ def facts(b) -> dict:
            "attacks": attacks, "full_attacks": [[a.name for a in fa] for fa in b.full_attacks],
            "feats": [f.key for f in b.feats], "skills": dict(b.skills),
            "senses": {k: getattr(b.senses, k) for k in ("darkvision_ft", "low_light", "scent", "blindsense_ft",
-                                                        "blindsight_ft", "tremorsense_ft", "light_sensitivity")},
+                                                        "blindsight_ft", "tremorsense_ft", "light_sensitivity",
+                                                        "light_blindness")},
            "riders": [{"key": r.key, "kind": r.kind, "save": r.save, "dc": r.dc} for r in b.riders],
+           "spell_resistance": b.defenses.spell_resistance, "unmodelled": list(b.source.unmodelled),
            "gear": dict(b.gear), "book_values": sorted(b.book_values),
            "disagreements": [{"field": d.field, "derived": d.derived, "printed": d.printed,
                               "decided_by": d.decided_by} for d in b.disagreements]}
@@ -83,6 +85,17 @@ def facts(b) -> dict:
         out["spells"] = {"class": sp.cls, "caster_level": sp.caster_level, "slots": list(sp.slots),
                          "domain_slots": list(sp.domain_slots), "prepared": [list(p) for p in sp.prepared]}
     return json.loads(json.dumps(out, default=str))
+
+
+def _rider_text(r) -> str:
+    """``fort DC 12, initial 1d4 str, ...``; a web's escape and break DCs; a gaze's range."""
+    if r.kind == "web":
+        return f"escape DC {r.dc}, break DC {r.dc + r.break_bonus}, {r.uses_per_day} a day, up to {r.range_ft} ft"
+    text = f"{r.save} DC {r.dc}" if r.dc else "no save"
+    if r.kind == "gaze":
+        return text + f", {r.range_ft} ft, {r.effect} {r.duration_rounds} rounds"
+    return (text + (f", initial {r.initial}" if r.initial else "") + (f", secondary {r.secondary}" if r.secondary else "")
+            + (f", {r.effect}" if r.effect else ""))
 
 
 def lines(b) -> list[str]:
@@ -130,6 +143,8 @@ def lines(b) -> list[str]:
     if d.regeneration:
         defs.append(f"regeneration {d.regeneration}")
     defs += [f"immune {x}" for x in d.immune]
+    if d.spell_resistance:
+        defs.append(f"spell resistance {d.spell_resistance}")
     if defs:
         out.append("  Defences " + ", ".join(defs))
     if b.swarm is not None:
@@ -137,8 +152,9 @@ def lines(b) -> list[str]:
         out.append(f"  Swarm: {s.count} {s.component.key} creatures{' (flying)' if s.flying else ''}; damage {s.damage}; "
                    f"weapons: {s.weapon_damage.replace('_', ' ')}; distraction Fort DC {s.distraction_dc}")
     for r in b.riders:
-        out.append(f"  Rider {r.key} ({r.kind}): " + (f"{r.save} DC {r.dc}" if r.dc else "no save")
-                   + (f", initial {r.initial}" if r.initial else "") + (f", secondary {r.secondary}" if r.secondary else ""))
+        out.append(f"  Rider {r.key} ({r.kind}): " + _rider_text(r))
+    if b.source.unmodelled:
+        out.append("  Not simulated: " + ", ".join(b.source.unmodelled) + " (sim/data/abilities.toml)")
     if b.feats:
         out.append("  Feats " + ", ".join(ft.key for ft in b.feats))
     if b.spells is not None:

@@ -53,6 +53,8 @@ def senses_text(se) -> str:
             parts.append(f"{name} {v} ft")
     if se.light_sensitivity:
         parts.append("light sensitivity")
+    if se.light_blindness:
+        parts.append("light blindness")
     return ", ".join(parts) or "normal"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from sim.engine import specials
 from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import set_condition, update_state
@@ -33,7 +34,10 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
         if r.kind == "poison":
             if "poison" in target.block.defenses.immune:
                 continue
-            if not roll_save(w, target, r.save or "fort", int(r.dc), "poison", source.id) and r.initial:
+            failed = not roll_save(w, target, r.save or "fort", int(r.dc), "poison", source.id)
+            if failed and r.effect == "unconscious":
+                specials.knock_out(w, target, specials.KNOCKED_OUT_ROUNDS, source.id)   # drow sleep poison
+            elif failed and r.initial:
                 ability_damage(w, target, r.initial, cause="poison", source=source)
             target.poison_due.append((w.round + combat_modifier("time", "rounds_per_minute"), r.key, source.id))
         elif r.kind == "wounding":
@@ -71,5 +75,10 @@ def poison_secondaries(w: World, c: Creature) -> None:
         r = rider(src.block, key) if src is not None else None
         if r is None or not c.alive:
             continue
-        if not roll_save(w, c, r.save or "fort", int(r.dc), "poison_secondary", src_id) and r.secondary:
+        failed = not roll_save(w, c, r.save or "fort", int(r.dc), "poison_secondary", src_id)
+        if r.effect == "unconscious":   # 2d4 hours asleep on a failure: the rest of the fight
+            if failed:
+                specials.knock_out(w, c, specials.FOR_THE_FIGHT, src_id)
+            continue
+        if failed and r.secondary:
             ability_damage(w, c, r.secondary, cause="poison", source=src)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import attacks, moves
+from sim.engine import ai_specials, attacks, moves
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.attacks import load_action
@@ -51,6 +51,9 @@ def default_policy(w: World, c: Creature, t: Turn):
     foes = [o for o in w.enemies(c) if o.in_fight]
     if not foes:
         return None
+    act = ai_specials.override(w, c, t, foes, _melee)   # confusion, webs (bestiary)
+    if act is not None:
+        return act
     foes, hunt = _perceived(w, c, t, foes)
     if hunt is not None:
         return hunt

@@ -16,6 +16,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from sim.engine.actions import Draw, FullAttack, Impossible, Load, Strike, Turn
+from sim.engine import specials
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
@@ -230,6 +231,12 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             mods["helpless_target"] = _mod("attack", "helpless_melee")
     if attacker.blessed_until >= w.round:
         mods["bless"] = _mod("attack", "bless")
+    if attacker.conditions:
+        mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
+    if attack.kind == "special":
+        why = specials.refuse_attack(w, attacker, attack, target)
+        if why:
+            return Impossible(why)
 
     touch = bool(attack.touch)
     ac, ac_mods = target_ac(w, attacker, target, ranged=ranged, touch=touch)
@@ -326,6 +333,8 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
         parts["blinded"] = _mod("ac", "blinded")  # -2 (RULES §5.4)
     if _has_cover(w, attacker, target, ranged):
         parts["cover"] = _mod("ac", "cover")
+    if target.conditions:
+        parts.update(specials.ac_modifiers(w, target))   # entangled (bestiary)
     return sum(parts.values()), parts
 
 
@@ -348,6 +357,7 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     """Roll the attack (and the confirmation of a threat), emit the attack event and the damage.
     Returns True on a hit."""
     a, t, att = plan.attacker, plan.target, plan.attack
+    specials.attack_made(w, plan)
     vs = f"vs {label(w, t)}"
     roll = d20(w, a, f"{att.name} attack {vs}", plan.bonus)
     total = roll + plan.bonus
@@ -378,8 +388,9 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
                          ac_modifiers=dict(plan.ac_modifiers), hit=hit, critical=critical, kind=kind,
                          threat=threat, confirm_roll=confirm_roll, confirm_total=confirm_total,
                          concealment=concealment, miss_chance=chance, miss_roll=miss_roll))
-    if hit:
+    if hit and not specials.on_hit(w, plan):   # a web entangles, antennae rust: no damage
         weapon_damage(w, plan, critical=critical, multiplier=multiplier)
+        specials.after_damage(w, plan)          # a metal weapon that hurts a rust monster corrodes
     return hit
 
 

@@ -15,7 +15,8 @@ from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack, StatBlock, without_armor
 
 # Conditions that take a creature out of the fight (RULES §5.5): it cannot act.
-OUT_OF_FIGHT = frozenset({"dead", "dying", "unconscious", "dispersed", "asleep", "stable", "paralyzed"})
+OUT_OF_FIGHT = frozenset({"dead", "dying", "unconscious", "dispersed", "asleep", "stable", "paralyzed",
+                          "poison_unconscious"})
 NONLIVING_TYPES = frozenset({"undead", "construct"})
 
 
@@ -110,7 +111,8 @@ class Creature:
 
     @property
     def helpless(self) -> bool:
-        return bool(self.conditions & {"unconscious", "asleep", "dying", "stable", "paralyzed", "dead"})
+        return bool(self.conditions & {"unconscious", "asleep", "dying", "stable", "paralyzed", "dead",
+                                       "poison_unconscious"})
 
     @property
     def nauseated(self) -> bool:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import attacks, damage, items, moves, spells
+from sim.engine import attacks, damage, items, moves, specials, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.afflictions import poison_secondaries
@@ -175,6 +175,8 @@ class Encounter(World):
             spells.complete_pending(self, c)
         if "burning" in c.conditions and c.alive:
             items.burn_tick(self, c)
+        specials.wake_if_due(self, c)
+        specials.start_of_turn(self, c)     # light blindness, a gaze met, the confusion roll (bestiary)
         if c.in_fight:
             distraction(self, c)
         if not c.is_swarm and c.in_fight and c.squares and self._squeezing(c):
@@ -309,4 +311,5 @@ HANDLERS: dict[type, Callable] = {
     Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
     LightTorch: items.light_torch, DropLight: items.drop_light, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
     Cast: spells.cast, Delay: do_delay,
+    specials.BreakFree: specials.do_break_free,
 }

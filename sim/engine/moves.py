@@ -301,6 +301,8 @@ def do_charge(w: World, c: Creature, t: Turn, a: Charge):
     why = t.needs(c, full=True)
     if why:
         return Impossible(why)
+    if "entangled" in c.conditions:
+        return Impossible(f"{c.name} is entangled: no running or charging (SRD Conditions)")
     if t.stepped:
         return Impossible("took a 5-ft step: no other movement this round")
     target = w.creatures.get(a.target)
@@ -335,6 +337,8 @@ def do_run(w: World, c: Creature, t: Turn, a: Run):
     why = t.needs(c, full=True)
     if why:
         return Impossible(why)
+    if "entangled" in c.conditions:
+        return Impossible(f"{c.name} is entangled: no running or charging (SRD Conditions)")
     if t.stepped:
         return Impossible("took a 5-ft step: no other movement this round")
     lane = run_lane(w, c, tuple(a.to))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from sim.engine import attacks, damage
+from sim.engine import attacks, damage, specials
 from sim.engine.actions import Cast, Impossible, Turn
 from sim.engine.casting import caster_level, has_spell, in_swarm, range_ft, spell_data, spend_slot, SIMULATED
 from sim.engine.checks import concentration, label, roll_dice, roll_save
@@ -167,6 +167,8 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
         if target.is_swarm:
             return  # immune to spells that target a number of creatures (§4.5)
+        if specials.resists_spell(w, c, target, cl):
+            return  # spell resistance (bestiary)
         dice = Dice.parse(data["damage"])
         total = sum(max(1, roll_dice(w, dice, c, f"magic missile {i + 1} of {missiles} vs {label(w, target)}"))
                     for i in range(missiles))
@@ -188,6 +190,8 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
         dice = Dice(n, Dice.parse(data["damage_per_level"]).sides, 0)
         dc = c.block.spells.save_dc(1)
         for v in victims:
+            if specials.resists_spell(w, c, v, cl):
+                continue  # spell resistance (bestiary)
             amount = max(1, roll_dice(w, dice, c, f"burning hands on {label(w, v)}"))
             if roll_save(w, v, "ref", dc, "burning_hands", c.id):
                 amount = halve(amount)  # §7.23: halve, round down, at least 1
@@ -235,6 +239,8 @@ def complete_pending(w: World, c: Creature) -> None:
         if hd > budget:
             break
         budget -= hd
+        if specials.resists_spell(w, c, o, caster_level(c)):
+            continue  # spell resistance (bestiary)
         if not roll_save(w, o, "will", dc, "sleep", c.id):
             damage.set_condition(w, o, "asleep", c.id)
             # helpless for 1 min/level (10 rounds a level), unless a wound wakes it (§8)

@@ -27,6 +27,7 @@ from sim.rules.sizes import Size
 from sim.specs import EncounterSpec
 from sim.vision import LOCATES, SEES
 from sim.vision.scene import look
+from sim.vision.sight import TOTAL_MISS
 
 
 
@@ -162,7 +163,11 @@ class World:
 
     def miss_chance(self, attacker: Creature, target: Creature) -> int:
         """Concealment miss chance (0, 20 or 50 percent) of an attack by ``attacker`` on ``target``."""
-        if not self.vision_on or attacker is target:
+        if attacker is target:
+            return 0
+        if "blinded" in attacker.conditions:
+            return TOTAL_MISS   # blinded by light (drow light blindness): every foe totally concealed
+        if not self.vision_on:
             return 0
         s = self.vision()[1]
         if attacker.id not in s.ids or target.id not in s.ids:
@@ -171,6 +176,8 @@ class World:
 
     def blinded(self, c: Creature) -> bool:
         """Effectively blinded: its own squares are dark to it, no darkvision (§9.3.4)."""
+        if c.alive and "blinded" in c.conditions:
+            return True         # blinded by light (drow light blindness, a round)
         if not self.vision_on or not c.alive:
             return False
         s = self.vision()[1]

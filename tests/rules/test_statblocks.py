@@ -16,6 +16,8 @@ from sim.rules.statblocks import (
 )
 from sim.rules.weapons import armor, weapon as weapon_named
 
+from .bestiary_table import BESTIARY
+
 # -- monsters: the SRD stat blocks ------------------------------------------------------------------
 # name: (hit dice, hp, init, speed, AC, touch, flat-footed, BAB, grapple, Fort, Ref, Will)
 SRD = {
@@ -64,11 +66,11 @@ MONSTERS = list(SRD)
 
 
 def test_shipped_templates():
-    assert set(list_templates("monster")) == set(MONSTERS)
+    assert set(list_templates("monster")) == set(MONSTERS) | set(BESTIARY)   # bestiary: tests/rules/test_bestiary.py
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
                                          ("elf", "wizard"), ("human", "cleric")] for l in range(1, 6)}
     assert set(list_templates("pc")) == pcs
-    assert len(list_templates()) == 41
+    assert len(list_templates()) == 41 + len(BESTIARY)
 
 
 @pytest.mark.parametrize("name", MONSTERS)

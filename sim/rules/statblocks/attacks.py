@@ -197,7 +197,7 @@ def weapon_attacks(ctx: AttackContext, entry: WeaponEntry) -> list[Attack]:
             damage_types=w.damage_types, types_join=w.types_join,
             range_ft=(10 if (thrown and w.improvised) else w.range_ft) if mode == "ranged" else 0,
             reach_ft=reach, effective_index=effective_index(w, ctx.size, ranged=(mode == "ranged")),
-            crossbow=w.crossbow, nonlethal=w.nonlethal,
+            crossbow=w.crossbow, nonlethal=w.nonlethal, riders=entry.riders,
         ))
     return out
 
@@ -226,8 +226,18 @@ def _natural_attack(ctx: AttackContext, n: NaturalEntry, *, primary: bool, sole:
         bonus=bonus, bonuses=(bonus,) * n.count, bonus_parts=tuple(parts), damage=n.damage.plus(s),
         damage_parts=dmg_parts, crit_threat=threat, crit_multiplier=w.crit_multiplier,
         damage_types=w.damage_types, types_join=w.types_join, reach_ft=ctx.reach, effective_index=1,
-        riders=n.riders,
+        riders=n.riders, touch=n.kind == "touch",      # a touch natural attack (rust monster antennae)
     )
+
+
+def web_attack(ctx: AttackContext, range_ft: int) -> Attack:
+    """A monstrous spider's thrown web (SRD Vermin, Web): a ranged touch attack like a net (BAB +
+    Dex + size), range increment 10 ft up to 50 ft; no damage, it entangles (sim.engine.specials)."""
+    parts = (("base attack", ctx.bab), ("dex", ctx.dex_mod), ("size", ctx.size.modifier))
+    bonus = sum(v for _, v in parts)
+    return Attack(name="web", kind="special", mode="ranged", thrown=True, weapon=None, count=1, primary=True,
+                  bonus=bonus, bonuses=(bonus,), bonus_parts=parts, damage=Dice(0, 0, 0), damage_parts=(),
+                  range_ft=10 if range_ft >= 10 else range_ft, effective_index=1, riders=("web",), touch=True)
 
 
 def attacks_of(src: Source, ab: Abilities, bab: int, swarm: SwarmStats | None):
@@ -247,6 +257,11 @@ def attacks_of(src: Source, ab: Abilities, bab: int, swarm: SwarmStats | None):
         a = _natural_attack(ctx, n, primary=n.primary, sole=sole)
         single.append(a)
         by_name[n.name] = a
+    web = next((r for r in src.riders if r.kind == "web"), None)
+    if web is not None:
+        a = web_attack(ctx, web.range_ft)
+        single.append(a)
+        by_name[a.name] = a
     if swarm is not None:
         a = Attack(name="swarm", kind="swarm", mode="swarm", thrown=False, weapon=None, count=1, primary=True,
                    bonus=None, bonuses=(), bonus_parts=(), damage=swarm.damage, damage_parts=(),

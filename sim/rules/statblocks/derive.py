@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 from typing import Any, Mapping
 
 from sim.errors import DataError
@@ -15,6 +16,7 @@ from sim.rules.bodies import body_for, swarm_body
 from sim.rules.dice import Dice
 from sim.rules.statblocks.attacks import attacks_of
 from sim.rules.statblocks.printed import disagreements
+from sim.rules.statblocks.specials import HD_FRACTIONS
 from sim.rules.statblocks.tables import (
     ability_mod, base_attack, base_save, bonus_spells, class_table, domain_table, feat_table, feats_with, race_table,
     skill_total, spell_table, stat_rule, swarm_count, swarm_damage, swarm_rules, type_table,
@@ -28,10 +30,11 @@ from sim.rules.weapons import combat_modifier, gear as gear_item, reduced_speed
 def _progressions(src: Source) -> list[tuple[int, str, tuple[str, ...], int, str]]:
     """(hit die, BAB rule, good saves, HD, label) for racial HD and each class."""
     out = []
-    if src.racial_hd:
+    racial = HD_FRACTIONS[src.hd_fraction] if src.hd_fraction else src.racial_hd
+    if racial:
         t = type_table()[src.type]
         good = src.good_saves if src.good_saves is not None else tuple(t["good_saves"])
-        out.append((int(t["hit_die"]), t["bab"], good, src.racial_hd, src.type))
+        out.append((int(t["hit_die"]), t["bab"], good, racial, src.type))
     for cls, lvl in src.levels:
         c = class_table()[cls]
         out.append((int(c["hit_die"]), c["bab"], tuple(c["good_saves"]), lvl, cls))
@@ -55,10 +58,11 @@ def _hit_points(src: Source, progs, con_mod: int) -> tuple[int, str]:
                 total += max(1, roll + con_mod)
         hp = total + toughness
     else:
-        avg = sum(n * (die + 1) / 2 for die, _, _, n, _ in progs)
-        hp = max(hd, math.floor(avg + con_mod * hd + toughness))
-    bonus = con_mod * hd + toughness
-    dice_parts = [f"{n}d{die}" for die, _, _, n, _ in progs]
+        half = (lambda die: Fraction(die + 1, 2)) if src.hd_fraction else (lambda die: (die + 1) / 2)
+        avg = sum(n * half(die) for die, _, _, n, _ in progs)     # exact for "1/4" and "1/2" HD
+        hp = max(max(1, math.floor(hd)), math.floor(avg + con_mod * hd + toughness))
+    bonus = math.floor(con_mod * hd) + toughness
+    dice_parts = [f"{n}d{die}" for die, _, _, n, _ in progs]   # "1/2d8": less than one Hit Die
     text = " plus ".join(dice_parts)
     if bonus > 0:
         text += f"+{bonus}"
@@ -71,10 +75,13 @@ def _armor_check_penalty(src: Source) -> int:
     return sum(p.effective_check_penalty for p in (src.armor, src.shield) if p is not None)
 
 
-def _rider_dc(src: Source, ab: Abilities, hd: int, key: str, kind: str, dc_ability: str | None) -> int | None:
+def _rider_dc(src: Source, ab: Abilities, hd: int, key: str, kind: str, dc_ability: str | None,
+              *, fixed: int | None = None, bonus: int = 0) -> int | None:
+    if fixed is not None:
+        return fixed        # printed as a constant (drow sleep poison)
     if dc_ability is None:
         return None
-    dc = stat_rule("ability_dc_base") + hd // 2 + ab.mod(dc_ability)
+    dc = stat_rule("ability_dc_base") + int(hd // 2) + ab.mod(dc_ability) + bonus
     focus = feats_with(src, "ability-focus")
     if key in focus or kind in focus:
         dc += int(feat_table()["ability-focus"]["dc"])
@@ -195,7 +202,8 @@ def derive(source: Source, *, book_values: frozenset[str] | None = None) -> Stat
     race = race_table()[src.race] if src.race else {}
     problems: list[str] = []
     hp, hd_text = _hit_points(src, progs, ab.mod("con"))
-    bab = sum(base_attack(rule, n) for _, rule, _, n, _ in progs)
+    bab = int(sum(base_attack(rule, n) for _, rule, _, n, _ in progs))
+    hd = max(1, int(hd)) if src.hd_fraction else int(hd)    # less than one HD counts as 1 HD in play
     b: dict[str, Any] = {"hit_dice": hd, "hit_dice_text": hd_text, "hp": hp, "bab": bab,
                          "saves": _saves(src, progs, race), "features": _features(src)}
     b.update(_armor_class(src, b["features"]))
@@ -233,8 +241,8 @@ def _saves(src: Source, progs, race: Mapping[str, Any]) -> Saves:
         v = sum(base_save(s in good, n) for _, _, good, n, _ in progs) + src.abilities.mod(abil)
         for f in src.feats:
             v += int(feat_table()[f.key].get(s, 0))
-        v += int(race.get("saves", 0))
-        save_vals[s] = v
+        v += int(race.get("saves", 0)) + src.save_bonus
+        save_vals[s] = int(v)
     return Saves(**save_vals)
 
 
@@ -247,7 +255,7 @@ def _armor_class(src: Source, features: tuple[str, ...]) -> dict[str, Any]:
     caps = [p.max_dex for p in (src.armor, src.shield) if p is not None and p.max_dex is not None]
     max_dex = min(caps) if caps else None
     dex_ac = min(dex, max_dex) if max_dex is not None else dex
-    dodge = sum(int(feat_table()[f.key].get("dodge_ac", 0)) for f in src.feats)
+    dodge = sum(int(feat_table()[f.key].get("dodge_ac", 0)) for f in src.feats) + src.dodge_bonus
     parts: list[tuple[str, int]] = [("base", base)]
     if src.size.modifier:
         parts.append(("size", src.size.modifier))
@@ -277,7 +285,8 @@ def _movement_and_skills(src: Source, bab: int, race: Mapping[str, Any]) -> dict
     grapple = None if src.swarm is not None else bab + ab.mod("str") + src.size.grapple
     land = src.speed.land
     heavy = src.armor is not None and src.armor.kind in ("medium", "heavy")
-    if heavy and not race.get("armor_speed_unaffected", False):
+    dwarf = "dwarf" in src.subtypes     # dwarf traits (duergar too): armor never slows them
+    if heavy and not race.get("armor_speed_unaffected", False) and not dwarf:
         land = reduced_speed(src.speed.land)   # RULES §6.1 (dwarves unaffected)
     acp = _armor_check_penalty(src)
     escape = skill_total(src, ab, "escape_artist", acp)   # RULES §2.4: Dex + ranks + ACP (+2 Agile)
@@ -309,8 +318,10 @@ def _riders_and_auras(src: Source, hd: int) -> dict[str, Any]:
     """Poisons, diseases, woundings (RULES §4.9) and auras, with their save DCs."""
     ab = src.abilities
     riders = tuple(
-        Rider(r.key, r.kind, r.save, _rider_dc(src, ab, hd, r.key, r.kind, r.dc_ability), r.initial,
-              r.secondary, r.incubation, r.damage, r.bleed)
+        Rider(r.key, r.kind, r.save, _rider_dc(src, ab, hd, r.key, r.kind, r.dc_ability, fixed=r.dc_fixed,
+                                               bonus=r.dc_bonus), r.initial,
+              r.secondary, r.incubation, r.damage, r.bleed, r.uses_per_day, r.range_ft, r.effect,
+              r.duration_rounds, r.break_bonus)
         for r in src.riders
     )
     auras = tuple(Aura(a.key, a.save, _rider_dc(src, ab, hd, a.key, "aura", a.dc_ability) or 0, a.radius_ft,

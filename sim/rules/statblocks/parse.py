@@ -16,6 +16,9 @@ from sim.rules.statblocks.check import (
     get_str, get_str_list, get_table, is_int, is_num, snake_key,
 )
 from sim.rules.statblocks.printed import parse_printed
+from sim.rules.statblocks.specials import (
+    parse_hd_fraction, parse_save_bonus, parse_unmodelled, rider_extras, rider_needs,
+)
 from sim.rules.statblocks.tables import (
     class_table, domain_table, feat_table, race_table, skill_table, spell_table, type_table,
 )
@@ -36,6 +39,7 @@ _TOP_KEYS = {
     "armor", "shield", "feats", "skills", "weapon", "natural", "full_attack", "body", "speed", "senses",
     "defenses", "rider", "aura", "swarm", "gear", "spells", "book_values", "printed", "decided",
     "description", "hp_rule", "special_attacks",
+    "unmodelled", "save_bonus", "dodge_bonus",     # bestiary (statblocks/specials.py)
 }
 
 _FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
@@ -110,6 +114,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     auras = _parse_auras(chk, data)
     swarm = _parse_swarm(chk, data, identity["size"], identity["subtypes"], {r.key for r in riders})
     _check_natural_riders(chk, attacks["naturals"], riders)
+    _check_weapon_riders(chk, attacks["weapons"], riders)
     gear = _gear(chk, data)
     domains, prepared, domain_prepared = _parse_spells(chk, data)
     book = _book_values(chk, data)
@@ -117,6 +122,9 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     decided = _decided(chk, data)
     hp_rule = _hp_rule(chk, data, kind)
     special_attacks = get_str_list(chk, data, "special_attacks", "special_attacks")
+    unmodelled = parse_unmodelled(chk, data)
+    save_bonus = parse_save_bonus(chk, data)
+    dodge_bonus = get_int(chk, data, "dodge_bonus", "dodge_bonus", default=0, minimum=0, maximum=10) or 0
     chk.raise_if_any()
     return Source(
         key=key, path=where, name=name, kind=kind, **identity, **hit_dice, **abilities, **armor,
@@ -124,7 +132,8 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         riders=tuple(riders), auras=tuple(auras), swarm=swarm, gear=gear, domains=domains, prepared=prepared,
         domain_prepared=domain_prepared, book_values=book, printed=printed, decided=decided, hp_rule=hp_rule,
         alignment=data.get("alignment"), cr=str(data["cr"]) if "cr" in data else None,
-        special_attacks=special_attacks,
+        special_attacks=special_attacks, unmodelled=unmodelled, save_bonus=save_bonus,
+        dodge_bonus=dodge_bonus,
     )
 
 
@@ -191,8 +200,13 @@ def _identity(chk: Check, data: Mapping[str, Any], kind: str) -> tuple[dict[str,
 
 
 def _hit_dice(chk: Check, data: Mapping[str, Any], kind: str) -> dict[str, Any]:
-    """Racial Hit Dice (with their good saves) and class levels: {racial_hd, good_saves, levels}."""
-    racial_hd = get_int(chk, data, "racial_hd", "racial_hd", default=0, minimum=0) or 0
+    """Racial Hit Dice (with their good saves) and class levels: {racial_hd, good_saves, levels};
+    less than one Hit Die ("1/4", "1/2") gives hd_fraction."""
+    frac_hd, hd_fraction = parse_hd_fraction(chk, data)
+    if frac_hd is not None:
+        racial_hd = frac_hd
+    else:
+        racial_hd = get_int(chk, data, "racial_hd", "racial_hd", default=0, minimum=0) or 0
     good_saves = None
     if "good_saves" in data:
         gs = get_str_list(chk, data, "good_saves", "good_saves")
@@ -210,11 +224,11 @@ def _hit_dice(chk: Check, data: Mapping[str, Any], kind: str) -> dict[str, Any]:
             chk.bad(f"[levels] {cls}", f"must be a level from 1 to {MAX_LEVEL}, got {shorten(lvl)}")
             continue
         levels.append((ck, lvl))
-    if racial_hd == 0 and not levels:
+    if racial_hd == 0 and not levels and hd_fraction is None:
         chk.bad("racial_hd", "no Hit Dice: give racial_hd = N (monsters) or [levels] class = N")
     if kind == "pc" and not levels:
         chk.bad("[levels]", "a PC needs class levels, e.g. [levels] fighter = 1")
-    return {"racial_hd": racial_hd, "good_saves": good_saves, "levels": tuple(levels)}
+    return {"racial_hd": racial_hd, "good_saves": good_saves, "levels": tuple(levels), "hd_fraction": hd_fraction}
 
 
 def _abilities(chk: Check, data: Mapping[str, Any], kind: str, levels: tuple[tuple[str, int], ...],
@@ -422,6 +436,14 @@ def _check_natural_riders(chk: Check, naturals: tuple[NaturalEntry, ...], riders
                 chk.bad(f"[[natural]] {n.name} riders", f"no [[rider]] with key {shorten(r)}; add one")
 
 
+def _check_weapon_riders(chk: Check, weapons: tuple[WeaponEntry, ...], riders: list[RiderSpec]) -> None:
+    rider_keys = {r.key for r in riders}
+    for w in weapons:
+        for r in w.riders:
+            if r not in rider_keys:
+                chk.bad(f"[[weapon]] {w.name} riders", f"no [[rider]] with key {shorten(r)}; add one")
+
+
 def _gear(chk: Check, data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
     """[gear]: item = count, items of weapons.toml [gear]."""
     gear: list[tuple[str, int]] = []
@@ -477,7 +499,7 @@ def _parse_weapon(chk: Check, w: Any, label: str, size: Size) -> WeaponEntry | N
         chk.bad(label, "must be a table with name = \"...\"")
         return None
     allowed = {"name", "count", "size", "masterwork", "enhancement", "abilities", "grip",
-               "composite_rating", "proficient"}
+               "composite_rating", "proficient", "riders"}
     for k in w:
         if k not in allowed:
             chk.bad(f"{label}.{k}", f"unknown key; allowed: {', '.join(sorted(allowed))}")
@@ -534,7 +556,11 @@ def _parse_weapon(chk: Check, w: Any, label: str, size: Size) -> WeaponEntry | N
     if proficient is not None and not isinstance(proficient, bool):
         chk.bad(f"{label} proficient", "must be true or false")
         proficient = None
-    return WeaponEntry(key, weapon, count, mw, enh, tuple(abilities), grip, rating, proficient)
+    riders = w.get("riders", [])
+    if not isinstance(riders, list) or not all(isinstance(r, str) for r in riders):
+        chk.bad(f"{label} riders", "must be a list of [[rider]] keys")
+        riders = []
+    return WeaponEntry(key, weapon, count, mw, enh, tuple(abilities), grip, rating, proficient, tuple(riders))
 
 
 def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
@@ -648,10 +674,12 @@ def _parse_defenses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, 
             r_by = tuple(regen.get("bypassed_by", ()))
     immune = list(race_row.get("immune", ()))
     immune += list(get_str_list(chk, raw, "immune", "[defenses] immune"))
+    sr = get_int(chk, raw, "spell_resistance", "[defenses] spell_resistance", default=0, minimum=0, maximum=100) or 0
     for k in raw:
-        if k not in ("damage_reduction", "resist", "regeneration", "immune"):
-            chk.bad(f"[defenses] {k}", "unknown key; allowed: damage_reduction, resist, regeneration, immune")
-    return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune))
+        if k not in ("damage_reduction", "resist", "regeneration", "immune", "spell_resistance"):
+            chk.bad(f"[defenses] {k}", "unknown key; allowed: damage_reduction, resist, regeneration, immune, "
+                    "spell_resistance")
+    return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune), sr)
 
 
 def _parse_riders(chk: Check, data: Mapping[str, Any]) -> list[RiderSpec]:
@@ -674,16 +702,17 @@ def _parse_riders(chk: Check, data: Mapping[str, Any]) -> list[RiderSpec]:
             continue
         save = r.get("save")
         dc_ab = r.get("dc_ability")
-        if kind != "wounding":
-            if save not in SAVE_ABILITY:
-                chk.bad(f"{label} save", "must be fort, ref or will")
-            if dc_ab not in ABILITIES:
-                chk.bad(f"{label} dc_ability", "the ability the DC is based on: con, cha ... (DC = 10 + HD/2 + mod)")
+        needs_save, needs_ability = rider_needs(kind)
+        if needs_save and save not in SAVE_ABILITY:
+            chk.bad(f"{label} save", "must be fort, ref or will")
+        if needs_ability and dc_ab not in ABILITIES and "dc" not in r:
+            chk.bad(f"{label} dc_ability", "the ability the DC is based on: con, cha ... (DC = 10 + HD/2 + mod)")
+        extras = rider_extras(chk, r, label, kind)
         dmg = r.get("damage", [])
         if isinstance(dmg, str):
             dmg = [dmg]
         out.append(RiderSpec(key, kind, save, dc_ab, r.get("initial"), r.get("secondary"),
-                             r.get("incubation"), tuple(dmg), int(r.get("bleed", 0))))
+                             r.get("incubation"), tuple(dmg), int(r.get("bleed", 0)), **extras))
     return out
 
 

@@ -22,7 +22,10 @@ SAVE_ABILITY = {"fort": "con", "ref": "dex", "will": "wis"}
 KINDS = ("pc", "monster")
 MANEUVERABILITY = ("perfect", "good", "average", "poor", "clumsy")
 WEAPON_DAMAGE_RULES = ("immune", "half_slashing_piercing", "normal")
-RIDER_KINDS = ("poison", "disease", "wounding")
+RIDER_KINDS = (
+    "poison", "disease", "wounding",
+    "web", "rust", "gaze",              # bestiary specials (sim/engine/specials.py)
+)
 GRIPS = ("one-hand", "two-hands", "off-hand")
 # Printed values that may replace the derived ones ("book values").
 BOOK_FIELDS = ("hit_dice", "hp", "initiative", "speed", "ac", "touch", "flat_footed", "bab", "grapple",
@@ -73,6 +76,7 @@ class Senses:
     blindsight_ft: int = 0
     tremorsense_ft: int = 0
     light_sensitivity: bool = False
+    light_blindness: bool = False       # drow: blinded a round by bright light, then dazzled
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,7 @@ class Defenses:
     regeneration: int = 0
     regeneration_bypassed_by: tuple[str, ...] = ()
     immune: tuple[str, ...] = ()
+    spell_resistance: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +101,13 @@ class RiderSpec:
     incubation: str | None = None
     damage: tuple[str, ...] = ()
     bleed: int = 0
+    dc_fixed: int | None = None         # a DC printed as a constant (drow sleep poison: 13)
+    dc_bonus: int = 0                   # a racial bonus in the DC (rust: +4)
+    uses_per_day: int = 0               # web: 8
+    range_ft: int = 0                   # web: 50 ft (increment 10 ft); gaze: 30 ft
+    effect: str | None = None           # poison: "unconscious"; gaze: "confusion"
+    duration_rounds: int = 0            # gaze: 8 (confusion at caster level 8)
+    break_bonus: int = 0                # web: the Strength check DC is the escape DC + 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +123,11 @@ class Rider:
     incubation: str | None = None
     damage: tuple[str, ...] = ()
     bleed: int = 0
+    uses_per_day: int = 0
+    range_ft: int = 0
+    effect: str | None = None
+    duration_rounds: int = 0
+    break_bonus: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +186,7 @@ class WeaponEntry:
     grip: str = "one-hand"
     composite_rating: int = 0
     proficient: bool | None = None  # None = decide from class/race (PCs) or assume yes (monsters)
+    riders: tuple[str, ...] = ()    # [[rider]] keys its hits carry (drow poison on hand crossbow bolts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +350,10 @@ class Source:
     base_abilities: Abilities | None = None
     ability_increases: tuple[str, ...] = ()
     special_attacks: tuple[str, ...] = ()
+    unmodelled: tuple[str, ...] = ()    # abilities of the SRD block the engine does not play (checked keys)
+    save_bonus: int = 0                 # a racial bonus on every save (svirfneblin +2)
+    dodge_bonus: int = 0                # a racial dodge bonus to AC (svirfneblin +4)
+    hd_fraction: str | None = None      # "1/4" or "1/2": less than one Hit Die (Tiny vermin)
 
 
 @dataclass(frozen=True, slots=True)

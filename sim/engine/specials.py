@@ -1,0 +1,400 @@
+"""The bestiary's special abilities in a fight (README "The bestiary"; SRD 3.5 Monsters):
+
+* **web** (monstrous spiders): the thrown web is a ranged touch attack (``Attack`` "web" of the
+  stat block), 8 a day, against creatures up to one size larger than the spider; a hit
+  entangles: -2 on attacks, -4 Dex (-2 AC), half speed, no running or charging, until the
+  creature breaks free (:class:`BreakFree`, a standard action: Escape Artist against the
+  escape DC, or a Strength check against the break DC = escape DC + 4);
+* **rust** (rust monster): its antennae touch destroys the target's metal armor, else its metal
+  shield, else the metal weapon in its hand (magic items: Reflex save against the DC); a metal
+  weapon that deals damage to a rust monster is destroyed;
+* **confusing gaze** (umber hulk): each opponent within range that sees the gazer saves (Will)
+  at the start of its turn or is confused for the rider's rounds; a confused creature rolls d%
+  each turn (:func:`confusion_behaviour`, the *confusion* spell's table) and the AI follows it;
+  one that was attacked since its last turn attacks its attacker instead;
+* **light blindness / sensitivity** (drow / duergar, kobolds, orcs): dazzled (-1 on attacks) in
+  bright light, and drow blinded for a round when bright light first falls on them; setting
+  ``light_sensitivity``: "daylight" (the SRD: sunlight or *daylight* only, so never in a cave;
+  the default) or "bright" (any bright light of RULES §9: a torch's 20 ft);
+* **spell resistance**: a caster level check (d20 + caster level >= SR) for each spell that
+  would affect the creature;
+* **sleep poison** (drow): a poison whose damage is unconsciousness (1 minute; 2d4 hours on the
+  secondary failure).
+
+Each hook is called from the rule module where a fight meets the ability; this module imports
+none of them (attacks, spells and the AI import it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from sim.engine.actions import Impossible, Turn
+from sim.engine.checks import roll_save, skill_check
+from sim.engine.creature import Creature
+from sim.engine.damage import clear_condition, set_condition
+from sim.engine.world import World
+from sim.events import Condition
+from sim.geometry import footprint_distance_ft
+from sim.rules import _data
+from sim.rules.statblocks import attacks_with, with_loadout
+from sim.vision import SEES
+from sim.vision.light import BRIGHT
+
+CONFUSION_TABLE = (  # SRD confusion: d% -> behaviour (upper bound of each band)
+    (10, "attack_caster"), (20, "act_normally"), (50, "babble"), (70, "flee"), (100, "attack_nearest"),
+)
+MIND_IMMUNE = ("mind-affecting",)
+DAZZLED_ATTACK = -1
+ENTANGLED_ATTACK = -2
+ENTANGLED_AC = -2           # -4 Dex: -2 to the Dex modifier
+KNOCKED_OUT_ROUNDS = 10     # drow poison's initial damage: unconscious 1 minute
+FOR_THE_FIGHT = 10_000      # 2d4 hours: the rest of the fight
+_ATTACK_CONDITIONS = frozenset({"dazzled", "entangled"})
+_NONE: dict[str, int] = {}              # shared, never changed: callers only read these
+_ENTANGLED_AC = {"entangled": ENTANGLED_AC}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BreakFree:
+    """Break free of a web (a standard action): ``how`` "escape_artist", "strength" or None (the
+    better of the two for this creature)."""
+
+    how: str | None = None
+
+
+# -- lookups ---------------------------------------------------------------------------------------
+
+def rider_of(c: Creature, kind: str):
+    return next((r for r in c.block.riders if r.kind == kind), None)
+
+
+@functools.cache
+def _materials() -> dict:
+    return _data.load("abilities.toml")["rust"]
+
+
+def is_metal_weapon(weapon) -> bool:
+    return weapon is not None and weapon.key not in _materials()["nonmetal_weapons"] and not weapon.natural
+
+
+def is_metal_armor(piece) -> bool:
+    return piece is not None and piece.key not in _materials()["nonmetal_armor"]
+
+
+def webs_left(w: World, c: Creature) -> int:
+    r = rider_of(c, "web")
+    if r is None:
+        return 0
+    return int(w.memory.get(("webs_left", c.id), r.uses_per_day))
+
+
+def entangled(w: World, c: Creature):
+    """(escape DC, break DC, source id) of the web holding ``c``, or None."""
+    if "entangled" not in c.conditions:
+        return None
+    return w.memory.get(("entangled", c.id))
+
+
+# -- attack hooks (sim.engine.attacks) ---------------------------------------------------------------
+
+def refuse_attack(w: World, attacker: Creature, attack, target: Creature) -> str | None:
+    """Why this special attack cannot be made now (no webs left, a target too big), or None."""
+    if attack.kind != "special" or attack.name != "web":
+        return None
+    if webs_left(w, attacker) <= 0:
+        return f"{attacker.name} has no web left today (8 a day)"
+    if target.is_swarm or int(target.size) > int(attacker.size) + 1:
+        return f"a web holds creatures up to one size larger than {attacker.name}"
+    return None
+
+
+def attack_modifiers(w: World, c: Creature) -> dict[str, int]:
+    """Attack roll modifiers of the bestiary's conditions: dazzled -1, entangled -2."""
+    if not (c.conditions & _ATTACK_CONDITIONS):
+        return _NONE
+    mods: dict[str, int] = {}
+    if "dazzled" in c.conditions:
+        mods["dazzled"] = DAZZLED_ATTACK
+    if "entangled" in c.conditions:
+        mods["entangled"] = ENTANGLED_ATTACK
+    return mods
+
+
+def ac_modifiers(w: World, c: Creature) -> dict[str, int]:
+    return _ENTANGLED_AC if "entangled" in c.conditions else _NONE
+
+
+def attack_made(w: World, plan) -> None:
+    """An attack is about to be rolled: a thrown web is used up, hit or miss."""
+    a = plan.attack
+    if a.kind == "special" and a.name == "web":
+        w.memory[("webs_left", plan.attacker.id)] = webs_left(w, plan.attacker) - 1
+    if "confused" in plan.target.conditions:
+        w.memory[("attacked_by", plan.target.id)] = plan.attacker.id   # it strikes back next turn
+
+
+def on_hit(w: World, plan) -> bool:
+    """A hit that is not damage: a web entangles, a rust monster's antennae corrode. True when the
+    hit is handled here (no damage is rolled)."""
+    a, t = plan.attack, plan.attacker
+    if a.kind == "special" and a.name == "web":
+        entangle(w, t, plan.target)
+        return True
+    if "rust" in a.riders and a.damage.average == 0:
+        rust_touch(w, t, plan.target)
+        return True
+    return False
+
+
+def after_damage(w: World, plan) -> None:
+    """A metal weapon that dealt damage to a rust monster corrodes (SRD Rust)."""
+    if w.last_damage <= 0 or rider_of(plan.target, "rust") is None:
+        return
+    att = plan.attack
+    if att.kind == "weapon" and att.mode == "melee" and is_metal_weapon(att.weapon):
+        destroy_weapon(w, plan.attacker, att.weapon.key, cause=plan.target.id)
+
+
+# -- web ---------------------------------------------------------------------------------------------
+
+def entangle(w: World, spider: Creature, target: Creature) -> None:
+    r = rider_of(spider, "web")
+    if r is None or not target.alive or "entangled" in target.conditions:
+        return
+    escape_dc = int(r.dc)
+    break_dc = escape_dc + int(r.break_bonus)
+    w.memory[("entangled", target.id)] = (escape_dc, break_dc, spider.id)
+    w.memory[("entangled_speed", target.id)] = target.block.speed.land
+    half = max(5, target.block.speed.land // 2 // 5 * 5)
+    target.block = dataclasses.replace(target.block, speed=dataclasses.replace(target.block.speed, land=half))
+    set_condition(w, target, "entangled", spider.id)
+    w.emit(Condition(round=w.round, target=target.id, condition="entangled", active=True, cause=spider.id,
+                     detail={"escape_dc": escape_dc, "break_dc": break_dc, "speed": half}))
+
+
+def free_from_web(w: World, c: Creature, cause: str) -> None:
+    land = w.memory.pop(("entangled_speed", c.id), None)
+    w.memory.pop(("entangled", c.id), None)
+    if land is not None:
+        c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=land))
+    clear_condition(w, c, "entangled", cause)
+
+
+def break_free_odds(c: Creature, escape_dc: int, break_dc: int) -> tuple[str, int]:
+    """The better way out for ``c``: ("escape_artist" or "strength", modifier - DC)."""
+    ea = int(c.block.escape_artist) - escape_dc
+    st = c.block.abilities.mod("str") + c.str_mod_delta() - break_dc
+    return ("escape_artist", ea) if ea >= st else ("strength", st)
+
+
+def do_break_free(w: World, c: Creature, t: Turn, a: BreakFree):
+    """Escape Artist (escape DC) or a Strength check (break DC): a standard action (SRD Web)."""
+    why = t.needs(c, standard=True)
+    if why:
+        return Impossible(why)
+    held = entangled(w, c)
+    if held is None:
+        return Impossible(f"{c.name} is not entangled")
+    escape_dc, break_dc, _ = held
+    how = a.how or break_free_odds(c, escape_dc, break_dc)[0]
+    if how not in ("escape_artist", "strength"):
+        return Impossible("break free by \"escape_artist\" or \"strength\"")
+    if how == "escape_artist":
+        ok = skill_check(w, c, "escape_artist", escape_dc, int(c.block.escape_artist), "web")
+    else:
+        ok = skill_check(w, c, "strength", break_dc, c.block.abilities.mod("str") + c.str_mod_delta(), "web")
+    t.spend("standard")
+    if ok:
+        free_from_web(w, c, how)
+    return True
+
+
+# -- rust --------------------------------------------------------------------------------------------
+
+def rust_touch(w: World, monster: Creature, target: Creature) -> None:
+    """The antennae corrode the target's metal armor, else shield, else the weapon in its hand."""
+    r = rider_of(monster, "rust")
+    block = target.block
+    item = None
+    if block.armor is not None and not target.armor_off and is_metal_armor(block.armor):
+        item = ("armor", block.armor)
+    elif block.shield is not None and is_metal_armor(block.shield):
+        item = ("shield", block.shield)
+    else:
+        held = target.wielded()
+        if held is not None and held.kind == "weapon" and is_metal_weapon(held.weapon):
+            item = ("weapon", held)
+    if item is None:
+        return
+    slot, thing = item
+    magic = (thing.enhancement if slot != "weapon" else dict(thing.bonus_parts).get("enhancement", 0)) > 0
+    if magic and r is not None and roll_save(w, target, "ref", int(r.dc), "rust", monster.id):
+        return
+    if slot == "weapon":
+        destroy_weapon(w, target, thing.weapon.key, cause=monster.id)
+        return
+    keep = {"armor": None, "shield": "keep"} if slot == "armor" else {"armor": "keep", "shield": None}
+    target.block = with_loadout(target.block, **keep)        # AC, speed and skills recomputed
+    target.base_block = with_loadout(target.base_block, **keep)
+    _reapply(w, target)
+    w.emit(Condition(round=w.round, target=target.id, condition="rusted", active=True, cause=monster.id,
+                     detail={"item": thing.key, "slot": slot, "ac": target.block.ac}))
+
+
+def destroy_weapon(w: World, c: Creature, key: str, *, cause: str) -> None:
+    """The weapon is gone: its attacks leave the creature's block; with no melee attack left it
+    fights unarmed."""
+    w.memory.setdefault(("rusted_weapons", c.id), set()).add(key)
+    gone = {a.name for a in c.block.attacks if a.weapon is not None and a.weapon.key == key}
+    keep = tuple(a for a in c.block.attacks if a.name not in gone)
+    if not any(a.mode == "melee" for a in keep):
+        keep += tuple(a for a in attacks_with(c.block, "unarmed-strike") if a.name not in {x.name for x in keep})
+    c.block = dataclasses.replace(c.block, attacks=keep)
+    c.base_block = dataclasses.replace(c.base_block, attacks=tuple(
+        a for a in c.base_block.attacks if a.name not in gone) + tuple(a for a in keep if a.name == "unarmed-strike"))
+    if c.wielding in gone:
+        c.wielding = next((a.name for a in keep if a.mode == "melee"), None)
+    w.emit(Condition(round=w.round, target=c.id, condition="rusted", active=True, cause=cause,
+                     detail={"item": key, "slot": "weapon"}))
+
+
+def _reapply(w: World, c: Creature) -> None:
+    """A block derived again (new armor) keeps what the fight did to it: weapons rusted away, the
+    half speed of a web."""
+    for key in sorted(w.memory.get(("rusted_weapons", c.id), ())):
+        gone = {a.name for a in c.block.attacks if a.weapon is not None and a.weapon.key == key}
+        c.block = dataclasses.replace(c.block, attacks=tuple(a for a in c.block.attacks if a.name not in gone))
+        c.base_block = dataclasses.replace(c.base_block,
+                                           attacks=tuple(a for a in c.base_block.attacks if a.name not in gone))
+    if "entangled" in c.conditions:
+        w.memory[("entangled_speed", c.id)] = c.block.speed.land
+        half = max(5, c.block.speed.land // 2 // 5 * 5)
+        c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=half))
+
+
+# -- start of a turn: gaze, confusion, light -----------------------------------------------------------
+
+def start_of_turn(w: World, c: Creature) -> None:
+    """Light blindness and sensitivity, a confusion that ends, a gaze met, the confusion roll."""
+    if not c.in_fight or c.is_swarm:
+        return
+    _light(w, c)
+    until = w.memory.get(("confused_until", c.id))
+    if until is not None and w.round > until[0]:
+        w.memory.pop(("confused_until", c.id), None)
+        clear_condition(w, c, "confused", "expired")
+    for g in list(w.creatures.values()):
+        if g.block.riders and g.team != c.team and "confused" not in c.conditions and g.in_fight:
+            gaze_at(w, g, c)
+    attacker = w.creatures.get(w.memory.pop(("attacked_by", c.id), ""))
+    if "confused" not in c.conditions:
+        return
+    if attacker is not None and attacker.in_fight:
+        # "a confused character who is attacked automatically attacks its attackers on its next turn"
+        w.memory[("confused_act", c.id)] = (w.round, "attack_attacker", attacker.id)
+        w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="attacked",
+                         detail={"behaviour": "attack_attacker", "attacker": attacker.id}))
+        return
+    roll = int(w.rng.integers(1, 101))
+    behaviour = confusion_behaviour(roll)
+    w.memory[("confused_act", c.id)] = (w.round, behaviour, None)
+    w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="confusion_roll",
+                     detail={"roll": roll, "behaviour": behaviour}))
+
+
+def confusion_behaviour(roll: int) -> str:
+    """The *confusion* spell's d% table (SRD): 01-10 attack the caster, 11-20 act normally, 21-50
+    babble, 51-70 flee from the caster, 71-100 attack the nearest creature.
+
+    >>> [confusion_behaviour(r) for r in (1, 10, 11, 20, 21, 50, 51, 70, 71, 100)]
+    ['attack_caster', 'attack_caster', 'act_normally', 'act_normally', 'babble', 'babble', 'flee', 'flee', 'attack_nearest', 'attack_nearest']
+    """
+    for top, what in CONFUSION_TABLE:
+        if roll <= top:
+            return what
+    raise ValueError(f"a d% roll is 1..100, got {roll}")
+
+
+def immune_to_gaze(c: Creature) -> bool:
+    imm = c.block.defenses.immune
+    return "gaze" in imm or any(m in imm for m in MIND_IMMUNE) or c.mindless
+
+
+def gaze_at(w: World, gazer: Creature, c: Creature) -> bool:
+    """``c`` meets ``gazer``'s gaze if within range and it sees the gazer: a save or confused.
+    True when ``c`` becomes confused."""
+    r = rider_of(gazer, "gaze")
+    if r is None or immune_to_gaze(c) or not c.in_fight:
+        return False
+    if footprint_distance_ft(gazer.squares, c.squares) > r.range_ft or w.perception(c, gazer) < SEES:
+        return False
+    if roll_save(w, c, r.save or "will", int(r.dc), "confusing_gaze", gazer.id):
+        return False
+    w.memory[("confused_until", c.id)] = (w.round + int(r.duration_rounds) - 1, gazer.id)
+    set_condition(w, c, "confused", gazer.id)
+    return True
+
+
+def confusion_of(w: World, c: Creature) -> tuple[str, Creature | None] | None:
+    """This turn's confused behaviour and the creature it concerns (the one that confused it; for
+    "attack_attacker", the one that attacked it since its last turn), or None."""
+    act = w.memory.get(("confused_act", c.id))
+    if "confused" not in c.conditions or act is None or act[0] != w.round:
+        return None
+    if act[1] == "attack_attacker":
+        return act[1], w.creatures.get(act[2])
+    until = w.memory.get(("confused_until", c.id))
+    return act[1], (w.creatures.get(until[1]) if until else None)
+
+
+def in_bright_light(w: World, c: Creature) -> bool:
+    if not w.vision_on:
+        return False
+    levels = w.vision()[0].for_viewer(c.block.senses.low_light)
+    return any(int(levels[y, x]) >= BRIGHT for x, y in c.squares)
+
+
+def _light(w: World, c: Creature) -> None:
+    """Dazzled in bright light (light sensitivity and blindness); blinded for a round when bright
+    light first falls on a drow (light blindness)."""
+    se = c.block.senses
+    if not (se.light_sensitivity or se.light_blindness):
+        return
+    if w.settings.get("light_sensitivity", "daylight") != "bright":
+        return      # the SRD's trigger: sunlight or daylight, which no cave has
+    if "blinded" in c.conditions:
+        clear_condition(w, c, "blinded", "expired")
+    bright = in_bright_light(w, c)
+    was = w.memory.get(("was_bright", c.id), False)
+    w.memory[("was_bright", c.id)] = bright
+    if bright and se.light_blindness and not was:
+        set_condition(w, c, "blinded", "bright_light")
+    if bright and "dazzled" not in c.conditions:
+        set_condition(w, c, "dazzled", "bright_light")
+    elif not bright and "dazzled" in c.conditions:
+        clear_condition(w, c, "dazzled", "dark")
+
+
+# -- spells and poison ---------------------------------------------------------------------------------
+
+def resists_spell(w: World, caster: Creature, target: Creature, caster_level: int) -> bool:
+    """Spell resistance: the caster's d20 + caster level must reach the SR (SRD Special Abilities)."""
+    sr = int(target.block.defenses.spell_resistance)
+    if sr <= 0 or target is caster:
+        return False
+    return not skill_check(w, caster, "caster_level", sr, caster_level, "spell_resistance")
+
+
+def knock_out(w: World, c: Creature, rounds: int, cause: str) -> None:
+    """Unconscious from a poison (drow sleep poison) for ``rounds`` rounds."""
+    w.memory[("knocked_out", c.id)] = w.round + rounds
+    set_condition(w, c, "poison_unconscious", cause)
+
+
+def wake_if_due(w: World, c: Creature) -> None:
+    until = w.memory.get(("knocked_out", c.id))
+    if until is not None and w.round > until and "poison_unconscious" in c.conditions:
+        w.memory.pop(("knocked_out", c.id), None)
+        clear_condition(w, c, "poison_unconscious", "woke")
