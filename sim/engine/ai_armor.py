@@ -9,7 +9,7 @@ enter armored weighs the time (in move actions, two a round):
 
 Around wins ties; then its move simply goes around (the move itself keeps to such squares,
 ``armor.keep_armored``). Otherwise it walks to the last square before the first such square
-(the mouth), and there takes the armor off -- with the help of an adjacent ally who has no armor
+(the mouth; beside it when an ally stands in it), and there takes the armor off -- with the help of an adjacent ally who has no armor
 of its own to change and no enemy at hand -- unless an enemy threatens it, in which case it waits
 (and fights what comes).
 """
@@ -23,6 +23,7 @@ from sim.engine import armor, attacks, moves
 from sim.engine.actions import Delay, Move, RemoveArmor, Turn
 from sim.engine.creature import Creature
 from sim.engine.world import World
+from sim.geometry import distance_squares
 
 
 def _cost(path) -> float:
@@ -68,7 +69,9 @@ def armor_first(w: World, c: Creature, t: Turn, p: Pos):
         for budget in ((2, 1) if t.full_move else (1,)):
             if moves.movement_plan(w, c, mouth, budget=budget):
                 return Move(mouth, double=budget == 2)
-        return Delay()
+        if distance_squares(c.pos, mouth) > 2:
+            return None  # the mouth is taken (an ally in it): closer, as far as the move goes
+        # beside the mouth an ally stands in: the armor comes off here (the same time anywhere)
     foes = [o for o in w.enemies(c) if o.in_fight]
     if not t.full_round or any(set(c.squares) & attacks.threatens(w, o) for o in foes):
         return Delay()  # next turn, or once no enemy is at hand
