@@ -51,8 +51,12 @@ def refusal(c: Creature, steps) -> str | None:
         return None
     s = steps[0]
     a = c.block.armor
-    return (f"{c.name} must take off its {a.key.replace('-', ' ')} before entering {Category[s.category].label} at "
+    return (f"{c.name} must take off {_its(c)} {a.key.replace('-', ' ')} before entering {Category[s.category].label} at "
             f"({s.at[0]}, {s.at[1]}) (RULES §2.4, §7.33): {removal_text(a)} of work, half with an ally's help")
+
+
+def _its(c: Creature) -> str:
+    return {"male": "his", "female": "her"}.get(c.block.source.sex or "", "its")
 
 
 def shed_mask(w: World, c: Creature, f: MoveField) -> np.ndarray:
@@ -89,7 +93,7 @@ def helper_for(w: World, c: Creature, helper_id: str | None):
     if o.team != c.team or not o.in_fight or o.is_swarm:
         return Impossible(f"{o.name} cannot help {c.name} (an ally able to act)")
     if armored(o) or o.armor_work:
-        return Impossible(f"{o.name} has armor of its own to change: it helps nobody (RULES §2.4)")
+        return Impossible(f"{o.name} has armor of {_its(o)} own to change: helps nobody (RULES §2.4)")
     if o.helping is not None:
         return Impossible(f"{o.name} is already helping another")
     if footprint_distance_ft(c.squares, o.squares) > 5:

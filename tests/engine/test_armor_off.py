@@ -104,7 +104,7 @@ def test_entering_a_crawlway_in_armor_is_refused_with_the_reason():
     assert enc.perform(Move((3, 1)))
     res = enc.perform(Move((6, 1)))
     assert isinstance(res, Impossible)
-    assert res.reason == ("F must take off its scale mail before entering Crawl-Navigable at (4, 1) "
+    assert res.reason == ("F must take off her scale mail before entering Crawl-Navigable at (4, 1) "
                           "(RULES §2.4, §7.33): 1 minute of work, half with an ally's help")
     assert c.pos == (3, 1) and not c.armor_off
 
@@ -177,7 +177,7 @@ def test_a_helper_with_armor_of_its_own_helps_nobody():
     _turn_of(enc, "f")
     res = enc.perform(RemoveArmor(helper="j"))
     assert isinstance(res, Impossible)
-    assert res.reason == "J has armor of its own to change: it helps nobody (RULES §2.4)"
+    assert res.reason == "J has armor of his own to change: helps nobody (RULES §2.4)"
     far = enc.perform(RemoveArmor(helper="g"))
     assert isinstance(far, Impossible) and "cannot help" in far.reason
 
@@ -239,3 +239,36 @@ def test_the_view_model_follows_the_armor(stage):
     cv = m.creatures["f"]
     assert cv.armor_off == (stage == "done")
     assert cv.armor_progress == pytest.approx({"start": 0.3, "work": 0.3}.get(stage, 0.0))
+
+
+def test_the_ai_goes_around_when_that_is_quicker_than_the_armor():
+    """The AI weighs the removal (10 rounds = 20 move actions) against the way round in armor
+    (a few move actions here): it goes round, armored, and never starts on its scale mail."""
+    rows = ["#############",
+            "#...cccc....#",
+            "#.######....#",
+            "#...........#",
+            "#############"]
+    enc = _fight(rows=rows, goblin=(11, 1))
+    enc.run(max_rounds=20)
+    assert not [e for e in enc.events if e.type == "armor"]
+    f_moves = [s for e in enc.events if e.type == "moved" and e.actor == "f" for s in e.path]
+    assert f_moves and all(s["category"] == "CLEAR" for s in f_moves)
+    assert enc.winner == "party" and not enc.creatures["f"].armor_off
+
+
+def test_the_ai_takes_the_armor_off_when_the_way_round_is_longer():
+    """A way round of some 140 squares (speed 20 in armor: 4 squares a move action, over 30 move
+    actions) loses to the 10-round removal (20 move actions) and a 4-square crawl."""
+    rows = ["#" * 80,
+            "#...cccc" + "." * 71 + "#",
+            "#.######" + "#" * 70 + ".#",
+            "#" + "." * 78 + "#",
+            "#" * 80]
+    enc = _fight(rows=rows, goblin=(12, 1))
+    f = enc.creatures["f"]
+    enc.run(max_rounds=25)
+    stages = [e.stage for e in enc.events if e.type == "armor" and e.actor == "f"]
+    assert stages[:1] == ["start"] and "done" in stages
+    assert max(x for e in enc.events if e.type == "moved" and e.actor == "f" for x, _ in [s["at"] for s in e.path]) <= 12
+    assert f.armor_off
