@@ -227,6 +227,8 @@ class App:
             self.driver.light_torch()
         elif play and key == pygame.K_o:
             self.driver.load()
+        elif play and key == pygame.K_a:
+            self.driver.remove_armor()
 
     def _speed(self, direction: int) -> None:
         d = self.scene.director
