@@ -571,6 +571,10 @@ class HudTexts:
                 if self.mode == "play" and self.spell_choice and cid == self.model.current:
                     w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
                 lines.append(w)
+                if cv.armor_off:
+                    lines.append("Armour off, dragged behind (before the tight places)")
+                elif cv.armor_progress > 0:
+                    lines.append(f"Taking its armour off: {cv.armor_progress:.0%} done (does nothing else)")
                 if self.mode == "play":  # the live creature: what is loaded, what is left to throw
                     gear = [f"{k.replace('-', ' ')} empty (O loads)" for k in sorted(getattr(c, "unloaded", ()))]
                     gear += [f"{n} {k.replace('-', ' ')}{'s' if n != 1 else ''} to throw"
