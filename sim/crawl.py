@@ -365,6 +365,8 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
             if c.id not in survivors:
                 left_behind[c.id] = "fell in the fight"
         s.travellers = [c for c in travellers if c.id in survivors]
+        # armor taken off in the fight (before a crawlway there, RULES §2.4) is off for the crawl too
+        s.armor_off |= {c.id for c in s.travellers if c.armor_off}
         if fight["summary"]["winner"] != "party":
             s.travellers = []
             break
