@@ -161,9 +161,11 @@ def run_path(args: argparse.Namespace) -> int:
     print(f"{grid.name}: path for {article(label)} {label} creature, speed {mover.speed_ft} ft, Escape Artist "
           f"{mover.escape_artist:+d}{' (in combat: rolls only)' if not mover.take10 else ''}")
     if args._armor is not None:
+        from sim.rules.armor import removal_text
+
         armor, bare = args._armor
         print(f"  in {armor.key.replace('-', ' ')}, which comes off before a crawlway, awkward space or tight "
-              f"squeeze ({armor.remove or '1 minute'}); then speed {bare.speed_ft} ft, Escape Artist "
+              f"squeeze ({removal_text(armor)}); then speed {bare.speed_ft} ft, Escape Artist "
               f"{bare.escape_artist:+d} (--no-armor: plan as if it were off)")
     elif args.no_armor:
         print("  armor off (--no-armor)")
@@ -213,7 +215,7 @@ def run_reach(args: argparse.Namespace) -> int:
         # medium or heavy armor: no square that needs it off is reached this turn (taking it off
         # takes 10 rounds or more, RULES §2.4, §7.33)
         from sim.movement.armored import shed_squares
-        from sim.rules.armor import removal_rounds_range
+        from sim.rules.armor import removal_rounds_range, removal_text
 
         armor = args._armor[0]
         shed = shed_squares(field)
@@ -222,7 +224,7 @@ def run_reach(args: argparse.Namespace) -> int:
         r = reach(field, a, blocked=shed)
         lo, hi = removal_rounds_range(armor)
         behind = len(free.single) + len(free.double) - len(r.single) - len(r.double)
-        shed_note = {"kind": "armor_off", "armor": armor.key, "removal": armor.remove or "1 minute",
+        shed_note = {"kind": "armor_off", "armor": armor.key, "removal": removal_text(armor),
                      "rounds": lo if lo == hi else [lo, hi], "squares_behind_it": behind}
     else:
         r = reach(field, a)
