@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from sim.engine import snapshot as S
-from sim.engine.actions import Impossible, Move, RemoveArmor
+from sim.engine.actions import Delay, Impossible, Move, RemoveArmor
 from sim.engine.ai import default_policy
-from sim.engine.actions import Delay
 from sim.engine.fight import new_encounter
 from sim.events import dumps
 from sim.loaders import load_encounter
@@ -24,6 +25,7 @@ from sim.rules import armor as rule
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.statblocks import load_template, with_loadout
+from sim.rules.weapons import _armor_tables
 from tests.engine.helpers import encounter
 
 # a 2.5-ft crawlway (5 ft wide, 2.5 ft high: Crawl-Navigable for a Medium creature) between two rooms
@@ -272,3 +274,19 @@ def test_the_ai_takes_the_armor_off_when_the_way_round_is_longer():
     assert stages[:1] == ["start"] and "done" in stages
     assert max(x for e in enc.events if e.type == "moved" and e.actor == "f" for x, _ in [s["at"] for s in e.path]) <= 12
     assert f.armor_off
+
+
+_HEAVY = sorted(k for k, a in _armor_tables()[0].items() if a.kind in ("medium", "heavy"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.sampled_from(_HEAVY), helped=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
+def test_every_roll_lies_in_the_range_and_help_halves_it(key, helped, seed):
+    """RULES §2.4: any medium or heavy armor's removal, rolled, is within its (fewest, most)
+    rounds; help halves both ends; 1 minute is 10 rounds, 1d4+1 minutes 20 to 50."""
+    a = _armor_tables()[0][key]
+    lo, hi = rule.removal_rounds_range(a, helped=helped)
+    r = rule.minutes_to_rounds(rule.removal_minutes(a, np.random.default_rng(seed), helped=helped))
+    assert lo <= r <= hi
+    alone = rule.removal_rounds_range(a)
+    assert alone in ((10, 10), (20, 50)) and (lo, hi) == ((alone[0] // 2, alone[1] // 2) if helped else alone)
