@@ -290,3 +290,14 @@ def test_every_roll_lies_in_the_range_and_help_halves_it(key, helped, seed):
     assert lo <= r <= hi
     alone = rule.removal_rounds_range(a)
     assert alone in ((10, 10), (20, 50)) and (lo, hi) == ((alone[0] // 2, alone[1] // 2) if helped else alone)
+
+
+def test_placed_in_a_crawlway_it_got_there_with_its_armor_off():
+    """An encounter file that puts a fighter in scale mail inside a crawlway: it lies there
+    (prone) with its armor off (RULES §2.4, §7.33), free to crawl on."""
+    enc = _fight(extra=[])
+    assert not enc.creatures["f"].armor_off
+    inside = encounter(CRAWLWAY, [{"id": "f", "template": "human-fighter-1", "team": "party", "at": (5, 1)},
+                                  {"id": "g", "template": "goblin", "team": "monsters", "at": (10, 1)}])
+    f = inside.creatures["f"]
+    assert f.prone and f.armor_off and f.block.armor is None and f.base_block.armor.key == "scale-mail"
