@@ -55,6 +55,7 @@ from sim.geometry import distance_squares, line_of_effect
 from sim.grid import CaveGrid, effective_width_ft
 from sim.movement import Mover, distance_map, find_path, move_field
 from sim.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
+from sim.rules.armor import must_remove, removal_minutes
 from sim.rules.bodies import Body
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -148,12 +149,11 @@ def _unarmored(c: Creature):
 
 
 def _needs_armor_off(c: Creature) -> bool:
-    a = c.base_block.armor
-    return a is not None and a.kind in ("medium", "heavy")
+    return must_remove(c.base_block)  # the one rule (sim.rules.armor), as in fights and paths
 
 
 def _minutes(text: str | None, rng) -> float:
-    """ "1 minute", "4 minutes", "1d4+1 minutes" -> minutes (dice rolled with the crawl's rng)."""
+    """ "1 minute", "4 minutes" -> minutes (donning; removal is sim.rules.armor's)."""
     if not text:
         return 0.0
     n = text.split()[0]
@@ -365,6 +365,8 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
             if c.id not in survivors:
                 left_behind[c.id] = "fell in the fight"
         s.travellers = [c for c in travellers if c.id in survivors]
+        # armor taken off in the fight (before a crawlway there, RULES §2.4) is off for the crawl too
+        s.armor_off |= {c.id for c in s.travellers if c.armor_off}
         if fight["summary"]["winner"] != "party":
             s.travellers = []
             break
@@ -421,7 +423,7 @@ def _stretch(state: CrawlState, kind: str, a: int, b: int, *, dress: bool = True
             helped = len(travellers) > len(need)
             times = {}
             for c in need:
-                mins = _minutes(c.base_block.armor.remove, rng) / (2 if helped else 1)
+                mins = removal_minutes(c.base_block.armor, rng, helped=helped)
                 times[c.id] = mins * combat_modifier("time", "rounds_per_minute")
                 c.take_armor_off(drop_shield=True)
                 armor_off.add(c.id)

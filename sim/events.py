@@ -280,6 +280,24 @@ class ActionTaken(Event):
 
 
 @_event
+class ArmorWork(Event):
+    """Taking medium or heavy armor off in a fight, before a crawlway, awkward space or tight
+    squeeze (RULES §2.4, §7.33): ``stage`` start (the work begins: ``rounds`` in all), work (one
+    more round of it: ``left`` to go), help (a round an ally spends helping), done (the armor and
+    shield are off, dragged behind), stopped (the wearer fell: the work is lost).
+    ``helper``: the ally who helps (the time halves), or None; on a ``help`` event ``actor`` is
+    the helper and ``helper`` the wearer it helps."""
+
+    type: ClassVar[str] = "armor"
+    actor: str
+    stage: str           # start | work | help | done | stopped
+    armor: str
+    rounds: int          # rounds of work in all
+    left: int            # rounds still to go after this one
+    helper: str | None = None
+
+
+@_event
 class Splash(Event):
     """A splash weapon (flask, thrown lantern) lands: where, and the squares its fire covers."""
 
@@ -359,7 +377,7 @@ MAX_LOG_TEXT = 200           # characters of a text field (an id, a weapon, a re
 MAX_LOG_LIST = 100_000       # items of one list field
 MAX_LOG_NUMBER = 10 ** 9     # magnitude of any number
 MAX_LOG_SIDE = 65_536        # columns or rows of the recorded map
-_ID_FIELDS = ("actor", "target", "source", "direct")
+_ID_FIELDS = ("actor", "target", "source", "direct", "helper")
 
 
 class _Bad(Exception):

@@ -248,6 +248,21 @@ class Narrator:
         targets = f" on {', '.join(self.n(t) for t in e.targets)}" if e.targets else ""
         return f"{self.sv(e.actor, 'casts')} {e.spell.replace('-', ' ')}{targets}"
 
+    def _armor(self, e: ev.ArmorWork) -> str:
+        """Armor off before a crawlway (RULES §2.4): the work begins, goes on, is done or lost."""
+        armor, its = thing(e.armor), self.its(e.actor)
+        if e.stage == "help":
+            return f"{self.sv(e.actor, 'helps')} {self.n(e.helper)} with the straps ({e.left} of {e.rounds} rounds left)"
+        if e.stage == "start":
+            help_ = f", {self.n(e.helper)} helping" if e.helper else ""
+            return (f"{self.sv(e.actor, 'starts')} taking off {its} {armor} before the tight way "
+                    f"({e.rounds} rounds{help_})")
+        if e.stage == "work":
+            return f"{self.sv(e.actor, 'works')} at {its} {armor} ({e.left} of {e.rounds} rounds left)"
+        if e.stage == "done":
+            return f"{self.sv(e.actor, 'has')} {its} {armor} off and drags it behind"
+        return f"{self.sv(e.actor, 'stops')} taking off {its} {armor}: the work is lost"
+
     def _refused(self, e: ev.Refused) -> str:
         return f"{self.n(e.actor)} cannot {e.action.lower()}: {e.reason}"  # "cannot" agrees with both
 
@@ -286,4 +301,5 @@ LINES = {
     ev.Engulf: Narrator._engulf, ev.ActionTaken: Narrator._item, ev.Splash: Narrator._splash,
     ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
     ev.Rolled: Narrator._roll, ev.DmEdit: Narrator._dm,
+    ev.ArmorWork: Narrator._armor,
 }

@@ -18,6 +18,10 @@ def _mover_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--in-combat", action="store_true",
                    help="threatened: no take 10 / take 20 on Escape Artist (rolls only)")
     g.add_argument("--fly", action="store_true", help="flying: ignores difficult terrain")
+    g.add_argument("--no-armor", action="store_true",
+                   help="with --creature: plan as if its medium or heavy armor were already off (by default "
+                        "it wears the stat block's armor, which must come off before a crawlway, awkward space "
+                        "or tight squeeze: the path shows that as an armor_off step)")
     g.add_argument("--json", action="store_true", help="machine-readable output")
     add_map_limit(p)
 
@@ -43,15 +47,48 @@ def register(sub) -> None:
 
 
 def _setup(args):
-    from sim.movement import Mover, move_field
+    from sim.movement import move_field
 
     grid = load_map_arg(args)
     label, body = body_from(args)
     block = None
+    if args.no_armor and not getattr(args, "creature", None):
+        raise UsageError("--no-armor needs --creature TEMPLATE (a stat block wearing armor); a --size body "
+                         "wears none")
     if getattr(args, "creature", None):
         from sim.cli._common import creature_block
 
         block = creature_block(args.creature)
+        if args.no_armor:
+            from sim.rules.armor import must_remove
+            from sim.rules.statblocks import without_armor
+
+            if not must_remove(block):
+                raise UsageError(f"--no-armor: {block.name} wears no medium or heavy armor "
+                                 f"({block.armor.key if block.armor else 'none'}); leave --no-armor out")
+            block = without_armor(block, drop_shield=True)
+    mover = _mover(args, body, block)
+    field = move_field(grid, mover)
+    args._armor = _armor_plan(args, body, block)
+    return grid, label, field
+
+
+def _armor_plan(args, body, block):
+    """(armor, the mover without it) for a stat block that must take its armor off before the
+    tight places (RULES §2.4, §7.33), else None."""
+    from sim.rules.armor import must_remove
+    from sim.rules.statblocks import without_armor
+
+    if block is None or block.is_swarm or not must_remove(block):
+        return None
+    bare = without_armor(block, drop_shield=True)
+    kept = argparse.Namespace(**{**vars(args), "speed": None, "escape_artist": None})
+    return block.armor, _mover(kept, body, bare)
+
+
+def _mover(args, body, block):
+    from sim.movement import Mover
+
     if block is not None:
         sp = block.speed
         flying = bool(sp.fly) and (block.is_swarm or sp.fly > sp.land)
@@ -69,8 +106,7 @@ def _setup(args):
                   tunnelrunner=bool(block is not None and block.has_feat("tunnelrunner")))
     if args.in_combat:
         mover = mover.in_combat()
-    field = move_field(grid, mover)
-    return grid, label, field
+    return mover
 
 
 def _square(field, text: str, what: str):
@@ -108,7 +144,14 @@ def run_path(args: argparse.Namespace) -> int:
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
     b = _square(field, args.goal, "to")
-    path = find_path(field, a, b)
+    armor_step = None
+    if args._armor is not None:  # medium or heavy armor: off before the tight places
+        from sim.movement.armored import armored_route
+
+        path = armored_route(grid, field.mover, args._armor[1], args._armor[0], a, b)
+        armor_step = path.armor_step()
+    else:
+        path = find_path(field, a, b)
     if args.json:
         print_json(path.to_json())
         return 0
@@ -117,6 +160,15 @@ def run_path(args: argparse.Namespace) -> int:
 
     print(f"{grid.name}: path for {article(label)} {label} creature, speed {mover.speed_ft} ft, Escape Artist "
           f"{mover.escape_artist:+d}{' (in combat: rolls only)' if not mover.take10 else ''}")
+    if args._armor is not None:
+        from sim.rules.armor import removal_text
+
+        armor, bare = args._armor
+        print(f"  in {armor.key.replace('-', ' ')}, which comes off before a crawlway, awkward space or tight "
+              f"squeeze ({removal_text(armor)}); then speed {bare.speed_ft} ft, Escape Artist "
+              f"{bare.escape_artist:+d} (--no-armor: plan as if it were off)")
+    elif args.no_armor:
+        print("  armor off (--no-armor)")
     if not path.reachable:
         print(f"  no way from {a} to {b} for this creature")
         return 0
@@ -130,7 +182,16 @@ def run_path(args: argparse.Namespace) -> int:
         print(line)
     print()
     print(f"  {'step':>4}  {'square':<9} {'category':<16} {'kind':<14} {'feet':>4}  move action")
-    for i, s in enumerate(path.steps, 1):
+    steps = list(path.before.steps) + ([armor_step] + list(path.after.steps) if armor_step else []) \
+        if args._armor is not None else list(path.steps)
+    for i, s in enumerate(steps, 1):
+        if isinstance(s, dict):  # the armor comes off here (RULES §2.4)
+            r = s["rounds"]
+            r = f"{r} rounds" if isinstance(r, int) else f"{r[0]}-{r[1]} rounds"
+            print(f"  {i:>4}  {str(tuple(s['at'])):<9} {'':<16} {'armor_off':<14} {0:>4}  "
+                  f"{s['armor'].replace('-', ' ')} off: {s['removal']} = {r} (half with an ally's help); "
+                  "move actions counted anew after it")
+            continue
         extra = ""
         if s.dc:
             extra = f"  (DC {s.dc}, {s.tries:g} tries, p={s.probability:.2f} a roll)"
@@ -149,9 +210,29 @@ def run_reach(args: argparse.Namespace) -> int:
 
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
-    r = reach(field, a)
+    shed_note = None
+    if args._armor is not None:
+        # medium or heavy armor: no square that needs it off is reached this turn (taking it off
+        # takes 10 rounds or more, RULES §2.4, §7.33)
+        from sim.movement.armored import shed_squares
+        from sim.rules.armor import removal_rounds_range, removal_text
+
+        armor = args._armor[0]
+        shed = shed_squares(field)
+        shed[a[1], a[0]] = False
+        free = reach(field, a)
+        r = reach(field, a, blocked=shed)
+        lo, hi = removal_rounds_range(armor)
+        behind = len(free.single) + len(free.double) - len(r.single) - len(r.double)
+        shed_note = {"kind": "armor_off", "armor": armor.key, "removal": removal_text(armor),
+                     "rounds": lo if lo == hi else [lo, hi], "squares_behind_it": behind}
+    else:
+        r = reach(field, a)
     if args.json:
-        print_json(r.to_json())
+        out = r.to_json()
+        if shed_note is not None:
+            out["armor_off"] = shed_note
+        print_json(out)
         return 0
     chars = _letters(field)
     for x, y, _ in r.double:
@@ -167,4 +248,10 @@ def run_reach(args: argparse.Namespace) -> int:
     print(f"\n  {len(r.single)} squares with a move action, {len(r.double)} with a double move")
     for x, y, dc, p in r.checks:
         print(f"  ({x}, {y}) needs Escape Artist DC {dc}: {p:.0%} a try")
+    if shed_note is not None and shed_note["squares_behind_it"]:
+        rr = shed_note["rounds"]
+        rr = f"{rr} rounds" if isinstance(rr, int) else f"{rr[0]}-{rr[1]} rounds"
+        n = shed_note["squares_behind_it"]
+        print(f"  {n} more square{'s' if n != 1 else ''} once its {shed_note['armor'].replace('-', ' ')} is off "
+              f"(crawlway, awkward space or tight squeeze: {shed_note['removal']} = {rr} first; --no-armor shows them)")
     return 0

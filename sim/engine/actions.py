@@ -137,13 +137,24 @@ class Load:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoveArmor:
+    """Take medium or heavy armor (and the shield) off before a crawlway, awkward space or tight
+    squeeze (RULES §2.4, §7.33): a full-round action that begins the work; the work then takes
+    the creature's whole turns until done (1 minute = 10 rounds; half-plate and full plate 1d4+1
+    minutes). ``helper``: the id of an adjacent ally with no armor of its own to change, who
+    helps (the time halves) and spends the same turns helping."""
+
+    helper: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Delay:
     """End the turn now (wait; hold a chokepoint)."""
 
 
 Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropLight | DropProne
           | StandUp | Throw
-          | Cast | Load | PrepareFuse | Delay)
+          | Cast | Load | PrepareFuse | RemoveArmor | Delay)
 
 
 @dataclass(frozen=True, slots=True)

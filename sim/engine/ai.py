@@ -27,6 +27,7 @@ from sim.coords import Pos
 from sim.engine import ai_specials, attacks, moves
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, StandUp, Strike, Throw, Turn, Withdraw)
+from sim.engine.ai_armor import armor_first
 from sim.engine.attacks import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
@@ -281,7 +282,11 @@ def _reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
 
 def _move_or_wait(w: World, c: Creature, t: Turn, p: Pos, actions: float):
     """Move toward ``p`` (one move action if that gets there, else a double move), or wait if the
-    way is blocked this turn (an ally in the only square to stop in)."""
+    way is blocked this turn (an ally in the only square to stop in). Armor that must come off
+    before a crawlway on the way: :func:`sim.engine.ai_armor.armor_first` weighs it."""
+    act = armor_first(w, c, t, p)
+    if act is not None:
+        return act
     double = t.full_move and actions > 1
     if not moves.movement_plan(w, c, p, budget=2 if double else 1):
         return Delay()

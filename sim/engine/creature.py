@@ -35,6 +35,10 @@ class Creature:
     trail: list[Pos] = field(default_factory=list)
     prone: bool = False
     armor_off: bool = False
+    armor_work: int = 0                  # rounds of work left taking its armor off (sim.engine.armor)
+    armor_total: int = 0                 # rounds of that work in all
+    armor_helper: str | None = None      # the ally helping it (the time halves)
+    helping: str | None = None           # the ally whose armor it helps take off
     wielding: str | None = None          # the attack name in hand (main weapon)
     items: dict[str, int] = field(default_factory=dict)
     torch_lit: bool = False

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import attacks, damage, items, moves, specials, spells
+from sim.engine import armor, attacks, damage, items, moves, specials, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
-                                DropLight, LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
+                                DropLight, LightTorch, Load, Move, PrepareFuse, RemoveArmor, Run, StandUp, Strike, Throw, Turn,
+                                Withdraw)
 from sim.engine.afflictions import poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
@@ -135,6 +136,8 @@ class Encounter(World):
             self.turn_mark = len(self.events)
             self.emit(TurnStart(round=self.round, actor=c.id))
             self._start_of_turn(c)
+            if armor.start_of_turn(self, c):  # busy with armor (its own or an ally's): the whole turn
+                self.turn.ended = True
             if c.single_action:  # disabled or staggered: one move or standard action (§5.5), never a full round
                 self.turn.move = False
             if not c.in_fight or self.decided():
@@ -310,6 +313,6 @@ HANDLERS: dict[type, Callable] = {
     Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
     Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
     LightTorch: items.light_torch, DropLight: items.drop_light, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
-    Cast: spells.cast, Delay: do_delay,
+    Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay,
     specials.BreakFree: specials.do_break_free,
 }

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import attacks
+from sim.engine import armor, attacks
 from sim.engine.actions import Charge, DropProne, FiveFootStep, Impossible, Move, Run, StandUp, Turn, Withdraw
 from sim.engine.checks import skill_check
 from sim.engine.creature import Creature
@@ -60,7 +60,7 @@ def path_to(w: World, c: Creature, to: Pos):
     path = search_path(w, c, f, to, blocked)
     if not path.reachable:
         return Impossible(f"no way to {to} for {c.name}")
-    return path
+    return armor.keep_armored(w, c, f, to, blocked, path)  # around the crawlway in armor, if a way exists
 
 
 def search_path(w: World, c: Creature, f: MoveField, to: Pos, blocked: np.ndarray):
@@ -79,7 +79,7 @@ def travel(w: World, c: Creature, t: Turn, to: Pos, *, budget: int, action: str,
         return path
     plan = steps_within(w, c, path.steps, budget)
     if not plan:
-        return Impossible(f"{c.name} cannot move toward {to} with the movement left")
+        return Impossible(armor.refusal(c, path.steps) or f"{c.name} cannot move toward {to} with the movement left")
     steps = begin_move(w, c, action)
     moved_any = False
     used = 0  # move actions started
@@ -124,6 +124,8 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
     blind_budget = budget * c.speed_ft_value() if w.blinded(c) else None
     spent = 0
     for step in path_steps:
+        if armor.step_refused(c, step):
+            break  # medium or heavy armor comes off first (RULES §2.4, §7.33)
         if blind_budget is not None:
             spent += 2 * step.feet
             if spent > blind_budget:

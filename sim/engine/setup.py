@@ -142,7 +142,8 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
 #: hit points, armor and posture, what it holds and has used, its spells, its conditions and the
 #: lasting harm of wounds (ability damage, bleeding, disease). Not carried: the fight's own clock
 #: (bless and sleep end by round numbers of that fight, a poison's secondary save falls due
-#: within it) and its tallies (kills, rounds squeezing or nauseated).
+#: within it), its tallies (kills, rounds squeezing or nauseated), and armor half taken off (the
+#: work, ``armor_work``, is lost: the armor is on, or off, as it was when the fight ended).
 CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "light",
            "lanterns_lit", "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
 

@@ -22,6 +22,7 @@ from sim.grid import CaveGrid
 from sim.movement import move_field
 from sim.movement.field import BLOCKED, MoveField
 from sim.movement.shapes import best_shape
+from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
 from sim.specs import EncounterSpec
@@ -126,6 +127,9 @@ class World:
             self.place(c, c.pos)
             if not c.is_swarm and not c.prone and self.field(c).prone[c.pos[1], c.pos[0]]:
                 c.prone = True  # placed where it can only crawl: it lies there (RULES §2.4 Crawl-Navigable)
+            if not c.is_swarm and must_remove(c.block) and needs_armor_off(self.field(c).category[c.pos[1], c.pos[0]]):
+                c.take_armor_off(drop_shield=True)  # and got there with its armor off (RULES §2.4, §7.33)
+                self.place(c, c.pos)
 
     def emit(self, e: Event) -> None:
         self.events.append(e)

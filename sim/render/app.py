@@ -247,6 +247,8 @@ class App:
             self.driver.light_torch()
         elif play and key == pygame.K_o:
             self.driver.load()
+        elif play and key == pygame.K_a:
+            self.driver.remove_armor()
 
     def _prompt_key(self, key: int, char: str) -> None:
         """A key for the question over the map: typed, Enter gives it, Backspace, Esc cancels."""

@@ -17,8 +17,6 @@ like any fight.
 
 from __future__ import annotations
 
-import math
-
 import pygame
 
 from sim.render import palette
@@ -46,7 +44,6 @@ KIND_WORD = {
 HELP = ("Space pause  ·  +/- speed  ·  → next part  ·  ← back  ·  Home restart  ·  1-9 categories per size  ·  "
         "L legend  ·  H interface  ·  drag pan, wheel zoom  ·  Esc quit")
 ROUTE_RGBA = (255, 236, 190, 60)
-ARMOUR_RGB = (168, 178, 192)
 
 
 def crawl_scene(result, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
@@ -337,23 +334,16 @@ class CrawlScene(Scene):
             out.append((cx - w // 2, cy - r - h - 1, w, h))
         return out
 
+    def _armour_state(self, cv, t: float) -> tuple[str, float]:
+        """The crawl's plan says where each member's armour is (:meth:`CrawlPlan.armour`)."""
+        if cv.id not in self.plan.party:
+            return super()._armour_state(cv, t)
+        return self.plan.armour(cv.id, self.plan.crawl_time(t))
+
     def _draw_tokens(self, surf, anims, t) -> None:
         plan = self.plan
-        ts = self.camera.ts
         tc = plan.crawl_time(t)
         g = plan.segment_at(t)
-        kit = {}
-        for cid in plan.party:
-            cv = self.model.creatures.get(cid)
-            if cv is None or not cv.alive:
-                continue
-            state, p = plan.armour(cid, tc)
-            if state == "on":
-                continue
-            x, y = self.token_centre(cid, t)
-            kit[cid] = (x, y, state, p)
-            if state == "off":
-                self._armour_bundle(surf, cv, x, y, 1.0, cord_only=True)
         super()._draw_tokens(surf, anims, t)
         if g.kind in ("travel", "dress"):
             places = plan.placements(tc, g)
@@ -362,57 +352,6 @@ class CrawlScene(Scene):
                 if pl.waiting and cv is not None and cv.alive:
                     x, y = self.token_centre(cid, t)
                     self._waiting_dots(surf, x, y, cv)
-        for cid, (x, y, state, p) in kit.items():
-            cv = self.model.creatures[cid]
-            if state in ("off", "putting_on"):
-                self._armour_bundle(surf, cv, x, y, 1.0 if state == "off" else 1.0 - p)
-            if state in ("taking_off", "putting_on"):
-                cv = self.model.creatures[cid]
-                sx, sy = self._px(x, y)
-                r = int(0.5 * cv.k * ts) + 4
-                rect = pygame.Rect(sx - r, sy - r, 2 * r, 2 * r)
-                pygame.draw.circle(surf, (0, 0, 0), (sx, sy), r, 4)
-                if p > 0.01:
-                    for d in (0, 1, 2):
-                        pygame.draw.arc(surf, palette.UI_ACCENT, rect.inflate(-2 * d, -2 * d),
-                                        math.pi / 2 - 2 * math.pi * p, math.pi / 2, 2)
-                if state == "taking_off":
-                    self._armour_bundle(surf, cv, x, y, p, beside=True)
-
-    def _armour_bundle(self, surf, cv, x: float, y: float, strength: float, *, beside: bool = False,
-                       cord_only: bool = False) -> None:
-        """The armour, off: a strapped breastplate dragged on a cord behind the token (beside it
-        while it comes off); ``strength`` 0..1 its size while it comes off or goes back on. The
-        cord is drawn under the tokens (``cord_only``), the plate over them."""
-        if strength <= 0.05:
-            return
-        ts = self.camera.ts
-        fx, fy = cv.facing
-        n = math.hypot(fx, fy) or 1.0
-        fx, fy = fx / n, fy / n
-        back = 0.5 * cv.k * (1.15 if cv.prone else 0.9) + 0.12
-        if beside:
-            bx, by = x - fy * back, y + fx * back
-        else:
-            bx, by = x - fx * back, y - fy * back
-        sx, sy = self._px(x, y)
-        px, py = self._px(bx, by)
-        w = max(8, int(ts * 0.5 * (0.5 + 0.5 * strength)))
-        h = max(7, int(w * 0.9))
-        if cord_only:
-            pygame.draw.line(surf, (30, 22, 14), (sx, sy), (px, py), max(2, ts // 12))
-            pygame.draw.line(surf, (190, 150, 100), (sx, sy), (px, py), 1)
-            return
-        # a breastplate: a shield-like plate, rounded at the top, pointed at the bottom
-        top, bottom = py - h // 2, py + h // 2
-        pts = [(px - w // 2, top + h // 5), (px - w // 3, top), (px + w // 3, top), (px + w // 2, top + h // 5),
-               (px + w // 2, top + h * 3 // 5), (px, bottom), (px - w // 2, top + h * 3 // 5)]
-        pygame.draw.polygon(surf, (0, 0, 0), [(a + (1 if a > px else -1), b + (1 if b > py else -1)) for a, b in pts])
-        pygame.draw.polygon(surf, ARMOUR_RGB, pts)
-        pygame.draw.polygon(surf, palette.shade(ARMOUR_RGB, 0.5), pts, 1)
-        pygame.draw.line(surf, palette.shade(ARMOUR_RGB, 0.6), (px, top + 2), (px, bottom - 2), 1)
-        pygame.draw.line(surf, (120, 84, 50), (px - w // 2 + 1, top + h * 2 // 5), (px + w // 2 - 1, top + h * 2 // 5),
-                         max(1, h // 6))
 
     def _waiting_dots(self, surf, x: float, y: float, cv) -> None:
         """Idle: a small bubble with three dots at the token's upper left."""

@@ -26,7 +26,7 @@ HELP = {
     "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
               "·  R reach  ·  T travel  ·  V view  ·  L legend  ·  drag, wheel  ·  Esc quit",
     "play": "click: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full, Ctrl charge)  "
-            "·  W weapon  ·  X spell (area: click, then click or Enter)  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  "
+            "·  W weapon  ·  X spell (area: click, then click or Enter)  ·  D prone/stand  ·  I torch  ·  O load  ·  A armor off  ·  E end turn  "
             "·  . AI turn  ·  Space pause  ·  P auto  ·  Shift-D typed dice  ·  G DM  ·  Ctrl-Z/Y undo/redo  ·  Ctrl-S/O save/load  "
             "·  +/- speed  ·  1-9/C/R/T  ·  V view  ·  Esc cancel/quit",
 }
@@ -639,6 +639,10 @@ class HudTexts:
                 if self.mode == "play" and self.spell_choice and cid == self.model.current:
                     w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
                 lines.append(w)
+                if cv.armor_off:
+                    lines.append("Armour off, dragged behind (before the tight places)")
+                elif cv.armor_progress > 0:
+                    lines.append(f"Taking its armour off: {cv.armor_progress:.0%} done (does nothing else)")
                 if self.mode == "play":  # the live creature: what is loaded, what is left to throw
                     gear = [f"{k.replace('-', ' ')} empty (O loads)" for k in sorted(getattr(c, "unloaded", ()))]
                     gear += [f"{n} {k.replace('-', ' ')}{'s' if n != 1 else ''} to throw"

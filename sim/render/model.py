@@ -57,6 +57,7 @@ class CreatureView:
     wielding: str | None = None
     torch_lit: bool = False
     armor_off: bool = False
+    armor_progress: float = 0.0    # 0..1 while it takes its armor off (RULES §2.4), else 0
     facing: tuple[int, int] = (1, 0)
     step_category: str | None = None   # the category of the square of its last step (engine's word)
     initiative: int | None = None
@@ -288,6 +289,17 @@ class ViewModel:
             c.armor_off = True
         elif e.action == "armor_on":
             c.armor_off = False
+
+    def _on_armor(self, e: ev.ArmorWork) -> None:
+        c = self.creatures.get(e.actor)
+        if c is None or e.stage == "help":
+            return
+        if e.stage == "done":
+            c.armor_off, c.armor_progress = True, 0.0
+        elif e.stage == "stopped":
+            c.armor_progress = 0.0
+        else:
+            c.armor_progress = max(0.01, (e.rounds - e.left) / max(1, e.rounds))
 
     def _on_encounter_end(self, e: ev.EncounterEnd) -> None:
         self.finished = True

@@ -746,6 +746,18 @@ class PlayController(TableHand):
         att = c.attack_named(choice) if choice else None
         return self.perform(Load(att.name if att is not None and load_action(att) else None))
 
+    def remove_armor(self) -> bool:
+        """A: take medium or heavy armor off before a crawlway (RULES §2.4, §7.33), with the help
+        of an adjacent ally free to give it (the time halves), as the AI would choose one."""
+        from sim.engine.actions import RemoveArmor
+        from sim.engine.ai_armor import helper
+
+        c = self.current()
+        if c is None:
+            return False
+        ally = helper(self.enc, c)
+        return self.perform(RemoveArmor(ally.id if ally is not None else None))
+
     def light_torch(self) -> bool:
         """I: light a torch and take it in hand (§3.5)."""
         from sim.engine.actions import LightTorch

@@ -330,6 +330,16 @@ class Director:
                   tone="", small=True)
         return 0.3
 
+    def _on_armor(self, e: ev.ArmorWork, t, before):
+        """Armor off before a crawlway (RULES §2.4): a word when the work begins and ends; the
+        rounds between pass quickly (the ring round the token fills)."""
+        text = {"start": f"armor off: {e.rounds} rounds", "done": "armor off", "stopped": "armor stays on",
+                "help": "helps"}.get(e.stage)
+        if text is None:
+            return 0.12
+        self._add(FLOAT, t, 1.1, target=e.actor, text=text, tone="", small=True)
+        return 0.35
+
     def _on_splash(self, e: ev.Splash, t, before):
         at = (float(e.at[0]), float(e.at[1])) if e.intersection else (e.at[0] + 0.5, e.at[1] + 0.5)
         flight = 0.5
@@ -374,6 +384,7 @@ class Director:
         ev.Dispersed: _on_dispersed, ev.Engulf: _on_engulf, ev.ActionTaken: _on_item, ev.Splash: _on_splash,
         ev.SpellCast: _on_spell, ev.Refused: _on_refused, ev.EncounterEnd: _on_encounter_end,
         ev.Rolled: _on_roll, ev.DmEdit: _on_dm,
+        ev.ArmorWork: _on_armor,
     }
 
 

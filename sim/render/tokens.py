@@ -18,6 +18,9 @@ from sim.render.placement import label_candidates, place
 from sim.rules.categories import Category
 
 
+ARMOUR_RGB = (168, 178, 192)   # armour taken off and dragged behind (RULES §2.4)
+
+
 class Tokens:
     """Token positions and drawing of a Scene (uses its model, director, world, camera, sprites,
     text, particles and caches)."""
@@ -165,7 +168,90 @@ class Tokens:
             self._looks[cv.id] = (key, look)
         return look
 
+    def _armour_state(self, cv, t: float) -> tuple[str, float]:
+        """Where ``cv``'s armour is: ("on" | "taking_off" | "off" | "putting_on", progress 0..1)
+        -- in a fight, from the armour events (RULES §2.4: off before a crawlway)."""
+        if cv.armor_off:
+            return "off", 1.0
+        if cv.armor_progress > 0:
+            return "taking_off", cv.armor_progress
+        return "on", 0.0
+
+    def _armour_under(self, surf, t) -> dict:
+        """The cords of dragged armour, under the tokens; returns what :meth:`_armour_over` draws."""
+        kit = {}
+        for cv in self.model.creatures.values():
+            if cv.swarm or not cv.alive:
+                continue
+            state, p = self._armour_state(cv, t)
+            if state == "on":
+                continue
+            x, y = self.token_centre(cv.id, t)
+            kit[cv.id] = (x, y, state, p)
+            if state == "off":
+                self._armour_bundle(surf, cv, x, y, 1.0, cord_only=True)
+        return kit
+
+    def _armour_over(self, surf, kit: dict) -> None:
+        """The dragged armour over the tokens, and a progress ring while it comes off or goes on."""
+        ts = self.camera.ts
+        for cid, (x, y, state, p) in kit.items():
+            cv = self.model.creatures[cid]
+            if state in ("off", "putting_on"):
+                self._armour_bundle(surf, cv, x, y, 1.0 if state == "off" else 1.0 - p)
+            if state in ("taking_off", "putting_on"):
+                sx, sy = self._px(x, y)
+                r = int(0.5 * cv.k * ts) + 4
+                rect = pygame.Rect(sx - r, sy - r, 2 * r, 2 * r)
+                pygame.draw.circle(surf, (0, 0, 0), (sx, sy), r, 4)
+                if p > 0.01:
+                    for d in (0, 1, 2):
+                        pygame.draw.arc(surf, palette.UI_ACCENT, rect.inflate(-2 * d, -2 * d),
+                                        math.pi / 2 - 2 * math.pi * p, math.pi / 2, 2)
+                if state == "taking_off":
+                    self._armour_bundle(surf, cv, x, y, p, beside=True)
+
+    def _armour_bundle(self, surf, cv, x: float, y: float, strength: float, *, beside: bool = False,
+                       cord_only: bool = False) -> None:
+        """The armour, off: a strapped breastplate dragged on a cord behind the token (beside it
+        while it comes off); ``strength`` 0..1 its size while it comes off or goes back on. The
+        cord is drawn under the tokens (``cord_only``), the plate over them."""
+        if strength <= 0.05:
+            return
+        ts = self.camera.ts
+        fx, fy = cv.facing
+        n = math.hypot(fx, fy) or 1.0
+        fx, fy = fx / n, fy / n
+        back = 0.5 * cv.k * (1.15 if cv.prone else 0.9) + 0.12
+        if beside:
+            bx, by = x - fy * back, y + fx * back
+        else:
+            bx, by = x - fx * back, y - fy * back
+        sx, sy = self._px(x, y)
+        px, py = self._px(bx, by)
+        w = max(8, int(ts * 0.5 * (0.5 + 0.5 * strength)))
+        h = max(7, int(w * 0.9))
+        if cord_only:
+            pygame.draw.line(surf, (30, 22, 14), (sx, sy), (px, py), max(2, ts // 12))
+            pygame.draw.line(surf, (190, 150, 100), (sx, sy), (px, py), 1)
+            return
+        # a breastplate: a shield-like plate, rounded at the top, pointed at the bottom
+        top, bottom = py - h // 2, py + h // 2
+        pts = [(px - w // 2, top + h // 5), (px - w // 3, top), (px + w // 3, top), (px + w // 2, top + h // 5),
+               (px + w // 2, top + h * 3 // 5), (px, bottom), (px - w // 2, top + h * 3 // 5)]
+        pygame.draw.polygon(surf, (0, 0, 0), [(a + (1 if a > px else -1), b + (1 if b > py else -1)) for a, b in pts])
+        pygame.draw.polygon(surf, ARMOUR_RGB, pts)
+        pygame.draw.polygon(surf, palette.shade(ARMOUR_RGB, 0.5), pts, 1)
+        pygame.draw.line(surf, palette.shade(ARMOUR_RGB, 0.6), (px, top + 2), (px, bottom - 2), 1)
+        pygame.draw.line(surf, (120, 84, 50), (px - w // 2 + 1, top + h * 2 // 5), (px + w // 2 - 1, top + h * 2 // 5),
+                         max(1, h // 6))
+
     def _draw_tokens(self, surf, anims, t) -> None:
+        kit = self._armour_under(surf, t)
+        self._draw_token_bodies(surf, anims, t)
+        self._armour_over(surf, kit)
+
+    def _draw_token_bodies(self, surf, anims, t) -> None:
         ts = self.camera.ts
         m = self.model
         order = sorted((cv for cv in m.creatures.values() if not cv.swarm),

@@ -85,7 +85,7 @@ class World:
             c.hp = v.hp
             c.conditions = set(v.conditions)
             if v.armor_off and not c.armor_off:
-                c.take_armor_off()
+                c.take_armor_off(drop_shield=True)
             elif not v.armor_off and c.armor_off:
                 c.put_armor_on()
             if v.wielding and c.attack_named(v.wielding) is not None:

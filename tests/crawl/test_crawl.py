@@ -172,3 +172,18 @@ def test_a_fight_places_the_party_clear_of_a_large_monsters_whole_space(tmp_path
     assert ogre == {(5, 1), (6, 1), (5, 2), (6, 2)}
     back = [(6, 2), (5, 2), (4, 2), (3, 2)]               # the route behind the party, newest first
     assert _file_positions(spec.grid, [bruna], back, ogre) == {"bruna": (4, 2)}
+
+
+def test_armor_taken_off_in_a_fight_is_off_for_the_crawl_after_it(tmp_path):
+    """Issue 13 item 1 (RULES §2.4): the fighter takes its chainmail off in the fight, to crawl at
+    the kobold in its low lair; the crawl goes on knowing it is off: it is put back on in the
+    open (4 minutes), and taken off again before the crawlway -- never taken off twice."""
+    extra = '\n[[combatant]]\ntemplate = "kobold"\nteam = "monsters"\nat = [10, 1]\n'
+    p = crawl_file(tmp_path, ["#" * 22, "#.......cccccccc....##", "#" * 22], {"c": "{ width = 10, height = 2.5 }"},
+                   ["fighter.toml"], frm="1,1", to="19,1", extra=extra, seed=1)
+    r = run_crawl(load_crawl(p))
+    assert r.fights[0]["winner"] == "party" and r.fights[0]["armor_off"] == ["fighter"]
+    work = [e for e in r.events if e.type == "armor" and e.stage in ("start", "done")]
+    assert [(e.stage, e.rounds) for e in work] == [("start", 10), ("done", 10)]
+    after = [e.what for e in r.timeline if e.what in ("encounter", "armor_off", "armor_on")]
+    assert after == ["encounter", "armor_on", "armor_off", "armor_on"]

@@ -92,6 +92,7 @@ def test_crawling_provokes_from_every_enemy_it_passes_even_arriving():
     enc = two(a_at=(1, 1), b_at=(4, 1), rows=["########", "cccc....", "########"])
     a = enc.creatures["a"]
     assert a.prone                              # placed in a crawlway: lying down
+    a.take_armor_off(drop_shield=True)          # and its breastplate off to crawl on (RULES §2.4, issue 13 item 1)
     turn_of(enc, "a")
     enc.rng = Fixed(2)
     n = len(enc.events)

@@ -82,3 +82,21 @@ def test_run_max_rounds_and_the_round_cap_are_one_test():
     assert end.type == "encounter_end"
     assert end.reason == "round_cap" or end.round <= 2
     assert enc.round_cap == 2 and max(e.round for e in enc.events) <= 3
+
+
+def test_armor_removal_has_one_home():
+    """RULES §2.4, §7.33: which armor comes off, before which squares and how long it takes is
+    sim/rules/armor.py's alone; the crawl, the fight and cavesim path read it from there."""
+    import re
+    from pathlib import Path
+
+    import sim
+    from sim.rules import armor as rule
+
+    root = Path(sim.__file__).parent
+    readers = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
+                     if re.search(r"\.remove\b(?!\()", p.read_text()) and p.name != "armor.py")
+    assert readers == [], readers   # nobody else reads the armor's removal time
+    users = {str(p.relative_to(root)) for p in root.rglob("*.py") if "sim.rules.armor import" in p.read_text()}
+    assert {"crawl.py", "engine/armor.py", "movement/armored.py", "cli/move.py"} <= users
+    assert rule.ARMOR_OFF_CATEGORIES == tuple(c for c in rule.Category if rule.needs_armor_off(c))

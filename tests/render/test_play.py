@@ -198,3 +198,39 @@ def test_ctrl_shift_click_runs():
     scene, ctl = ready(s)
     ctl.click_square((17, 1), shift=True, ctrl=True)   # 16 squares: 4 x 20 ft
     assert ctl.enc.creatures["bruna"].pos == (17, 1) and "running" in ctl.enc.creatures["bruna"].conditions
+
+
+def test_a_takes_the_armor_off_and_the_turns_of_work_pass_by_themselves():
+    """A (RULES §2.4): the fighter in scale mail at a crawlway's mouth takes 10 rounds over it;
+    clicking into the crawlway before says why not; the busy turns end without asking."""
+    rows = ["############",
+            "#...cccc...#",
+            "############"]
+    s = spec(rows, [{"id": "bruna", "template": "human-fighter-1", "team": "party", "at": (3, 1)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (10, 1)}], seed=4)
+    scene, ctl = ready(s, control=("party", "monsters"))
+
+    def settle():
+        scene.director.skip_queue()
+        ctl.pump()
+        scene.director.skip_queue()
+        scene.update(1 / 60)
+
+    for _ in range(10):
+        if ctl.current() is not None and ctl.current().id == "bruna":
+            break
+        ctl.end_turn()
+        settle()
+    bruna = ctl.enc.creatures["bruna"]
+    assert ctl.current() is bruna
+    ctl.click_square((5, 1))
+    assert "must take off her scale mail before entering Crawl-Navigable at (4, 1)" in scene.toast_text
+    assert ctl.remove_armor()
+    assert bruna.armor_work == 9
+    for _ in range(80):
+        settle()
+        if bruna.armor_off:
+            break
+        if ctl.current() is not None and ctl.current().id == "gob":
+            ctl.end_turn()
+    assert bruna.armor_off and bruna.block.speed.land == 30
