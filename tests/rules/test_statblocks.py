@@ -29,6 +29,9 @@ SRD = {
     "grick": ("2d8", 9, 2, 30, 16, 12, 14, 1, 3, 0, 2, 5),
     "ogre": ("4d8+11", 29, -1, 30, 16, 8, 16, 3, 12, 6, 0, 1),
     "troll": ("6d8+36", 63, 2, 30, 16, 11, 14, 4, 14, 11, 4, 3),
+    # the grapplers (issue 21): grapple = BAB + Str + size (RULES §1.1) + racial (choker +4)
+    "darkmantle": ("1d10+1", 6, 4, 20, 17, 11, 17, 1, 0, 3, 2, 0),
+    "choker": ("3d8+3", 16, 6, 20, 17, 13, 15, 2, 5, 2, 5, 4),
     # swarms (RULES §4.9; "consistent" values where §7 decides: bat touch/ff, rat hp)
     "bat-swarm": ("3d8", 13, 2, 5, 16, 16, 14, 2, None, 3, 7, 3),
     "centipede-swarm": ("9d8-9", 31, 4, 20, 18, 18, 14, 6, None, 5, 7, 3),
@@ -50,6 +53,8 @@ SRD_ATTACKS = {
     "grick": [("tentacle", 3, "1d4+2")],
     "ogre": [("greatclub", 8, "2d8+7"), ("javelin", 1, "1d8+5")],
     "troll": [("claw", 9, "1d6+6")],
+    "darkmantle": [("slam", 5, "1d4+4")],
+    "choker": [("tentacle", 6, "1d3+3")],
 }
 
 # where the rules (RULES §7, or the SRD's own rules) decide against the printed value
@@ -68,7 +73,7 @@ def test_shipped_templates():
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
                                          ("elf", "wizard"), ("human", "cleric")] for l in range(1, 6)}
     assert set(list_templates("pc")) == pcs
-    assert len(list_templates()) == 41
+    assert len(list_templates()) == 43
 
 
 @pytest.mark.parametrize("name", MONSTERS)

@@ -12,7 +12,7 @@ import re
 from sim.errors import DataError
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
-from sim.rules.statblocks.tables import class_table, feat_table, feats_with, race_table, stat_rule
+from sim.rules.statblocks.tables import class_table, feat_table, feats_with, natural_reach, race_table, stat_rule
 from sim.rules.statblocks.types import Abilities, Attack, NaturalEntry, Source, SwarmStats, WeaponEntry
 from sim.rules.weapons import (
     ArmorPiece, Weapon, combat_modifier, damage_for, effective_index, handed_index, natural_weapon,
@@ -75,7 +75,7 @@ class AttackContext:
         self.focus_bonus = int(feat_table()["weapon-focus"]["attack"])
         self.spec_bonus = int(feat_table()["weapon-specialization"]["damage"])
         self.race = race_table()[src.race] if src.race else {}
-        self.reach = src.size.facts.reach_long_ft if src.form == "long" else src.size.facts.reach_tall_ft
+        self.reach = natural_reach(src)
         self.armor_attack = 0
         for piece in (src.armor, src.shield):
             if piece is not None and not _armor_proficient(src, piece):

@@ -23,6 +23,8 @@ KINDS = ("pc", "monster")
 MANEUVERABILITY = ("perfect", "good", "average", "poor", "clumsy")
 WEAPON_DAMAGE_RULES = ("immune", "half_slashing_piercing", "normal")
 RIDER_KINDS = ("poison", "disease", "wounding")
+# Special attacks built on the grapple (SRD Combat, Special Attacks; docs/rules.md "Grapple").
+GRAPPLE_RIDER_KINDS = ("improved_grab", "constrict", "swallow_whole", "engulf", "paralysis")
 GRIPS = ("one-hand", "two-hands", "off-hand")
 # Printed values that may replace the derived ones ("book values").
 BOOK_FIELDS = ("hit_dice", "hp", "initiative", "speed", "ac", "touch", "flat_footed", "bab", "grapple",
@@ -96,6 +98,8 @@ class RiderSpec:
     incubation: str | None = None
     damage: tuple[str, ...] = ()
     bleed: int = 0
+    max_size: str | None = None        # improved grab, swallow whole, engulf: largest size it works on
+    duration: str | None = None        # paralysis: "3d6 rounds"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,8 @@ class Rider:
     incubation: str | None = None
     damage: tuple[str, ...] = ()
     bleed: int = 0
+    max_size: str | None = None
+    duration: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +338,8 @@ class Source:
     base_abilities: Abilities | None = None
     ability_increases: tuple[str, ...] = ()
     special_attacks: tuple[str, ...] = ()
+    grapple_bonus: int = 0             # racial bonus on grapple checks (the choker's +4)
+    unmodelled: tuple[str, ...] = ()   # abilities of the SRD block the engine does not play
 
 
 @dataclass(frozen=True, slots=True)
