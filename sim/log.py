@@ -177,7 +177,8 @@ class Narrator:
         s = (f"{self.n(e.actor)}, {thing(e.weapon)}{target}{kind}: d20 {e.roll} {mod_words(e.modifiers)} = {e.total} "
              f"vs AC {e.ac}")
         acw = ac_words(e.ac_modifiers)
-        if acw and any(k.startswith("no_dex") or k in ("prone", "cover", "charged", "tight_squeeze") for k in e.ac_modifiers):
+        if acw and any(k.startswith("no_dex") or k in ("prone", "cover", "charged", "tight_squeeze", "pinned")
+                       for k in e.ac_modifiers):
             s += f" ({acw})"
         where = "in the dark" if e.concealment == "total" else "in the shadows"
         if e.hit:
@@ -216,7 +217,9 @@ class Narrator:
             d = e.detail
             return f"  {self.sv(e.target, 'takes')} {d.get('amount')} {str(d.get('ability', '')).title()} damage"
         state = "" if e.active else " no longer"
-        return f"  {self.sv(e.target, 'is')}{state} {e.condition.replace('_', ' ')}"
+        other = e.detail.get("with") if e.condition in ("grappled", "pinned") else None
+        tail = f" ({'by' if e.condition == 'pinned' else 'with'} {self.n(other)})" if other and e.active else ""
+        return f"  {self.sv(e.target, 'is')}{state} {e.condition.replace('_', ' ')}{tail}"
 
     def _died(self, e: ev.Died) -> str:
         return f"  {self.sv(e.target, 'dies')}"
@@ -251,6 +254,15 @@ class Narrator:
     def _refused(self, e: ev.Refused) -> str:
         return f"{self.n(e.actor)} cannot {e.action.lower()}: {e.reason}"  # "cannot" agrees with both
 
+    def _opposed(self, e: ev.Opposed) -> str:
+        """"Darkmantle grapples Bruna (hold): grapple d20 14 +1 BAB +3 Str −4 size = 14 vs grapple
+        d20 9 +1 BAB +2 Str = 12: wins" (docs/rules.md §11)."""
+        what = _OPPOSED_WORDS.get(e.purpose, e.purpose.replace("_", " "))
+        mine = f"{_CHECK_WORDS.get(e.check, e.check)} d20 {e.roll} {mod_words(e.modifiers)} = {e.total}"
+        theirs = (f"{_CHECK_WORDS.get(e.target_check, e.target_check)} d20 {e.target_roll} "
+                  f"{mod_words(e.target_modifiers)} = {e.target_total}")
+        return f"{self.n(e.actor)} {what} {self.n(e.target)}: {mine} vs {theirs}: {'wins' if e.success else 'loses'}"
+
     def _encounter_end(self, e: ev.EncounterEnd) -> str:
         if e.winner:
             s = f"== {e.winner} {'win' if is_plural_name(e.winner) else 'wins'} after {e.round} rounds"
@@ -260,6 +272,12 @@ class Narrator:
         return s + (f"; standing: {surv}" if surv else "")
 
 
+#: The words of an opposed check's purpose and checks (docs/rules.md §11).
+_OPPOSED_WORDS = {"grapple_hold": "grapples", "grapple_damage": "squeezes", "pin": "tries to pin",
+                  "escape": "tries to break free of", "move_grapple": "tries to drag", "trip": "tries to trip",
+                  "trip_back": "tries to trip back", "bull_rush": "bull rushes"}
+_CHECK_WORDS = {"grapple": "grapple", "escape_artist": "Escape Artist", "str": "Str", "dex": "Dex"}
+
 #: Which :class:`Narrator` method tells which event (events not listed get no line).
 LINES = {
     ev.EncounterStart: Narrator._encounter_start, ev.Initiative: Narrator._initiative,
@@ -268,4 +286,5 @@ LINES = {
     ev.Condition: Narrator._condition, ev.Died: Narrator._died, ev.Dispersed: Narrator._dispersed,
     ev.Engulf: Narrator._engulf, ev.ActionTaken: Narrator._item, ev.Splash: Narrator._splash,
     ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
+    ev.Opposed: Narrator._opposed,
 }

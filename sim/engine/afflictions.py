@@ -41,6 +41,8 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
                 target.bleed = r.bleed  # several wounds do not add up
                 w.emit(Condition(round=w.round, target=target.id, condition="wounded", active=True,
                                    cause=source.id, detail={"bleed": r.bleed}))
+        elif r.kind == "improved_grab":
+            w.pending_grabs.append((source.id, target.id, r.key))  # resolved after the action (sim.engine.grapple)
         elif r.kind == "disease":
             if not roll_save(w, target, r.save or "fort", int(r.dc), "disease", source.id):
                 target.diseases.append(r.key)

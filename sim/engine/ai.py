@@ -27,6 +27,7 @@ from sim.coords import Pos
 from sim.engine import attacks, moves
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, StandUp, Strike, Throw, Turn, Withdraw)
+from sim.engine.ai_grapple import grapple_tactic
 from sim.engine.attacks import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
@@ -58,6 +59,8 @@ def default_policy(w: World, c: Creature, t: Turn):
         return swarm_policy(w, c, t, foes)
     if c.nauseated:
         return _nauseated(w, c, t, foes)
+    if c.grappling:   # squeeze, strike the grappler, or escape (sim.engine.ai_grapple)
+        return grapple_tactic(w, c, t)
     covering = [f for f in foes if f.is_swarm and set(f.squares) & set(c.squares)]
     if covering and all(_helpless_against(c, f) for f in covering) and t.full_move:
         act = _flee_swarms(w, c, t, foes, budget=2)

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import attacks, damage, items, moves, spells
+from sim.engine import attacks, damage, grapple, items, maneuvers, moves, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
+from sim.engine.actions import BullRush, Escape, Grapple, MoveGrapple, Pin, Trip
 from sim.engine.afflictions import poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
@@ -138,6 +139,7 @@ class Encounter(World):
             return c
 
     def _start_of_turn(self, c: Creature) -> None:
+        grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
         c.flat_footed = False
         c.aoo_used = 0
         c.charged = False
@@ -273,7 +275,11 @@ class Encounter(World):
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
+        refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
+        if refused is not None:
+            return refused
         result = handler(self, c, t, action)
+        grapple.after_action(self)   # improved grabs of the action's hits; grapples that ended
         if isinstance(result, Impossible):
             return result
         if (c.single_action or was_disabled) and not (t.standard and t.move):  # one action a turn (§5.5)
@@ -305,4 +311,6 @@ HANDLERS: dict[type, Callable] = {
     Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
     LightTorch: items.light_torch, DropLight: items.drop_light, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
     Cast: spells.cast, Delay: do_delay,
+    Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,
+    Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush,
 }

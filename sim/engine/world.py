@@ -114,6 +114,7 @@ class World:
         self.moved_this: tuple | None = None
         self.turn_mark = 0  # where the current turn's events start
         self.dropped_lights: list = []   # sim.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
+        self.pending_grabs: list[tuple[str, str, str]] = []  # improved grab hits to resolve: (grabber, target, rider)
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}
