@@ -279,13 +279,13 @@ class Encounter(World):
         if refused is not None:
             return refused
         result = handler(self, c, t, action)
-        grapple.after_action(self)   # improved grabs of the action's hits; grapples that ended
         if isinstance(result, Impossible):
             return result
         if (c.single_action or was_disabled) and not (t.standard and t.move):  # one action a turn (§5.5)
             if was_disabled and isinstance(action, (Strike, Throw, Cast, LightTorch)) and c.disabled:
                 self._strain(c)  # a standard action costs a disabled creature 1 hp
             t.spend("full")
+        grapple.after_action(self)   # improved grabs of the action's hits; grapples that ended (§11)
         if self.decided():
             t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
         if not t.standard and not t.move:

@@ -259,9 +259,10 @@ def after_action(w: World) -> None:
 
 # -- the actions ------------------------------------------------------------------------------------------------
 
-def touch_attack(w: World, a: Creature, t: Creature, purpose: str) -> bool | Impossible:
-    """A melee touch attack (grapple, trip): BAB + Str + size, every situational modifier of
-    :func:`sim.engine.attacks.plan_attack` (constricted space, prone, flanking...). No damage."""
+def touch_plan(w: World, a: Creature, t: Creature, purpose: str):
+    """The plan of a melee touch attack (grapple, trip): BAB + Str + size, with every situational
+    modifier of :func:`sim.engine.attacks.plan_attack` (constricted space, prone, flanking...), or
+    the reason it cannot be made (out of reach...)."""
     base = attacks.first_melee(a)
     if base is None:
         base = a.attack_named("unarmed-strike")
@@ -271,7 +272,12 @@ def touch_attack(w: World, a: Creature, t: Creature, purpose: str) -> bool | Imp
     parts = (("base_attack", int(b.bab)), ("str", b.abilities.mod("str")), ("size", int(b.size.modifier)))
     touch = dataclasses.replace(base, name=purpose, touch=True, kind="natural", bonus_parts=parts, riders=(),
                                 weapon=None, mode="melee", thrown=False, reach_ft=float(a.reach_ft()))
-    plan = attacks.plan_attack(w, a, touch, t, kind="melee")
+    return attacks.plan_attack(w, a, touch, t, kind="melee")
+
+
+def touch_attack(w: World, a: Creature, t: Creature, purpose: str) -> bool | Impossible:
+    """Roll the melee touch attack of :func:`touch_plan` (no damage); True on a hit."""
+    plan = touch_plan(w, a, t, purpose)
     if not plan:
         return plan
     roll = d20(w)
@@ -319,6 +325,9 @@ def do_grapple(w: World, c: Creature, t: Turn, a: Grapple):
         return Impossible(f"{c.name} is already grappling; it can damage, pin or escape (§11.4)")
     if not effects(attacks.standing_category(w, c)).attacks:
         return Impossible(f"{c.name} cannot attack in a tight squeeze, nor start a grapple (§11.1)")
+    plan = touch_plan(w, c, target, "grapple")
+    if not plan:
+        return Impossible(plan.reason)
     t.spend("standard")
     if not c.block.has_feat("improved-grapple") and provoked_fails(w, c, target, "grapple"):
         return True

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from sim.engine.actions import BullRush, Impossible, Trip, Turn
 from sim.engine.creature import Creature
-from sim.engine.grapple import opposed, provoked_fails, touch_attack
+from sim.engine.grapple import opposed, provoked_fails, touch_attack, touch_plan
 from sim.engine.world import World
 from sim.events import Condition, Moved
 from sim.movement.field import BLOCKED
@@ -83,6 +83,9 @@ def do_trip(w: World, c: Creature, t: Turn, a: Trip):
         return Impossible(f"{target.name} has no legs: an ooze cannot be tripped (SRD)")
     if target.prone:
         return Impossible(f"{target.name} is already prone")
+    plan = touch_plan(w, c, target, "trip")
+    if not plan:
+        return Impossible(plan.reason)
     t.spend("standard")
     if not c.block.has_feat("improved-trip") and provoked_fails(w, c, target, "trip"):
         return True
