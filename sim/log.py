@@ -217,8 +217,9 @@ class Narrator:
             d = e.detail
             return f"  {self.sv(e.target, 'takes')} {d.get('amount')} {str(d.get('ability', '')).title()} damage"
         state = "" if e.active else " no longer"
-        other = e.detail.get("with") if e.condition in ("grappled", "pinned") else None
-        tail = f" ({'by' if e.condition == 'pinned' else 'with'} {self.n(other)})" if other and e.active else ""
+        others = e.detail.get("with") if e.condition in ("grappled", "pinned") else None
+        names = ", ".join(self.n(o) for o in others) if others else ""
+        tail = f" ({'by' if e.condition == 'pinned' else 'with'} {names})" if names and e.active else ""
         return f"  {self.sv(e.target, 'is')}{state} {e.condition.replace('_', ' ')}{tail}"
 
     def _died(self, e: ev.Died) -> str:

@@ -151,7 +151,7 @@ def hold(w: World, a: Creature, t: Creature, cause: str) -> None:
             x.grapple_with.append(y.id)
             x.conditions.add("grappled")
             w.emit(Condition(round=w.round, target=x.id, condition="grappled", active=True, cause=cause,
-                             detail={"with": y.id}))
+                             detail={"with": tuple(x.grapple_with)}))
 
 
 def release(w: World, a: Creature, b: Creature, cause: str) -> None:
@@ -162,10 +162,13 @@ def release(w: World, a: Creature, b: Creature, cause: str) -> None:
             if x.pinned_by == y.id:
                 x.pinned_by = None
                 clear_condition(w, x, "pinned", cause)
-            if not x.grapple_with and "grappled" in x.conditions:
+            if x.grapple_with:   # still held by others: the condition goes on, with fewer creatures
+                w.emit(Condition(round=w.round, target=x.id, condition="grappled", active=True, cause=cause,
+                                 detail={"with": tuple(x.grapple_with)}))
+            elif "grappled" in x.conditions:
                 x.conditions.discard("grappled")
                 w.emit(Condition(round=w.round, target=x.id, condition="grappled", active=False, cause=cause,
-                                 detail={"with": y.id}))
+                                 detail={"with": ()}))
 
 
 def hold_reach(a: Creature, b: Creature) -> int:
@@ -353,7 +356,7 @@ def do_pin(w: World, c: Creature, t: Turn, a: Pin):
         target.pinned_by = c.id
         target.conditions.add("pinned")
         w.emit(Condition(round=w.round, target=target.id, condition="pinned", active=True, cause="pin",
-                         detail={"with": c.id}))
+                         detail={"with": (c.id,)}))
     return True
 
 
