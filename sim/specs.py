@@ -29,6 +29,7 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
     "crawl_weapon_rows": True,  # §7.10: crawlways add the Narrow-or-Low weapon row (False: prone -4 only)
     "stab_below_light": True,   # §7.11: a stab-shifted light weapon counts as index 0
     "vision": True,             # RULES §9: light and sight decide attacks, movement and the AI (False: all see all)
+    "grapple_constricted": True,  # RULES §11.1: grapple checks take a light weapon's constricted-space penalty
 }
 
 
