@@ -167,6 +167,13 @@ def bench_batch(repeat: int) -> dict:
     return run(min(repeat, 3))
 
 
+def bench_grapple(repeat: int) -> dict:
+    """Issue 21: fights/s on the darkmantle roost (grapple) against the reference fight, same run."""
+    from benchmarks.grapple_bench import bench_grapple as run
+
+    return run(min(repeat, 3))
+
+
 def bench_tiled(repeat: int) -> dict:
     """Issue 17: Tiled import (TMX CSV and TMJ base64 zlib) and the overlay PNG's pixels."""
     from benchmarks.tiled_bench import bench_tiled as run
@@ -212,7 +219,8 @@ def bench_lighting(repeat: int) -> dict:
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
            "render": bench_render, "batch": bench_batch, "import": bench_import, "tiled": bench_tiled,
            "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke,
-           "vision": bench_vision, "lighting": bench_lighting}
+           "vision": bench_vision, "lighting": bench_lighting,
+           "grapple": bench_grapple}
 
 
 def main(argv: list[str] | None = None) -> int:
