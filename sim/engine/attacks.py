@@ -42,8 +42,8 @@ def standing_category(w: World, c: Creature) -> Category:
     """The worst category among the squares the creature occupies (RULES §2.7); swarms never
     suffer constricted-space effects (§7.25). Tunnelrunner and Tunnelfighter make Narrow and Low
     count as only one of the two (§2.8)."""
-    if c.is_swarm:
-        return Category.CLEAR
+    if c.is_swarm or w.amorphous(c):
+        return Category.CLEAR   # amorphous oozes: no constricted-space penalties (RULES §11.12)
     cats = w.categories(c)
     worst = Category(int(max(cats[y, x] for x, y in c.squares)))
     if worst is Category.NARROW_AND_LOW and (c.block.has_feat("tunnelrunner") or c.block.has_feat("tunnelfighter")):
@@ -304,8 +304,8 @@ def threatens_target(w: World, c: Creature, target: Creature) -> bool:
 def _sneak_applies(w, attacker: Creature, target: Creature, ranged: bool, dist: int, flanked: bool) -> bool:
     """Sneak attack: target denied its Dex bonus or flanked; ranged only within 30 ft; never
     against swarms (immune to critical hits, §4.5)."""
-    if attacker.block.sneak_attack is None or target.is_swarm:
-        return False
+    if attacker.block.sneak_attack is None or target.is_swarm or target.block.type == "ooze":
+        return False   # swarms and oozes are immune to critical hits, so to sneak attacks (§4.5; SRD ooze traits)
     if ranged and dist > _mod("attack", "sneak_attack_range_ft"):
         return False
     if w.miss_chance(attacker, target):
@@ -396,7 +396,7 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     improvised = att.weapon is not None and att.weapon.improvised
     threat_at = _mod("critical", "improvised_threat") if improvised else att.crit_threat
     multiplier = _mod("critical", "improvised_multiplier") if improvised else att.crit_multiplier
-    threat = hit and roll >= threat_at and not t.is_swarm and t.block.type not in ("undead", "construct")
+    threat = hit and roll >= threat_at and not t.is_swarm and t.block.type not in ("undead", "construct", "ooze")
     critical = False
     confirm_roll = confirm_total = None
     if threat:

@@ -30,7 +30,7 @@ from sim.engine import attacks, damage, grapple, items, maneuvers, moves, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.actions import BullRush, Escape, Grapple, MoveGrapple, Pin, Trip
-from sim.engine.afflictions import poison_secondaries
+from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
 from sim.engine.setup import mover_for
@@ -140,6 +140,7 @@ class Encounter(World):
 
     def _start_of_turn(self, c: Creature) -> None:
         grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
+        paralysis_wears_off(self, c)
         c.flat_footed = False
         c.aoo_used = 0
         c.charged = False

@@ -208,9 +208,16 @@ def grapple_damage(w: World, a: Creature, t: Creature, *, with_unarmed: bool = T
     otherwise an unarmed strike of its size + Str, nonlethal (SRD "Damage Your Opponent")."""
     r = constrict_rider(a)
     if r is not None:
-        dice = Dice.parse(r.damage[0])
-        amount = max(1, dice.plus(a.str_mod_delta()).roll(w.rng))
-        deal_damage(w, t, [DamagePart(amount, "bludgeoning", "weapon")], source=a, cause="constrict")
+        parts = []
+        for i, text in enumerate(r.damage):   # "2d6+4" (bludgeoning), then "2d6 acid" (an ooze's)
+            words = text.split()
+            dice = Dice.parse(words[0])
+            if i == 0:
+                parts.append(DamagePart(max(1, dice.plus(a.str_mod_delta()).roll(w.rng)), "bludgeoning", "weapon"))
+            else:
+                parts.append(DamagePart(max(0, dice.roll(w.rng)), words[1] if len(words) > 1 else "bludgeoning",
+                                        "energy"))
+        deal_damage(w, t, parts, source=a, cause="constrict")
         return
     if not with_unarmed:
         return

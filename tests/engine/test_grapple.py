@@ -334,3 +334,59 @@ def test_grapplers_fight_to_an_end(name):
         {"id": "f", "template": FIGHTER, "team": "p", "at": [2, 0]}], seed=3)
     enc.run()
     assert enc.finished and enc.end_reason == "victory"
+
+
+# -- amorphous oozes (RULES §11.12) ------------------------------------------------------------------------------
+
+def test_an_amorphous_ooze_flows_through_a_squeeze():
+    """A Huge black pudding (15-ft space, 2 ft thick) in a tunnel 5 ft wide: W < S/2, an Awkward
+    square for its body. With ooze_squeeze (the default) it needs no Escape Artist check (its Dex 1
+    gives -5) and fights there without penalty; the square still costs its move action."""
+    rows = ["###########", "...t.......", "...t.......", "...t.......", "###########"]
+    legend = {"t": (5, 12)}
+    enc, pud, f = duo(rows, [0, 1], [8, 2], a="black-pudding", legend=legend)
+    assert attacks.standing_category(enc, pud) is Category.CLEAR
+    assert effects(Category(int(enc.field(pud).category[1, 3]))).label == "Awkward Space"
+    turn_of(enc, "a")
+    assert enc.perform(Move(to=(3, 1), double=True))
+    assert not [e for e in enc.events if e.type == "check" and e.skill == "escape_artist"]
+    moved = [e for e in enc.events if e.type == "moved"][-1]
+    assert "escape_artist" in {s["kind"] for s in moved.path} and pud.pos != (0, 1)
+    assert attacks.standing_category(enc, pud) is Category.CLEAR
+    assert grapple.constricted_parts(enc, pud) == {}
+    # the strict reading: a body like any other; its Escape Artist is -5 (Dex 1) against DC 15, so
+    # the path search squeezes it into a line instead (RULES §2.6) and it fights constricted there
+    enc, pud, f = duo(rows, [0, 1], [8, 2], a="black-pudding", legend=legend, ooze_squeeze=False)
+    assert enc.field(pud).mover.escape_artist == -5
+    turn_of(enc, "a")
+    enc.perform(Move(to=(3, 1), double=True))
+    assert attacks.standing_category(enc, pud) is Category.NARROW_OR_LOW
+    assert grapple.constricted_parts(enc, pud) == {"narrow_or_low": -2}
+
+
+def test_oozes_are_immune_to_critical_hits_and_sneak_attacks():
+    enc, r, ooze = duo(["....."], [0, 0], [1, 0], a="halfling-rogue-3", b="gray-ooze")
+    ooze.flat_footed = True
+    plan = attacks.plan_attack(enc, r, r.attack_named("short-sword"), ooze)
+    assert not plan.sneak
+    enc.rng = Fixed([20, 20, 3, 2])
+    attacks.resolve_attack(enc, plan)
+    atk = of_type(enc, "attack")[-1]
+    assert atk.hit and not atk.threat and not atk.critical
+
+
+def test_gelatinous_cube_paralyses():
+    """Slam +1 (1d6 + 1d6 acid); Fort DC 20 (10 + 4/2 + Con 8) or paralyzed 3d6 rounds."""
+    enc, cube, f = duo(["wwwwww", "wwwwww", "wwwwww", "wwwwww"], [0, 0], [3, 1], a="gelatinous-cube")
+    assert attacks.standing_category(enc, cube) is Category.CLEAR   # 30 ft wide, 20 ft high: room for a 15-ft cube
+    turn_of(enc, "a")
+    enc.rng = Fixed([19, 2, 3, 4, 2, 2, 2])   # hit; 1d6 = 2 and acid 3; Fort d20 4 (fails); 3d6 = 6
+    assert enc.perform(Strike(target="b", attack="slam"))
+    save = [e for e in enc.events if e.type == "save"][-1]
+    assert (save.cause, save.dc, save.success) == ("paralysis", 20, False)
+    assert "paralyzed" in f.conditions and f.paralyzed_until == enc.round + 6
+    dmg = of_type(enc, "damage")[-1]
+    assert dmg.parts == {"bludgeoning": 2, "acid": 3}
+    enc.round += 7
+    turn_of(enc, "b")
+    assert "paralyzed" not in f.conditions

@@ -225,8 +225,8 @@ def _natural_attack(ctx: AttackContext, n: NaturalEntry, *, primary: bool, sole:
         name=n.name, kind="natural", mode="melee", thrown=False, weapon=w, count=n.count, primary=primary,
         bonus=bonus, bonuses=(bonus,) * n.count, bonus_parts=tuple(parts), damage=n.damage.plus(s),
         damage_parts=dmg_parts, crit_threat=threat, crit_multiplier=w.crit_multiplier,
-        damage_types=w.damage_types, types_join=w.types_join, reach_ft=ctx.reach, effective_index=1,
-        riders=n.riders,
+        damage_types=w.damage_types, types_join=w.types_join, effective_index=1, riders=n.riders,
+        reach_ft=ctx.reach if n.reach is None else n.reach, extra_damage=tuple(n.extra),
     )
 
 

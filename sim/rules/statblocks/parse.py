@@ -37,7 +37,7 @@ _TOP_KEYS = {
     "armor", "shield", "feats", "skills", "weapon", "natural", "full_attack", "body", "speed", "senses",
     "defenses", "rider", "aura", "swarm", "gear", "spells", "book_values", "printed", "decided",
     "description", "hp_rule", "special_attacks",
-    "grapple_bonus", "unmodelled",
+    "grapple_bonus", "unmodelled", "amorphous",
 }
 
 _FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
@@ -121,6 +121,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     special_attacks = get_str_list(chk, data, "special_attacks", "special_attacks")
     grapple_bonus = get_int(chk, data, "grapple_bonus", "grapple_bonus", minimum=-20) if "grapple_bonus" in data else 0
     unmodelled = get_str_list(chk, data, "unmodelled", "unmodelled")
+    amorphous = get_bool(chk, data, "amorphous", "amorphous") if "amorphous" in data else False
     chk.raise_if_any()
     return Source(
         key=key, path=where, name=name, kind=kind, **identity, **hit_dice, **abilities, **armor,
@@ -129,6 +130,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         domain_prepared=domain_prepared, book_values=book, printed=printed, decided=decided, hp_rule=hp_rule,
         alignment=data.get("alignment"), cr=str(data["cr"]) if "cr" in data else None,
         special_attacks=special_attacks, grapple_bonus=int(grapple_bonus or 0), unmodelled=tuple(unmodelled),
+        amorphous=bool(amorphous),
     )
 
 
@@ -545,7 +547,7 @@ def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
     if not isinstance(n, dict):
         chk.bad(label, "must be a table with name and damage")
         return None
-    allowed = {"name", "kind", "damage", "count", "primary", "riders", "crit"}
+    allowed = {"name", "kind", "damage", "count", "primary", "riders", "crit", "extra", "reach"}
     for k in n:
         if k not in allowed:
             chk.bad(f"{label}.{k}", f"unknown key; allowed: {', '.join(sorted(allowed))}")
@@ -581,7 +583,31 @@ def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
     if not isinstance(riders, list) or not all(isinstance(r, str) for r in riders):
         chk.bad(f"{label} riders", "must be a list of [[rider]] keys")
         riders = []
-    return NaturalEntry(name, kind, dmg, count, primary, tuple(riders), crit)
+    extra = _natural_extra(chk, n.get("extra", ()), label)
+    reach = n.get("reach")
+    if reach is not None and (not is_num(reach, MAX_LENGTH_FT) or reach < 0):
+        chk.bad(f"{label} reach", f"must be a reach in feet (the otyugh's tentacles: 15), got {shorten(reach)}")
+        reach = None
+    return NaturalEntry(name, kind, dmg, count, primary, tuple(riders), crit, extra,
+                        None if reach is None else float(reach))
+
+
+def _natural_extra(chk: Check, raw: Any, label: str) -> tuple[tuple[Dice, str], ...]:
+    """``extra = "1d6 acid"`` (or a list): energy dice added to every hit (an ooze's acid)."""
+    items = [raw] if isinstance(raw, str) else raw
+    out = []
+    if not isinstance(items, (list, tuple)):
+        chk.bad(f"{label} extra", "write it as \"1d6 acid\" or a list of those")
+        return ()
+    for item in items:
+        words = str(item).split()
+        if len(words) != 2 or words[1] not in ("acid", "fire", "cold", "electricity", "sonic"):
+            chk.bad(f"{label} extra", f"{shorten(item)}: write dice and an energy, e.g. \"1d6 acid\"")
+            continue
+        dice = get_dice(chk, words[0], f"{label} extra")
+        if dice is not None:
+            out.append((dice, words[1]))
+    return tuple(out)
 
 
 def _parse_speed(chk: Check, data: Mapping[str, Any], kind: str, race_row: Mapping[str, Any]) -> Speeds:

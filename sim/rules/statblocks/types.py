@@ -186,6 +186,8 @@ class NaturalEntry:
     primary: bool = True
     riders: tuple[str, ...] = ()
     crit: str = "x2"
+    extra: tuple = ()                  # ((Dice, "acid"), ...): energy added to every hit
+    reach: float | None = None         # its own reach (the otyugh's 15-ft tentacles), else the creature's
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +342,7 @@ class Source:
     special_attacks: tuple[str, ...] = ()
     grapple_bonus: int = 0             # racial bonus on grapple checks (the choker's +4)
     unmodelled: tuple[str, ...] = ()   # abilities of the SRD block the engine does not play
+    amorphous: bool = False            # an ooze without a fixed shape (RULES §11.12, setting ooze_squeeze)
 
 
 @dataclass(frozen=True, slots=True)
