@@ -227,6 +227,10 @@ class App:
             self.driver.light_torch()
         elif play and key == pygame.K_o:
             self.driver.load()
+        elif play and key == pygame.K_g:
+            self.driver.cycle_maneuver()
+        elif play and key == pygame.K_b:
+            self.driver.break_free(artist=bool(mod & pygame.KMOD_SHIFT))
 
     def _speed(self, direction: int) -> None:
         d = self.scene.director

@@ -24,7 +24,7 @@ HELP = {
     "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
               "·  R reach  ·  T travel  ·  V view  ·  L legend  ·  drag, wheel  ·  Esc quit",
     "play": "click square: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full attack, Ctrl charge)  "
-            "·  W weapon  ·  X spell  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  ·  Space AI turn  ·  P auto  ·  . pause  "
+            "·  W weapon  ·  X spell  ·  G grapple/trip/rush  ·  B break free  ·  D prone/stand  ·  I torch  ·  O load  ·  E end turn  ·  Space AI turn  ·  P auto  ·  . pause  "
             "·  +/- speed  ·  1-9/C/R/T overlays  ·  V view  ·  drag, wheel  ·  Esc quit",
 }
 
