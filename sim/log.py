@@ -24,6 +24,7 @@ _MOD_NAMES = {
     "strength_damage": "Str damage", "dexterity_damage": "Dex damage", "cover": "cover", "base": "base",
     "armor": "armor", "shield": "shield", "natural": "natural", "dodge": "dodge", "deflection": "deflection",
     "charged": "charged", "intersection": "intersection",
+    "escape_artist": "skill", "improved_grapple": "Improved Grapple", "grappling": "grappling",
 }
 
 

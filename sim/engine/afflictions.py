@@ -67,10 +67,11 @@ def paralyse(w: World, source: Creature, target: Creature, r) -> None:
                          detail={"rounds": rounds}))
 
 
-def paralysis_wears_off(w: World, c: Creature) -> None:
+def paralysis_wears_off(w: World, c: Creature, *, fight_over: bool = False) -> None:
     """At the start of its turn after the last round of a rider's paralysis (not the paralysis of
-    Dex or Str 0, which lasts)."""
-    if c.paralyzed_until and w.round > c.paralyzed_until and "paralyzed" in c.conditions:
+    Dex or Str 0, which lasts); ``fight_over``: at the end of the fight (its rounds are the
+    fight's own: a crawl goes on minutes later)."""
+    if c.paralyzed_until and (fight_over or w.round > c.paralyzed_until) and "paralyzed" in c.conditions:
         c.paralyzed_until = 0
         score = c.block.abilities
         drained = any(score.score(a) is not None and score.score(a) - c.ability_damage.get(a, 0) <= 0

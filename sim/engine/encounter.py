@@ -257,6 +257,9 @@ class Encounter(World):
         self.finished = True
         self.winner = winner
         self.end_reason = reason
+        grapple.end_all(self)   # the fight is over: nobody is held into the next one (a crawl's)
+        for c in self.creatures.values():
+            paralysis_wears_off(self, c, fight_over=True)
         self.emit(EncounterEnd(round=self.round, winner=winner, reason=reason,
                                survivors=tuple({"id": c.id, "team": c.team, "hp": c.hp, "max_hp": c.max_hp}
                                                for c in self.creatures.values() if c.alive)))

@@ -188,6 +188,13 @@ def tidy(w: World) -> None:
                 release(w, c, o, "out_of_reach")
 
 
+def end_all(w: World) -> None:
+    """Every grapple ends with the fight."""
+    for c in w.creatures.values():
+        for oid in list(c.grapple_with):
+            release(w, c, w.creatures[oid], "fight_over")
+
+
 def start_of_turn(w: World, c: Creature) -> None:
     """A pin lasts until the pinner's next turn (SRD: held immobile for 1 round)."""
     for o in w.creatures.values():
@@ -415,7 +422,8 @@ def do_move_grapple(w: World, c: Creature, t: Turn, a: MoveGrapple):
         path.append({"at": list(step.at), "category": step.category, "kind": step.kind, "feet": int(step.feet)})
         for o in others:
             w.place(o, before, trail_step=True)
-            dragged[o.id].append({"at": list(before), "category": "", "kind": "dragged", "feet": 5})
+            cat = Category(int(w.field(o).category[before[1], before[0]])).name
+            dragged[o.id].append({"at": list(before), "category": cat, "kind": "dragged", "feet": 5})
     w.emit(Moved(round=w.round, actor=c.id, path=tuple(path), squares=tuple(c.squares), prone=c.prone,
                  action="move_grapple"))
     for o in others:

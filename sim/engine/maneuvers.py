@@ -21,6 +21,7 @@ from sim.engine.grapple import opposed, provoked_fails, touch_attack, touch_plan
 from sim.engine.world import World
 from sim.events import Condition, Moved
 from sim.movement.field import BLOCKED
+from sim.rules.categories import Category
 from sim.rules.statblocks import race_table
 
 #: SRD: +4 against trip and bull rush for a stable creature (dwarf stability, more than two legs).
@@ -158,7 +159,8 @@ def do_bull_rush(w: World, c: Creature, t: Turn, a: BullRush):
         if (dx, dy) == (0, 0) or not can_stand(w, target, nxt):
             break
         w.place(target, nxt, trail_step=True)
-        path.append({"at": list(nxt), "category": "", "kind": "pushed", "feet": 5})
+        cat = Category(int(w.field(target).category[nxt[1], nxt[0]])).name
+        path.append({"at": list(nxt), "category": cat, "kind": "pushed", "feet": 5})
     w.emit(Moved(round=w.round, actor=target.id, path=tuple(path), squares=tuple(target.squares),
                  prone=target.prone, action="pushed"))
     return True
