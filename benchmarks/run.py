@@ -170,6 +170,12 @@ def bench_batch(repeat: int) -> dict:
 def bench_bestiary(repeat: int) -> dict:
     """Issue 21: fights/s per core on a shipped bestiary encounter against the reference fight."""
     from benchmarks.bestiary_bench import bench_bestiary as run
+    return run(repeat)
+
+
+def bench_grapple(repeat: int) -> dict:
+    """Issue 21: fights/s on the darkmantle roost (grapple) against the reference fight, same run."""
+    from benchmarks.grapple_bench import bench_grapple as run
 
     return run(min(repeat, 3))
 
@@ -234,7 +240,7 @@ BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": benc
            "render": bench_render, "batch": bench_batch, "import": bench_import, "tiled": bench_tiled,
            "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke,
            "vision": bench_vision, "lighting": bench_lighting, "frame": bench_frame, "crawl_gif": bench_crawl_gif,
-           "bestiary": bench_bestiary}
+           "bestiary": bench_bestiary, "grapple": bench_grapple}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -251,6 +251,30 @@ class Dispersed(Event):
     at: tuple
 
 
+# -- grapple, trip, bull rush (docs/rules.md §11) ----------------------------------------------------
+
+@_event
+class Opposed(Event):
+    """An opposed check (docs/rules.md §11): a grapple check (to start, hold, damage, pin, escape
+    or move a grapple), an Escape Artist check against a grapple, the Strength (or Dexterity)
+    checks of a trip or a bull rush. ``success``: the actor won (ties: the higher modifier, then
+    a roll-off, SRD "Opposed Checks")."""
+
+    type: ClassVar[str] = "opposed"
+    actor: str
+    target: str
+    purpose: str             # grapple_hold | grapple_damage | pin | escape | move_grapple | trip | trip_back | bull_rush
+    check: str               # grapple | escape_artist | str | dex: the actor's check
+    roll: int
+    modifiers: dict
+    total: int
+    target_check: str        # the opponent's check
+    target_roll: int
+    target_modifiers: dict
+    target_total: int
+    success: bool
+
+
 # -- swarms ----------------------------------------------------------------------------------------
 
 @_event

@@ -24,6 +24,7 @@ _MOD_NAMES = {
     "strength_damage": "Str damage", "dexterity_damage": "Dex damage", "cover": "cover", "base": "base",
     "armor": "armor", "shield": "shield", "natural": "natural", "dodge": "dodge", "deflection": "deflection",
     "charged": "charged", "intersection": "intersection",
+    "escape_artist": "skill", "improved_grapple": "Improved Grapple", "grappling": "grappling",
 }
 
 
@@ -177,7 +178,8 @@ class Narrator:
         s = (f"{self.n(e.actor)}, {thing(e.weapon)}{target}{kind}: d20 {e.roll} {mod_words(e.modifiers)} = {e.total} "
              f"vs AC {e.ac}")
         acw = ac_words(e.ac_modifiers)
-        if acw and any(k.startswith("no_dex") or k in ("prone", "cover", "charged", "tight_squeeze") for k in e.ac_modifiers):
+        if acw and any(k.startswith("no_dex") or k in ("prone", "cover", "charged", "tight_squeeze", "pinned")
+                       for k in e.ac_modifiers):
             s += f" ({acw})"
         where = "in the dark" if e.concealment == "total" else "in the shadows"
         if e.hit:
@@ -216,7 +218,10 @@ class Narrator:
             d = e.detail
             return f"  {self.sv(e.target, 'takes')} {d.get('amount')} {str(d.get('ability', '')).title()} damage"
         state = "" if e.active else " no longer"
-        return f"  {self.sv(e.target, 'is')}{state} {e.condition.replace('_', ' ')}"
+        others = e.detail.get("with") if e.condition in ("grappled", "pinned") else None
+        names = ", ".join(self.n(o) for o in others) if others else ""
+        tail = f" ({'by' if e.condition == 'pinned' else 'with'} {names})" if names and e.active else ""
+        return f"  {self.sv(e.target, 'is')}{state} {e.condition.replace('_', ' ')}{tail}"
 
     def _died(self, e: ev.Died) -> str:
         return f"  {self.sv(e.target, 'dies')}"
@@ -266,6 +271,15 @@ class Narrator:
     def _refused(self, e: ev.Refused) -> str:
         return f"{self.n(e.actor)} cannot {e.action.lower()}: {e.reason}"  # "cannot" agrees with both
 
+    def _opposed(self, e: ev.Opposed) -> str:
+        """"Darkmantle grapples Bruna (hold): grapple d20 14 +1 BAB +3 Str −4 size = 14 vs grapple
+        d20 9 +1 BAB +2 Str = 12: wins" (docs/rules.md §11)."""
+        what = _OPPOSED_WORDS.get(e.purpose, e.purpose.replace("_", " "))
+        mine = f"{_CHECK_WORDS.get(e.check, e.check)} d20 {e.roll} {mod_words(e.modifiers)} = {e.total}"
+        theirs = (f"{_CHECK_WORDS.get(e.target_check, e.target_check)} d20 {e.target_roll} "
+                  f"{mod_words(e.target_modifiers)} = {e.target_total}")
+        return f"{self.n(e.actor)} {what} {self.n(e.target)}: {mine} vs {theirs}: {'wins' if e.success else 'loses'}"
+
     def _encounter_end(self, e: ev.EncounterEnd) -> str:
         if e.winner:
             s = f"== {e.winner} {'win' if is_plural_name(e.winner) else 'wins'} after {e.round} rounds"
@@ -292,6 +306,12 @@ class Narrator:
         return f"DM: {who}: {e.change}"
 
 
+#: The words of an opposed check's purpose and checks (docs/rules.md §11).
+_OPPOSED_WORDS = {"grapple_hold": "grapples", "grapple_damage": "squeezes", "pin": "tries to pin",
+                  "escape": "tries to break free of", "move_grapple": "tries to drag", "trip": "tries to trip",
+                  "trip_back": "tries to trip back", "bull_rush": "bull rushes"}
+_CHECK_WORDS = {"grapple": "grapple", "escape_artist": "Escape Artist", "str": "Str", "dex": "Dex"}
+
 #: Which :class:`Narrator` method tells which event (events not listed get no line).
 LINES = {
     ev.EncounterStart: Narrator._encounter_start, ev.Initiative: Narrator._initiative,
@@ -302,4 +322,5 @@ LINES = {
     ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
     ev.Rolled: Narrator._roll, ev.DmEdit: Narrator._dm,
     ev.ArmorWork: Narrator._armor,
+    ev.Opposed: Narrator._opposed,
 }

@@ -30,6 +30,8 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
     "stab_below_light": True,   # §7.11: a stab-shifted light weapon counts as index 0
     "vision": True,             # RULES §9: light and sight decide attacks, movement and the AI (False: all see all)
     "light_sensitivity": "daylight",  # bestiary: "daylight" (SRD: never in caves) or "bright" (any bright light)
+    "grapple_constricted": True,  # RULES §11.1: grapple checks take a light weapon's constricted-space penalty
+    "ooze_squeeze": True,       # RULES §11.12: amorphous oozes squeeze without checks or penalties
 }
 
 

@@ -58,3 +58,24 @@ def test_plural_names_and_teams_agree_with_their_verbs_and_pronouns_follow_sex()
     assert (article("Ogre"), article("goblin"), article("elf")) == ("an", "a", "an")
     assert [plural_verb(v) for v in ("engulfs", "does", "has", "is", "dies", "disperses", "crosses")] == [
         "engulf", "do", "have", "are", "die", "disperse", "cross"]
+
+
+def test_grapple_lines():
+    """docs/rules.md §11: an opposed check names both sides' modifiers; the grappled condition
+    names who holds whom."""
+    n = Narrator({"dm": "darkmantle", "b": "Bruna"})
+    e = ev.Opposed(round=1, actor="dm", target="b", purpose="grapple_hold", check="grapple", roll=16,
+                   modifiers={"base_attack": 1, "str": 3, "size": -4}, total=16, target_check="grapple",
+                   target_roll=11, target_modifiers={"base_attack": 1, "str": 2, "size": 0}, target_total=14, success=True)
+    assert n.line(e) == ("darkmantle grapples Bruna: grapple d20 16 +1 BAB +3 Str −4 size = 16 vs "
+                         "grapple d20 11 +1 BAB +2 Str = 14: wins")
+    esc = ev.Opposed(round=2, actor="b", target="dm", purpose="escape", check="escape_artist", roll=5,
+                     modifiers={"escape_artist": 7}, total=12, target_check="grapple", target_roll=10,
+                     target_modifiers={"base_attack": 1, "str": 3, "size": -4, "crawl": -2, "prone": -4},
+                     target_total=4, success=True)
+    assert n.line(esc) == ("Bruna tries to break free of darkmantle: Escape Artist d20 5 +7 skill = 12 vs "
+                           "grapple d20 10 +1 BAB +3 Str −4 size −2 crawl −4 prone = 4: wins")
+    held = ev.Condition(round=1, target="b", condition="grappled", active=True, detail={"with": ("dm",)})
+    assert n.line(held) == "  Bruna is grappled (with darkmantle)"
+    free = ev.Condition(round=2, target="b", condition="grappled", active=False, detail={"with": ()})
+    assert n.line(free) == "  Bruna is no longer grappled"

@@ -148,13 +148,62 @@ class RemoveArmor:
 
 
 @dataclass(frozen=True, slots=True)
+class Grapple:
+    """Start a grapple with ``target`` (docs/rules.md §11.2): a melee touch attack that provokes
+    from the target (unless Improved Grapple), then an opposed grapple check; a standard action.
+    Already grappling it: an opposed grapple check to damage it (constrict, or unarmed damage)."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """Pin the creature one is grappling (opposed grapple check, a standard action, §11.5)."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """Break free of a grapple (§11.6): an opposed grapple check, or an Escape Artist check against
+    each grappler's grapple check (``artist=True``); a standard action."""
+
+    artist: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MoveGrapple:
+    """Move the grapple up to half speed toward ``to``, dragging the others (opposed grapple check
+    beating them all; a standard action, §11.7)."""
+
+    to: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Trip:
+    """Trip ``target`` (§11.9): a melee touch attack (provokes without Improved Trip), then Str
+    against its Str or Dex; a standard action."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class BullRush:
+    """Push ``target`` back (§11.10): opposed Str checks; 5 ft, and 5 ft more per 5 points won by;
+    provokes from the target (without Improved Bull Rush); a standard action."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class Delay:
     """End the turn now (wait; hold a chokepoint)."""
 
 
 Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropLight | DropProne
           | StandUp | Throw
-          | Cast | Load | PrepareFuse | RemoveArmor | Delay)
+          | Cast | Load | PrepareFuse | RemoveArmor | Delay
+          | Grapple | Pin | Escape | MoveGrapple | Trip | BullRush)
 
 
 @dataclass(frozen=True, slots=True)

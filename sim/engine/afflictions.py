@@ -45,11 +45,44 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
                 target.bleed = r.bleed  # several wounds do not add up
                 w.emit(Condition(round=w.round, target=target.id, condition="wounded", active=True,
                                    cause=source.id, detail={"bleed": r.bleed}))
+        elif r.kind == "paralysis":
+            paralyse(w, source, target, r)
+        elif r.kind == "improved_grab":
+            w.pending_grabs.append((source.id, target.id, r.key))  # resolved after the action (sim.engine.grapple)
         elif r.kind == "disease":
             if not roll_save(w, target, r.save or "fort", int(r.dc), "disease", source.id):
                 target.diseases.append(r.key)
                 w.emit(Condition(round=w.round, target=target.id, condition="diseased", active=True,
                                    cause=source.id, detail={"disease": r.key, "incubation": r.incubation}))
+
+
+def paralyse(w: World, source: Creature, target: Creature, r) -> None:
+    """Paralysis (a gelatinous cube's slime, docs/rules.md §11.8): Fortitude or paralyzed for the
+    rider's duration ("3d6 rounds": until the end of that many rounds from now)."""
+    if "paralysis" in target.block.defenses.immune or target.block.type == "ooze":
+        return
+    if roll_save(w, target, r.save or "fort", int(r.dc), "paralysis", source.id):
+        return
+    rounds = max(1, Dice.parse(r.duration.split()[0]).roll(w.rng))
+    target.paralyzed_until = max(target.paralyzed_until, w.round + rounds)
+    if "paralyzed" not in target.conditions:
+        target.conditions.add("paralyzed")
+        w.emit(Condition(round=w.round, target=target.id, condition="paralyzed", active=True, cause=source.id,
+                         detail={"rounds": rounds}))
+
+
+def paralysis_wears_off(w: World, c: Creature, *, fight_over: bool = False) -> None:
+    """At the start of its turn after the last round of a rider's paralysis (not the paralysis of
+    Dex or Str 0, which lasts); ``fight_over``: at the end of the fight (its rounds are the
+    fight's own: a crawl goes on minutes later)."""
+    if c.paralyzed_until and (fight_over or w.round > c.paralyzed_until) and "paralyzed" in c.conditions:
+        c.paralyzed_until = 0
+        score = c.block.abilities
+        drained = any(score.score(a) is not None and score.score(a) - c.ability_damage.get(a, 0) <= 0
+                      for a in ("dex", "str"))
+        if not drained:
+            c.conditions.discard("paralyzed")
+            w.emit(Condition(round=w.round, target=c.id, condition="paralyzed", active=False, cause="expired"))
 
 
 def ability_damage(w: World, c: Creature, spec: str, *, cause: str, source: Creature | None) -> None:

@@ -28,6 +28,7 @@ from sim.engine import ai_specials, attacks, moves
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
+from sim.engine.ai_grapple import grapple_tactic
 from sim.engine.attacks import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
@@ -62,6 +63,8 @@ def default_policy(w: World, c: Creature, t: Turn):
         return swarm_policy(w, c, t, foes)
     if c.nauseated:
         return _nauseated(w, c, t, foes)
+    if c.grappling:   # squeeze, strike the grappler, or escape (sim.engine.ai_grapple)
+        return grapple_tactic(w, c, t)
     covering = [f for f in foes if f.is_swarm and set(f.squares) & set(c.squares)]
     if covering and all(_helpless_against(c, f) for f in covering) and t.full_move:
         act = _flee_swarms(w, c, t, foes, budget=2)

@@ -27,7 +27,7 @@ from sim.events import ActionTaken
 from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect, threatened
 from sim.rules.categories import Category, effects
 from sim.rules.statblocks import Attack
-from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier
+from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier, handed_index
 from sim.vision.sight import TOTAL_MISS
 
 
@@ -43,8 +43,8 @@ def standing_category(w: World, c: Creature) -> Category:
     """The worst category among the squares the creature occupies (RULES §2.7); swarms never
     suffer constricted-space effects (§7.25). Tunnelrunner and Tunnelfighter make Narrow and Low
     count as only one of the two (§2.8)."""
-    if c.is_swarm:
-        return Category.CLEAR
+    if c.is_swarm or w.amorphous(c):
+        return Category.CLEAR   # amorphous oozes: no constricted-space penalties (RULES §11.12)
     cats = w.categories(c)
     worst = Category(int(max(cats[y, x] for x, y in c.squares)))
     if worst is Category.NARROW_AND_LOW and (c.block.has_feat("tunnelrunner") or c.block.has_feat("tunnelfighter")):
@@ -80,8 +80,8 @@ def threatens(w: World, c: Creature) -> frozenset[tuple[int, int]] | set[tuple[i
     """Squares ``c`` threatens now: melee reach, if it can attack (RULES §6.6). Swarms, Tiny and
     smaller creatures (reach 0), nauseated, helpless and unarmed-without-natural creatures
     threaten nothing."""
-    if c.is_swarm or not c.in_fight or c.nauseated or c.reach_ft() <= 0:
-        return set()
+    if c.is_swarm or not c.in_fight or c.nauseated or c.reach_ft() <= 0 or c.grappling:
+        return set()  # a grappling creature threatens nothing (docs/rules.md §11.4)
     a = melee_in_hand(c)
     if a is None:
         return set()
@@ -154,6 +154,10 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     eff = effects(cat)
     if not eff.attacks:
         return Impossible(f"no attacks are possible in a {eff.label} (§2.4)")
+    if attacker.grappling:
+        why = _grappling_attack(attacker, attack, target)
+        if why:
+            return Impossible(why)
 
     mods: dict[str, int] = {}
     for name, value in attack.bonus_parts:
@@ -237,6 +241,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
         why = specials.refuse_attack(w, attacker, attack, target)
         if why:
             return Impossible(why)
+    if attacker.grappling:
+        mods["grappling"] = _mod("attack", "grappling")   # -4 against the creature one grapples (§11.4)
 
     touch = bool(attack.touch)
     ac, ac_mods = target_ac(w, attacker, target, ranged=ranged, touch=touch)
@@ -244,6 +250,22 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     plan.flanked = "flanking" in mods
     plan.sneak = _sneak_applies(w, attacker, target, ranged, dist, plan.flanked)
     return plan
+
+
+def _grappling_attack(attacker: Creature, attack: Attack, target: Creature) -> str | None:
+    """What a grappling creature may attack with (docs/rules.md §11.4): only a creature in its
+    grapple, with a natural weapon, an unarmed strike or a light weapon; pinned, nothing."""
+    if attacker.pinned_by:
+        return f"{attacker.name} is pinned: it can only try to escape (§11.5)"
+    if target.id not in attacker.grapple_with:
+        return f"{attacker.name} is grappling: it can attack only a creature in its grapple (§11.4)"
+    if attack.mode != "melee" or attack.touch:
+        return f"{attacker.name} is grappling: no {attack.name} in a grapple (light weapons only, §11.4)"
+    if attack.kind != "natural":
+        idx = handed_index(attack.weapon, attacker.size) if attack.weapon is not None else None
+        if idx is None or idx > 1:
+            return f"{attack.name} is not a light weapon: in a grapple only light weapons (§11.4)"
+    return None
 
 
 def max_increments(attack: Attack) -> int:
@@ -289,20 +311,30 @@ def threatens_target(w: World, c: Creature, target: Creature) -> bool:
 def _sneak_applies(w, attacker: Creature, target: Creature, ranged: bool, dist: int, flanked: bool) -> bool:
     """Sneak attack: target denied its Dex bonus or flanked; ranged only within 30 ft; never
     against swarms (immune to critical hits, §4.5)."""
-    if attacker.block.sneak_attack is None or target.is_swarm:
-        return False
+    if attacker.block.sneak_attack is None or target.is_swarm or target.block.type == "ooze":
+        return False   # swarms and oozes are immune to critical hits, so to sneak attacks (§4.5; SRD ooze traits)
     if ranged and dist > _mod("attack", "sneak_attack_range_ft"):
         return False
     if w.miss_chance(attacker, target):
         return False  # never through concealment (RULES §5.4)
-    return flanked or loses_dex(w, target) is not None
+    return flanked or loses_dex(w, target) is not None or _grapple_denies_dex(attacker, target) is not None
+
+
+def _grapple_denies_dex(attacker: Creature, target: Creature) -> str | None:
+    """A grappling creature has no Dex bonus to AC against creatures outside its grapple; a pinned
+    one against everyone (docs/rules.md §11.4-11.5)."""
+    if target.pinned_by:
+        return "pinned"
+    if target.grappling and attacker.id not in target.grapple_with:
+        return "grappling"
+    return None
 
 
 def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
               touch: bool = False) -> tuple[int, dict[str, int]]:
     """The target's AC against this attack, with every part (RULES §2.4, §5.1, §5.4, §6.5)."""
     parts: dict[str, int] = {}
-    denied = loses_dex(w, target)
+    denied = loses_dex(w, target) or _grapple_denies_dex(attacker, target)
     for name, value in target.block.ac_parts:
         key = name.replace(" ", "_")
         if touch and key in ("armor", "shield", "natural", "natural_armor"):
@@ -327,6 +359,8 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
     prone = target.prone or eff.posture == "prone" or (eff.posture == "prone_if_low" and w.is_low(target))
     if prone:  # (helpless alone is not prone: its melee +4 is an attack modifier, §5.4)
         parts["prone"] = _mod("ac", "prone_vs_ranged") if ranged else _mod("ac", "prone_vs_melee")
+    if target.pinned_by and target.pinned_by != attacker.id:
+        parts["pinned"] = _mod("ac", "pinned")   # others get +4 against a pinned creature (§11.5)
     if target.charged:
         parts["charged"] = _mod("ac", "charge")
     if denied == "blinded":
@@ -373,7 +407,7 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     improvised = att.weapon is not None and att.weapon.improvised
     threat_at = _mod("critical", "improvised_threat") if improvised else att.crit_threat
     multiplier = _mod("critical", "improvised_multiplier") if improvised else att.crit_multiplier
-    threat = hit and roll >= threat_at and not t.is_swarm and t.block.type not in ("undead", "construct")
+    threat = hit and roll >= threat_at and not t.is_swarm and t.block.type not in ("undead", "construct", "ooze")
     critical = False
     confirm_roll = confirm_total = None
     if threat:
@@ -449,7 +483,7 @@ def provoke(w: World, c: Creature, why: str) -> None:
 def attack_of_opportunity(w: World, o: Creature, target: Creature, why: str) -> bool:
     """One melee attack at full bonus, if ``o`` can make one now (§6.6): not flat-footed, not
     nauseated, not a swarm, within its allowance (Combat Reflexes), target without cover."""
-    if o.is_swarm or o.flat_footed or o.nauseated or not o.in_fight:
+    if o.is_swarm or o.flat_footed or o.nauseated or not o.in_fight or o.grappling:
         return False
     allowance = 1 + (max(0, o.block.abilities.mod("dex")) if o.block.has_feat("combat-reflexes") else 0)
     if o.aoo_used >= allowance:

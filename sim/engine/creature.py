@@ -66,6 +66,9 @@ class Creature:
     fused: dict[str, int] = field(default_factory=dict)      # oil flasks with a fuse ready (RULES §3.5)
     thrown_left: dict[str, int] = field(default_factory=dict)  # weapon key -> how many it can still throw
     fell_at: Pos | None = None
+    grapple_with: list[str] = field(default_factory=list)   # the creatures it is grappling with (docs/rules.md §11)
+    pinned_by: str | None = None         # held immobile by this creature until its next turn (§11.5)
+    paralyzed_until: int = 0             # paralysis from a rider: the last round it lasts (§11.8)
 
     # -- identity -----------------------------------------------------------------------------------
     @property
@@ -121,6 +124,12 @@ class Creature:
     @property
     def nauseated(self) -> bool:
         return "nauseated" in self.conditions
+
+    @property
+    def grappling(self) -> bool:
+        """In a grapple (docs/rules.md §11): no threatened squares, light weapons only, no Dex to AC
+        against creatures outside the grapple."""
+        return bool(self.grapple_with)
 
     @property
     def disabled(self) -> bool:

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import armor, attacks, damage, items, moves, specials, spells
+from sim.engine import armor, attacks, damage, grapple, items, maneuvers, moves, specials, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, LightTorch, Load, Move, PrepareFuse, RemoveArmor, Run, StandUp, Strike, Throw, Turn,
                                 Withdraw)
-from sim.engine.afflictions import poison_secondaries
+from sim.engine.actions import BullRush, Escape, Grapple, MoveGrapple, Pin, Trip
+from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
 from sim.engine.setup import mover_for
@@ -145,6 +146,8 @@ class Encounter(World):
             return c
 
     def _start_of_turn(self, c: Creature) -> None:
+        grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
+        paralysis_wears_off(self, c)
         c.flat_footed = False
         c.aoo_used = 0
         c.charged = False
@@ -263,6 +266,9 @@ class Encounter(World):
         self.finished = True
         self.winner = winner
         self.end_reason = reason
+        grapple.end_all(self)   # the fight is over: nobody is held into the next one (a crawl's)
+        for c in self.creatures.values():
+            paralysis_wears_off(self, c, fight_over=True)
         self.emit(EncounterEnd(round=self.round, winner=winner, reason=reason,
                                survivors=tuple({"id": c.id, "team": c.team, "hp": c.hp, "max_hp": c.max_hp}
                                                for c in self.creatures.values() if c.alive)))
@@ -282,6 +288,9 @@ class Encounter(World):
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
+        refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
+        if refused is not None:
+            return refused
         result = handler(self, c, t, action)
         if isinstance(result, Impossible):
             return result
@@ -289,6 +298,7 @@ class Encounter(World):
             if was_disabled and isinstance(action, (Strike, Throw, Cast, LightTorch)) and c.disabled:
                 self._strain(c)  # a standard action costs a disabled creature 1 hp
             t.spend("full")
+        grapple.after_action(self)   # improved grabs of the action's hits; grapples that ended (§11)
         if self.decided():
             t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
         if not t.standard and not t.move:
@@ -315,4 +325,6 @@ HANDLERS: dict[type, Callable] = {
     LightTorch: items.light_torch, DropLight: items.drop_light, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
     Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay,
     specials.BreakFree: specials.do_break_free,
+    Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,
+    Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush,
 }

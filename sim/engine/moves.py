@@ -160,6 +160,8 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
 
 
 def escape_artist(w: World, c: Creature, step) -> bool:
+    if w.amorphous(c):
+        return True   # an amorphous ooze flows through: no check, the square still takes its action (§11.12)
     return skill_check(w, c, "escape_artist", int(step.dc), int(c.block.escape_artist), step.category.lower(),
                        at=tuple(step.at))
 

@@ -376,6 +376,14 @@ def _check_state(w: Encounter) -> list[tuple[str, str]]:
                 bad.append((f"{k}.{key}", f"{tuple(sq)} is solid rock"))
         if not isinstance(c.conditions, set) or not all(isinstance(x, str) for x in c.conditions):
             bad.append((f"{k}.conditions", "should be a set of condition names"))
+        for i, oid in enumerate(c.grapple_with):   # a grapple is both ways (docs/rules.md §11)
+            o = w.creatures.get(oid)
+            if o is None or o is c:
+                bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is no other creature of this fight"))
+            elif cid not in o.grapple_with:
+                bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is not grappling {cid!r} back"))
+        if c.pinned_by is not None and c.pinned_by not in c.grapple_with:
+            bad.append((f"{k}.pinned_by", f"{c.pinned_by!r} pins it but is not grappling it"))
     if sorted(w.order) != sorted(ids) and w.order:
         bad.append(("state.order", f"the initiative order {w.order} does not name each creature once"))
     if not isinstance(w.round, int) or w.round < 0:

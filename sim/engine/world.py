@@ -9,6 +9,8 @@ memoised in a declared :class:`QueryCache`: performance only, never outcomes.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -30,6 +32,10 @@ from sim.vision import LOCATES, SEES
 from sim.vision.scene import look
 from sim.vision.sight import TOTAL_MISS
 
+
+
+#: The Escape Artist modifier an amorphous ooze plans its squeezes with: every DC (15, 30) met.
+AMORPHOUS_SQUEEZE = 100
 
 
 class Memo(dict):
@@ -117,6 +123,7 @@ class World:
         self.moved_this: tuple | None = None
         self.turn_mark = 0  # where the current turn's events start
         self.dropped_lights: list = []   # sim.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
+        self.pending_grabs: list[tuple[str, str, str]] = []  # improved grab hits to resolve: (grabber, target, rider)
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}
@@ -191,12 +198,22 @@ class World:
         return self.perception(viewer, target) >= LOCATES
 
     def field(self, c: Creature) -> MoveField:
-        key = (c.template, c.armor_off, c.block.speed.land, c.block.escape_artist, c.is_swarm)
+        amorphous = self.amorphous(c)
+        key = (c.template, c.armor_off, c.block.speed.land, c.block.escape_artist, c.is_swarm, amorphous)
         f = self._fields.get(key)
         if f is None:
-            f = move_field(self.grid, mover_for(c))
+            mover = mover_for(c)
+            if amorphous:  # RULES §11.12: its squeezes always succeed (the path search plans one try each)
+                mover = dataclasses.replace(mover, escape_artist=AMORPHOUS_SQUEEZE)
+            f = move_field(self.grid, mover)
             self._fields[key] = f
         return f
+
+    def amorphous(self, c: Creature) -> bool:
+        """An amorphous ooze that flows through squeezes (RULES §11.12; setting ``ooze_squeeze``):
+        no Escape Artist check for an Awkward or Tight square (the square still takes its action),
+        and no constricted-space penalties where it stands."""
+        return c.block.source.amorphous and bool(self.settings.get("ooze_squeeze", True))
 
     def categories(self, c: Creature) -> np.ndarray:
         """Category of every square for this creature's body (per square, not per footprint)."""

@@ -249,6 +249,10 @@ class App:
             self.driver.load()
         elif play and key == pygame.K_a:
             self.driver.remove_armor()
+        elif play and key == pygame.K_m:
+            self.driver.cycle_maneuver()
+        elif play and key == pygame.K_b:
+            self.driver.break_free(artist=bool(mod & pygame.KMOD_SHIFT))
 
     def _prompt_key(self, key: int, char: str) -> None:
         """A key for the question over the map: typed, Enter gives it, Backspace, Esc cancels."""

@@ -26,7 +26,7 @@ HELP = {
     "replay": "→/] step forward  ·  ←/[ step back  ·  P auto-play  ·  Space pause  ·  +/- speed  ·  1-9 sizes  ·  C creature  "
               "·  R reach  ·  T travel  ·  V view  ·  L legend  ·  drag, wheel  ·  Esc quit",
     "play": "click: move (Alt 5-ft step, Shift withdraw, Ctrl+Shift run)  ·  click enemy: attack (Shift full, Ctrl charge)  "
-            "·  W weapon  ·  X spell (area: click, then click or Enter)  ·  D prone/stand  ·  I torch  ·  O load  ·  A armor off  ·  E end turn  "
+            "·  W weapon  ·  X spell (area: click, then click or Enter)  ·  D prone/stand  ·  I torch  ·  O load  ·  A armor off  ·  M grapple/trip/rush  ·  B break free  ·  E end turn  "
             "·  . AI turn  ·  Space pause  ·  P auto  ·  Shift-D typed dice  ·  G DM  ·  Ctrl-Z/Y undo/redo  ·  Ctrl-S/O save/load  "
             "·  +/- speed  ·  1-9/C/R/T  ·  V view  ·  Esc cancel/quit",
 }

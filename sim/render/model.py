@@ -62,6 +62,7 @@ class CreatureView:
     step_category: str | None = None   # the category of the square of its last step (engine's word)
     initiative: int | None = None
     team_index: int = 0
+    grapple_with: tuple = ()       # the creatures it is grappling with (the renderer's tether)
 
     @property
     def alive(self) -> bool:
@@ -249,6 +250,8 @@ class ViewModel:
             c.conditions.discard(e.condition)
         if e.condition == "prone":
             c.prone = bool(e.active)
+        if e.condition == "grappled":   # detail "with": everyone it grapples now (docs/rules.md §11)
+            c.grapple_with = tuple(e.detail.get("with", ())) if e.active else ()
 
     def _on_died(self, e: ev.Died) -> None:
         c = self.creatures.get(e.target)

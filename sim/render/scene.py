@@ -65,6 +65,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.selected: str | None = None
         self.weapon_choice: str | None = None
         self.spell_choice: str | None = None   # play: the spell a click casts (X), None for weapons
+        self.maneuver_choice: str | None = None   # play: grapple, trip, bull rush or pin on a click (G)
         self.area_preview: list[Pos] = []      # play: the squares the chosen spell would fill
         self.hover: Pos | None = None
         self.preview = None

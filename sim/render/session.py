@@ -500,6 +500,9 @@ class PlayController(TableHand):
         here = [cv for cv in sc.model.at(sq) if cv.alive]
         if here:
             target = here[0]
+            if c is not None and self.controls(c) and target.team != c.team and sc.maneuver_choice:
+                self.perform(maneuver_action(sc.maneuver_choice, target.id))
+                return
             if c is not None and self.controls(c) and target.team != c.team:
                 choice = sc.weapon_choice or c.wielding
                 att = c.attack_named(choice) if choice else None
@@ -555,6 +558,24 @@ class PlayController(TableHand):
         self.scene.weapon_choice = options[(i + 1) % len(options)]
         self.scene.hit_lines = []
 
+
+    def cycle_maneuver(self) -> None:
+        """G: a click on an enemy grapples it (or squeezes the one held), trips it, bull rushes it
+        or pins it (docs/rules.md §11); then back to weapons."""
+        c = self.current()
+        if c is None or not self.controls(c):
+            return
+        cur = self.scene.maneuver_choice
+        i = MANEUVERS.index(cur) if cur in MANEUVERS else -1
+        self.scene.maneuver_choice = MANEUVERS[i + 1] if i + 1 < len(MANEUVERS) else None
+        self.scene.toast(f"{(self.scene.maneuver_choice or 'weapon').replace('_', ' ')}: click an enemy"
+                         if self.scene.maneuver_choice else f"weapon: {self.scene.weapon_choice or c.wielding}", 1.4)
+
+    def break_free(self, *, artist: bool = False) -> bool:
+        """B: try to escape a grapple (Shift+B: by Escape Artist), a standard action (§11.6)."""
+        from sim.engine.actions import Escape
+
+        return self.perform(Escape(artist=artist))
 
     # -- spells and the other actions of a turn ------------------------------------------------------------------
     def spell_options(self, c=None) -> list[str]:
@@ -763,6 +784,16 @@ class PlayController(TableHand):
         from sim.engine.actions import LightTorch
 
         return self.perform(LightTorch())
+
+
+#: What G cycles through in play (docs/rules.md §11), and the action a click on an enemy means.
+MANEUVERS = ("grapple", "trip", "bull_rush", "pin")
+
+
+def maneuver_action(name: str, target: str):
+    from sim.engine.actions import BullRush, Grapple, Pin, Trip
+
+    return {"grapple": Grapple, "trip": Trip, "bull_rush": BullRush, "pin": Pin}[name](target)
 
 
 def load_replay(path: str | Path) -> list[ev.Event]:

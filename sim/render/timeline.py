@@ -36,8 +36,10 @@ DEATH, SCATTER = "death", "scatter"
 STEP_TIME = {"walk": 0.13, "crawl": 0.42, "escape_artist": 0.6, "squeeze": 0.8, "stand": 0.3, "step": 0.2,
              "charge": 0.08, "run": 0.08, "withdraw": 0.13, "fly": 0.11}
 NOTABLE_CONDITIONS = {"nauseated", "dying", "prone", "asleep", "paralyzed", "disabled", "stable", "unconscious",
-                      "wounded", "blessed", "poisoned", "diseased", "burning"}
+                      "wounded", "blessed", "poisoned", "diseased", "burning", "pinned"}
 SAVE_NAMES = {"fortitude": "Fort", "reflex": "Ref", "will": "Will"}
+OPPOSED_WORDS = {"grapple_hold": "grab", "grapple_damage": "squeeze", "pin": "pin", "escape": "break free",
+                 "move_grapple": "drag", "trip": "trip", "trip_back": "trip back", "bull_rush": "bull rush"}
 
 
 @dataclass(slots=True)
@@ -237,6 +239,15 @@ class Director:
             self._add(STUCK, t, 0.5, actor=e.actor)
         return 0.5
 
+    def _on_opposed(self, e: ev.Opposed, t, before):
+        """A grapple, trip or bull rush check (docs/rules.md §11): both totals over the actor; the
+        loser of a grapple struggles (a shake)."""
+        word = OPPOSED_WORDS.get(e.purpose, e.purpose.replace("_", " "))
+        text = f"{word} {e.total} vs {e.target_total}: {'wins' if e.success else 'fails'}"
+        self._add(FLOAT, t, 1.3, target=e.actor, text=text, tone="good" if e.success else "bad", small=True)
+        self._add(STUCK, t, 0.45, actor=e.target if e.success else e.actor)
+        return 0.45
+
     def _on_attack(self, e: ev.Attack, t, before):
         nxt = self._peek()
         splash_next = isinstance(nxt, ev.Splash) and nxt.actor == e.actor
@@ -385,6 +396,7 @@ class Director:
         ev.SpellCast: _on_spell, ev.Refused: _on_refused, ev.EncounterEnd: _on_encounter_end,
         ev.Rolled: _on_roll, ev.DmEdit: _on_dm,
         ev.ArmorWork: _on_armor,
+        ev.Opposed: _on_opposed,
     }
 
 

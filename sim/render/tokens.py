@@ -250,6 +250,38 @@ class Tokens:
         kit = self._armour_under(surf, t)
         self._draw_token_bodies(surf, anims, t)
         self._armour_over(surf, kit)
+        self._draw_grapple_tethers(surf, t)   # over the tokens: adjacent grapplers' rope would hide under them
+
+    def _draw_grapple_tethers(self, surf, t) -> None:
+        """A knotted rope binding each pair of grappling creatures (docs/rules.md §11), drawn over
+        their tokens from centre to centre, following them as they move; it writhes while they
+        struggle."""
+        ts = self.camera.ts
+        drawn = set()
+        for cv in self.model.creatures.values():
+            for oid in cv.grapple_with:
+                pair = tuple(sorted((cv.id, oid)))
+                other = self.model.get(oid)
+                if pair in drawn or other is None or not (cv.alive and other.alive):
+                    continue
+                drawn.add(pair)
+                if self.lighting is not None and not (self.lighting.shows(cv.id) or self.lighting.shows(oid)):
+                    continue
+                (ax, ay), (bx, by) = self.token_centre(cv.id, t), self.token_centre(oid, t)
+                pa, pb = self._px(ax, ay), self._px(bx, by)
+                n = max(6, int(math.hypot(pb[0] - pa[0], pb[1] - pa[1]) / 6))
+                wave = ts * 0.06 * (0.6 + 0.4 * math.sin(self.clock * 6 + stable_hash(pair[0]) % 7))
+                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+                length = math.hypot(dx, dy) or 1.0
+                nx, ny = -dy / length, dx / length
+                pts = [(pa[0] + dx * i / n + nx * wave * math.sin(i * math.pi * 3 / n),
+                        pa[1] + dy * i / n + ny * wave * math.sin(i * math.pi * 3 / n)) for i in range(n + 1)]
+                width = max(2, int(ts * 0.09))
+                pygame.draw.lines(surf, (40, 26, 14), False, pts, width + 2)
+                pygame.draw.lines(surf, palette.GRAPPLE_ROPE, False, pts, width)
+                mx, my = pts[n // 2]
+                pygame.draw.circle(surf, (40, 26, 14), (int(mx), int(my)), width + 2)
+                pygame.draw.circle(surf, palette.GRAPPLE_ROPE, (int(mx), int(my)), width)
 
     def _draw_token_bodies(self, surf, anims, t) -> None:
         ts = self.camera.ts

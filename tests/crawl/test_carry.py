@@ -14,7 +14,8 @@ NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "tr
                "flat_footed", "aoo_used", "poison_due", "blessed_until", "charged", "pending_spell", "asleep_until",
                "squeezing_rounds", "nauseated_rounds", "kills", "fell_at",
                # armor half taken off when the fight ends stays on (the work is the fight's clock)
-               "armor_work", "armor_total", "armor_helper", "helping"}
+               "armor_work", "armor_total", "armor_helper", "helping",
+               "grapple_with", "pinned_by", "paralyzed_until"}   # grapples and a rider's paralysis end with the fight
 
 
 def test_every_creature_field_is_carried_or_declared_the_fights_own():

@@ -199,9 +199,32 @@ def test_bad_snapshots_are_refused(tmp_path, capsys):
     field["state"]["creatures"][cid]["fields"]["wings"] = 2
     _refused(tmp_path, capsys, field, f"state.creatures.{cid}: does not fit sim.engine.creature:Creature "
                                       "(unknown field(s) wings)")
+    held = json.loads(text)
+    held["state"]["creatures"][cid]["fields"]["grapple_with"] = ["nobody"]
+    _refused(tmp_path, capsys, held, f"state.creatures.{cid}.grapple_with[0]: 'nobody' is no other creature")
     gone = json.loads(text)
     gone["encounter"] = "nowhere.toml"
     _refused(tmp_path, capsys, gone, "encounter:", "nowhere.toml does not exist")
+
+
+def test_a_grapple_goes_round(tmp_path):
+    """Who grapples whom, the pin and the grabs to resolve are saved and loaded (docs/rules.md §11)."""
+    spec = load_encounter(MAPS / "darkmantle_roost.toml")
+    for seed in range(12):
+        w = new_encounter(spec, seed=seed)
+        w.start()
+        while w.advance() and not any(c.grappling for c in w.creatures.values()):
+            pass
+        if any(c.grappling for c in w.creatures.values()):
+            break
+    held = {c.id: list(c.grapple_with) for c in w.creatures.values() if c.grappling}
+    assert held
+    loaded = S.load_text(S.dumps(w, encounter_file=MAPS / "darkmantle_roost.toml"), spec, policy=default_policy)
+    assert {c.id: list(c.grapple_with) for c in loaded.creatures.values() if c.grappling} == held
+    assert all("grappled" in loaded.creatures[cid].conditions for cid in held)
+    w.run()
+    loaded.run()
+    assert dumps(loaded.events) == dumps(w.events)
 
 
 def test_save_options_are_checked(tmp_path, capsys):

@@ -234,3 +234,28 @@ def test_a_takes_the_armor_off_and_the_turns_of_work_pass_by_themselves():
         if ctl.current() is not None and ctl.current().id == "gob":
             ctl.end_turn()
     assert bruna.armor_off and bruna.block.speed.land == 30
+
+
+def test_m_chooses_a_maneuver_and_b_breaks_free():
+    """docs/rules.md §11: M then a click on an enemy grapples it (a touch attack, then the hold);
+    B tries to escape (Shift+B by Escape Artist); M again: trip, bull rush, pin, then weapons."""
+    s = spec(ROOM, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (2, 1)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (3, 1)}], seed=4)
+    scene, ctl = ready(s)
+    ctl.cycle_maneuver()
+    assert scene.maneuver_choice == "grapple"
+    n = len(ctl.enc.events)
+    ctl.click_square((3, 1))
+    new = ctl.enc.events[n:]
+    touch, = [e for e in new if isinstance(e, ev.Attack)]
+    assert (touch.weapon, touch.kind, touch.hit) == ("grapple", "touch", True)   # the goblin is flat-footed: no AoO
+    hold, = [e for e in new if isinstance(e, ev.Opposed)]
+    assert hold.purpose == "grapple_hold" and hold.success
+    assert ctl.enc.creatures["bruna"].grapple_with == ["gob"]
+    for want in ("trip", "bull_rush", "pin", None):
+        ctl.cycle_maneuver()
+        assert scene.maneuver_choice == want
+    scene.director.skip_queue()
+    n = len(ctl.enc.events)
+    assert not ctl.break_free()            # her standard action went on the grapple: refused, nothing rolled
+    assert "no standard action left" in scene.toast_text and len(ctl.enc.events) == n

@@ -13,7 +13,7 @@ from sim.render.draw import Sprites
 from sim.render.text import Text
 from sim.rules.categories import Category
 
-from .helpers import scene_for, spec, surface
+from .helpers import scene_for, spec, start_events, surface
 
 ROOM = ["##########",
         "#........#",
@@ -151,3 +151,27 @@ def test_prone_creature_is_drawn_lying():
     look = scene._look(scene.model.creatures["bruna"])
     assert look["pose"].kind == "prone"
     assert [b.key for b, _ in look["badges"]] == ["prone"]
+
+
+def test_grappling_creatures_are_bound_by_a_rope():
+    """docs/rules.md §11: a rope (palette.GRAPPLE_ROPE) joins two grappling tokens, from the
+    "grappled" conditions of the events; it goes when the grapple ends."""
+    s = spec(ROOM, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (2, 2)},
+                    {"id": "dm", "template": "darkmantle", "team": "monsters", "at": (4, 2)}])
+    events = start_events(s) + [
+        ev.Condition(round=1, target="dm", condition="grappled", active=True, detail={"with": ("bruna",)}),
+        ev.Condition(round=1, target="bruna", condition="grappled", active=True, detail={"with": ("dm",)})]
+    scene, _ = scene_for(s, size=(800, 400), events=events)
+    assert scene.model.creatures["bruna"].grapple_with == ("dm",)
+    surf = surface(scene)
+    x0, y = scene.camera.to_screen(2.5, 2.5)
+    x1, _ = scene.camera.to_screen(4.5, 2.5)
+    between = [surf.get_at((int(x), int(y) + dy))[:3] for x in range(int(x0), int(x1)) for dy in range(-4, 5)]
+    roped = sum(near(p, palette.GRAPPLE_ROPE, 30) for p in between)
+    ended = events + [ev.Condition(round=1, target="dm", condition="grappled", active=False, detail={"with": ()}),
+                      ev.Condition(round=1, target="bruna", condition="grappled", active=False, detail={"with": ()})]
+    scene, _ = scene_for(s, size=(800, 400), events=ended)
+    surf = surface(scene)
+    between = [surf.get_at((int(x), int(y) + dy))[:3] for x in range(int(x0), int(x1)) for dy in range(-4, 5)]
+    bare = sum(near(p, palette.GRAPPLE_ROPE, 30) for p in between)   # the floor has a little of that brown
+    assert roped - bare > (x1 - x0)

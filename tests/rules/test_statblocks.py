@@ -31,6 +31,16 @@ SRD = {
     "grick": ("2d8", 9, 2, 30, 16, 12, 14, 1, 3, 0, 2, 5),
     "ogre": ("4d8+11", 29, -1, 30, 16, 8, 16, 3, 12, 6, 0, 1),
     "troll": ("6d8+36", 63, 2, 30, 16, 11, 14, 4, 14, 11, 4, 3),
+    # the grapplers (issue 21): grapple = BAB + Str + size (RULES §1.1) + racial (choker +4)
+    "darkmantle": ("1d10+1", 6, 4, 20, 17, 11, 17, 1, 0, 3, 2, 0),
+    "choker": ("3d8+3", 16, 6, 20, 17, 13, 15, 2, 5, 2, 5, 4),
+    "otyugh": ("6d8+9", 36, 0, 20, 17, 9, 17, 4, 8, 3, 2, 6),
+    "roper": ("10d10+30", 85, 5, 10, 24, 10, 23, 10, 18, 10, 8, 8),
+    "purple-worm": ("16d10+112", 200, -2, 20, 19, 4, 19, 16, 40, 17, 8, 4),
+    "gray-ooze": ("3d10+15", 31, -5, 10, 5, 5, 5, 2, 3, 6, -4, -4),
+    "ochre-jelly": ("6d10+36", 69, -5, 10, 4, 4, 4, 4, 10, 8, -3, -3),
+    "black-pudding": ("10d10+60", 115, -5, 20, 3, 3, 3, 7, 18, 9, -2, -2),
+    "gelatinous-cube": ("4d10+32", 54, -5, 15, 3, 3, 3, 3, 11, 9, -4, -4),
     # swarms (RULES §4.9; "consistent" values where §7 decides: bat touch/ff, rat hp)
     "bat-swarm": ("3d8", 13, 2, 5, 16, 16, 14, 2, None, 3, 7, 3),
     "centipede-swarm": ("9d8-9", 31, 4, 20, 18, 18, 14, 6, None, 5, 7, 3),
@@ -52,6 +62,15 @@ SRD_ATTACKS = {
     "grick": [("tentacle", 3, "1d4+2")],
     "ogre": [("greatclub", 8, "2d8+7"), ("javelin", 1, "1d8+5")],
     "troll": [("claw", 9, "1d6+6")],
+    "darkmantle": [("slam", 5, "1d4+4")],
+    "choker": [("tentacle", 6, "1d3+3")],
+    "otyugh": [("tentacle", 4, "1d6"), ("bite", -2, "1d4")],
+    "roper": [("bite", 13, "2d6+6")],
+    "purple-worm": [("bite", 25, "2d8+12"), ("sting", 20, "2d6+6")],
+    "gray-ooze": [("slam", 3, "1d6+1")],
+    "ochre-jelly": [("slam", 5, "2d4+3")],
+    "black-pudding": [("slam", 8, "2d6+4")],
+    "gelatinous-cube": [("slam", 1, "1d6")],
 }
 
 # where the rules (RULES §7, or the SRD's own rules) decide against the printed value
@@ -70,7 +89,7 @@ def test_shipped_templates():
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
                                          ("elf", "wizard"), ("human", "cleric")] for l in range(1, 6)}
     assert set(list_templates("pc")) == pcs
-    assert len(list_templates()) == 41 + len(BESTIARY)
+    assert len(list_templates()) == 50 + len(BESTIARY)   # 41 shipped before issue 21, 9 grapplers, the bestiary
 
 
 @pytest.mark.parametrize("name", MONSTERS)
@@ -468,6 +487,49 @@ def test_bad_special_attacks_is_reported(tmp_path):
     # special_attacks used to be read after the problems were raised, so a bad value was dropped silently
     p = _write(tmp_path, 'special_attacks = "rend 2d6+9"\n' + MINIMAL)
     with pytest.raises(DataError, match=r"thing\.toml: special_attacks: must be a list of strings, got 'rend 2d6\+9'"):
+        load_template(p)
+
+
+def test_grapple_riders_and_keys_of_the_new_monsters():
+    """Issue 21: reach, acid, the grapple riders and their DCs, and what is not modelled."""
+    oty = load_template("otyugh")
+    assert (oty.attack("tentacle").reach_ft, oty.attack("bite").reach_ft) == (15.0, 10.0)
+    assert dict((r.key, r.dc) for r in oty.riders)["filth-fever"] == 14          # 10 + 6/2 + Con 1
+    ooze = load_template("black-pudding")
+    assert [(str(d), t) for d, t in ooze.attack("slam").extra_damage] == [("2d6", "acid")]
+    assert next(r for r in ooze.riders if r.kind == "constrict").damage == ("2d6+4", "2d6 acid")
+    cube = load_template("gelatinous-cube")
+    para = next(r for r in cube.riders if r.kind == "paralysis")
+    assert (para.dc, para.duration) == (20, "3d6 rounds")                           # 10 + 4/2 + Con 8
+    worm = load_template("purple-worm")
+    assert dict((r.key, r.dc) for r in worm.riders)["worm-poison"] == 25          # 10 + 16/2 + Con 7
+    for name in ("darkmantle", "choker", "otyugh", "roper", "purple-worm", "gray-ooze", "ochre-jelly",
+                 "black-pudding", "gelatinous-cube"):
+        assert load_template(name).source.unmodelled, name
+
+
+@pytest.mark.parametrize("rider, message", [
+    ('kind = "constrict"', r"\[\[rider\]\] #1 damage: a constrict rider needs its damage"),
+    ('kind = "improved_grab"\nmax_size = "hug"', r"\[\[rider\]\] #1 max_size: unknown size 'hug'"),
+    ('kind = "improved_grab"\nsave = "fort"\ndc_ability = "con"', r"#1 save: unknown key for a improved_grab rider"),
+    ('kind = "paralysis"\nsave = "fort"\ndc_ability = "con"\nduration = "3d6"',
+     r"#1 duration: write it as \"3d6 rounds\""),
+    ('kind = "constrict"\ndamage = "1d4+x"', r"#1 damage: '1d4\+x' is not dice"),
+    ('kind = "squeeze"', r"#1 kind: must be one of poison, disease, wounding, improved_grab, constrict"),
+])
+def test_bad_grapple_riders(tmp_path, rider, message):
+    text = MINIMAL + f'\n[[rider]]\nkey = "grab"\n{rider}\n'
+    with pytest.raises(DataError, match=r"thing\.toml: .*" + message):
+        load_template(_write(tmp_path, text))
+
+
+def test_bad_grapple_keys(tmp_path):
+    p = _write(tmp_path, 'unmodelled = "darkness"\ngrapple_bonus = "big"\n' + MINIMAL)
+    with pytest.raises(DataError, match=r"unmodelled: must be a list of strings") as e:
+        load_template(p)
+    assert "grapple_bonus" in str(e.value)
+    p = _write(tmp_path, MINIMAL.replace('[abilities]', '[body]\nreach = -5\n\n[abilities]'))
+    with pytest.raises(DataError, match=r"\[body\] reach: must be a length in feet > 0"):
         load_template(p)
 
 

@@ -12,7 +12,7 @@ import re
 from sim.errors import DataError
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
-from sim.rules.statblocks.tables import class_table, feat_table, feats_with, race_table, stat_rule
+from sim.rules.statblocks.tables import class_table, feat_table, feats_with, natural_reach, race_table, stat_rule
 from sim.rules.statblocks.types import Abilities, Attack, NaturalEntry, Source, SwarmStats, WeaponEntry
 from sim.rules.weapons import (
     ArmorPiece, Weapon, combat_modifier, damage_for, effective_index, handed_index, natural_weapon,
@@ -75,7 +75,7 @@ class AttackContext:
         self.focus_bonus = int(feat_table()["weapon-focus"]["attack"])
         self.spec_bonus = int(feat_table()["weapon-specialization"]["damage"])
         self.race = race_table()[src.race] if src.race else {}
-        self.reach = src.size.facts.reach_long_ft if src.form == "long" else src.size.facts.reach_tall_ft
+        self.reach = natural_reach(src)
         self.armor_attack = 0
         for piece in (src.armor, src.shield):
             if piece is not None and not _armor_proficient(src, piece):
@@ -225,7 +225,8 @@ def _natural_attack(ctx: AttackContext, n: NaturalEntry, *, primary: bool, sole:
         name=n.name, kind="natural", mode="melee", thrown=False, weapon=w, count=n.count, primary=primary,
         bonus=bonus, bonuses=(bonus,) * n.count, bonus_parts=tuple(parts), damage=n.damage.plus(s),
         damage_parts=dmg_parts, crit_threat=threat, crit_multiplier=w.crit_multiplier,
-        damage_types=w.damage_types, types_join=w.types_join, reach_ft=ctx.reach, effective_index=1,
+        damage_types=w.damage_types, types_join=w.types_join, effective_index=1,
+        reach_ft=ctx.reach if n.reach is None else n.reach, extra_damage=tuple(n.extra),
         riders=n.riders, touch=n.kind == "touch",      # a touch natural attack (rust monster antennae)
     )
 

@@ -18,7 +18,8 @@ from sim.rules.statblocks.attacks import attacks_of
 from sim.rules.statblocks.printed import disagreements
 from sim.rules.statblocks.specials import HD_FRACTIONS
 from sim.rules.statblocks.tables import (
-    ability_mod, base_attack, base_save, bonus_spells, class_table, domain_table, feat_table, feats_with, race_table,
+    ability_mod, base_attack, base_save, bonus_spells, class_table, domain_table, feat_table, feats_with, natural_reach,
+    race_table,
     skill_total, spell_table, stat_rule, swarm_count, swarm_damage, swarm_rules, type_table,
 )
 from sim.rules.statblocks.types import (
@@ -282,7 +283,11 @@ def _movement_and_skills(src: Source, bab: int, race: Mapping[str, Any]) -> dict
     other skills."""
     ab = src.abilities
     initiative = ab.mod("dex") + sum(int(feat_table()[f.key].get("initiative", 0)) for f in src.feats)
-    grapple = None if src.swarm is not None else bab + ab.mod("str") + src.size.grapple
+    # grapple modifier: BAB + Str + the size's grapple modifier (RULES §1.1), + Improved Grapple's +4 and a
+    # racial bonus (the choker's +4, ``grapple_bonus``); swarms cannot grapple (§4.5)
+    grapple = None if src.swarm is not None else (
+        bab + ab.mod("str") + src.size.grapple + src.grapple_bonus
+        + sum(int(feat_table()[f.key].get("grapple", 0)) for f in src.feats))
     land = src.speed.land
     heavy = src.armor is not None and src.armor.kind in ("medium", "heavy")
     dwarf = "dwarf" in src.subtypes     # dwarf traits (duergar too): armor never slows them
@@ -321,7 +326,7 @@ def _riders_and_auras(src: Source, hd: int) -> dict[str, Any]:
         Rider(r.key, r.kind, r.save, _rider_dc(src, ab, hd, r.key, r.kind, r.dc_ability, fixed=r.dc_fixed,
                                                bonus=r.dc_bonus), r.initial,
               r.secondary, r.incubation, r.damage, r.bleed, r.uses_per_day, r.range_ft, r.effect,
-              r.duration_rounds, r.break_bonus)
+              r.duration_rounds, r.break_bonus, r.max_size, r.duration)
         for r in src.riders
     )
     auras = tuple(Aura(a.key, a.save, _rider_dc(src, ab, hd, a.key, "aura", a.dc_ability) or 0, a.radius_ft,
@@ -337,9 +342,9 @@ def _body_and_reach(src: Source, swarm: SwarmStats | None, race: Mapping[str, An
     else:
         if "height" not in over and src.race and src.sex:
             over["height"] = race["height_in"][src.sex] / 12.0
+        over.pop("reach", None)
         body = body_for(src.size, form=src.form, **over)
-    reach = 0.0 if swarm is not None else (
-        src.size.facts.reach_long_ft if src.form == "long" else src.size.facts.reach_tall_ft)
+    reach = 0.0 if swarm is not None else natural_reach(src)
     return {"body": body, "reach_ft": reach}
 
 

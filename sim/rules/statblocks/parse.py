@@ -10,6 +10,7 @@ import re
 from typing import Any, Mapping
 
 from sim.errors import DataError, shorten
+from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.statblocks.check import (
     MAX_ABILITY, MAX_LENGTH_FT, MAX_LEVEL, MAX_RANKS, Check, close_names, get_bool, get_dice, get_int, get_size,
@@ -23,7 +24,7 @@ from sim.rules.statblocks.tables import (
     class_table, domain_table, feat_table, race_table, skill_table, spell_table, type_table,
 )
 from sim.rules.statblocks.types import (
-    ABILITIES, BOOK_FIELDS, GRIPS, KINDS, MANEUVERABILITY, RIDER_KINDS, SAVE_ABILITY, SCHEMA_VERSION,
+    ABILITIES, BOOK_FIELDS, GRAPPLE_RIDER_KINDS, GRIPS, KINDS, MANEUVERABILITY, RIDER_KINDS, SAVE_ABILITY, SCHEMA_VERSION,
     WEAPON_DAMAGE_RULES, Abilities, AuraSpec, Defenses, Feat, NaturalEntry, RiderSpec,
     Senses, Source, Speeds, SwarmSpec, WeaponEntry,
 )
@@ -40,6 +41,7 @@ _TOP_KEYS = {
     "defenses", "rider", "aura", "swarm", "gear", "spells", "book_values", "printed", "decided",
     "description", "hp_rule", "special_attacks",
     "unmodelled", "save_bonus", "dodge_bonus",     # bestiary (statblocks/specials.py)
+    "grapple_bonus", "amorphous",                  # grapple
 }
 
 _FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
@@ -125,6 +127,8 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     unmodelled = parse_unmodelled(chk, data)
     save_bonus = parse_save_bonus(chk, data)
     dodge_bonus = get_int(chk, data, "dodge_bonus", "dodge_bonus", default=0, minimum=0, maximum=10) or 0
+    grapple_bonus = get_int(chk, data, "grapple_bonus", "grapple_bonus", minimum=-20) if "grapple_bonus" in data else 0
+    amorphous = get_bool(chk, data, "amorphous", "amorphous") if "amorphous" in data else False
     chk.raise_if_any()
     return Source(
         key=key, path=where, name=name, kind=kind, **identity, **hit_dice, **abilities, **armor,
@@ -134,6 +138,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         alignment=data.get("alignment"), cr=str(data["cr"]) if "cr" in data else None,
         special_attacks=special_attacks, unmodelled=unmodelled, save_bonus=save_bonus,
         dodge_bonus=dodge_bonus,
+        grapple_bonus=int(grapple_bonus or 0), amorphous=bool(amorphous),
     )
 
 
@@ -418,8 +423,8 @@ def _body(chk: Check, data: Mapping[str, Any]) -> dict[str, Any]:
     for k, v in body_raw.items():
         if k == "form":
             continue
-        if k not in ("height", "head", "shoulders", "depth", "space"):
-            chk.bad(f"[body] {k}", "unknown key; allowed: form, height, head, shoulders, depth, space")
+        if k not in ("height", "head", "shoulders", "depth", "space", "reach"):
+            chk.bad(f"[body] {k}", "unknown key; allowed: form, height, head, shoulders, depth, space, reach")
             continue
         if not is_num(v, MAX_LENGTH_FT) or v <= 0:
             chk.bad(f"[body] {k}", f"must be a length in feet > 0 and at most {MAX_LENGTH_FT}, got {shorten(v)}")
@@ -567,7 +572,7 @@ def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
     if not isinstance(n, dict):
         chk.bad(label, "must be a table with name and damage")
         return None
-    allowed = {"name", "kind", "damage", "count", "primary", "riders", "crit"}
+    allowed = {"name", "kind", "damage", "count", "primary", "riders", "crit", "extra", "reach"}
     for k in n:
         if k not in allowed:
             chk.bad(f"{label}.{k}", f"unknown key; allowed: {', '.join(sorted(allowed))}")
@@ -603,7 +608,31 @@ def _parse_natural(chk: Check, n: Any, label: str) -> NaturalEntry | None:
     if not isinstance(riders, list) or not all(isinstance(r, str) for r in riders):
         chk.bad(f"{label} riders", "must be a list of [[rider]] keys")
         riders = []
-    return NaturalEntry(name, kind, dmg, count, primary, tuple(riders), crit)
+    extra = _natural_extra(chk, n.get("extra", ()), label)
+    reach = n.get("reach")
+    if reach is not None and (not is_num(reach, MAX_LENGTH_FT) or reach < 0):
+        chk.bad(f"{label} reach", f"must be a reach in feet (the otyugh's tentacles: 15), got {shorten(reach)}")
+        reach = None
+    return NaturalEntry(name, kind, dmg, count, primary, tuple(riders), crit, extra,
+                        None if reach is None else float(reach))
+
+
+def _natural_extra(chk: Check, raw: Any, label: str) -> tuple[tuple[Dice, str], ...]:
+    """``extra = "1d6 acid"`` (or a list): energy dice added to every hit (an ooze's acid)."""
+    items = [raw] if isinstance(raw, str) else raw
+    out = []
+    if not isinstance(items, (list, tuple)):
+        chk.bad(f"{label} extra", "write it as \"1d6 acid\" or a list of those")
+        return ()
+    for item in items:
+        words = str(item).split()
+        if len(words) != 2 or words[1] not in ("acid", "fire", "cold", "electricity", "sonic"):
+            chk.bad(f"{label} extra", f"{shorten(item)}: write dice and an energy, e.g. \"1d6 acid\"")
+            continue
+        dice = get_dice(chk, words[0], f"{label} extra")
+        if dice is not None:
+            out.append((dice, words[1]))
+    return tuple(out)
 
 
 def _parse_speed(chk: Check, data: Mapping[str, Any], kind: str, race_row: Mapping[str, Any]) -> Speeds:
@@ -697,11 +726,16 @@ def _parse_riders(chk: Check, data: Mapping[str, Any]) -> list[RiderSpec]:
         kind = get_str(chk, r, "kind", f"{label} kind", required=True)
         if key is None or kind is None:
             continue
-        if kind not in RIDER_KINDS:
-            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS)}, got {shorten(kind)}")
+        if kind not in RIDER_KINDS and kind not in GRAPPLE_RIDER_KINDS:
+            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS + GRAPPLE_RIDER_KINDS)}, got {shorten(kind)}")
             continue
         save = r.get("save")
         dc_ab = r.get("dc_ability")
+        if kind in GRAPPLE_RIDER_KINDS:
+            spec = _grapple_rider(chk, r, label, key, kind)
+            if spec is not None:
+                out.append(spec)
+            continue
         needs_save, needs_ability = rider_needs(kind)
         if needs_save and save not in SAVE_ABILITY:
             chk.bad(f"{label} save", "must be fort, ref or will")
@@ -714,6 +748,69 @@ def _parse_riders(chk: Check, data: Mapping[str, Any]) -> list[RiderSpec]:
         out.append(RiderSpec(key, kind, save, dc_ab, r.get("initial"), r.get("secondary"),
                              r.get("incubation"), tuple(dmg), int(r.get("bleed", 0)), **extras))
     return out
+
+
+_GRAPPLE_RIDER_KEYS = {
+    "improved_grab": ("max_size",),
+    "constrict": ("damage",),
+    "swallow_whole": ("max_size", "damage"),
+    "engulf": ("max_size", "damage", "save", "dc_ability"),
+    "paralysis": ("save", "dc_ability", "duration"),
+}
+
+
+def _grapple_rider(chk: Check, r: Mapping[str, Any], label: str, key: str, kind: str) -> RiderSpec | None:
+    """A special attack built on the grapple (docs/rules.md "Grapple"): improved grab (max_size,
+    default one size smaller than the creature), constrict (damage "1d4+4"), swallow whole
+    (max_size, damage "2d8+12 bludgeoning" and "8 acid"), engulf (max_size, damage, save), paralysis
+    (save, dc_ability, duration "3d6 rounds")."""
+    allowed = set(_GRAPPLE_RIDER_KEYS[kind]) | {"key", "kind"}
+    ok = True
+    for k in r:
+        if k not in allowed:
+            chk.bad(f"{label} {k}", f"unknown key for a {kind} rider; allowed: {', '.join(sorted(allowed))}")
+            ok = False
+    max_size = r.get("max_size")
+    if max_size is not None and get_size(chk, max_size, f"{label} max_size") is None:
+        ok = False
+    dmg = r.get("damage", [])
+    if isinstance(dmg, str):
+        dmg = [dmg]
+    if not isinstance(dmg, list) or not all(isinstance(d, str) for d in dmg):
+        chk.bad(f"{label} damage", "must be dice such as \"1d4+4\" (or a list: [\"2d8+12\", \"8 acid\"])")
+        ok = False
+        dmg = []
+    for d in dmg:
+        try:
+            Dice.parse(d.split()[0])
+        except (DataError, ValueError):
+            chk.bad(f"{label} damage", f"{shorten(d)} is not dice such as \"1d4+4\" or \"8 acid\"")
+            ok = False
+    if kind in ("constrict", "swallow_whole", "engulf") and not dmg:
+        chk.bad(f"{label} damage", f"a {kind} rider needs its damage, e.g. damage = \"1d4+4\"")
+        ok = False
+    save, dc_ab = r.get("save"), r.get("dc_ability")
+    if kind == "paralysis" or save is not None or dc_ab is not None:
+        if save not in SAVE_ABILITY:
+            chk.bad(f"{label} save", "must be fort, ref or will")
+            ok = False
+        if dc_ab not in ABILITIES:
+            chk.bad(f"{label} dc_ability", "the ability the DC is based on: con, cha ... (DC = 10 + HD/2 + mod)")
+            ok = False
+    duration = r.get("duration")
+    if kind == "paralysis":
+        if not isinstance(duration, str) or not duration.endswith(" rounds"):
+            chk.bad(f"{label} duration", "write it as \"3d6 rounds\" or \"6 rounds\"")
+            ok = False
+        else:
+            try:
+                Dice.parse(duration.split()[0])
+            except (DataError, ValueError):
+                chk.bad(f"{label} duration", f"{shorten(duration)}: write it as \"3d6 rounds\"")
+                ok = False
+    if not ok:
+        return None
+    return RiderSpec(key, kind, save, dc_ab, damage=tuple(dmg), max_size=max_size, duration=duration)
 
 
 def _parse_auras(chk: Check, data: Mapping[str, Any]) -> list[AuraSpec]:

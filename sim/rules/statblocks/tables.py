@@ -155,3 +155,12 @@ def skill_total(src: Source, ab: Abilities, skill: str, acp: int) -> int:
 def feats_with(src: Source, key: str) -> set[str]:
     """The parameters of every feat ``key`` the creature has ("weapon-focus" -> {"longsword"})."""
     return {f.param for f in src.feats if f.key == key and f.param}
+
+
+def natural_reach(src) -> float:
+    """A creature's natural reach in feet: ``[body] reach`` when its entry prints one (the Small
+    choker's 10 ft.), else its size's reach for its form (RULES §1.1)."""
+    over = dict(src.body_overrides)
+    if "reach" in over:
+        return float(over["reach"])
+    return src.size.facts.reach_long_ft if src.form == "long" else src.size.facts.reach_tall_ft

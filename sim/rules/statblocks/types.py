@@ -26,6 +26,8 @@ RIDER_KINDS = (
     "poison", "disease", "wounding",
     "web", "rust", "gaze",              # bestiary specials (sim/engine/specials.py)
 )
+# Special attacks built on the grapple (SRD Combat, Special Attacks; docs/rules.md "Grapple").
+GRAPPLE_RIDER_KINDS = ("improved_grab", "constrict", "swallow_whole", "engulf", "paralysis")
 GRIPS = ("one-hand", "two-hands", "off-hand")
 # Printed values that may replace the derived ones ("book values").
 BOOK_FIELDS = ("hit_dice", "hp", "initiative", "speed", "ac", "touch", "flat_footed", "bab", "grapple",
@@ -108,6 +110,8 @@ class RiderSpec:
     effect: str | None = None           # poison: "unconscious"; gaze: "confusion"
     duration_rounds: int = 0            # gaze: 8 (confusion at caster level 8)
     break_bonus: int = 0                # web: the Strength check DC is the escape DC + 4
+    max_size: str | None = None        # improved grab, swallow whole, engulf: largest size it works on
+    duration: str | None = None        # paralysis: "3d6 rounds"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +132,8 @@ class Rider:
     effect: str | None = None
     duration_rounds: int = 0
     break_bonus: int = 0
+    max_size: str | None = None
+    duration: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +204,8 @@ class NaturalEntry:
     primary: bool = True
     riders: tuple[str, ...] = ()
     crit: str = "x2"
+    extra: tuple = ()                  # ((Dice, "acid"), ...): energy added to every hit
+    reach: float | None = None         # its own reach (the otyugh's 15-ft tentacles), else the creature's
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +362,8 @@ class Source:
     save_bonus: int = 0                 # a racial bonus on every save (svirfneblin +2)
     dodge_bonus: int = 0                # a racial dodge bonus to AC (svirfneblin +4)
     hd_fraction: str | None = None      # "1/4" or "1/2": less than one Hit Die (Tiny vermin)
+    grapple_bonus: int = 0             # racial bonus on grapple checks (the choker's +4)
+    amorphous: bool = False            # an ooze without a fixed shape (RULES §11.12, setting ooze_squeeze)
 
 
 @dataclass(frozen=True, slots=True)
