@@ -173,7 +173,12 @@ class Narrator:
     def _attack(self, e: ev.Attack) -> str:
         kind = {"opportunity": " (attack of opportunity)", "charge": " (charge)", "ranged_touch": " (ranged touch)",
                 "touch": " (touch)"}.get(e.kind, "")
+        if e.guessed and not e.target:  # a guessed square with nobody in it (RULES §9.2)
+            return (f"{self.n(e.actor)}, {thing(e.weapon)}{kind} at ({e.at[0]}, {e.at[1]}), a guess in the dark: "
+                    "nobody there, a miss")
         target = f" vs {self.n(e.target)}" if e.target else ""
+        if e.guessed:
+            target += f" (a guess at ({e.at[0]}, {e.at[1]}))"
         s = (f"{self.n(e.actor)}, {thing(e.weapon)}{target}{kind}: d20 {e.roll} {mod_words(e.modifiers)} = {e.total} "
              f"vs AC {e.ac}")
         acw = ac_words(e.ac_modifiers)

@@ -28,7 +28,7 @@ from typing import Callable
 
 from sim.engine import attacks, damage, items, moves, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
-                                DropLight, LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
+                                DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.afflictions import poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
@@ -81,7 +81,7 @@ class Encounter(World):
                 "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
                 "component": c.block.swarm.component.key if c.is_swarm else None,
                 "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
-                "type": c.block.type, "sex": c.block.source.sex}
+                "type": c.block.type, "sex": c.block.source.sex, "torch_lit": c.torch_lit, "light": c.light}
 
     @property
     def round_cap(self) -> int:
@@ -303,6 +303,6 @@ HANDLERS: dict[type, Callable] = {
     Move: moves.do_move, FiveFootStep: moves.do_five_foot_step, Withdraw: moves.do_withdraw, Run: moves.do_run,
     Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
     Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
-    LightTorch: items.light_torch, DropLight: items.drop_light, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
+    LightTorch: items.light_torch, DropLight: items.drop_light, Douse: items.douse, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
     Cast: spells.cast, Delay: do_delay,
 }
