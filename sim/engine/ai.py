@@ -116,7 +116,7 @@ def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
         for q in near:
             if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]] and moves.movement_plan(w, c, q, budget=budget):
                 return foes, Move(q, double=budget == 2)
-    return foes, unseen.toward_noise(w, c, t, foes)
+    return foes, _support(w, c, t, foes) or unseen.toward_noise(w, c, t, foes)  # cure the dying, even in the dark
 
 
 # =================================================================================================

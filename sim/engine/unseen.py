@@ -48,12 +48,13 @@ PATIENCE_ROUNDS = 10  # how long a dark side waits beyond the light before it go
 # =================================================================================================
 
 def _attack_for_guess(c: Creature):
-    """The attack ``c`` would guess with: the weapon in hand if it needs no loading, else its first
-    melee attack."""
+    """The attack ``c`` would guess with now: the weapon in hand if it needs no loading, else a
+    melee attack it needs not draw (a natural one); None when it has neither."""
     a = c.wielded()
     if a is not None and attacks.unloaded_reason(None, c, a) is None:
         return a
-    return attacks.first_melee(c)
+    a = attacks.first_melee(c)
+    return a if a is not None and not attacks.needs_draw(c, a) else None
 
 
 def _wrong_this_turn(w: World, c: Creature) -> set[Pos]:
@@ -97,11 +98,12 @@ def attack_clues(w: World, c: Creature) -> list[Pos]:
     return sorted(out)
 
 
-def _pick(w: World, c: Creature, att, squares, kind: str = "melee") -> Pos | None:
-    """One square of ``squares`` it can attack now and has no reason to rule out, at random."""
-    ruled_out = _taken(w, c) | _wrong_this_turn(w, c)
+def _pick(w: World, c: Creature, att, squares) -> Pos | None:
+    """One square of ``squares`` it can attack now with ``att`` and has no reason to rule out, at
+    random (the fight's generator)."""
     if att is None:
         return None
+    ruled_out = _taken(w, c) | _wrong_this_turn(w, c)
     kind = "ranged" if att.mode == "ranged" else "melee"
     ok = sorted({tuple(q) for q in squares if tuple(q) not in ruled_out
                  and attacks.guess_reason(w, c, att, q, kind) is None})

@@ -225,3 +225,15 @@ def test_lighting_a_lantern_lights_the_cave_and_dropping_it_leaves_the_light():
     assert enc.perform(DropLight()) and bruna.light is None
     assert [(d.item, d.at) for d in enc.dropped_lights] == [("hooded-lantern", (1, 1))]
     assert enc.vision()[0].normal[1, 6] == BRIGHT                  # it lights from the floor
+
+
+def test_in_the_dark_a_cleric_still_cures_before_following_the_noise():
+    from sim.engine.actions import Cast
+
+    rows = ["#" * 14, "#" + "." * 12 + "#", "#" * 14]
+    cleric = {"id": "jozan", "template": "human-cleric-3", "team": "party", "at": [2, 1]}
+    enc = fight([{**HUMAN, "at": [1, 1]}, cleric, {**GOBLIN, "at": [12, 1]}], rows=rows)
+    enc.creatures["bruna"].hp = 3                                   # under 40%: cure her
+    assert enc.side_perceives("party", enc.creatures["gob"]) == 0
+    act = default_policy(enc, enc.creatures["jozan"], _turn(enc, "jozan"))
+    assert act == Cast("cure-light-wounds", target="bruna")
