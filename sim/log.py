@@ -237,7 +237,7 @@ class Narrator:
         words = {"draw": "draws", "light": f"lights {article(item)}", "drop_prone": "drops prone",
                  "stand_up": "stands up", "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
                  "last_thrown": f"has thrown {self.its(e.actor)} last", "fuse": f"prepares the fuse of {article(item)}",
-                 "drop_light": "drops the lit"}
+                 "drop_light": "drops the lit", "douse": "douses the"}
         if e.action == "fizzle":
             return f"  the {item} does not catch fire"
         verb, _, rest = words.get(e.action, e.action).partition(" ")

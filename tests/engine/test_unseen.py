@@ -177,6 +177,7 @@ def test_a_dark_side_douses_its_own_light_and_waits_beyond_the_party_light():
     assert default_policy(enc, k1, t) == Douse()
     assert enc.perform(Douse()) and not k1.torch_lit and k1.items["torch"] == 1 and not t.move
     assert [(e.action, e.item) for e in enc.events[enc.turn_mark:]] == [("douse", "torch")]
+    assert Narrator({"k1": "K1"}).line(enc.events[enc.turn_mark]) == "K1 douses the torch"
     # every square from which it could strike bruna is in her torchlight: it waits in the dark
     assert default_policy(enc, k1, t) == Delay()
     _play(enc, ["k1"], 3)
