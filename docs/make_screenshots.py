@@ -49,6 +49,29 @@ def frame(encounter: str, seconds: float, *, speed: float = 1.6, overlays: dict 
     return img.resize((960, 540), Image.LANCZOS)
 
 
+def crawl_frame(crawl: str, seconds: float, *, speed: float = 1.5):
+    """A frame of the crawl animation (``cavesim crawl FILE --out x.png --at SECONDS``), lit as the
+    party sees it."""
+    import pygame
+    from PIL import Image
+
+    from sim.crawl import run_crawl
+    from sim.loaders import load_crawl
+    from sim.render.crawl import crawl_scene
+
+    pygame.font.init()
+    scene, player = crawl_scene(run_crawl(load_crawl(ROOT / "maps" / crawl)), speed=speed)
+    scene.camera_glide = 0.0
+    scene.crisp_map = True
+    for _ in range(int(round(seconds / STEP))):
+        player.pump()
+        scene.update(STEP)
+    surf = pygame.Surface(scene.size)
+    scene.draw(surf, 1.0)
+    img = Image.frombytes("RGB", scene.size, pygame.image.tobytes(surf, "RGB"))
+    return img.resize((960, 540), Image.LANCZOS)
+
+
 def save(img, name: str) -> Path:
     from sim.fileio import atomic_path
     from sim.render.export import quantize
@@ -66,6 +89,7 @@ def main() -> None:
         ("overlays.png", frame("demo.toml", 14.0, overlays={"size": 5, "reach": True}, select="tordek", lit=False)),
         ("fog-monsters.png", frame("kobold_warren.toml", 6.0, view="monsters")),
         ("fog-party.png", frame("kobold_warren.toml", 6.0, view="party")),
+        ("crawl-lit.png", crawl_frame("crawl_warrens.toml", 62.0)),
     ]
     for name, img in shots:
         print(save(img, name))

@@ -32,8 +32,12 @@ Time model (each number is exact for this model, and tested):
 * Monsters placed in the map start a fight when they notice the party: by their senses (darkvision,
   blindsense or tremorsense, at least 60 ft, with a line of effect), or by the party's light, which
   they see from any distance along a clear line (a torch is seen far beyond its own radius, RULES
-  §9.3.4); the party sees no farther than its light, so the monsters always notice first. The
-  fight is played by the encounter engine from the positions and equipment the party has at that
+  §9.3.4). The party notices monsters only by its own light and senses (RULES §9.3: a monster
+  in the party's light, or in a light of its own or of the map, which the party sees from any
+  distance along a clear line; a dwarf's darkvision; a member's blindsense or scent), every
+  member counted at the leader's square; so the monsters usually notice first. The fight starts
+  where either side notices the other, and the timeline's ``noticed`` entry says who noticed
+  whom first, how (light, senses, darkvision) and from how far. The fight is played by the encounter engine from the positions and equipment the party has at that
   moment (armor off in a crawlway included); the crawl goes on with the survivors if the party wins.
 """
 
@@ -63,7 +67,8 @@ from sim.rules.statblocks import load_template, template_in, without_armor
 from sim.rules.weapons import combat_modifier
 from sim.specs import CombatantSpec, CrawlSpec, EncounterSpec
 from sim.vision.fov import field_of_view
-from sim.vision.scene import burn_minutes, party_light_bearer
+from sim.vision import DARK, LOCATES, SEES, Viewer, vision
+from sim.vision.scene import burn_minutes, gear_light, map_lights, party_light_bearer
 
 KINDS = ("open", "single_file", "crawl", "awkward", "tight")
 _MODE_KIND = {WALK: "open", CRAWL: "crawl", AWKWARD: "awkward", TIGHT: "tight"}
@@ -81,7 +86,7 @@ class Entry:
     start: float
     rounds: float
     what: str           # walk | single_file | crawl | awkward | tight | armor_off | stand_up | armor_on |
-                        # keep_armor_off | wait | encounter | left_behind | arrive | light | light_out
+                        # keep_armor_off | wait | noticed | encounter | left_behind | arrive | light | light_out
     who: tuple[str, ...]
     at: Pos
     detail: dict = field(default_factory=dict)
@@ -290,7 +295,8 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
     grid = spec.grid
     t = 0.0
     light = _PartyLight()
-    if spec.settings.get("vision", True):  # RULES §9 (setting vision off: no light is carried or seen)
+    vision_on = bool(spec.settings.get("vision", True))
+    if vision_on:  # RULES §9 (setting vision off: no light is carried or seen, the party notices nothing first)
         light.relight(members, timeline, t, tracks)
 
     # 1. the route, and who cannot take it
@@ -330,7 +336,9 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
         travellers, monsters_left = s.travellers, s.monsters_left
         # the next square where monsters notice the party ends this leg (RULES: senses, §3 of the
         # module docstring); the leg is cut into stretches of one kind
-        trig = _trigger(grid, route[pos + 1:], monsters_left, travellers, base=spec.path, lit=light.lit())
+        trig = _trigger(grid, route[pos + 1:], monsters_left, travellers if vision_on else [], base=spec.path,
+                        lit=light.lit(),
+                        item=light.item if light.lit() else None)
         end_at = pos + 1 + trig[0] if trig is not None else len(route) - 1
         kinds = [_kind_at(fields_unarmored(grid, travellers), grid, travellers, sq) for sq in route]
         stretches: list[tuple[str, int, int]] = []  # (kind, first index, last index)
@@ -351,7 +359,9 @@ def run_crawl(spec: CrawlSpec) -> CrawlResult:
         pos = end_at
         if trig is None or not travellers:
             break
-        group = trig[1]
+        group, noticed = trig[1], trig[2]
+        who = [d["monster"] for d in noticed["monsters_noticed"]] or [d["member"] for d in noticed["party_noticed"]]
+        timeline.append(Entry(t, 0.0, "noticed", tuple(dict.fromkeys(who)), route[pos], noticed))
         fight = _fight(spec, grid, route[pos], route[:pos + 1], travellers, group, len(fights), t)
         fights.append(fight["summary"])
         all_events.extend(fight["events"])
@@ -573,27 +583,78 @@ def _block_squares(at: Pos, space_ft: float, swarm: bool = False) -> set[Pos]:
 
 
 def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], party: list[Creature], *,
-             base: str = ".", lit: bool = False):
-    """The first square of the stretch where a monster notices the party (see the module notes):
-    by its senses, or, when the party carries a light (``lit``), by seeing it along a clear line
-    from any distance. Returns (index, the monsters that join the fight: those within 60 ft of one
-    that noticed). Distances count diagonals 5-10-5 (§6.2)."""
+             base: str = ".", lit: bool = False, item: str | None = None):
+    """The first square of the stretch where a monster notices the party or the party notices a
+    monster (see the module notes). A monster notices by its senses, or, when the party carries a
+    light (``lit``), by seeing it along a clear line from any distance. The party, standing on the
+    square with its light (``item``), notices what its own eyes and senses give it there
+    (:func:`_party_notices`). Returns (index, the monsters that join the fight: those within 60 ft
+    of one noticed or noticing, the "noticed" entry's detail). Distances count diagonals 5-10-5
+    (§6.2)."""
     if not monsters:
         return None
     views = {m.id: field_of_view(grid.rock, m.at) for m in monsters} if lit else {}
+    fixed = [*map_lights(grid), *(gear_light(it, at=m.at) for m in monsters if (it := _monster_light(m, base)))]
     for i, sq in enumerate(squares):
         seen = []
         for m in monsters:
             r = _sense_range_ft(m.template, base) // 5
             if lit and views[m.id][sq[1], sq[0]]:
-                seen.append(m)  # the party's light, seen down the tunnel (RULES §9.3.4)
+                seen.append((m, "light"))  # the party's light, seen down the tunnel (RULES §9.3.4)
             elif distance_squares(m.at, sq) <= r and line_of_effect(grid.rock, [sq], [m.at]):
-                seen.append(m)
-        if seen:
-            # everyone within 60 ft of the first to notice joins
-            group = [m for m in monsters if any(distance_squares(m.at, s.at) <= 12 for s in seen)]
-            return i, group
+                seen.append((m, "senses"))
+        spotted = _party_notices(grid, sq, party, item, monsters, fixed, base) if party else []
+        if seen or spotted:
+            first = [m for m, _ in seen] + [m for m in monsters if any(d["monster"] == m.id for d in spotted)]
+            # everyone within 60 ft of the first to notice (or be noticed) joins
+            group = [m for m in monsters if any(distance_squares(m.at, s.at) <= 12 for s in first)]
+            detail = {"first": "both" if seen and spotted else ("monsters" if seen else "party"),
+                      "monsters_noticed": [{"monster": m.id, "from_ft": 5 * distance_squares(m.at, sq), "by": how}
+                                           for m, how in seen],
+                      "party_noticed": spotted}
+            return i, group, detail
     return None
+
+
+def _monster_light(m: CombatantSpec, base: str) -> str | None:
+    """The light a monster of the crawl holds lit: ``light = ...``, or for ``lit`` a torch it carries."""
+    if m.light:
+        return m.light
+    if not m.lit:
+        return None
+    b = _monster_block(m.template, base)
+    carried = dict(b.gear) if b is not None else {}
+    return "torch" if carried.get("torch", 0) + dict(m.items).get("torch", 0) > 0 else None
+
+
+def _party_notices(grid: CaveGrid, sq: Pos, party: list[Creature], item: str | None, monsters: list[CombatantSpec],
+                   fixed: list, base: str) -> list[dict]:
+    """Which monsters the party perceives (sees or pinpoints, RULES §9.3) from ``sq``, its light
+    (``item``) shining from there, every member counted at that square: ``{"member", "monster",
+    "from_ft", "by"}``, ``by`` being ``light`` (lit by any light in the member's view: a lit
+    square is seen from any distance along a clear line), ``darkvision`` or ``senses``."""
+    lights = list(fixed) + ([gear_light(item, at=sq)] if item else [])
+    rows, cols = grid.shape
+    viewers = [Viewer.from_senses(c.id, "party", [sq], c.block.senses) for c in party]
+    for m in monsters:
+        b = _monster_block(m.template, base)
+        if b is None:
+            continue
+        squares = sorted(q for q in _block_squares(m.at, b.body.space, b.is_swarm) if 0 <= q[0] < cols and 0 <= q[1] < rows)
+        viewers.append(Viewer.from_senses(m.id, "monsters", squares, b.senses, grounded=not b.speed.fly))
+    lg, s = vision(grid.rock, lights, viewers)
+    out = []
+    for c in party:
+        for v in viewers[len(party):]:
+            level = s.level_of(c.id, v.id)
+            if level < LOCATES:
+                continue
+            ft = 5 * min(distance_squares(sq, q) for q in v.squares)
+            levels = lg.for_viewer(bool(c.block.senses.low_light))
+            by = "senses" if level < SEES else (
+                "light" if any(levels[y, x] != DARK for x, y in v.squares) else "darkvision")
+            out.append({"member": c.id, "monster": v.id, "from_ft": ft, "by": by})
+    return out
 
 
 def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: list[Creature],
@@ -646,6 +707,29 @@ def light_words(who: str, what: str, d: dict) -> str:
     m = d.get("burns_minutes")
     return f"{who} lights a {item} and carries the party's light" + (f" (it burns {m:g} min)" if m else "")
 
+
+
+def notice_words(d: dict, name: Callable[[str], str] = str) -> str:
+    """A ``noticed`` entry of the timeline in words (the first three noticings).
+
+    >>> print(notice_words({"first": "monsters", "party_noticed": [],
+    ...                     "monsters_noticed": [{"monster": "kobold-2", "from_ft": 200, "by": "light"}]}))
+    The monsters notice first: kobold-2 sees the party's light from 200 ft; the party has noticed nothing
+    >>> print(notice_words({"first": "party", "monsters_noticed": [],
+    ...                     "party_noticed": [{"member": "tordek", "monster": "ogre", "from_ft": 60, "by": "darkvision"}]}))
+    The party notices first: tordek sees ogre by darkvision from 60 ft
+    """
+    how_m = {"light": "sees the party's light", "senses": "notices the party by its senses"}
+    how_p = {"light": "sees {} in the light", "darkvision": "sees {} by darkvision", "senses": "pinpoints {} by its senses"}
+    parts = [f"{name(x['monster'])} {how_m.get(x['by'], 'notices the party')} from {x['from_ft']} ft"
+             for x in d.get("monsters_noticed", [])]
+    parts += [f"{name(x['member'])} {how_p.get(x['by'], 'notices {}').format(name(x['monster']))} from {x['from_ft']} ft"
+              for x in d.get("party_noticed", [])]
+    more = f" and {len(parts) - 3} more" if len(parts) > 3 else ""
+    head = {"monsters": "The monsters notice first", "party": "The party notices first",
+            "both": "Both sides notice each other"}.get(d.get("first"), "Noticed")
+    tail = "" if d.get("party_noticed") else "; the party has noticed nothing"
+    return f"{head}: {'; '.join(parts[:3])}{more}{tail}"
 
 
 @dataclass(slots=True)

@@ -182,6 +182,8 @@ class Attack(Event):
     concealment: str = "none"         # none | concealment (20%) | total (50%): RULES §9.2
     miss_chance: int = 0              # percent rolled after a hit
     miss_roll: int | None = None      # d100; the hit is lost when it is at most miss_chance
+    guessed: bool = False             # aimed at a square guessed (a foe not perceived, RULES §9.2) ...
+    at: Pos | None = None             # ... this square; target "" when nobody was there (a miss)
 
 
 @_event

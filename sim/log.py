@@ -174,7 +174,12 @@ class Narrator:
     def _attack(self, e: ev.Attack) -> str:
         kind = {"opportunity": " (attack of opportunity)", "charge": " (charge)", "ranged_touch": " (ranged touch)",
                 "touch": " (touch)"}.get(e.kind, "")
+        if e.guessed and not e.target:  # a guessed square with nobody in it (RULES §9.2)
+            return (f"{self.n(e.actor)}, {thing(e.weapon)}{kind} at ({e.at[0]}, {e.at[1]}), a guess in the dark: "
+                    "nobody there, a miss")
         target = f" vs {self.n(e.target)}" if e.target else ""
+        if e.guessed:
+            target += f" (a guess at ({e.at[0]}, {e.at[1]}))"
         s = (f"{self.n(e.actor)}, {thing(e.weapon)}{target}{kind}: d20 {e.roll} {mod_words(e.modifiers)} = {e.total} "
              f"vs AC {e.ac}")
         acw = ac_words(e.ac_modifiers)
@@ -237,7 +242,7 @@ class Narrator:
         words = {"draw": "draws", "light": f"lights {article(item)}", "drop_prone": "drops prone",
                  "stand_up": "stands up", "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
                  "last_thrown": f"has thrown {self.its(e.actor)} last", "fuse": f"prepares the fuse of {article(item)}",
-                 "drop_light": "drops the lit"}
+                 "drop_light": "drops the lit", "douse": "douses the"}
         if e.action == "fizzle":
             return f"  the {item} does not catch fire"
         verb, _, rest = words.get(e.action, e.action).partition(" ")

@@ -204,6 +204,10 @@ def _print_text(result) -> None:
             from sim.crawl import light_words  # (loaded with the crawl, not for every command)
 
             line = light_words(e.who[0], e.what, d)
+        elif e.what == "noticed":
+            from sim.crawl import notice_words
+
+            line = notice_words(d)
         elif e.what == "left_behind":
             line = f"{who} {d['reason']}"
         elif e.what == "keep_armor_off":

@@ -46,16 +46,22 @@ class Withdraw:
 
 @dataclass(frozen=True, slots=True)
 class Strike:
-    """A standard-action attack (melee or ranged) with the named attack (default: in hand)."""
+    """A standard-action attack (melee or ranged) with the named attack (default: in hand), on a
+    creature its side perceives (``target``), or on a square it guesses (``at``: RULES §9.2, a
+    foe it cannot perceive has total concealment and must be guessed at; nobody there, a miss)."""
 
-    target: str
+    target: str = ""
     attack: str | None = None
+    at: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class FullAttack:
-    target: str
+    """A full attack on ``target``, or on the guessed square ``at`` (as :class:`Strike`)."""
+
+    target: str = ""
     attack: str | None = None
+    at: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +80,9 @@ class Draw:
 @dataclass(frozen=True, slots=True)
 class LightTorch:
     """Light a torch (standard action with a tindertwig, full-round with flint and steel) and take
-    it in hand; provokes (§3.5). ``item`` a lantern ("hooded-lantern"): light it the same way (it
-    is not taken in hand as a weapon; only a lit lantern bursts into fire when thrown)."""
+    it in hand; provokes (§3.5). ``item`` a lantern ("hooded-lantern"): light it the same way and
+    hold it (``Creature.light``: it sheds light, and only a lit lantern bursts into fire when
+    thrown); one such light in hand at a time, besides the torch."""
 
     item: str = "torch"
 
@@ -84,6 +91,12 @@ class LightTorch:
 class DropLight:
     """Drop the lit light in hand (a torch, a lantern...) on the floor: a free action; it keeps
     lighting its square's surroundings (RULES §9.3.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Douse:
+    """Put out the light it holds (a lantern's hood shut, a torch smothered): a move action (our
+    choice: RULES §9 gives none); the item stays in its pack, unlit, and can be lit again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +213,8 @@ class Delay:
     """End the turn now (wait; hold a chokepoint)."""
 
 
-Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropLight | DropProne
+Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropLight | Douse
+          | DropProne
           | StandUp | Throw
           | Cast | Load | PrepareFuse | RemoveArmor | Delay
           | Grapple | Pin | Escape | MoveGrapple | Trip | BullRush)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import ai_specials, attacks, moves
+from sim.engine import ai_specials, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
@@ -59,6 +59,9 @@ def default_policy(w: World, c: Creature, t: Turn):
     foes, hunt = _perceived(w, c, t, foes)
     if hunt is not None:
         return hunt
+    act = unseen.keep_to_the_dark(w, c, t, foes)  # a side that sees in the dark keeps out of the light
+    if act is not None:
+        return act
     if c.is_swarm:
         return swarm_policy(w, c, t, foes)
     if c.nauseated:
@@ -90,36 +93,37 @@ def default_policy(w: World, c: Creature, t: Turn):
 
 def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """The foes ``c``'s side perceives (sees or pinpoints, RULES §9.3), and where the side last saw
-    each (kept in the fight's memory). When it perceives none: go to the square where one was
-    last seen (and forget it there); with no such memory, the foes all the same (the noise of the
-    fight: Listen checks are not modelled). Returns (foes, an action or None)."""
+    each (kept in the fight's memory). When it perceives none (:mod:`sim.engine.unseen`): attack a
+    square it has a clue to (the last seen square, where an attack came from), else go to the
+    square where one was last seen (and forget it there), else toward the noise of the fight
+    (Listen checks are not modelled; a swarm flows at the foes all the same). Returns (foes, an
+    action or None)."""
     if not w.vision_on:
         return foes, None
     memory = w.memory.setdefault(("last_seen", c.team), {})
     known = [f for f in foes if w.side_perceives(c.team, f) >= LOCATES]
     for f in known:
         memory[f.id] = tuple(f.pos)
-    if known:
-        return known, None
+    if known or c.is_swarm or c.nauseated:
+        return (known or foes), None
+    act = unseen.guess(w, c, t, foes)
+    if act is not None:
+        return foes, act
     ids = {f.id for f in foes}
-    spots = [(p, fid) for fid, p in memory.items() if fid in ids]
-    if not spots:
-        return foes, None
     here = set(c.squares)
-    for p, fid in spots:
+    for fid, p in list(memory.items()):
         if p in here:
             del memory[fid]  # it is not where it was seen
-    spots = [(p, fid) for p, fid in spots if p not in here]
-    if not spots or not t.move:
-        return foes, None
-    p = min(spots, key=lambda s: footprint_distance_ft(c.squares, [s[0]]))[0]
-    near = sorted(((p[0] + dx, p[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)),
-                  key=lambda q: (q != p, footprint_distance_ft(c.squares, [q])))
-    budget = 2 if t.full_move else 1
-    for q in near:
-        if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]] and moves.movement_plan(w, c, q, budget=budget):
-            return foes, Move(q, double=budget == 2)
-    return foes, None
+    spots = [(p, fid) for fid, p in memory.items() if fid in ids]
+    if spots and t.move:
+        p = min(spots, key=lambda s: footprint_distance_ft(c.squares, [s[0]]))[0]
+        near = sorted(((p[0] + dx, p[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)),
+                      key=lambda q: (q != p, footprint_distance_ft(c.squares, [q])))
+        budget = 2 if t.full_move and t.needs(c, full=True) is None else 1
+        for q in near:
+            if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]] and moves.movement_plan(w, c, q, budget=budget):
+                return foes, Move(q, double=budget == 2)
+    return foes, _support(w, c, t, foes) or unseen.toward_noise(w, c, t, foes)  # cure the dying, even in the dark
 
 
 # =================================================================================================
@@ -357,7 +361,8 @@ def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos
     mouth = tuple(mouth)
     if mouth != c.pos and (t.move or t.standard) and moves.movement_plan(w, c, mouth, budget=1):
         return Move(mouth)
-    return _throw_while_waiting(w, c, t, [o for o in w.enemies(c) if o.in_fight]) or Delay()
+    return _throw_while_waiting(w, c, t, [o for o in w.enemies(c) if o.in_fight
+                                          and w.side_perceives(c.team, o) >= LOCATES]) or Delay()
 
 
 # =================================================================================================
@@ -614,8 +619,8 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
         elif c.items.get("torch", 0) > 0 and (c.items.get("tindertwig", 0) > 0 or t.full_round):
             return LightTorch()
     # 3. an unlit lantern and a swarm within throwing range: light it (the torch's action, §3.5)
-    unlit = [i for i in throwable_items(c, unprepared=True) if gear(i).is_lantern and c.lanterns_lit.get(i, 0) < c.items[i]]
-    if unlit and not throwable_items(c) and (c.items.get("tindertwig", 0) > 0 or t.full_round) and any(
+    unlit = [i for i in throwable_items(c, unprepared=True) if gear(i).is_lantern and c.light != i]
+    if unlit and c.light is None and not throwable_items(c) and (c.items.get("tindertwig", 0) > 0 or t.full_round) and any(
             footprint_distance_ft(c.squares, s.squares) <= 30 for s in swarms):
         return LightTorch(unlit[0])
     return None

@@ -28,6 +28,7 @@ from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect,
 from sim.rules.categories import Category, effects
 from sim.rules.statblocks import Attack
 from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier, handed_index
+from sim.vision import LOCATES
 from sim.vision.sight import TOTAL_MISS
 
 
@@ -129,6 +130,7 @@ class AttackPlan:
     distance_ft: int = 0
     sneak: bool = False
     flanked: bool = False
+    guessed_at: tuple[int, int] | None = None   # the square guessed (RULES §9.2), if it was a guess
 
     @property
     def bonus(self) -> int:
@@ -141,6 +143,52 @@ class AttackPlan:
 def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, *,
                 kind: str = "melee", iterative: int = 0, bonus_override: int | None = None) -> AttackPlan | Impossible:
     """Every modifier of one attack roll and of the target's AC, or the reason it is not allowed."""
+    if not target.alive:
+        return Impossible(f"{target.name} is already out")
+    if attacker.grappling:
+        why = _grappling_attack(attacker, attack, target)
+        if why:
+            return Impossible(why)
+    mods = attacker_modifiers(w, attacker, attack, kind=kind, iterative=iterative, bonus_override=bonus_override)
+    if isinstance(mods, Impossible):
+        return mods
+    ranged = attack.mode == "ranged"
+    dist = footprint_distance_ft(attacker.squares, target.squares)
+    why = distance_reason(w, attacker, attack, target.squares, target.name, mods, shared=bool(
+        set(attacker.squares) & set(target.squares)))
+    if why:
+        return Impossible(why)
+    if ranged:
+        if in_melee_with_ally(w, attacker, target) and not attacker.block.has_feat("precise-shot"):
+            mods["firing_into_melee"] = _mod("attack", "firing_into_melee")
+    else:
+        if not target.is_swarm and not attacker.is_swarm and _flanked(w, attacker, target):
+            mods["flanking"] = _mod("attack", "flanking")
+        if target.helpless:
+            mods["helpless_target"] = _mod("attack", "helpless_melee")
+    if attacker.blessed_until >= w.round:
+        mods["bless"] = _mod("attack", "bless")
+    if attacker.conditions:
+        mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
+    if attack.kind == "special":
+        why = specials.refuse_attack(w, attacker, attack, target)
+        if why:
+            return Impossible(why)
+    if attacker.grappling:
+        mods["grappling"] = _mod("attack", "grappling")   # -4 against the creature one grapples (§11.4)
+
+    touch = bool(attack.touch)
+    ac, ac_mods = target_ac(w, attacker, target, ranged=ranged, touch=touch)
+    plan = AttackPlan(attacker, target, attack, kind, mods, ac, ac_mods, touch=touch, distance_ft=dist)
+    plan.flanked = "flanking" in mods
+    plan.sneak = _sneak_applies(w, attacker, target, ranged, dist, plan.flanked)
+    return plan
+
+
+def attacker_modifiers(w: World, attacker: Creature, attack: Attack, *, kind: str = "melee", iterative: int = 0,
+                       bonus_override: int | None = None) -> dict[str, int] | Impossible:
+    """The attack roll's modifiers that depend on the attacker alone (its attack, the space it
+    stands in, its posture), or the reason it cannot attack with it now."""
     ranged = attack.mode == "ranged"
     if attack.kind == "swarm":
         return Impossible("a swarm does not make attack rolls; it damages what it covers at the end of its turn")
@@ -148,16 +196,10 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
         return Impossible(f"{attacker.name} cannot act")
     if attacker.nauseated:
         return Impossible(f"{attacker.name} is nauseated: no attacks (§5.2)")
-    if not target.alive:
-        return Impossible(f"{target.name} is already out")
     cat = standing_category(w, attacker)
     eff = effects(cat)
     if not eff.attacks:
         return Impossible(f"no attacks are possible in a {eff.label} (§2.4)")
-    if attacker.grappling:
-        why = _grappling_attack(attacker, attack, target)
-        if why:
-            return Impossible(why)
 
     mods: dict[str, int] = {}
     for name, value in attack.bonus_parts:
@@ -203,53 +245,38 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             return Impossible(f"{attacker.name} is prone: only crossbows can be fired (§5.1)")
         if not ranged and eff.prone_melee_penalty_applies:
             mods["prone"] = _mod("attack", "prone_melee")
+    if kind == "charge" and not ranged:
+        mods["charge"] = _mod("attack", "charge")
+    return mods
 
-    dist = footprint_distance_ft(attacker.squares, target.squares)
-    if ranged:
+
+def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name: str, mods: dict[str, int], *,
+                    shared: bool = False) -> str | None:
+    """Why ``attack`` cannot reach ``squares`` (a creature's, or a guessed square) from where the
+    attacker stands, or None; a ranged attack's range penalty goes into ``mods``. ``shared``: the
+    attacker shares a square with them (a reach-0 creature must)."""
+    dist = footprint_distance_ft(attacker.squares, squares)
+    if attack.mode == "ranged":
         if not attack.range_ft:
-            return Impossible(f"{attack.name} has no range")
+            return f"{attack.name} has no range"
         max_inc = max_increments(attack)
         increments = max(1, -(-dist // attack.range_ft))
         if increments > max_inc:
-            return Impossible(f"{target.name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments")
+            return f"{name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments"
         if increments > 1:
             mods["range"] = _mod("attack", "range_increment") * (increments - 1)
-        if not line_of_effect(w.grid.rock, attacker.squares, target.squares):
-            return Impossible(f"no line of effect to {target.name}")
-        if in_melee_with_ally(w, attacker, target) and not attacker.block.has_feat("precise-shot"):
-            mods["firing_into_melee"] = _mod("attack", "firing_into_melee")
-    else:
-        reach = int(attack.reach_ft or attacker.reach_ft())
-        if attacker.reach_ft() <= 0:  # reach 0: it must share the target's square (RULES §4.2)
-            if not set(attacker.squares) & set(target.squares):
-                return Impossible(f"{attacker.name} has no reach: it must be in {target.name}'s square")
-        elif dist > reach and not set(attacker.squares) & set(target.squares):
-            return Impossible(f"{target.name} is {dist} ft away, beyond reach ({reach} ft)")
-        elif attack.weapon is not None and attack.weapon.reach and not attack.weapon.reach_adjacent and dist <= 5:
-            return Impossible(f"{attack.name} is a reach weapon: it cannot hit an adjacent foe")
-        if kind == "charge":
-            mods["charge"] = _mod("attack", "charge")
-        if not target.is_swarm and not attacker.is_swarm and _flanked(w, attacker, target):
-            mods["flanking"] = _mod("attack", "flanking")
-        if target.helpless:
-            mods["helpless_target"] = _mod("attack", "helpless_melee")
-    if attacker.blessed_until >= w.round:
-        mods["bless"] = _mod("attack", "bless")
-    if attacker.conditions:
-        mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
-    if attack.kind == "special":
-        why = specials.refuse_attack(w, attacker, attack, target)
-        if why:
-            return Impossible(why)
-    if attacker.grappling:
-        mods["grappling"] = _mod("attack", "grappling")   # -4 against the creature one grapples (§11.4)
-
-    touch = bool(attack.touch)
-    ac, ac_mods = target_ac(w, attacker, target, ranged=ranged, touch=touch)
-    plan = AttackPlan(attacker, target, attack, kind, mods, ac, ac_mods, touch=touch, distance_ft=dist)
-    plan.flanked = "flanking" in mods
-    plan.sneak = _sneak_applies(w, attacker, target, ranged, dist, plan.flanked)
-    return plan
+        if not line_of_effect(w.grid.rock, attacker.squares, squares):
+            return f"no line of effect to {name}"
+        return None
+    reach = int(attack.reach_ft or attacker.reach_ft())
+    if attacker.reach_ft() <= 0:  # reach 0: it must share the target's square (RULES §4.2)
+        if not shared:
+            return f"{attacker.name} has no reach: it must be in {name}'s square"
+    elif dist > reach and not shared:
+        return f"{name} is {dist} ft away, beyond reach ({reach} ft)"
+    elif attack.weapon is not None and attack.weapon.reach and not attack.weapon.reach_adjacent and dist <= 5:
+        return f"{attack.name} is a reach weapon: it cannot hit an adjacent foe"
+    return None
 
 
 def _grappling_attack(attacker: Creature, attack: Attack, target: Creature) -> str | None:
@@ -397,7 +424,7 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     total = roll + plan.bonus
     hit = hits(roll, total, plan.ac)
     # concealment: rolled after a hit (RULES §9.2); concealments do not stack
-    chance = w.miss_chance(a, t)
+    chance = max(w.miss_chance(a, t), TOTAL_MISS) if plan.guessed_at is not None else w.miss_chance(a, t)
     concealment = "total" if chance >= TOTAL_MISS else ("concealment" if chance else "none")
     miss_roll = None
     if hit and chance:
@@ -421,7 +448,8 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
                          modifiers=dict(plan.modifiers), total=total, ac=plan.ac,
                          ac_modifiers=dict(plan.ac_modifiers), hit=hit, critical=critical, kind=kind,
                          threat=threat, confirm_roll=confirm_roll, confirm_total=confirm_total,
-                         concealment=concealment, miss_chance=chance, miss_roll=miss_roll))
+                         concealment=concealment, miss_chance=chance, miss_roll=miss_roll,
+                         guessed=plan.guessed_at is not None, at=plan.guessed_at))
     if hit and not specials.on_hit(w, plan):   # a web entangles, antennae rust: no damage
         weapon_damage(w, plan, critical=critical, multiplier=multiplier)
         specials.after_damage(w, plan)          # a metal weapon that hurts a rust monster corrodes
@@ -527,13 +555,69 @@ def attack_for(w: World, c: Creature, name: str | None):
     return att
 
 
+def unperceived_reason(w: World, c: Creature, target: Creature) -> str | None:
+    """Why ``c`` cannot aim at ``target`` by name: its side neither sees nor pinpoints it (RULES
+    §9.2: total concealment, the square must be guessed), or None."""
+    if target.team == c.team or not target.alive or w.side_perceives(c.team, target) >= LOCATES:
+        return None
+    return (f"{c.name}'s side cannot perceive {target.name} (RULES §9.2): attack the square you guess it is in "
+            "(a 50% miss chance there; nobody there, a miss)")
+
+
+def occupant(w: World, c: Creature, at) -> Creature | None:
+    """Who is in the guessed square ``at``: a living creature of another side whose space holds it."""
+    at = tuple(at)
+    for o in w.creatures.values():
+        if o is not c and o.alive and o.team != c.team and at in {tuple(q) for q in o.squares}:
+            return o
+    return None
+
+
+def guess_reason(w: World, c: Creature, att: Attack, at, kind: str) -> str | None:
+    """Why ``c`` cannot attack the square ``at`` with ``att`` now, or None (RULES §9.2)."""
+    at = tuple(at)
+    if not w.grid.in_bounds(at):
+        return f"({at[0]}, {at[1]}) is off the map"
+    if w.grid.rock[at[1], at[0]]:
+        return f"({at[0]}, {at[1]}) is solid rock"
+    if any(o is not c and o.alive and o.team == c.team and at in {tuple(q) for q in o.squares}
+           for o in w.creatures.values()):
+        return f"an ally stands at ({at[0]}, {at[1]})"
+    mods = attacker_modifiers(w, c, att, kind=kind)
+    if isinstance(mods, Impossible):
+        return mods.reason
+    return distance_reason(w, c, att, [at], f"({at[0]}, {at[1]})", mods, shared=at in {tuple(q) for q in c.squares})
+
+
+def guessed_attack(w: World, c: Creature, att: Attack, at, *, kind: str, iterative: int = 0) -> bool:
+    """One attack on a guessed square (RULES §9.2, SRD total concealment): whoever is there is
+    attacked with the 50% miss chance; nobody there, it misses without a roll. The attack event
+    says ``guessed`` and the square. Returns True on a hit."""
+    at = (int(at[0]), int(at[1]))
+    o = occupant(w, c, at)
+    plan = plan_attack(w, c, att, o, kind=kind, iterative=iterative) if o is not None else None
+    if not plan:
+        mods = attacker_modifiers(w, c, att, kind=kind, iterative=iterative)
+        w.emit(AttackEvent(round=w.round, actor=c.id, target="", weapon=att.name, roll=0,
+                           modifiers=dict(mods) if isinstance(mods, dict) else {}, total=0, ac=0, ac_modifiers={},
+                           hit=False, critical=False, kind=kind, guessed=True, at=at))
+        return False
+    plan.guessed_at = at
+    return resolve_attack(w, plan)
+
+
 def do_strike(w: World, c: Creature, t: Turn, a: Strike):
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
+    if a.at is not None:
+        return _strike_square(w, c, t, a)
     target = w.creatures.get(a.target)
     if target is None:
         return Impossible(f"no creature {a.target!r}")
+    why = unperceived_reason(w, c, target)
+    if why:
+        return Impossible(why)
     att = attack_for(w, c, a.attack)
     if isinstance(att, Impossible):
         return att
@@ -558,13 +642,36 @@ def do_strike(w: World, c: Creature, t: Turn, a: Strike):
     return True
 
 
+def _strike_square(w: World, c: Creature, t: Turn, a: Strike):
+    att = attack_for(w, c, a.attack)
+    if isinstance(att, Impossible):
+        return att
+    why = unloaded_reason(w, c, att)
+    kind = "ranged" if att.mode == "ranged" else "melee"
+    why = why or guess_reason(w, c, att, a.at, kind)
+    if why:
+        return Impossible(why)
+    if att.mode == "ranged":
+        provoke(w, c, "ranged_attack")
+    if c.in_fight:
+        guessed_attack(w, c, att, a.at, kind=kind)
+        after_shot(w, c, att)
+    t.spend("standard")
+    return True
+
+
 def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
     why = t.needs(c, full=True)
     if why:
         return Impossible(why)
-    target = w.creatures.get(a.target)
-    if target is None:
-        return Impossible(f"no creature {a.target!r}")
+    target = None
+    if a.at is None:
+        target = w.creatures.get(a.target)
+        if target is None:
+            return Impossible(f"no creature {a.target!r}")
+        why = unperceived_reason(w, c, target)
+        if why:
+            return Impossible(why)
     routine = attack_routine(w, c, a.attack)
     if isinstance(routine, Impossible):
         return routine
@@ -574,14 +681,22 @@ def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
             return Impossible(why)
         routine = routine[:1]  # one shot: loading again takes an action of its own (RULES §3.3)
     kind = lambda att: "melee" if att.mode == "melee" else "ranged"  # noqa: E731
-    plans = [plan_attack(w, c, att, target, kind=kind(att), iterative=it) for att, it, _ in routine]
-    if not any(plans):
-        return Impossible(next(p.reason for p in plans if not p))
+    if target is None:  # every attack of the routine at the guessed square (RULES §9.2)
+        reasons = [guess_reason(w, c, att, a.at, kind(att)) for att, _, _ in routine]
+        if all(reasons):
+            return Impossible(reasons[0])
+    else:
+        plans = [plan_attack(w, c, att, target, kind=kind(att), iterative=it) for att, it, _ in routine]
+        if not any(plans):
+            return Impossible(next(p.reason for p in plans if not p))
     t.spend("full")
     for att, iterative, _ in routine:
-        if not target.alive or not c.in_fight:
+        if not c.in_fight or (target is not None and not target.alive):
             break
-        plan = plan_attack(w, c, att, target, kind=kind(att), iterative=iterative)
+        if target is None:
+            plan = None if guess_reason(w, c, att, a.at, kind(att)) else True
+        else:
+            plan = plan_attack(w, c, att, target, kind=kind(att), iterative=iterative)
         if not plan:
             continue  # e.g. the club of a claw-claw-club routine in an awkward space
         if att.thrown and c.thrown_left.get(att.weapon.key, 1) <= 0:
@@ -590,7 +705,10 @@ def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
             provoke(w, c, "ranged_attack")
             if not c.in_fight:
                 break
-        resolve_attack(w, plan)
+        if target is None:
+            guessed_attack(w, c, att, a.at, kind=kind(att), iterative=iterative)
+        else:
+            resolve_attack(w, plan)
         after_shot(w, c, att)
     return True
 

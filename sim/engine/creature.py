@@ -41,9 +41,9 @@ class Creature:
     helping: str | None = None           # the ally whose armor it helps take off
     wielding: str | None = None          # the attack name in hand (main weapon)
     items: dict[str, int] = field(default_factory=dict)
-    torch_lit: bool = False
-    light: str | None = None             # another lit light it holds: a lantern, a sunrod... (RULES §9.1)
-    lanterns_lit: dict[str, int] = field(default_factory=dict)   # lit lanterns by item (RULES §3.5)
+    torch_lit: bool = False              # the torch in hand is lit (a weapon too: +1 fire, RULES §3.5)
+    light: str | None = None             # another lit light it holds: a lantern, a sunrod... (RULES §9.1):
+    #                                      it sheds light in sight, and a lit lantern bursts when thrown
     initiative: int = 0
     init_modifier: int = 0
     flat_footed: bool = True

@@ -28,8 +28,8 @@ from typing import Callable
 
 from sim.engine import armor, attacks, damage, grapple, items, maneuvers, moves, specials, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
-                                DropLight, LightTorch, Load, Move, PrepareFuse, RemoveArmor, Run, StandUp, Strike, Throw, Turn,
-                                Withdraw)
+                                DropLight, Douse, LightTorch, Load, Move, PrepareFuse, RemoveArmor, Run, StandUp, Strike, Throw,
+                                Turn, Withdraw)
 from sim.engine.actions import BullRush, Escape, Grapple, MoveGrapple, Pin, Trip
 from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
@@ -87,7 +87,7 @@ class Encounter(World):
                 "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
                 "component": c.block.swarm.component.key if c.is_swarm else None,
                 "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
-                "type": c.block.type, "sex": c.block.source.sex}
+                "type": c.block.type, "sex": c.block.source.sex, "torch_lit": c.torch_lit, "light": c.light}
 
     @property
     def round_cap(self) -> int:
@@ -322,7 +322,7 @@ HANDLERS: dict[type, Callable] = {
     Move: moves.do_move, FiveFootStep: moves.do_five_foot_step, Withdraw: moves.do_withdraw, Run: moves.do_run,
     Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
     Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
-    LightTorch: items.light_torch, DropLight: items.drop_light, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
+    LightTorch: items.light_torch, DropLight: items.drop_light, Douse: items.douse, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
     Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay,
     specials.BreakFree: specials.do_break_free,
     Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from sim.coords import Pos
 from sim.engine import attacks, damage
-from sim.engine.actions import DropLight, Impossible, LightTorch, PrepareFuse, Throw, Turn
+from sim.engine.actions import Douse, DropLight, Impossible, LightTorch, PrepareFuse, Throw, Turn
 from sim.vision.scene import DroppedLight
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
@@ -51,7 +51,7 @@ def throwable_items(c: Creature, *, unprepared: bool = False) -> list[str]:
             continue
         if not g.splash:
             continue
-        if g.is_lantern and c.lanterns_lit.get(name, 0) <= 0 and not unprepared:
+        if g.is_lantern and c.light != name and not unprepared:
             continue
         if splash_weapon(g.splash).prepare_action is None or c.fused.get(name, 0) > 0 or unprepared:
             out.append(name)
@@ -143,9 +143,9 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     if c.fused.get(a.item, 0) > 0:
         c.fused[a.item] -= 1
     lantern = gear(a.item).is_lantern
-    lit = c.lanterns_lit.get(a.item, 0) > 0
-    if lantern and lit:
-        c.lanterns_lit[a.item] -= 1
+    lit = lantern and c.light == a.item
+    if lit:
+        c.light = None  # the lit lantern leaves the hand: its light goes with it
     attacks.provoke(w, c, "ranged_attack")
     if not c.in_fight:
         return True
@@ -264,6 +264,24 @@ def drop_light(w: World, c: Creature, t: Turn, a: DropLight):
     return True
 
 
+def douse(w: World, c: Creature, t: Turn, a: Douse):
+    """Put out the light in hand (a move action, see :class:`Douse`): the other light first (a
+    lantern), else the torch; the item stays in its pack."""
+    item = c.light or ("torch" if c.torch_lit else None)
+    if item is None:
+        return Impossible(f"{c.name} holds no lit light")
+    why = t.needs(c, move=True)
+    if why:
+        return Impossible(why)
+    if c.light:
+        c.light = None
+    else:
+        c.torch_lit = False
+    t.spend("move", c)
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="douse", item=item))
+    return True
+
+
 def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
     """Light a torch and take it in hand, or light a lantern (the same action, RULES §3.5)."""
     lantern = a.item != "torch"
@@ -272,8 +290,10 @@ def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
             return Impossible(f"a {a.item} is not a torch or a lantern")
         if c.items.get(a.item, 0) <= 0:
             return Impossible(f"{c.name} carries no {a.item}")
-        if c.lanterns_lit.get(a.item, 0) >= c.items[a.item]:
-            return Impossible(f"every {a.item} it carries is lit already")
+        if c.light == a.item:
+            return Impossible(f"its {a.item} is lit already")
+        if c.light is not None:
+            return Impossible(f"{c.name} holds a lit {c.light} already: douse or drop it first")
     elif c.items.get("torch", 0) <= 0:
         return Impossible(f"{c.name} has no torch")
     if c.items.get("tindertwig", 0) > 0:
@@ -291,7 +311,7 @@ def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
     if not c.in_fight:
         return True
     if lantern:
-        c.lanterns_lit[a.item] = c.lanterns_lit.get(a.item, 0) + 1
+        c.light = a.item
         w.emit(ActionTaken(round=w.round, actor=c.id, action="light", item=a.item))
         return True
     c.torch_lit = True

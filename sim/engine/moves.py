@@ -312,6 +312,9 @@ def do_charge(w: World, c: Creature, t: Turn, a: Charge):
     target = w.creatures.get(a.target)
     if target is None:
         return Impossible(f"no creature {a.target!r}")
+    why = attacks.unperceived_reason(w, c, target)  # a charge needs a target it perceives (RULES §9.2)
+    if why:
+        return Impossible(why)
     att = attacks.attack_for(w, c, a.attack)
     if isinstance(att, Impossible) or att.mode != "melee":
         return Impossible("a charge needs a melee weapon in hand")

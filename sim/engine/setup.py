@@ -69,8 +69,8 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
         c.torch_lit = True
     if spec.light:
         c.light = spec.light
-    if spec.lit:  # and every lantern it carries burns, ready to throw (RULES §3.5)
-        c.lanterns_lit = {k: n for k, n in items.items() if n > 0 and is_lantern(k)}
+    elif spec.lit:  # and a lantern it carries burns in its other hand: it sheds light, ready to throw (RULES §3.5)
+        c.light = next((k for k, n in sorted(items.items()) if n > 0 and is_lantern(k)), None)
     thrown = {a.weapon.key for a in block.attacks if a.thrown and a.weapon is not None}
     c.thrown_left = {e.name: e.count for e in block.source.weapons if e.name in thrown}
     return c
@@ -145,7 +145,7 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
 #: within it), its tallies (kills, rounds squeezing or nauseated), and armor half taken off (the
 #: work, ``armor_work``, is lost: the armor is on, or off, as it was when the fight ended).
 CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "light",
-           "lanterns_lit", "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
+           "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
 
 
 def carry_over(src: Creature, dst: Creature) -> None:

@@ -46,7 +46,7 @@ from sim.grid import CaveGrid
 from sim.specs import EncounterSpec
 
 #: The snapshot format's version; a file naming another is refused.
-SCHEMA = 1
+SCHEMA = 2  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone)
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure

@@ -24,6 +24,7 @@ from sim.render import timeline as tl
 from sim.render.crawlplan import INTRO, CrawlPlan
 from sim.render.crawlwords import clock
 from sim.render.hud import Hud, panel_box
+from sim.render.lighting import Lighting
 from sim.render.model import LogLine, ViewModel
 from sim.render.particles import ParticleSystem
 from sim.render.scene import Scene
@@ -39,7 +40,7 @@ KIND_WORD = {
     "walk": "walking", "single_file": "single file", "crawl": "crawling", "awkward": "squeezing",
     "tight": "tight squeeze", "armor_off": "armour off", "armor_on": "armour on", "encounter": "FIGHT",
     "left_behind": "left behind", "keep_armor_off": "armour stays off", "arrive": "arrived", "light": "light",
-    "light_out": "light out", "": "on the way",
+    "light_out": "light out", "noticed": "noticed", "": "on the way",
 }
 HELP = ("Space pause  ·  +/- speed  ·  → next part  ·  ← back  ·  Home restart  ·  1-9 categories per size  ·  "
         "L legend  ·  H interface  ·  drag pan, wheel zoom  ·  Esc quit")
@@ -98,6 +99,8 @@ class CrawlScene(Scene):
         self._route = (None, -1, None)
         self._where_key = None
         self._where = None
+        if spec.settings.get("vision", True):  # drawn lit: dark beyond the party's light, fog (RULES §9)
+            self.lighting = Lighting(spec.grid, view="party")
         self.reset(0.0)
 
     # -- time ---------------------------------------------------------------------------------------------
@@ -126,6 +129,9 @@ class CrawlScene(Scene):
         self.finished = False
         self._where_key = None
         self._cam_target = None
+        if self.lighting is not None:   # what the party has seen is seen again from here on
+            self.lighting.explored.clear()
+            self.lighting._key = None
         spec = self.result.spec
         m.log.append(LogLine(text=f"{spec.name}: {self.plan.caption(0.0)}", kind="crawl", round=0, tone="round"))
         for g in self.plan.segments:
@@ -242,6 +248,8 @@ class CrawlScene(Scene):
                     changed = True
         t = plan.crawl_time(s)
         self.crawl_t = t
+        if g.kind != "fight":
+            changed = self._carry_light(t) or changed
         for cid in plan.party:
             cv = m.creatures.get(cid)
             if cv is None:
@@ -257,6 +265,31 @@ class CrawlScene(Scene):
             changed = True
         if changed:
             m.version += 1
+
+    def _carry_light(self, t: float) -> bool:
+        """Between fights, the party's light as the timeline has it at crawl time ``t`` (rounds):
+        who carries which light (``light`` entries) until it burns out (``light_out``)."""
+        bearer = item = None
+        for e in self.plan.timeline:
+            if e.start > t + 1e-9:
+                continue
+            if e.what == "light":
+                bearer, item = e.detail.get("carried_by"), e.detail.get("item")
+            elif e.what == "light_out":
+                bearer = item = None
+        m = self.model
+        changed = False
+        for cid in self.plan.party:
+            cv = m.creatures.get(cid)
+            if cv is None:
+                continue
+            torch = cid == bearer and item == "torch"
+            other = item if cid == bearer and item != "torch" else None
+            if cv.torch_lit != torch or m.lights_held.get(cid) != other:
+                cv.torch_lit = torch
+                m.lights_held[cid] = other
+                changed = True
+        return changed
 
     def _log_upto(self, s: float) -> bool:
         """The journey's log: each timeline entry once its part of the crawl begins."""

@@ -8,7 +8,7 @@ groups, and crawl time as a clock.
 
 from __future__ import annotations
 
-from sim.crawl import light_words
+from sim.crawl import light_words, notice_words
 from sim.rules.categories import Category, effects
 
 
@@ -91,6 +91,8 @@ class CrawlWords:
             return text
         if e.what in ("light", "light_out"):
             return light_words(who, e.what, d)
+        if e.what == "noticed":
+            return notice_words(d, self.name)
         if e.what == "armor_off":
             return f"{who} takes off the {d.get('armor', 'armour')} ({d.get('minutes', 0):g} min{', helped' if d.get('helped') else ''})"
         if e.what == "armor_on":

@@ -64,6 +64,15 @@ def side_of(team: str) -> str:
     return "party" if team == "party" else "monsters"
 
 
+def _held_light(cid: str, cv, held: dict, thrown: dict, carried: dict) -> str | None:
+    """The light (not a torch) a creature holds lit as shown: from its file or lit in the fight,
+    until it is doused, dropped or thrown (a lit lantern), or its bearer falls."""
+    if cv.down:
+        return None
+    item = held.get(cid, carried.get(cid))
+    return None if item in thrown.get(cid, ()) else item
+
+
 def light_image(levels: np.ndarray, *, seen: np.ndarray | None = None, explored: np.ndarray | None = None,
                 darkvision: np.ndarray | None = None) -> np.ndarray:
     """The multiply image ``[row, col, rgb]`` (float32, 0..255) of one view: ``levels`` are the
@@ -148,7 +157,9 @@ class Lighting:
         model = scene.model
         view = self.shown_view(model)
         dropped = tuple(getattr(model, "dropped_lights", ()))
-        key = (view, dropped, tuple((cid, tuple(cv.squares), cv.torch_lit, cv.alive, cv.down, cv.facing)
+        held = dict(getattr(model, "lights_held", {}))
+        thrown = {cid: frozenset(v) for cid, v in getattr(model, "lights_thrown", {}).items() if v}
+        key = (view, dropped, tuple(sorted(held.items())), tuple(sorted(thrown.items())), tuple((cid, tuple(cv.squares), cv.torch_lit, cv.alive, cv.down, cv.facing)
                                     for cid, cv in model.creatures.items()))
         if key == self._key:
             return
@@ -160,7 +171,7 @@ class Lighting:
                 continue
             lookers.append(_Looker(id=cid, team=cv.team, squares=list(cv.squares), k=cv.k, block=c.block,
                                    pos=cv.pos, torch_lit=bool(cv.torch_lit and not cv.down),
-                                   light=None if cv.down or cid in getattr(model, "lights_dropped_by", ()) else self.carried.get(cid),
+                                   light=_held_light(cid, cv, held, thrown, self.carried),
                                    trail=[(cv.pos[0] - cv.facing[0], cv.pos[1] - cv.facing[1])]))
         lights = scene_lights(self.grid, lookers, [DroppedLight(item, at) for item, at in dropped])
         lg, s = vision(self.grid.rock, lights, [viewer_of(lk) for lk in lookers])

@@ -130,6 +130,8 @@ class ViewModel:
         self.version = 0              # bumps on every change (caches key on it)
         self.dropped_lights: list = []  # (item, square) of lights dropped lit (RULES §9.3.5)
         self.lights_dropped_by: set[str] = set()
+        self.lights_held: dict[str, str | None] = {}  # a lantern or sunrod lit, doused or dropped in the fight
+        self.lights_thrown: dict[str, set[str]] = {}  # lit lanterns thrown (their light leaves the hand)
         self.narrator = Narrator()
 
     # -- queries ---------------------------------------------------------------------------------
@@ -174,8 +176,10 @@ class ViewModel:
                 size=size.key, k=1 if swarm else size.squares, swarm=swarm, component=d.get("component"),
                 kind=d.get("kind", ""), type=d.get("type", ""), speed=int(d.get("speed", 0)),
                 squares=squares, pos=squares[0] if squares else (0, 0), hp=int(d["hp"]), max_hp=int(d["max_hp"]),
-                prone=bool(d.get("prone", False)), wielding=d.get("wielding"),
+                prone=bool(d.get("prone", False)), wielding=d.get("wielding"), torch_lit=bool(d.get("torch_lit")),
                 team_index=self.teams.index(team))
+            if "light" in d:  # the lit lantern or sunrod it holds from the start (older logs: Lighting.carried)
+                self.lights_held[d["id"]] = d["light"]
         self.order = list(self.creatures)
 
     def _on_initiative(self, e: ev.Initiative) -> None:
@@ -264,13 +268,26 @@ class ViewModel:
         if c is not None:
             c.conditions.add("dispersed")
 
+    def _on_splash(self, e: ev.Splash) -> None:
+        if "lantern" in e.item:
+            self.lights_thrown.setdefault(e.actor, set()).add(e.item)
+
     def _on_item(self, e: ev.ActionTaken) -> None:
         c = self.creatures.get(e.actor)
         if c is None:
             return
-        if e.action == "light" and e.item == "torch":  # a lit lantern is not taken in hand
+        if e.action == "fizzle" and "lantern" in e.item:  # it was not lit: the light it holds stays
+            self.lights_thrown.get(e.actor, set()).discard(e.item)
+        if e.action == "light" and e.item == "torch":  # a lit lantern is not taken in hand as a weapon
             c.torch_lit = True
             c.wielding = "torch"
+        elif e.action == "light":
+            self.lights_held[c.id] = e.item  # it sheds light (RULES §9.1)
+        elif e.action == "douse":
+            if e.item == "torch":
+                c.torch_lit = False
+            else:
+                self.lights_held[c.id] = None
         elif e.action == "drop_light":
             if e.item == "torch" and c.torch_lit:
                 c.torch_lit = False
@@ -278,6 +295,7 @@ class ViewModel:
                     c.wielding = None
             self.dropped_lights.append((e.item, tuple(c.pos)))
             if e.item != "torch":
+                self.lights_held[c.id] = None
                 self.lights_dropped_by.add(c.id)  # its lantern or sunrod from the file is on the floor
         elif e.action == "draw":
             c.wielding = e.item

@@ -366,11 +366,14 @@ class ParticleSystem:
         sl = slice(cl.start, cl.start + k)
         return self.prev[sl] + (self.pos[sl] - self.prev[sl]) * alpha
 
-    def render_lists(self, alpha: float = 1.0):
+    def render_lists(self, alpha: float = 1.0, hidden=()):
         """For drawing: per visible cloud (kind, positions (k, 2), colour index (k,), velocity (k, 2),
-        phase (k,))."""
+        phase (k,)). ``hidden``: ids of swarms not drawn (the side whose view is shown does not
+        perceive them: fog of war, RULES §9.3); they keep moving, unseen."""
         out = []
         for cl in self.clouds.values():
+            if cl.id in hidden:
+                continue
             k = int(round(cl.count * cl.visible))
             if k <= 0:
                 continue

@@ -282,10 +282,14 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
             self._draw_lights(surf, t)
         else:
             self.lighting.underlay(surf, self)
+            hidden = self.lighting.hidden  # what the shown side does not perceive makes no show either
+            if hidden:
+                anims = [a for a in anims if (a.actor or a.target) not in hidden]
         self._draw_ground_effects(surf, anims, t)
         self._draw_swarm_hazes(surf)
         self._draw_tokens(surf, anims, t)
-        draw_particles(surf, self.particles.render_lists(alpha), cam, view)
+        hidden = self.lighting.hidden if self.lighting is not None else ()
+        draw_particles(surf, self.particles.render_lists(alpha, hidden), cam, view)
         if self.lighting is not None:
             self.lighting.draw(surf, self, t)
         self._draw_swarm_labels(surf)

@@ -53,8 +53,18 @@ def crawl_encounter_spec(result):
 
 
 def starting_lights(spec) -> dict[str, str]:
-    """The light each combatant holds lit from the start: ``light = ...``, or a torch for ``lit``."""
-    return {c.id: c.light or ("torch" if c.lit else None) for c in spec.combatants}
+    """The light (not a torch: the view model follows torches) each combatant holds lit from the
+    start, as the engine builds it: ``light = ...``, else for ``lit`` a lantern it carries."""
+    from sim.engine.setup import build_creature
+    from sim.errors import DataError
+
+    out = {}
+    for cs in spec.combatants:
+        try:
+            out[cs.id] = build_creature(cs, spec.path).light
+        except DataError:
+            out[cs.id] = cs.light
+    return out
 
 
 def fight_title(spec) -> tuple[str, str]:
@@ -485,6 +495,7 @@ class PlayController(TableHand):
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
         from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
         from sim.engine.attacks import needs_draw
+        from sim.vision import LOCATES
 
         sc = self.scene
         c = self.current()
@@ -515,10 +526,13 @@ class PlayController(TableHand):
                     self.perform(Throw(choice, target=target.id))
                 elif ctrl:
                     self.perform(Charge(target.id, attack=choice))
-                elif shift:
-                    self.perform(FullAttack(target.id, attack=choice))
                 else:
-                    self.perform(Strike(target.id, attack=choice))
+                    # a foe the side does not perceive: the square clicked is a guess (RULES §9.2)
+                    unseen = (foe := self.enc.creatures.get(target.id)) is not None \
+                        and self.enc.side_perceives(c.team, foe) < LOCATES
+                    name, at = ("", tuple(sq)) if unseen else (target.id, None)
+                    act = FullAttack if shift else Strike
+                    self.perform(act(name, attack=choice, at=at))
                 return
             sc.selected = target.id
             return

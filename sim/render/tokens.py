@@ -92,7 +92,7 @@ class Tokens:
         swarm shape."""
         ts = self.camera.ts
         for cl in self.particles.clouds.values():
-            if cl.scatter_t >= 0:
+            if cl.scatter_t >= 0 or (self.lighting is not None and not self.lighting.shows(cl.id)):
                 continue
             cv = self.model.get(cl.id)
             rgb = palette.shade(portray.team_rgb(cv), 0.9) if cv is not None else (200, 200, 200)
@@ -396,6 +396,8 @@ class Tokens:
         ts = self.camera.ts
         for cid, cv in self.model.creatures.items():
             if not cv.swarm or not cv.alive or cid not in self.particles.clouds:
+                continue
+            if self.lighting is not None and not self.lighting.shows(cid):
                 continue
             xs = [x for x, _ in cv.squares]
             ys = [y for _, y in cv.squares]

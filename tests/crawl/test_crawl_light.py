@@ -64,3 +64,50 @@ def test_the_crawl_timeline_says_who_carries_the_light():
     assert (first.what, first.who, first.detail["item"]) == ("light", ("lidda",), "torch")
     js = r.to_json()["timeline"][0]
     assert js["what"] == "light" and js["carried_by"] == "lidda"
+
+
+# -- who notices whom first (issue 16 item 5; RULES §9.3.3-4) ------------------------------------------
+
+def _corridor():
+    return CaveGrid.from_arrays([[10] * 60] * 3, [[10] * 60] * 3)
+
+
+ROUTE = [(x, 1) for x in range(0, 50)]
+
+
+def test_the_monsters_see_the_party_light_first_and_the_party_sees_nothing():
+    kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1))
+    i, group, d = _trigger(_corridor(), ROUTE, [kobold], [member("bruna", "human-fighter-3")], lit=True, item="torch")
+    assert (i, [m.id for m in group]) == (0, ["k"])
+    assert d == {"first": "monsters", "monsters_noticed": [{"monster": "k", "from_ft": 295, "by": "light"}],
+                 "party_noticed": []}
+
+
+def test_the_party_sees_a_lit_monster_from_afar_first():
+    # the kobold's own torch: a lit square is seen from any square with a clear line to it (§9.3.4)
+    kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1), light="torch")
+    i, group, d = _trigger(_corridor(), ROUTE, [kobold], [member("bruna", "human-fighter-3")], lit=False)
+    assert i == 0 and d["first"] == "party" and d["monsters_noticed"] == []
+    assert d["party_noticed"] == [{"member": "bruna", "monster": "k", "from_ft": 295, "by": "light"}]
+
+
+def test_in_the_dark_the_dwarf_and_the_kobold_notice_each_other_at_60_ft():
+    kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1))
+    party = [member("bruna", "human-fighter-3"), member("tordek", "dwarf-fighter-3")]
+    i, group, d = _trigger(_corridor(), ROUTE, [kobold], party, lit=False)
+    assert ROUTE[i] == (47, 1)                                   # 12 squares: darkvision 60 ft both ways
+    assert d == {"first": "both", "monsters_noticed": [{"monster": "k", "from_ft": 60, "by": "senses"}],
+                 "party_noticed": [{"member": "tordek", "monster": "k", "from_ft": 60, "by": "darkvision"}]}
+    # a party of humans only: the kobold notices them; they notice nothing
+    i, group, d = _trigger(_corridor(), ROUTE, [kobold], party[:1], lit=False)
+    assert ROUTE[i] == (47, 1) and d["first"] == "monsters" and d["party_noticed"] == []
+
+
+def test_the_crawl_timeline_says_who_noticed_whom_first():
+    result = run_crawl(load_crawl(MAPS / "crawl_warrens.toml"))
+    (e,) = [e for e in result.timeline if e.what == "noticed"]
+    assert (e.who, e.at, e.start) == (("kobold-2",), (5, 14), 0.5)
+    assert e.detail == {"first": "monsters", "party_noticed": [],
+                        "monsters_noticed": [{"monster": "kobold-2", "from_ft": 200, "by": "light"}]}
+    nxt = result.timeline[result.timeline.index(e) + 1]
+    assert nxt.what == "encounter" and nxt.at == e.at

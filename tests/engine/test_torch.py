@@ -104,17 +104,17 @@ def test_lanterns_carry_a_lit_state_and_only_a_lit_lantern_burns():
     # encounter lit = true: the lantern burns from the start and bursts into fire (RULES §3.5, §4.6)
     enc = _lantern_fight(True)
     c = turn_of(enc, "l")
-    assert c.lanterns_lit == {"hooded-lantern": 1} and "hooded-lantern" in throwable_items(c)
+    assert c.light == "hooded-lantern" and "hooded-lantern" in throwable_items(c)
     enc.rng = Fixed(19, 4)  # d20 19 hits the swarm's touch AC; 1d4 = 4
     n = len(enc.events)
     assert enc.perform(Throw("hooded-lantern", target="s"))
     fire = [e for e in of_type(enc, "damage", n) if e.target == "s"]
     assert fire and (fire[0].parts, fire[0].amount) == ({"fire": 4}, 6)  # 4 x 1.5 against a swarm (RULES §7.22)
-    assert c.lanterns_lit == {"hooded-lantern": 0}
+    assert c.light is None and c.items["hooded-lantern"] == 0   # its light left the hand with it
     # unlit: not offered to the AI, and thrown anyway it breaks without fire
     enc = _lantern_fight(False)
     c = turn_of(enc, "l")
-    assert c.lanterns_lit == {} and "hooded-lantern" not in throwable_items(c)
+    assert c.light is None and "hooded-lantern" not in throwable_items(c)
     assert "hooded-lantern" in throwable_items(c, unprepared=True)
     enc.rng = Fixed(19, 4)
     n = len(enc.events)
@@ -130,15 +130,20 @@ def test_lighting_a_lantern_is_the_torch_action():
     c = turn_of(enc, "l")
     c.items["tindertwig"] = 1
     assert enc.perform(LightTorch("hooded-lantern"))
-    assert c.lanterns_lit == {"hooded-lantern": 1} and c.items["tindertwig"] == 0
+    assert c.light == "hooded-lantern" and c.items["tindertwig"] == 0
     assert not enc.turn.standard and enc.turn.move and c.wielding != "torch"
     assert [(e.action, e.item) for e in of_type(enc, "item")][-1] == ("light", "hooded-lantern")
     turn_of(enc, "l")
     r = enc.perform(LightTorch("hooded-lantern"))
-    assert not r and r.reason == "every hooded-lantern it carries is lit already"
-    c.items["hooded-lantern"] = 2   # no tindertwig left: flint and steel, the whole turn
+    assert not r and r.reason == "its hooded-lantern is lit already"
+    c.light = None                  # put out: no tindertwig left, flint and steel take the whole turn
     assert enc.perform(LightTorch("hooded-lantern")) and enc.turn.ended
-    assert c.lanterns_lit == {"hooded-lantern": 2}
+    assert c.light == "hooded-lantern"
+    turn_of(enc, "l")
+    c.light = "sunrod"              # one such light in hand at a time (the other hand holds the torch)
+    r = enc.perform(LightTorch("hooded-lantern"))
+    assert not r and r.reason == "L holds a lit sunrod already: douse or drop it first"
+    c.light = "hooded-lantern"
     turn_of(enc, "l")
     r = enc.perform(LightTorch("sunrod"))
     assert not r and r.reason == "a sunrod is not a torch or a lantern"

@@ -284,14 +284,14 @@ def test_window_keys_pause_speed_and_skip(warrens):
 def test_cli_window_with_the_dummy_driver_prints_the_plan(capsys):
     assert main(["crawl", str(SHIPPED), "--max-frames", "5", "--size", "640x360"]) == 0
     out = capsys.readouterr().out
-    assert "takes off the breastplate" in out and "total: 45.5 rounds = 4:33" in out
+    assert "takes off the breastplate" in out and "total: 44.5 rounds = 4:27" in out
 
 
 def test_cli_writes_a_gif_and_a_png(tmp_path, capsys):
     gif = tmp_path / "crawl.gif"
     assert main(["crawl", str(SHIPPED), "--out", str(gif), *SMALL]) == 0
     out = capsys.readouterr().out
-    assert "total: 45.5 rounds" in out and f"wrote {gif}" in out
+    assert "total: 44.5 rounds" in out and f"wrote {gif}" in out
     with Image.open(gif) as im:
         assert im.format == "GIF" and im.size == (320, 180) and im.n_frames > 5
     png = tmp_path / "frame.png"
@@ -305,7 +305,7 @@ def test_json_stays_json_with_an_export(tmp_path, capsys):
     assert main(["crawl", str(SHIPPED), "--json", "--out", str(gif), "--max-frames", "3", "--scale", "0.2"]) == 0
     cap = capsys.readouterr()
     data = json.loads(cap.out)
-    assert data["total_rounds"] == 45.5 and "wrote" in cap.err and gif.exists()
+    assert data["total_rounds"] == 44.5 and "wrote" in cap.err and gif.exists()
 
 
 def test_same_seed_same_gif(tmp_path):
@@ -360,3 +360,29 @@ def test_the_journey_log_reads_as_sentences(plan, warrens):
     texts = [plan.entry_text(i) for i in range(len(warrens.timeline))]
     assert "Bruna stands up" in texts
     assert not any("_" in t for t in texts), [t for t in texts if "_" in t]
+
+
+# -- drawn lit (issue 16 item 6: the crawl as the party sees it) ------------------------------------------------
+
+def test_the_crawl_is_drawn_lit_around_the_light_bearer_and_hides_unseen_monsters():
+    from .helpers import surface
+
+    result = run_crawl(load_crawl(SHIPPED))                       # vision on: lidda carries the torch
+    scene, _ = scene_at(result, INTRO + 0.2, size=(800, 450))
+    lit = scene.lighting
+    assert lit is not None and lit.view == "party"
+    assert scene.model.creatures["lidda"].torch_lit and not scene.model.creatures["bruna"].torch_lit
+    surface(scene)
+    # the kobolds in the lair, far in the dark, are not perceived by the party: not drawn
+    assert all(not lit.shows(cid) for cid in scene.model.creatures if cid.startswith("kobold"))
+    assert lit.shows("lidda") and lit.light.normal[14, 5] == 2        # bright beside the torch
+    a = pygame.surfarray.array3d(surface(scene)).astype(int)
+    lx, ly = scene._px(*scene.token_centre("lidda", scene.director.t))
+    fx, fy = scene._px(43.5, 12.5)                                    # the first kobold's square: black
+    if 0 <= fx < a.shape[0] and 0 <= fy < a.shape[1]:
+        assert a[fx, fy].sum() < 30                               # (near) black
+    assert a[lx - 2:lx + 3, ly + 12:ly + 16].sum() / 25 > 100          # the lit floor by her
+    # vision off: no lighting, everything shown
+    off, _ = scene_at(dataclasses.replace(result, spec=dataclasses.replace(
+        result.spec, settings={**result.spec.settings, "vision": False})), INTRO + 0.2)
+    assert off.lighting is None

@@ -127,3 +127,21 @@ def test_any_team_but_the_party_is_seen_in_the_monsters_view():
     scene.lighting.follow_actor = True
     scene.model.current = "kob"
     assert scene.lighting.shown_view(scene.model) == "monsters"
+
+
+def test_a_swarm_the_shown_side_does_not_perceive_draws_no_particles():
+    headless()
+    rows = ["#" * 34] + ["#" + "." * 32 + "#"] * 3 + ["#" * 34]
+    s = spec(rows, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": [2, 2], "lit": True},
+                    {"id": "rats", "template": "rat-swarm", "team": "monsters", "at": [28, 2]}])
+    scene, _ = scene_for(s, size=(900, 300), mode="watch")
+    scene.lighting = Lighting(s.grid, view="party", carried={"bruna": "torch"})
+    draw(scene)
+    assert not scene.lighting.shows("rats") and "rats" in scene.particles.clouds
+    assert scene.particles.render_lists(1.0, scene.lighting.hidden) == []
+    assert [cl.id for cl, *_ in scene.particles.render_lists(1.0)] == ["rats"]
+    surf = draw(scene)
+    assert pixel(scene, surf, (28, 2)).sum() == 0               # nothing of the swarm in the dark
+    scene.lighting.cycle_view()                                 # the monsters' view: the rats are theirs
+    draw(scene)
+    assert scene.lighting.shows("rats") and len(scene.particles.render_lists(1.0, scene.lighting.hidden)) == 1

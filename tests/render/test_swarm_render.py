@@ -24,7 +24,7 @@ def particle_pixels(scene):
     with_ = pygame.Surface(scene.size)
     scene.draw(with_, 1.0)
     real = scene.particles.render_lists
-    scene.particles.render_lists = lambda alpha=1.0: []   # the same frame, particles left out
+    scene.particles.render_lists = lambda alpha=1.0, hidden=(): []   # the same frame, particles left out
     without = pygame.Surface(scene.size)
     scene.draw(without, 1.0)
     scene.particles.render_lists = real
