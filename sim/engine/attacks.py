@@ -145,10 +145,9 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     """Every modifier of one attack roll and of the target's AC, or the reason it is not allowed."""
     if not target.alive:
         return Impossible(f"{target.name} is already out")
-    if attacker.grappling:
-        why = _grappling_attack(attacker, attack, target)
-        if why:
-            return Impossible(why)
+    why = _grappling_attack(attacker, attack, target) if attacker.grappling else None
+    if why or (why := specials.refuse_attack(w, attacker, attack, target) if attack.kind == "special" else None):
+        return Impossible(why)
     mods = attacker_modifiers(w, attacker, attack, kind=kind, iterative=iterative, bonus_override=bonus_override)
     if isinstance(mods, Impossible):
         return mods
@@ -170,10 +169,6 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
         mods["bless"] = _mod("attack", "bless")
     if attacker.conditions:
         mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
-    if attack.kind == "special":
-        why = specials.refuse_attack(w, attacker, attack, target)
-        if why:
-            return Impossible(why)
     if attacker.grappling:
         mods["grappling"] = _mod("attack", "grappling")   # -4 against the creature one grapples (§11.4)
 
