@@ -36,7 +36,7 @@ def test_unreachable_is_not_an_error(capsys):
     (d / "m.toml").write_text(f'[map]\nname = "x"\ngrid = """\n{rows}\n"""\n[legend]\n"#" = "wall"\n"." = {{ width = 10, height = 10 }}\n')
     out = run_json(capsys, "path", str(d / "m.toml"), "--size", "medium", "--from", "1,1", "--to", "5,1")
     assert out == {"reachable": False, "squares": [], "steps": [], "feet": 0, "move_actions": None, "rounds": None,
-                   "expected_move_actions": None, "expected_rounds": None}
+                   "last_turn_move_actions": None, "expected_move_actions": None, "expected_rounds": None}
 
 
 def test_reach_json_schema(capsys):
