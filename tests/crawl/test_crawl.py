@@ -172,3 +172,19 @@ def test_a_fight_places_the_party_clear_of_a_large_monsters_whole_space(tmp_path
     assert ogre == {(5, 1), (6, 1), (5, 2), (6, 2)}
     back = [(6, 2), (5, 2), (4, 2), (3, 2)]               # the route behind the party, newest first
     assert _file_positions(spec.grid, [bruna], back, ogre) == {"bruna": (4, 2)}
+
+
+def test_rules_6_1_a_double_move_holds_three_narrow_and_low_squares_on_the_way(tmp_path):
+    """Walking times in a crawl follow the double move (one move of 2 x speed): Mialee (elf,
+    30 ft) walks a 4-ft-wide, 4-ft-high passage (Narrow and Low: 20 ft a square) of three
+    squares in 2 move actions = 1 round, not 3 move actions (counting each action apart);
+    five squares take 4 move actions (a double move of three, then two more) = 2 rounds."""
+    for n, rounds in ((3, 1.0), (5, 2.0)):
+        rows = ["#" * (n + 3), "#." + "N" * n + "#", "#" * (n + 3)]
+        p = crawl_file(tmp_path, rows, {"N": "{ width = 4, height = 4 }"}, ["mialee:elf-wizard-3"],
+                       frm="1,1", to=f"{n + 1},1")
+        r = run_crawl(load_crawl(p))
+        walk = [e for e in r.timeline if e.what in ("walk", "single_file")]
+        assert [e.detail["categories"]["mialee"] for e in walk] == [["NARROW_AND_LOW"]]
+        assert walk[0].detail["member_rounds"]["mialee"] == rounds
+        assert r.total_rounds == rounds
