@@ -347,14 +347,14 @@ def _walk(m, diag, st, k, room, turn_start, nxt, sp):  # pragma: no cover - comp
     cost = (3 * m) >> 1 if diag else m
     if cost <= room:
         return k + cost, st, cost
-    if turn_start:  # a new turn resets the parity
-        if cost <= sp:
-            return nxt + cost, 0, cost
-        if cost <= 2 * sp:
-            return 2 * nxt - k - room + cost, 0, cost
-        return -1, 0, cost
-    if cost <= room + sp:
-        return nxt + cost - room, st, cost
+    # on into the next move action: with the room left in this turn's first one, or none when
+    # the next action starts a turn (which resets the parity too); one test for both, as the
+    # turn boundary falls every other action (a branch on it would be mispredicted half the time)
+    r = room * (1 - turn_start)
+    if cost <= r + sp:
+        return nxt + cost - r, st * (1 - turn_start), cost
+    if turn_start and cost <= 2 * sp:  # a new turn's double move
+        return 2 * nxt - k - room + cost, 0, cost
     return -1, 0, cost
 
 
