@@ -412,7 +412,8 @@ def _begin(spent: tuple[int, int], sp: int) -> tuple[int, int, int]:
 @dataclass(slots=True, eq=False)
 class Reach:
     """Squares reachable this turn. ``single``: with one move action; ``double``: with two (a
-    double move, its diagonals counted as one move; full-round squeezes included). Each is an
+    double move: one move of up to twice the speed, its diagonals counted as one move, RULES
+    §6.1; full-round squeezes included). Each is an
     ``(n, 3)`` int array of rows ``(x, y, feet)`` sorted by x then y (feet: the movement walked
     to get there), read-only; ``checks`` lists the Escape Artist squares on the way as ``(x, y,
     dc, p)``. (Not a frozen dataclass: building one costs a third of a microsecond more, and
