@@ -198,11 +198,20 @@ def run_path(args: argparse.Namespace) -> int:
         print(f"  {i:>4}  {str(s.at):<9} {Category[s.category].label:<16} {s.kind:<14} {s.feet:>4}  "
               f"{s.move_action:g}{extra}")
     g = "no guarantee (rolls only)" if path.move_actions is None else \
-        f"{path.move_actions:g} move actions = {path.rounds} rounds"
+        f"{path.move_actions:g} move actions = {path.rounds} rounds{_last_turn(path)}"
     e = "impossible" if path.expected_move_actions is None else \
         f"{path.expected_move_actions:.2f} move actions = {path.expected_rounds:.2f} rounds"
     print(f"\n  {path.feet} ft of movement; guaranteed: {g}; expected: {e}")
     return 0
+
+
+def _last_turn(path) -> str:
+    """How the last of the rounds is spent (a double move holds twice the speed as one move)."""
+    if not path.rounds:
+        return ""
+    what = "a move action" if path.last_turn_move_actions == 1 else "a double move or full-round action"
+    whole = path.rounds - 1
+    return f" ({whole} whole turn{'s' if whole != 1 else ''}, then {what})" if whole else f" ({what})"
 
 
 def run_reach(args: argparse.Namespace) -> int:

@@ -252,6 +252,13 @@ class Turn:
     ended: bool = False
     ai_asked: int = 0          # times the policy was asked for an action this turn (at most 8)
     ai_passed: bool = False    # the policy passed, or its action was refused: it acts no more this turn
+    # the turn's walking so far, for a second move action that goes on with the first (a double
+    # move is one move of up to 2 x speed, RULES §6.1): feet of that budget spent (the time its
+    # steps took, 5-10-5 and x2 / x4 squares counted), the 5-10-5 diagonal parity it left, and
+    # the feet walked (a blinded creature pays each twice, §9.2); all 0 until it walks
+    move_ft: int = 0
+    move_parity: int = 0
+    walked_ft: int = 0
 
     @property
     def full_round(self) -> bool:

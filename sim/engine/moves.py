@@ -42,7 +42,30 @@ def do_move(w: World, c: Creature, t: Turn, a: Move):
         budget = 1
     if t.stepped:
         return Impossible("took a 5-ft step: no other movement this round")
-    return travel(w, c, t, a.to, budget=budget, action="double_move" if a.double else "move")
+    # a second move action after a first that walked goes on with its move: the two are one
+    # double move (RULES §6.1), and the log names it so
+    action = "double_move" if a.double or t.move_ft else "move"
+    return travel(w, c, t, a.to, budget=budget, action=action)
+
+
+def turn_spent(w: World, c: Creature) -> tuple[int, int]:
+    """What ``c``'s turn has spent of its movement (feet of the 2 x speed, diagonal parity), the
+    start of a move it makes now (RULES §6.1): (0, 0) at the start of its turn (and for anyone
+    not acting); after a move action that walked, what that walk used, so that the second move
+    action goes on with the first one's budget and 5-10-5 count; after an action of another
+    kind, a whole move action's worth."""
+    t = w.turn
+    if t is None or t.actor != c.id or (t.move and t.standard):
+        return (0, 0)
+    if t.move_ft:
+        return (t.move_ft, t.move_parity)
+    return (5 * w.field(c).mover.speed_squares, 0)
+
+
+def _actions_before(spent: tuple[int, int], sp: int) -> int:
+    """Whole move actions ``spent`` stands for (its feet over the speed, rounded up)."""
+    u = spent[0] // 5
+    return 0 if u == 0 or sp == 0 else -(-u // sp)
 
 
 def path_to(w: World, c: Creature, to: Pos):
@@ -64,12 +87,14 @@ def path_to(w: World, c: Creature, to: Pos):
 
 
 def search_path(w: World, c: Creature, f: MoveField, to: Pos, blocked: np.ndarray):
-    """The path search of a move of ``c`` to ``to`` over ``blocked`` squares, remembered for the
-    state of the fight (``w.cache.paths``; the AI asks the same questions before it moves)."""
-    key = (id(f), c.id, c.pos, c.prone, tuple(to), w.occupancy_signature())
+    """The path search of a move of ``c`` to ``to`` over ``blocked`` squares, from what its turn
+    has spent of its movement (:func:`turn_spent`), remembered for the state of the fight
+    (``w.cache.paths``; the AI asks the same questions before it moves)."""
+    spent = turn_spent(w, c)
+    key = (id(f), c.id, c.pos, c.prone, tuple(to), spent, w.occupancy_signature())
     path = w.cache.paths.get(key)
     if path is None:
-        path = w.cache.paths.put(key, find_path(f, c.pos, to, blocked=blocked, prone=c.prone))
+        path = w.cache.paths.put(key, find_path(f, c.pos, to, blocked=blocked, prone=c.prone, spent=spent))
     return path
 
 
@@ -77,12 +102,15 @@ def travel(w: World, c: Creature, t: Turn, to: Pos, *, budget: int, action: str,
     path = path_to(w, c, to)
     if isinstance(path, Impossible):
         return path
+    sp = w.field(c).mover.speed_squares
+    before = _actions_before(turn_spent(w, c), sp)  # move actions the turn has used already
     plan = steps_within(w, c, path.steps, budget)
     if not plan:
         return Impossible(armor.refusal(c, path.steps) or f"{c.name} cannot move toward {to} with the movement left")
     steps = begin_move(w, c, action)
     moved_any = False
-    used = 0  # move actions started
+    used = before  # move actions started, counted from the turn's start (the path's times are)
+    last = None  # the last step taken
     for step in plan:
         if step.kind in ("escape_artist", "squeeze"):
             used += 1 if step.kind == "escape_artist" else 2
@@ -95,18 +123,28 @@ def travel(w: World, c: Creature, t: Turn, to: Pos, *, budget: int, action: str,
         if not take_step(w, c, step, steps, withdraw=withdraw and not moved_any):
             break
         moved_any = True
+        last = step
     finish_move(w, c, steps, action)
-    for _ in range(max(used, 1) if action != "double_move" else 2):
+    if action == "double_move" and not before:  # a double move (or a withdraw) takes both actions
+        used = 2
+    for _ in range(max(used - before, 1)):
         t.spend("move", c)
     if action == "withdraw":
         t.spend("full")
     t.moved = True
+    # what the move leaves of the turn's budget, for a move action after it (RULES §6.1): where
+    # its last walking step left the count, or whole actions after an Escape Artist attempt
+    if last is not None and last.kind == "walk" and used == int(math.ceil(last.move_action)):
+        t.move_ft, t.move_parity = int(last.clock_ft), int(last.parity) & 1
+    else:
+        t.move_ft, t.move_parity = 5 * sp * max(used, 1), 0
+    t.walked_ft += sum(int(s["feet"]) for s in steps)
     return True
 
 
 def movement_plan(w: World, c: Creature, to: Pos, *, budget: int) -> list:
-    """The steps a move toward ``to`` would take now with ``budget`` move actions (empty when it
-    cannot get anywhere): lets a policy check a move before choosing it."""
+    """The steps a move toward ``to`` would take now with ``budget`` more move actions (empty
+    when it cannot get anywhere): lets a policy check a move before choosing it."""
     path = path_to(w, c, to)
     if isinstance(path, Impossible):
         return []
@@ -114,15 +152,26 @@ def movement_plan(w: World, c: Creature, to: Pos, *, budget: int) -> list:
 
 
 def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
-    """The steps this movement can take (RULES §6.1): walking and crawling steps whose move
-    action fits the budget, then at most one Escape Artist attempt (its own move action, or a
-    full-round action for a tight squeeze), never stopping in another creature's square
-    (§6.4) -- not even where a failed check would leave it."""
+    """The steps this movement can take (RULES §6.1) with ``budget`` more move actions: walking
+    and crawling steps whose move action fits (the path's times count from the turn's start,
+    so a move action after one that walked goes on with its budget), then at most one Escape
+    Artist attempt (its own move action, or a full-round action for a tight squeeze), never
+    stopping in another creature's square (§6.4) -- not even where a failed check would leave
+    it."""
     out = []
-    used = 0
+    sp = w.field(c).mover.speed_squares
+    spent_turn = turn_spent(w, c)
+    before = _actions_before(spent_turn, sp)
+    used = before
+    budget = min(2, budget + before)  # the steps of this turn only
     # effectively blinded (its square dark to it, RULES §9.2): half speed, every foot paid twice
+    # (after a move action that walked with room to spare, what it walked counts against the
+    # double move; after any other action, that action's whole speed)
     blind_budget = budget * c.speed_ft_value() if w.blinded(c) else None
     spent = 0
+    if before:
+        walk_on = spent_turn[0] < 5 * sp * before and w.turn is not None
+        spent = 2 * w.turn.walked_ft if walk_on else before * c.speed_ft_value()
     for step in path_steps:
         if armor.step_refused(c, step):
             break  # medium or heavy armor comes off first (RULES §2.4, §7.33)

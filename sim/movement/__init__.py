@@ -6,7 +6,8 @@ Public API (pure functions over arrays, usable from Python and the CLI):
 * :func:`move_field` -- per-square movement modes and multipliers for one mover on one grid
 * :func:`distance_map` -- time from a start to every square (move actions, rounds, feet)
 * :func:`find_path` -- the best path to a goal with per-step categories and costs
-* :func:`reach` -- squares reachable this turn with one move action and with a double move
+* :func:`reach` -- squares reachable this turn with one move action and with a double move (one
+  move of up to twice the speed)
 """
 
 from sim.movement.costs import Mover, escape_tries

@@ -16,9 +16,13 @@ Transitions (RULES §6.1-6.3, §2.4, §5.1, §7.30, §7.35):
   ``m == 1`` alternates 1, 2 by the parity, counted over the whole move of a turn (the two move
   actions of a double move are one continuous move; the parity resets when a turn starts); a
   diagonal with ``m >= 2`` costs ``1.5 m`` and does not advance the parity (§6.3). It fits in the
-  current move action if ``f + c <= speed``; else it starts the next move action; if
-  ``c > speed`` only the minimum-movement full-round action (one square at the start of a turn,
-  §6.1) can take it, or dropping prone (free) and crawling.
+  current move action if ``f + c <= speed``; else, in a turn's first move action, it goes on
+  into the second, which pays the rest (``f + c - speed``): the two move actions of a turn are
+  one move of up to twice the speed (a double move, §6.1). A step that does not fit what is
+  left of the turn waits for the next one (the count restarts: one move action, or the double
+  move when ``c > speed``); dearer than twice the speed, only the minimum-movement full-round
+  action (one square at the start of a turn, §6.1) can take it, or dropping prone (free) and
+  crawling.
 * crawl (prone, or into a CRAWL square): one square per move action (§5.1), times the square's
   multiplier (half speed applies to crawling too; a crawl square counts 1, or 2 over rubble).
 * stand up (prone, on a WALK square): a move action (§5.1).
@@ -322,27 +326,53 @@ def _turn_boundary(n_units, turn_start, M):  # pragma: no cover - compiled
 def _walk(m, diag, st, k, room, turn_start, nxt, sp):  # pragma: no cover - compiled
     """Walking from a standing state (parity ``st``, label ``k``, ``room`` squares left in its
     move action, ``nxt`` the label at which its next move action starts) into a WALK square of
-    multiplier ``m``: (label, parity after, squares paid), the label -1 when the step costs more
-    than the whole speed (only the minimum move can take it then)."""
+    multiplier ``m``, within what is left of the turn: (label, parity after, squares paid).
+
+    The two move actions of a turn are one move of up to twice the speed (a double move, RULES
+    §6.1): a step that does not fit in the first action's room goes on into the second, paying
+    the rest there (label ``nxt + c - room``). At a turn boundary (``turn_start``: the next
+    action starts a turn) the count restarts: the step fits one action (``c <= sp``) or the
+    double move (``c <= 2 sp``: label ``2 nxt - k - room + c``, i.e. action two with ``c - sp``
+    used). The label is -1 when the step does not fit what is left of this turn: then
+    :func:`_fresh` times it from the next turn (or only the minimum move can take it)."""
     if diag and m == 1:  # alternating diagonal: 1, 2, 1, ...
         cost = 1 + st
         if cost <= room:
             return k + cost, 1 - st, cost
         if turn_start:  # the next move action starts a new turn: the count restarts
             return nxt + 1, 1, 1
-        if cost <= sp:
-            return nxt + cost, 1 - st, cost
+        if cost <= room + sp:
+            return nxt + cost - room, 1 - st, cost
         return -1, 0, cost
     cost = (3 * m) >> 1 if diag else m
     if cost <= room:
         return k + cost, st, cost
-    if cost <= sp:
-        return nxt + cost, 0 if turn_start else st, cost  # a new turn resets the parity
+    # on into the next move action: with the room left in this turn's first one, or none when
+    # the next action starts a turn (which resets the parity too); one test for both, as the
+    # turn boundary falls every other action (a branch on it would be mispredicted half the time)
+    r = room * (1 - turn_start)
+    if cost <= r + sp:
+        return nxt + cost - r, st * (1 - turn_start), cost
+    if turn_start and cost <= 2 * sp:  # a new turn's double move
+        return 2 * nxt - k - room + cost, 0, cost
     return -1, 0, cost
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _fresh(n_units, turn_start, M, kb, sp, cost):  # pragma: no cover - compiled
+    """The label of a walking step of ``cost`` squares (costed at parity 0) taken at the start
+    of the next turn: in its first move action, in its double move, or, dearer than twice the
+    speed, by the minimum movement (a full-round action, one square, §6.1)."""
+    t = _turn_boundary(n_units, turn_start, M)
+    if cost <= sp:
+        return ((t + M) << kb) + cost
+    if cost <= 2 * sp:
+        return ((t + 2 * M) << kb) + cost - sp
+    return ((t + 2 * M) << kb) + sp
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo, togo_cap,
+def search(words, C, start, start_prone, start_key, start_par, sp, kb, M, awk_units, tight_units, max_key, goal, togo, togo_cap,
            nbuckets, key, pred, walked, done, track):  # pragma: no cover - compiled
     """Exact-rule search from square ``start`` over flat ``words`` (``R*C`` squares, C columns).
 
@@ -353,7 +383,9 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
     above ``max_key`` are not kept. ``goal`` >= 0 stops at that square (A*, estimating the rest
     of the way by :func:`_eta` over ``min(togo, togo_cap)`` from :func:`squares_to_goal`; when
     tracking, once no equally early way to it is left). ``nbuckets``: see :func:`ring_size`.
-    ``track`` must be a constant where this is called (numba.literally: each value is compiled
+    ``start_key`` / ``start_par``: the label and diagonal parity the search starts from (``sp``
+    and 0 at the start of a turn; later in a turn, what the turn's movement has used so far:
+    a second move action goes on with the first one's budget and parity). ``track`` must be a constant where this is called (numba.literally: each value is compiled
     apart, without the other's branches; :func:`run` dispatches from a runtime value). Returns
     (the goal state reached first or -1, states expanded)."""
     numba.literally(track)
@@ -383,14 +415,14 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
     inv_sp = 1.0 / sp
     tie = 1 if track else 0  # when tracking, an equal label may still bring a shorter walk
 
-    s0 = N2 + start if start_prone else 2 * start
-    key[s0] = sp  # no move action in progress: the next step starts action 1
+    s0 = N2 + start if start_prone else 2 * start + start_par
+    key[s0] = start_key  # (sp at a turn's start: no move action in progress, the next step starts action 1)
     if track:
         pred[s0] = -1
         walked[s0] = 0
-    cur = sp
+    cur = start_key
     if use_goal:
-        cur = _eta(sp, min(togo[start], togo_cap), sp, kb, M, inv_sp)
+        cur = _eta(start_key, min(togo[start], togo_cap), sp, kb, M, inv_sp)
     pool[0] = s0
     pool[1] = -1
     n_pool = 1
@@ -524,12 +556,12 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
                 if mq == BLOCKED:
                     continue
                 if mq == WALK and sst != PRONE:
-                    # a step dearer than the whole speed: the minimum movement, a full-round
-                    # action at the start of a turn (§6.1) ...
+                    # a step that does not fit what is left of the turn: from the next turn (the
+                    # count restarts), by the minimum movement if dearer than a double move ...
                     diag1 = d >= 4 and m == 1
-                    cost = (1 + sst if diag1 else (3 * m) >> 1) if d >= 4 else m
+                    cost = (1 if diag1 else (3 * m) >> 1) if d >= 4 else m
                     cand_s[nc] = nb + (1 if diag1 else 0)
-                    cand_k[nc] = ((_turn_boundary(n_units, src_ts[j], M) + 2 * M) << kb) + sp
+                    cand_k[nc] = _fresh(n_units, src_ts[j], M, kb, sp, cost)
                     cand_ft[nc] = 5 * cost
                     cand_src[nc] = sj
                     nc += 1
@@ -613,14 +645,14 @@ def search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_
 
 
 @numba.njit(cache=True, nogil=True)
-def run(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo, togo_cap,
-        nbuckets, key, pred, walked, done, track):  # pragma: no cover - compiled
+def run(words, C, start, start_prone, start_key, start_par, sp, kb, M, awk_units, tight_units, max_key, goal, togo,
+        togo_cap, nbuckets, key, pred, walked, done, track):  # pragma: no cover - compiled
     """:func:`search` with ``track`` a runtime value."""
     if track:
-        return search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo,
-                      togo_cap, nbuckets, key, pred, walked, done, True)
-    return search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, max_key, goal, togo,
-                  togo_cap, nbuckets, key, pred, walked, done, False)
+        return search(words, C, start, start_prone, start_key, start_par, sp, kb, M, awk_units, tight_units,
+                      max_key, goal, togo, togo_cap, nbuckets, key, pred, walked, done, True)
+    return search(words, C, start, start_prone, start_key, start_par, sp, kb, M, awk_units, tight_units, max_key,
+                  goal, togo, togo_cap, nbuckets, key, pred, walked, done, False)
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -907,11 +939,14 @@ def distance_search(words, C, start, start_prone, sp, kb, M, awk_units, tight_un
             if mq == BLOCKED:
                 continue
             if mq == WALK and sst != PRONE:
-                # a step dearer than the whole speed: the minimum movement, a full-round action
-                # at the start of a turn (§6.1) ...
+                # a step that does not fit what is left of the turn: from the next turn, by the
+                # minimum movement if dearer than a double move (§6.1) ...
+                diag1 = d >= 4 and m == 1
                 free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask,
-                                                nb + (1 if d >= 4 and m == 1 else 0),
-                                                ((_turn_boundary(n_units, ts, M) + 2 * M) << kb) + sp, C, N2, M, kb)
+                                                nb + (1 if diag1 else 0),
+                                                _fresh(n_units, ts, M, kb, sp,
+                                                       (1 if diag1 else (3 * m) >> 1) if d >= 4 else m),
+                                                C, N2, M, kb)
                 # ... or drop prone (free) and crawl
                 nk = ((n_units + M * m) << kb) + sp
                 ns = N2 + ncell
@@ -981,9 +1016,10 @@ def distance(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, nb
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def _path_steps(states, key, walked, words, category, N, C, kb):  # pragma: no cover - compiled
-    """Per state along a path: x, y, category, step kind, feet walked by the step, units."""
+    """Per state along a path: x, y, category, step kind, feet walked by the step, units, squares
+    used in the move action under way, diagonal parity (2: prone)."""
     n = states.shape[0]
-    out = np.empty((n, 6), dtype=np.int64)
+    out = np.empty((n, 8), dtype=np.int64)
     prev_cell = -1
     for i in range(n):
         s = states[i]
@@ -1006,14 +1042,17 @@ def _path_steps(states, key, walked, words, category, N, C, kb):  # pragma: no c
         out[i, 3] = kind
         out[i, 4] = walked[s] - walked[states[i - 1]] if i else 0
         out[i, 5] = key[s] >> kb
+        out[i, 6] = key[s] & ((1 << kb) - 1)
+        out[i, 7] = s & 1 if s < 2 * N else PRONE
         prev_cell = cell
     return out
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def _seek(words, C, start, goal, start_prone, sp, kb, plan, nbuckets, togo, key, pred, walked, done, track,
+def _seek(words, C, start, goal, start_prone, begin, sp, kb, plan, nbuckets, togo, key, pred, walked, done, track,
           cells):  # pragma: no cover - compiled
-    """One goal search by ``plan`` (M, awk_units, tight_units): the goal state, or -1. The work
+    """One goal search by ``plan`` (M, awk_units, tight_units) from ``begin`` (move actions
+    used, squares used in the last, diagonal parity: see :func:`path`): the goal state, or -1. The work
     arrays are reset first: wholly, or only at ``cells`` when the search cannot leave them
     (``words`` is BLOCKED, without moves, everywhere else)."""
     M, awk, tight = plan
@@ -1031,15 +1070,17 @@ def _seek(words, C, start, goal, start_prone, sp, kb, plan, nbuckets, togo, key,
     togo_cap = squares_to_goal(words, C, goal, start, sp, M, awk, tight, togo)
     if togo_cap < 0:
         return -1  # not even the most lenient costing leads there
-    gs, _ = run(words, C, start, start_prone, sp, kb, M, awk, tight, UNREACHED - 1, goal, togo, togo_cap,
-                nbuckets, key, pred, walked, done, track)
+    gs, _ = run(words, C, start, start_prone, ((begin[0] * M) << kb) + begin[1], begin[2], sp, kb, M, awk, tight,
+                UNREACHED - 1, goal, togo, togo_cap, nbuckets, key, pred, walked, done, track)
     return gs
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def path(words, category, C, start, goal, start_prone, sp, kb, plan_a, plan_b, nb_a, nb_b,
+def path(words, category, C, start, goal, start_prone, begin, sp, kb, plan_a, plan_b, nb_a, nb_b,
          togo, key, pred, walked, done, confined):  # pragma: no cover - compiled
-    """The fastest path by ``plan_a`` (M, awk_units, tight_units), or by ``plan_b`` when plan A
+    """The fastest path from ``begin`` (whole move actions the turn has used, squares used in
+    the last of them, diagonal parity: ``(0, sp, 0)`` at a turn's start) by ``plan_a`` (M,
+    awk_units, tight_units), or by ``plan_b`` when plan A
     cannot reach the goal; then the same squares timed by the other plan (a search confined to
     the path's squares). Work arrays (any content): ``togo`` (N int32), ``key`` / ``pred`` /
     ``walked`` (3 N int32), ``done`` (3 N uint8), ``confined`` (N uint16). Returns (which plan
@@ -1048,14 +1089,14 @@ def path(words, category, C, start, goal, start_prone, sp, kb, plan_a, plan_b, n
     N = words.shape[0]
     used = 0
     everywhere = np.empty(0, dtype=np.int64)
-    gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_a, nb_a, togo, key, pred, walked, done, True,
+    gs = _seek(words, C, start, goal, start_prone, begin, sp, kb, plan_a, nb_a, togo, key, pred, walked, done, True,
                everywhere)
     if gs < 0:
         used = 1
-        gs = _seek(words, C, start, goal, start_prone, sp, kb, plan_b, nb_b, togo, key, pred, walked, done, True,
+        gs = _seek(words, C, start, goal, start_prone, begin, sp, kb, plan_b, nb_b, togo, key, pred, walked, done, True,
                    everywhere)
         if gs < 0:
-            return -1, np.empty((0, 6), dtype=np.int64), 0, -1
+            return -1, np.empty((0, 8), dtype=np.int64), 0, -1
     # among the goal's states with the same label, the least movement (the first on ties)
     best = -1
     for b in (2 * goal, 2 * goal + 1, 2 * N + goal):
@@ -1088,7 +1129,7 @@ def path(words, category, C, start, goal, start_prone, sp, kb, plan_a, plan_b, n
     cells = steps[:, 1] * C + steps[:, 0]
     confined[:] = 0
     confined[cells] = words[cells]
-    ogs = _seek(confined, C, start, goal, start_prone, sp, kb, plan_b if used == 0 else plan_a,
+    ogs = _seek(confined, C, start, goal, start_prone, begin, sp, kb, plan_b if used == 0 else plan_a,
                 nb_b if used == 0 else nb_a, togo, key, pred, walked, done, False, cells)
     return used, steps, feet, (key[ogs] >> kb) if ogs >= 0 else -1
 
@@ -1132,7 +1173,7 @@ def reach(words, R, C, x, y, start_prone, sp, plan, blocked, no_end):  # pragma:
     walked = work[6 * WN:]
     done = np.zeros(3 * WN, dtype=np.uint8)
     M, awk, tight = plan
-    search(ww, WC, start, start_prone, sp, kb, M, awk, tight, ((2 * M + 1) << kb) - 1, -1, pred, 0,
+    search(ww, WC, start, start_prone, sp, 0, sp, kb, M, awk, tight, ((2 * M + 1) << kb) - 1, -1, pred, 0,
            ring_size(sp, kb, M, awk, tight), key, pred, walked, done, True)
     rows = np.empty((WN, 3), dtype=np.int64)  # the double-move squares, then the checks
     first = np.empty(WN, dtype=np.bool_)  # within one move action

@@ -1,7 +1,9 @@
 """Distance maps, paths and reach: pure functions over a :class:`MoveField` (RULES §6, §2.4).
 
 Times are counted in move actions (two a round). A walking move action holds up to the
-creature's speed in squares; crawling takes a whole move action per square; Escape Artist takes
+creature's speed in squares, and the two move actions of a turn are one move of up to twice the
+speed (a double move, RULES §6.1: what the first leaves goes on into the second, and the 5-10-5
+count runs over both); crawling takes a whole move action per square; Escape Artist takes
 a move action per try in Awkward Space and a full-round action per try in a Tight Squeeze. The
 *guaranteed* time uses take 10 / take 20 where the mover may (out of combat); the *expected*
 time uses the per-try success probability when rolling (each try succeeds on
@@ -18,6 +20,10 @@ time uses the per-try success probability when rolling (each try succeeds on
 >>> d = distance_map(f, (0, 0))
 >>> int(d.feet[4, 4]), int(d.feet[6, 6])   # 6 diagonals = 45 ft: a second move action
 (30, 45)
+>>> n = move_field(CaveGrid.from_arrays([[4] * 4], [[4] * 4]), Mover(body_for("medium"), speed_ft=30))
+>>> p = find_path(n, (0, 0), (3, 0))       # Narrow and Low, x4: 3 x 20 ft in one double move
+>>> p.feet, p.move_actions, p.rounds, p.last_turn_move_actions
+(60, 2.0, 1, 2)
 """
 
 from __future__ import annotations
@@ -131,7 +137,7 @@ def _run(field: MoveField, start, plan: _Plan, *, goal=None, max_key=None, block
                                               plan.tight_units, togo)
         gs = -1
         if togo_cap >= 0:
-            gs, _ = kernel.run(words, C, s_cell, start_prone, sp, kb, plan.M, plan.awk_units, plan.tight_units,
+            gs, _ = kernel.run(words, C, s_cell, start_prone, sp, 0, sp, kb, plan.M, plan.awk_units, plan.tight_units,
                                UNREACHED - 1 if max_key is None else max_key, goal_cell, togo, togo_cap,
                                _ring(field, plan), key, pred, walked, done, track)
 
@@ -201,6 +207,18 @@ def whole_rounds(move_actions: float | None) -> int | None:
     return None if move_actions is None else math.ceil(move_actions / 2)
 
 
+def last_turn_actions(move_actions: float | None) -> int | None:
+    """Move actions of the last turn for ``move_actions`` in all: 1 or 2 (0 for none).
+
+    >>> last_turn_actions(3), last_turn_actions(4), last_turn_actions(0), last_turn_actions(None)
+    (1, 2, 0, None)
+    """
+    if move_actions is None:
+        return None
+    whole = math.ceil(move_actions)
+    return 0 if whole == 0 else whole - 2 * (math.ceil(whole / 2) - 1)
+
+
 def expected_rounds(move_actions: float | None) -> float | None:
     """Expected rounds: expected move actions over two (a fraction)."""
     return None if move_actions is None else move_actions / 2
@@ -209,7 +227,10 @@ def expected_rounds(move_actions: float | None) -> float | None:
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of a path: the square entered (or stood up in), its category, the movement it
-    cost in feet, what kind of move it was, and the move action it ends in."""
+    cost in feet, what kind of move it was, and the move action it ends in. ``clock_ft``: the
+    time when it ends in feet of movement (as :attr:`DistanceMap.feet`: a move action counts
+    the whole speed, so within a turn it is what the turn's movement has spent of its 2 x speed);
+    ``parity``: the 5-10-5 diagonal count after it (0, 1; 2 prone)."""
 
     at: tuple[int, int]
     category: str
@@ -219,6 +240,8 @@ class Step:
     tries: float = 0     # Escape Artist tries (guaranteed model)
     dc: int = 0
     probability: float = 1.0
+    clock_ft: int = 0
+    parity: int = 0
 
     def to_json(self) -> dict:
         d = {"at": list(self.at), "category": self.category, "feet": self.feet, "kind": self.kind,
@@ -226,6 +249,11 @@ class Step:
         if self.dc:
             d.update(dc=self.dc, tries=self.tries, probability=self.probability)
         return d
+
+
+def _clock_ft(units: int, f: int, M: int, sp: int) -> int:
+    """A label as feet of movement: ``5 x ((actions - 1) x speed + squares used in the last)``."""
+    return 0 if units == 0 else int(round(5 * ((units / M - 1) * sp + f)))
 
 
 _KINDS = {kernel.KIND_WALK: "walk", kernel.KIND_CRAWL: "crawl", kernel.KIND_STAND: "stand",
@@ -237,23 +265,25 @@ class Steps(Sequence):
     """The steps of a path as a read-only sequence of :class:`Step`. A long path has hundreds of
     them, so they are made from the search's arrays when first looked at, not by the search."""
 
-    __slots__ = ("_rows", "_M", "_escape", "_items")
+    __slots__ = ("_rows", "_M", "_sp", "_escape", "_items")
 
-    def __init__(self, rows: np.ndarray, M: int, escape: dict[int, tuple[int, float, float]]):
-        self._rows = rows        # per step: x, y, category, kind, feet, label units (kernel.path)
+    def __init__(self, rows: np.ndarray, M: int, escape: dict[int, tuple[int, float, float]], sp: int = 0):
+        self._rows = rows        # per step: x, y, category, kind, feet, label units, squares, parity (kernel.path)
         self._M = M
+        self._sp = sp            # speed in squares (for the clock)
         self._escape = escape    # kind -> (DC, tries, probability)
         self._items: list[Step] | None = None
 
     def _all(self) -> list[Step]:
         if self._items is None:
-            M, esc = self._M, self._escape
+            M, esc, sp = self._M, self._escape, self._sp
             self._items = [Step(at=(x, y), category=_CATEGORY_NAMES[cat], feet=ft, kind=_KINDS[kind],
                                 move_action=units / M, tries=esc[kind][1], dc=esc[kind][0],
-                                probability=esc[kind][2]) if kind in esc else
+                                probability=esc[kind][2], clock_ft=_clock_ft(units, f, M, sp), parity=par)
+                           if kind in esc else
                            Step(at=(x, y), category=_CATEGORY_NAMES[cat], feet=ft, kind=_KINDS[kind],
-                                move_action=units / M)
-                           for x, y, cat, kind, ft, units in self._rows.tolist()]
+                                move_action=units / M, clock_ft=_clock_ft(units, f, M, sp), parity=par)
+                           for x, y, cat, kind, ft, units, f, par in self._rows.tolist()]
         return self._items
 
     def __len__(self) -> int:
@@ -291,6 +321,13 @@ class Path:
     def expected_rounds(self) -> float | None:
         return expected_rounds(self.expected_move_actions)
 
+    @property
+    def last_turn_move_actions(self) -> int | None:
+        """What the last turn of the way uses (guaranteed time): 1 (a move action) or 2 (a
+        double move, or a full-round action); 0 for no movement. The time is ``rounds - 1``
+        whole turns plus this."""
+        return last_turn_actions(self.move_actions)
+
     def to_json(self) -> dict:
         return {
             "reachable": self.reachable,
@@ -299,6 +336,7 @@ class Path:
             "feet": self.feet,
             "move_actions": self.move_actions,
             "rounds": self.rounds,
+            "last_turn_move_actions": self.last_turn_move_actions,
             "expected_move_actions": self.expected_move_actions,
             "expected_rounds": self.expected_rounds,
         }
@@ -319,10 +357,15 @@ def _escape_steps(field: MoveField) -> dict[int, tuple[int, float, float]]:
 
 
 def find_path(field: MoveField, start: tuple[int, int], goal: tuple[int, int], *, blocked=None,
-              prone: bool | None = None) -> Path:
+              prone: bool | None = None, spent: tuple[int, int] = (0, 0)) -> Path:
     """The fastest path from ``start`` to ``goal``: guaranteed time when one exists (take 10 /
     take 20 out of combat), else the fastest expected time. Both totals are reported, the other
-    one timing the same squares (a search confined to them)."""
+    one timing the same squares (a search confined to them).
+
+    ``spent``: (feet, parity) the turn's movement has used already -- feet of its 2 x speed (a
+    move action spent otherwise counts its whole speed), and the 5-10-5 diagonal parity it
+    left -- for a second move action that goes on with the first one's budget (RULES §6.1).
+    The times are then counted from the turn's start."""
     _check_start(field, start, "start")
     _check_start(field, goal, "goal")
     sp = field.mover.speed_squares
@@ -332,10 +375,11 @@ def find_path(field: MoveField, start: tuple[int, int], goal: tuple[int, int], *
     eplan = _plan(field, expected=True)
     C = field.shape[1]
     (sr, sc), (gr, gc) = ij(start), ij(goal)
+    begin = _begin(spent, sp)
     with field.scratch.take() as work:
         used, rows, feet, other_units = kernel.path(
             _words(field, start, blocked), field.category.ravel(), C, sr * C + sc, gr * C + gc,
-            _start_prone(field, start, prone), sp, kernel.key_bits(sp),
+            _start_prone(field, start, prone), begin, sp, kernel.key_bits(sp),
             (gplan.M, gplan.awk_units, gplan.tight_units), (eplan.M, eplan.awk_units, eplan.tight_units),
             _ring(field, gplan), _ring(field, eplan), work.togo, work.key, work.pred, work.walked, work.done,
             work.words)
@@ -349,13 +393,27 @@ def find_path(field: MoveField, start: tuple[int, int], goal: tuple[int, int], *
     keep = np.ones(len(rows), dtype=bool)
     keep[1:] = (cells[1:] != cells[:-1]).any(axis=1)  # standing up repeats the square
     squares = [tuple(p) for p in cells[keep].tolist()]
-    return Path(True, squares, Steps(rows[1:], plan.M, _escape_steps(field)), int(feet), g_actions, e_actions)
+    return Path(True, squares, Steps(rows[1:], plan.M, _escape_steps(field), sp), int(feet), g_actions, e_actions)
+
+
+def _begin(spent: tuple[int, int], sp: int) -> tuple[int, int, int]:
+    """The kernel's start label (whole move actions, squares used in the last, parity) for
+    ``spent`` = (feet the turn's movement has used, parity)."""
+    feet, parity = spent
+    if feet < 0 or feet % 5 or parity not in (0, 1):
+        raise ValueError(f"spent movement must be feet >= 0 in 5-ft units and a parity 0 or 1, got {spent}")
+    u = feet // 5
+    if u == 0:
+        return (0, sp, 0)
+    a = -(-u // sp)
+    return (int(a), int(u - (a - 1) * sp), int(parity))
 
 
 @dataclass(slots=True, eq=False)
 class Reach:
     """Squares reachable this turn. ``single``: with one move action; ``double``: with two (a
-    double move, its diagonals counted as one move; full-round squeezes included). Each is an
+    double move: one move of up to twice the speed, its diagonals counted as one move, RULES
+    §6.1; full-round squeezes included). Each is an
     ``(n, 3)`` int array of rows ``(x, y, feet)`` sorted by x then y (feet: the movement walked
     to get there), read-only; ``checks`` lists the Escape Artist squares on the way as ``(x, y,
     dc, p)``. (Not a frozen dataclass: building one costs a third of a microsecond more, and

@@ -554,7 +554,8 @@ class PlayController(TableHand):
         if not pv.steps:
             sc.toast(f"{c.name} cannot go there: {pv.reason or 'no way'}")
             return
-        double = pv.single < len(pv.steps)
+        t = self.enc.turn  # a double move at the turn's start; later, a move action goes on with the first
+        double = pv.single < len(pv.steps) and t is not None and t.full_move
         self.perform(Move(sq, double=double))
 
     def cycle_weapon(self) -> None:

@@ -163,9 +163,13 @@ class World:
                            rounds=None)
         if c is None or not self.grid.in_bounds(to):
             return none
-        return self._cached(("path", cid, c.pos, c.prone, to), lambda: self._preview(c, to, none))
+        from sim.engine.moves import turn_spent
 
-    def _preview(self, c, to: Pos, none: PathPreview) -> PathPreview:
+        # mid-turn, from what the turn's movement has spent (a second move action goes on with it)
+        spent = turn_spent(self.enc, c) if self.live else (0, 0)
+        return self._cached(("path", cid, c.pos, c.prone, to, spent), lambda: self._preview(c, to, none, spent))
+
+    def _preview(self, c, to: Pos, none: PathPreview, spent: tuple[int, int]) -> PathPreview:
         import dataclasses
 
         from sim.engine.moves import movement_plan
@@ -177,7 +181,7 @@ class World:
         blocked[c.pos[1], c.pos[0]] = False
         if blocked[to[1], to[0]]:
             return dataclasses.replace(none, reason="held by an enemy")
-        path = find_path(f, c.pos, to, blocked=blocked, prone=c.prone)
+        path = find_path(f, c.pos, to, blocked=blocked, prone=c.prone, spent=spent)
         if not path.reachable or not path.steps:
             return dataclasses.replace(none, reason="no way there")
         single = double = 0

@@ -17,7 +17,9 @@ PARTY = ["bruna", "jozan", "mialee"]
 def batch(tmp_path_factory):
     d = tmp_path_factory.mktemp("odds")
     out, rep = d / "runs.csv", d / "rep"
-    assert main(["fight", "maps/bat_gallery.toml", "--runs", "24", "--seed", "1", "--workers", "1",
+    # seed 2: 24 fights with deaths and lost fights in them (seed 1's, since the double move is
+    # one move of 2 x speed, are all won without a death)
+    assert main(["fight", "maps/bat_gallery.toml", "--runs", "24", "--seed", "2", "--workers", "1",
                  "--out", str(out), "--report-dir", str(rep), "--quiet"]) == 0
     with out.open() as f:
         records = list(csv.DictReader(f))

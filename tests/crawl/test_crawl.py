@@ -187,3 +187,19 @@ def test_armor_taken_off_in_a_fight_is_off_for_the_crawl_after_it(tmp_path):
     assert [(e.stage, e.rounds) for e in work] == [("start", 10), ("done", 10)]
     after = [e.what for e in r.timeline if e.what in ("encounter", "armor_off", "armor_on")]
     assert after == ["encounter", "armor_on", "armor_off", "armor_on"]
+
+
+def test_rules_6_1_a_double_move_holds_three_narrow_and_low_squares_on_the_way(tmp_path):
+    """Walking times in a crawl follow the double move (one move of 2 x speed): Mialee (elf,
+    30 ft) walks a 4-ft-wide, 4-ft-high passage (Narrow and Low: 20 ft a square) of three
+    squares in 2 move actions = 1 round, not 3 move actions (counting each action apart);
+    five squares take 4 move actions (a double move of three, then two more) = 2 rounds."""
+    for n, rounds in ((3, 1.0), (5, 2.0)):
+        rows = ["#" * (n + 3), "#." + "N" * n + "#", "#" * (n + 3)]
+        p = crawl_file(tmp_path, rows, {"N": "{ width = 4, height = 4 }"}, ["mialee:elf-wizard-3"],
+                       frm="1,1", to=f"{n + 1},1")
+        r = run_crawl(load_crawl(p))
+        walk = [e for e in r.timeline if e.what in ("walk", "single_file")]
+        assert [e.detail["categories"]["mialee"] for e in walk] == [["NARROW_AND_LOW"]]
+        assert walk[0].detail["member_rounds"]["mialee"] == rounds
+        assert r.total_rounds == rounds

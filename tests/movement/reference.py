@@ -7,10 +7,12 @@ diagonal parity) a creature can:
 * walk into an adjacent walkable square (standing): an orthogonal step costs m squares (m = 1,
   2 or 4 for Clear / Narrow or Low / Narrow and Low, doubled on difficult terrain); a diagonal
   costs 1 or 2 alternately when m = 1 (the parity counts every diagonal of the turn's move), and
-  1.5 m otherwise without advancing the parity (RULES §6.2-6.3). If the step does not fit in
-  what is left of the current move action, it starts the next one (a new turn every two actions
-  resets the parity). A step dearer than the whole speed needs the full-round minimum move: a
-  whole turn, started at a turn boundary.
+  1.5 m otherwise without advancing the parity (RULES §6.2-6.3). The two move actions of a turn
+  are one move of up to twice the speed (a double move, RULES §6.1): a step that does not fit in
+  what is left of the turn's first move action goes on into the second, paying the rest of its
+  cost there. A step that does not fit what is left of the turn waits for the next turn, where
+  the parity restarts and the step fits one move action, or the double move; dearer than twice
+  the speed it needs the full-round minimum move: a whole turn, started at a turn boundary.
 * crawl (from any posture, as dropping prone is free): one square for a whole move action (as
   many as the square's multiplier: half speed slows crawling too), and lie prone; the only way
   into a crawl square.
@@ -78,17 +80,21 @@ def moves(field, square, standing, parity, label, *, awk, tight, speed):
                     return 3 * m // 2, p
 
                 cost, np_ = cost_at(parity)
-                if used + cost <= speed:
+                if used + cost <= speed:  # in the move action under way
                     yield (nr, nc), True, np_, (actions, used + cost)
                     continue
                 nxt, opens = _new_action(actions)
-                if opens:
-                    cost, np_ = cost_at(0)
+                if not opens and used + cost <= 2 * speed:  # on into the turn's second move action
+                    yield (nr, nc), True, np_, (nxt, used + cost - speed)
+                    continue
+                start = _turn_start(actions)  # the next turn: the count restarts
+                cost, np_ = cost_at(0)
                 if cost <= speed:
-                    yield (nr, nc), True, np_, (nxt, cost)
+                    yield (nr, nc), True, np_, (start + 1, cost)
+                elif cost <= 2 * speed:
+                    yield (nr, nc), True, np_, (start + 2, cost - speed)
                 else:
-                    start = _turn_start(actions)
-                    yield (nr, nc), True, (1 if diag and m == 1 else 0), (start + 2, speed)
+                    yield (nr, nc), True, np_, (start + 2, speed)
             elif mode == AWKWARD:
                 if awk is not None:
                     yield (nr, nc), not low, 0, (actions + awk, speed)

@@ -36,7 +36,7 @@ def test_unreachable_is_not_an_error(capsys):
     (d / "m.toml").write_text(f'[map]\nname = "x"\ngrid = """\n{rows}\n"""\n[legend]\n"#" = "wall"\n"." = {{ width = 10, height = 10 }}\n')
     out = run_json(capsys, "path", str(d / "m.toml"), "--size", "medium", "--from", "1,1", "--to", "5,1")
     assert out == {"reachable": False, "squares": [], "steps": [], "feet": 0, "move_actions": None, "rounds": None,
-                   "expected_move_actions": None, "expected_rounds": None}
+                   "last_turn_move_actions": None, "expected_move_actions": None, "expected_rounds": None}
 
 
 def test_reach_json_schema(capsys):
@@ -80,3 +80,23 @@ def test_unknown_size_template_and_both(capsys):
     assert "give --size SIZE" in capsys.readouterr().err
     assert main(["reach", str(MAPS / "gallery.toml"), "--size", "small", "--creature", "goblin", "--from", "1,1"]) == 2
     assert "exclude each other" in capsys.readouterr().err
+
+
+NARROW_AND_LOW = ('[map]\nname = "nl"\ngrid = """\n#######\n#.NNNN#\n#######\n"""\n[legend]\n"#" = "wall"\n'
+                  '"." = { width = 10, height = 10 }\n"N" = { width = 4, height = 4 }\n')
+
+
+@pytest.mark.parametrize("to, actions, rounds, last, words", [
+    ("4,1", 2, 1, 2, "2 move actions = 1 rounds (a double move or full-round action)"),
+    ("5,1", 3, 2, 1, "3 move actions = 2 rounds (1 whole turn, then a move action)"),
+])
+def test_rules_6_1_path_says_what_the_last_turn_uses(tmp_path, capsys, to, actions, rounds, last, words):
+    # Narrow and Low (x4, 20 ft a square) at 30 ft: a double move holds three squares (60 ft)
+    m = tmp_path / "nl.toml"
+    m.write_text(NARROW_AND_LOW)
+    out = run_json(capsys, "path", str(m), "--size", "medium", "--from", "1,1", "--to", to)
+    assert (out["move_actions"], out["rounds"], out["last_turn_move_actions"]) == (actions, rounds, last)
+    assert main(["path", str(m), "--size", "medium", "--from", "1,1", "--to", to]) == 0
+    assert words in capsys.readouterr().out
+    r = run_json(capsys, "reach", str(m), "--size", "medium", "--from", "1,1")
+    assert r["single"] == [[2, 1, 20]] and r["double"] == [[2, 1, 20], [3, 1, 40], [4, 1, 60]]
