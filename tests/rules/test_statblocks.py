@@ -515,7 +515,7 @@ def test_grapple_riders_and_keys_of_the_new_monsters():
     ('kind = "paralysis"\nsave = "fort"\ndc_ability = "con"\nduration = "3d6"',
      r"#1 duration: write it as \"3d6 rounds\""),
     ('kind = "constrict"\ndamage = "1d4+x"', r"#1 damage: '1d4\+x' is not dice"),
-    ('kind = "squeeze"', r"#1 kind: must be one of poison, disease, wounding, improved_grab, constrict"),
+    ('kind = "squeeze"', r"#1 kind: must be one of poison, disease, wounding, web, rust, gaze, improved_grab, constrict"),
 ])
 def test_bad_grapple_riders(tmp_path, rider, message):
     text = MINIMAL + f'\n[[rider]]\nkey = "grab"\n{rider}\n'
