@@ -57,8 +57,8 @@ def default_policy(w: World, c: Creature, t: Turn):
     if act is not None:
         return act
     foes, hunt = _perceived(w, c, t, foes)
-    if hunt is not None:
-        return hunt
+    if hunt is not None:   # a hunt's move weighs armor off before a crawlway like any other
+        return (armor_first(w, c, t, hunt.to) if isinstance(hunt, Move) else None) or hunt
     act = unseen.keep_to_the_dark(w, c, t, foes)  # a side that sees in the dark keeps out of the light
     if act is not None:
         return act

@@ -262,6 +262,7 @@ def _nearest_dark(w: World, c: Creature, lit: np.ndarray) -> Pos | None:
                    key=lambda q: (footprint_distance_ft(c.squares, [q]), q))
     for q in spots[:24]:
         steps = moves.movement_plan(w, c, q, budget=1)  # out of the light: the first steps may be lit
-        if steps and tuple(steps[-1].at) == q and not any(lit[y, x] for x, y in _block(q, c.k)):
+        if steps and tuple(steps[-1].at) == q and not any(
+                lit[y, x] for x, y in _block(q, c.k) if 0 <= y < rows and 0 <= x < cols):
             return q
     return None

@@ -97,6 +97,11 @@ class ArmoredRoute:
             return None
         return math.ceil(b / 2) + self.removal_expected + a / 2
 
+    @property
+    def last_turn_move_actions(self) -> int | None:
+        """What the last turn uses (RULES §6.1): the unarmored rest's, or the whole way's without a removal."""
+        return (self.before if self.after is None else self.after).last_turn_move_actions
+
     def armor_step(self) -> dict | None:
         if self.after is None or self.armor is None:
             return None
@@ -113,7 +118,8 @@ class ArmoredRoute:
             steps += [s.to_json() for s in self.after.steps]
         return {"reachable": self.reachable, "squares": [list(s) for s in self.squares], "steps": steps,
                 "feet": self.feet, "move_actions": self.move_actions, "rounds": self.rounds,
-                "expected_move_actions": self.expected_move_actions, "expected_rounds": self.expected_rounds}
+                "expected_move_actions": self.expected_move_actions, "expected_rounds": self.expected_rounds,
+                "last_turn_move_actions": self.last_turn_move_actions}
 
 
 def _cost(p) -> float:
