@@ -429,6 +429,41 @@ def _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by):  # pragma: no cover - compi
     return best, fx, fy
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _piece_dist(px, py, j, ax, ay, bx, by):  # pragma: no cover - compiled
+    dx = bx[j] - ax[j]
+    dy = by[j] - ay[j]
+    L2 = dx * dx + dy * dy
+    t = 0.0
+    if L2 > 1e-18:
+        t = ((px - ax[j]) * dx + (py - ay[j]) * dy) / L2
+        t = min(1.0, max(0.0, t))
+    return math.hypot(px - (ax[j] + t * dx), py - (ay[j] + t * dy))
+
+
+@numba.njit(cache=True, nogil=True)
+def _clearer(px, py, lo, hi, cand, ax, ay, bx, by, limit, first):  # pragma: no cover - compiled
+    """The clearance at (px, py) and its nearest piece when it is over ``limit``; otherwise some
+    clearance at most ``limit`` (the caller only asks whether the sample beats ``limit``, so the
+    search stops at the first piece that closer: ``first``, the piece that was nearest to the
+    previous sample, is tried before the rest)."""
+    if first >= 0:
+        d = _piece_dist(px, py, first, ax, ay, bx, by)
+        if d <= limit:
+            return d, first
+    best = np.inf
+    bj = -1
+    for k in range(lo, hi):
+        j = cand[k]
+        d = _piece_dist(px, py, j, ax, ay, bx, by)
+        if d <= limit:
+            return d, j
+        if d < best:
+            best = d
+            bj = j
+    return best, bj
+
+
 @numba.njit(cache=True, nogil=True)
 def _gather(x, y, reach, items, start, ox, oy, grows, gcols, gsize, mx, my, out):  # pragma: no cover - compiled
     """The pieces whose midpoint is within ``reach`` of (x, y), into ``out``; returns how many
@@ -474,6 +509,7 @@ def _ridge(cx, cy, reach, items, start, ox, oy, grows, gcols, gsize, mx, my, ax,
         best = d0
         bxp = cx[i]
         byp = cy[i]
+        near = -1   # the piece nearest to the last sample (tried first: it usually refutes the next)
         # a sample is taken only inside the clear disk around the best point so far, so the
         # search never jumps through a wall into another space
         tb = 0.0
@@ -482,7 +518,7 @@ def _ridge(cx, cy, reach, items, start, ox, oy, grows, gcols, gsize, mx, my, ax,
                 break
             px = cx[i] + t * pixel * ux
             py = cy[i] + t * pixel * uy
-            d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
+            d, near = _clearer(px, py, lo, hi, cand, ax, ay, bx, by, best, near)
             if d > best:
                 best = d
                 bxp = px
@@ -499,7 +535,7 @@ def _ridge(cx, cy, reach, items, start, ox, oy, grows, gcols, gsize, mx, my, ax,
             for k in range(dirs.shape[0]):
                 px = x0 + rr * pixel * dirs[k, 0]
                 py = y0 + rr * pixel * dirs[k, 1]
-                d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
+                d, near = _clearer(px, py, lo, hi, cand, ax, ay, bx, by, best, near)
                 if d > best:
                     best = d
                     bxp = px
@@ -535,55 +571,80 @@ def _cover(cx, cy, rad, on_route, side, rows, cols, eps, depth, best, least):  #
                         least[row, col] = d
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Disks:
+    """The disks of one disk cover: per axis pixel its centre (ft), whether it is on the route,
+    and the two exact disks measured there (:func:`_refine`: the 2-D search's and the normal's)."""
+
+    pixel: np.ndarray          # (n, 2) axis pixel centres
+    route: np.ndarray          # (n,) bool
+    centre: np.ndarray         # (n, 2), with ``radius`` (n,): the largest disk near the pixel
+    radius: np.ndarray
+    centre_n: np.ndarray       # (n, 2), with ``radius_n``: the disk across the way (normal search)
+    radius_n: np.ndarray
+
+    def take(self, keep: np.ndarray) -> "Disks":
+        return Disks(self.pixel[keep], self.route[keep], self.centre[keep], self.radius[keep], self.centre_n[keep],
+                     self.radius_n[keep])
+
+
+def _no_disks() -> Disks:
+    z = np.zeros((0, 2))
+    return Disks(z, np.zeros(0, dtype=bool), z, np.zeros(0), z, np.zeros(0))
+
+
 def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
                index: WallIndex, offset_ft: tuple[float, float] = (0.0, 0.0),
                offset_sq: tuple[int, int] = (0, 0),
                route_hint: Callable[[np.ndarray], np.ndarray] | None = None,
-               targets: np.ndarray | None = None,
-               ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+               targets: np.ndarray | None = None, below_ft: float = math.inf, extra: Disks | None = None,
+               ) -> tuple[np.ndarray, Disks]:
     """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
     from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
-    the disk centres (ft) and which of them are on the route.
+    the disks measured.
 
-    ``route_hint`` (for a window cut out of a larger floor, whose own skeleton is broken at the
-    window's edges): maps disk centres (ft) to True where they lie on the whole floor's route.
-    ``targets`` (a ``rows x cols`` mask): only these squares' widths are wanted, so only the disks
-    that can reach one are measured exactly (:func:`_reaching`); the other squares' widths are
-    then incomplete."""
+    For a window cut out of a larger floor (the fine re-measure): ``route_hint`` maps disk
+    centres (ft) to True where they lie on the whole floor's route (the window's own skeleton is
+    broken at its edges); ``targets`` (a ``rows x cols`` mask) are the only squares whose widths
+    are wanted, so only the disks that can reach one are measured exactly (:func:`_reaching`;
+    the other squares' widths are then incomplete); only the disks narrower than ``below_ft``
+    across are measured, and ``extra`` disks (measured before: the wider ones) are counted too."""
     pixel_ft = 1.0 / resolution
     best = np.zeros((rows, cols))
     least = np.full((rows, cols), np.inf)
-    if not floor.any():
-        return best, (np.zeros((0, 2)), np.zeros(0, dtype=bool))
-    skel, dist_px = _medial_axis(floor)
-    rr, cc = np.nonzero(skel)
-    centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
     ox, oy = offset_sq[0] * square_ft, offset_sq[1] * square_ft
-    rad_img = np.zeros(floor.shape)
-    if targets is None:
-        keep = slice(None)
-        radius, centre, radius_n, centre_n = _refine(centres, index, pixel_ft)
-        rad_img[rr, cc] = radius_n
-    else:
-        # the pixel distance stands in for the exact one on the axis far from the targets (it
-        # only decides which branches are spurs there)
-        approx = dist_px[rr, cc] * pixel_ft
-        keep = _reaching(centres, approx, targets, origin=(ox, oy), side=square_ft, slack=8.0 * pixel_ft)
+    disks = _no_disks()
+    if floor.any():
+        skel, dist_px = _medial_axis(floor)
+        rr, cc = np.nonzero(skel)
+        centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
+        rad_img = np.zeros(floor.shape)
+        if targets is None and not math.isfinite(below_ft):
+            keep = np.ones(len(rr), dtype=bool)
+        else:
+            # the pixel distance stands in for the exact one on the axis far from the targets (it
+            # only decides which branches are spurs there); 8 px of slack: the exact search moves
+            # a centre and its radius by about 3 px at most
+            approx = dist_px[rr, cc] * pixel_ft
+            keep = 2.0 * approx < below_ft + 8.0 * pixel_ft
+            if targets is not None:
+                keep &= _reaching(centres, approx, targets, origin=(ox, oy), side=square_ft, slack=8.0 * pixel_ft)
+            rad_img[rr, cc] = approx
         radius, centre, radius_n, centre_n = _refine(centres[keep], index, pixel_ft)
-        rad_img[rr, cc] = approx
         rad_img[rr[keep], cc[keep]] = radius_n
-    route = route_mask(skel, rad_img)[rr, cc]
-    centres, route = centres[keep], route[keep]
-    if route_hint is not None:
-        route &= route_hint(centres)
+        route = route_mask(skel, rad_img)[rr[keep], cc[keep]]
+        if route_hint is not None:
+            route &= route_hint(centres[keep])
+        disks = Disks(centres[keep], route, centre, radius, centre_n, radius_n)
     eps = 0.5 * pixel_ft
-    # the largest disks (2-D search) ...
-    _cover(centre[:, 0] - ox, centre[:, 1] - oy, radius, np.zeros(len(radius), dtype=np.bool_), float(square_ft),
-           rows, cols, eps, OVERLAP_FT, best, least)
-    # ... and the route's smallest (normal search)
-    _cover(centre_n[:, 0] - ox, centre_n[:, 1] - oy, radius_n, route, float(square_ft), rows, cols, eps,
-           OVERLAP_FT, best, least)
-    return np.where(best > 0, np.minimum(best, least), 0.0), (centres, route)
+    for d in (disks, extra) if extra is not None else (disks,):
+        # the largest disks (2-D search) ...
+        _cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
+               float(square_ft), rows, cols, eps, OVERLAP_FT, best, least)
+        # ... and the route's smallest (normal search)
+        _cover(d.centre_n[:, 0] - ox, d.centre_n[:, 1] - oy, d.radius_n, d.route, float(square_ft), rows, cols, eps,
+               OVERLAP_FT, best, least)
+    return np.where(best > 0, np.minimum(best, least), 0.0), disks
 
 
 def _reaching(centres: np.ndarray, radius: np.ndarray, targets: np.ndarray, *, origin: tuple[float, float],
@@ -687,7 +748,7 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     # (h + 1, w + 1): its last row/col is rock; sealed pockets under one square's area are rock
     floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx))
     progress("disks", 2, 4)
-    width, route = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
+    width, disks = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
                               index=index)
     progress("fine", 3, 4)
     n_fine = 0
@@ -699,46 +760,67 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
         # where the first pass already had FINE_PIXELS_ACROSS pixels across the gap, its exact
         # distances stand
         need = np.where(need * resolution < FINE_PIXELS_ACROSS, need, np.inf)
-        width, n_fine = _fine_pass(geometry, index, floor, route, width, need, resolution=resolution,
+        width, n_fine = _fine_pass(geometry, index, floor, disks, width, need, resolution=resolution,
                                    feet_per_square=feet_per_square, progress=progress)
     progress("done", 4, 4)
     return Widths(width_ft=width, floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
 
 
-def _fine_pass(geometry, index, floor, route, width, need, *, resolution, feet_per_square, progress):
+def fine_windows(candidates: np.ndarray, block: int = FINE_BLOCK) -> list[tuple[int, int, int, int, np.ndarray]]:
+    """The fine re-measure's windows: the candidate squares of each ``block`` x ``block`` tile of
+    the map, as ``(r0, r1, c0, c1, targets)`` (their bounding box, exclusive ends, and which of its
+    squares are candidates).
+
+    >>> c = np.zeros((3, 9), bool); c[1, 0:2] = True; c[0, 6] = c[1, 7] = True
+    >>> [(r0, r1, c0, c1, t.astype(int).tolist()) for r0, r1, c0, c1, t in fine_windows(c)]
+    [(1, 2, 0, 2, [[1, 1]]), (0, 2, 6, 8, [[1, 0], [0, 1]])]
+    """
+    out = []
+    for br, bc in sorted({(int(r) // block, int(c) // block) for r, c in zip(*np.nonzero(candidates))}):
+        sel = candidates[br * block:(br + 1) * block, bc * block:(bc + 1) * block]
+        rr, cc = np.nonzero(sel)
+        r0, r1 = br * block + int(rr.min()), br * block + int(rr.max()) + 1
+        c0, c1 = bc * block + int(cc.min()), bc * block + int(cc.max()) + 1
+        out.append((r0, r1, c0, c1, candidates[r0:r1, c0:c1]))
+    return out
+
+
+def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_per_square, progress):
     """Re-measure the squares with a finite ``need`` (the narrowest gap that may be there, ft) in
-    windows of up to FINE_BLOCK x FINE_BLOCK squares, each at the resolution its narrowest gap
-    needs (:data:`FINE_PIXELS_ACROSS` pixels across it, at most :data:`FINE_RESOLUTION`)."""
+    windows (:func:`fine_windows`), each at the resolution its narrowest gap needs
+    (:data:`FINE_PIXELS_ACROSS` pixels across it, at most :data:`FINE_RESOLUTION`). Only the
+    disks narrower than the coarse pass could resolve (FINE_PIXELS_ACROSS coarse pixels across)
+    are measured again; the wider ones are the coarse pass's own (``disks``)."""
     candidates = np.isfinite(need)
     rows, cols = width.shape
     out = width.copy()
-    blocks = sorted({(r // FINE_BLOCK, c // FINE_BLOCK) for r, c in zip(*np.nonzero(candidates))})
+    windows = fine_windows(candidates)
     # coarse floor pixels well inside the floor: anchors that tell the fine pass which free
     # regions are floor
     deep = ndimage.binary_erosion(floor, structure=np.ones((3, 3)), iterations=1)
     # a window's own skeleton is cut at its edges (a corner spur running off the window looks
     # like a through-route): a fine axis pixel is on the route only where the nearest axis pixel
     # of the whole floor is
-    coarse_centres, coarse_route = route
-    tree = cKDTree(coarse_centres) if len(coarse_centres) else None
+    tree = cKDTree(disks.pixel) if len(disks.pixel) else None
 
     def hint(centres: np.ndarray) -> np.ndarray:
-        if tree is None:
+        if tree is None or len(centres) == 0:
             return np.zeros(len(centres), dtype=bool)
         d, j = tree.query(centres)
-        return coarse_route[j] & (d <= 2.0 / resolution)
+        return disks.route[j] & (d <= 2.0 / resolution)
+    resolved = FINE_PIXELS_ACROSS / resolution      # the narrowest disk the coarse pass measured well (ft across)
+    wide2 = 2.0 * disks.radius >= resolved
+    widen = 2.0 * disks.radius_n >= resolved
+    wide = (disks.centre[wide2], disks.radius[wide2], disks.centre_n[widen], disks.radius_n[widen],
+            disks.route[widen])
     n = 0
-    for k, (br, bc) in enumerate(blocks):
-        progress("fine", k, len(blocks))
-        sel = candidates[br * FINE_BLOCK:(br + 1) * FINE_BLOCK, bc * FINE_BLOCK:(bc + 1) * FINE_BLOCK]
-        rr, cc = np.nonzero(sel)
-        r0, r1 = br * FINE_BLOCK + rr.min(), br * FINE_BLOCK + rr.max() + 1
-        c0, c1 = bc * FINE_BLOCK + cc.min(), bc * FINE_BLOCK + cc.max() + 1
+    for k, (r0, r1, c0, c1, mask) in enumerate(windows):
+        progress("fine", k, len(windows))
         x0 = max(c0 * feet_per_square - FINE_MARGIN_FT, 0.0)
         y0 = max(r0 * feet_per_square - FINE_MARGIN_FT, 0.0)
         x1 = min(c1 * feet_per_square + FINE_MARGIN_FT, cols * feet_per_square)
         y1 = min(r1 * feet_per_square + FINE_MARGIN_FT, rows * feet_per_square)
-        gap = float(need[r0:r1, c0:c1].min())
+        gap = float(need[r0:r1, c0:c1][mask].min())
         fres = float(min(FINE_RESOLUTION, max(2.0 * resolution, math.ceil(FINE_PIXELS_ACROSS / max(gap, 1e-3)))))
         shape = (int(math.ceil((y1 - y0) * fres)), int(math.ceil((x1 - x0) * fres)))
         fwall = rasterise(geometry, shape_px=(shape[0] + 1, shape[1] + 1), resolution=fres,
@@ -763,10 +845,13 @@ def _fine_pass(geometry, index, floor, route, width, need, *, resolution, feet_p
             ffloor[-1, :] = False
         if x1 >= cols * feet_per_square:
             ffloor[:, -1] = False
-        mask = candidates[r0:r1, c0:c1]
+        origin = (c0 * feet_per_square, r0 * feet_per_square)
+        m2 = _reaching(wide[0], wide[1], mask, origin=origin, side=feet_per_square, slack=0.0)
+        mn = _reaching(wide[2], wide[3], mask, origin=origin, side=feet_per_square, slack=0.0)
+        extra = Disks(wide[2][mn], wide[4][mn], wide[0][m2], wide[1][m2], wide[2][mn], wide[3][mn])
         fw, _ = disk_cover(ffloor, resolution=fres, square_ft=feet_per_square, rows=r1 - r0,
                            cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint,
-                           targets=mask)
+                           targets=mask, below_ft=resolved, extra=extra)
         coarse = out[r0:r1, c0:c1]
         narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
         narrow_f = (fw > 0) & (fw < FINE_BELOW_FT)
