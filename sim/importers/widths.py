@@ -43,12 +43,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-import numba
 import numpy as np
 from PIL import Image, ImageDraw
 from scipy import ndimage
 from scipy.spatial import cKDTree
 from skimage.morphology import medial_axis
+
+from sim.importers import widthkernels as K
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
 FINE_RESOLUTION = 40.0   # px/ft at most for the fine re-measure (a 3-in. crack is 10 px across)
@@ -391,184 +392,10 @@ def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float,
     # midpoint is within this reach (gathered from the cell grid inside the compiled search)
     reach = r1 + 3.0 * pixel_ft + 0.5 * PIECE_FT
     mid = (index.a + index.b) / 2
-    return _ridge(centres[:, 0].copy(), centres[:, 1].copy(), reach, index.cell_items, index.cell_start,
+    return K.ridge(centres[:, 0].copy(), centres[:, 1].copy(), reach, index.cell_items, index.cell_start,
                   index.cell_origin[0], index.cell_origin[1], index.cell_shape[0], index.cell_shape[1], PIECE_FT,
                   mid[:, 0].copy(), mid[:, 1].copy(), index.a[:, 0].copy(), index.a[:, 1].copy(),
-                  index.b[:, 0].copy(), index.b[:, 1].copy(), pixel_ft, _STEPS, _RING_RADII_A, _RING_DIRS_A)
-
-
-_STEPS = np.linspace(0.0, 1.5, 25)[1:]  # offsets along the normal, in pixels
-_RING_RADII_A = np.array([0.75, 0.5, 0.25, 0.125, 0.0625, 0.03125])  # pattern-search steps, in pixels
-_RING_DIRS_A = np.array([[math.cos(a), math.sin(a)] for a in np.arange(8) * (math.pi / 4)])
-
-
-@numba.njit(cache=True, nogil=True)
-def _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by):  # pragma: no cover - compiled
-    best = np.inf
-    fx = px
-    fy = py
-    bj = -1
-    for k in range(lo, hi):
-        j = cand[k]
-        dx = bx[j] - ax[j]
-        dy = by[j] - ay[j]
-        L2 = dx * dx + dy * dy
-        t = 0.0
-        if L2 > 1e-18:
-            t = ((px - ax[j]) * dx + (py - ay[j]) * dy) / L2
-            t = min(1.0, max(0.0, t))
-        qx = ax[j] + t * dx
-        qy = ay[j] + t * dy
-        d = math.hypot(px - qx, py - qy)
-        # two walls exactly as near: the lower piece decides (whatever order the pieces come in)
-        if d < best or (d == best and j < bj):
-            best = d
-            fx = qx
-            fy = qy
-            bj = j
-    return best, fx, fy
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _piece_dist(px, py, j, ax, ay, bx, by):  # pragma: no cover - compiled
-    dx = bx[j] - ax[j]
-    dy = by[j] - ay[j]
-    L2 = dx * dx + dy * dy
-    t = 0.0
-    if L2 > 1e-18:
-        t = ((px - ax[j]) * dx + (py - ay[j]) * dy) / L2
-        t = min(1.0, max(0.0, t))
-    return math.hypot(px - (ax[j] + t * dx), py - (ay[j] + t * dy))
-
-
-@numba.njit(cache=True, nogil=True)
-def _clearer(px, py, lo, hi, cand, ax, ay, bx, by, limit, first):  # pragma: no cover - compiled
-    """The clearance at (px, py) and its nearest piece when it is over ``limit``; otherwise some
-    clearance at most ``limit`` (the caller only asks whether the sample beats ``limit``, so the
-    search stops at the first piece that closer: ``first``, the piece that was nearest to the
-    previous sample, is tried before the rest)."""
-    if first >= 0:
-        d = _piece_dist(px, py, first, ax, ay, bx, by)
-        if d <= limit:
-            return d, first
-    best = np.inf
-    bj = -1
-    for k in range(lo, hi):
-        j = cand[k]
-        d = _piece_dist(px, py, j, ax, ay, bx, by)
-        if d <= limit:
-            return d, j
-        if d < best:
-            best = d
-            bj = j
-    return best, bj
-
-
-@numba.njit(cache=True, nogil=True)
-def _gather(x, y, reach, items, start, ox, oy, grows, gcols, gsize, mx, my, out):  # pragma: no cover - compiled
-    """The pieces whose midpoint is within ``reach`` of (x, y), into ``out``; returns how many
-    (cell by cell, each cell's pieces in index order)."""
-    r0 = max(int(math.floor((y - reach - oy) / gsize)), 0)
-    r1 = min(int(math.floor((y + reach - oy) / gsize)), grows - 1)
-    c0 = max(int(math.floor((x - reach - ox) / gsize)), 0)
-    c1 = min(int(math.floor((x + reach - ox) / gsize)), gcols - 1)
-    rr = reach * reach
-    m = 0
-    for r in range(r0, r1 + 1):
-        for c in range(c0, c1 + 1):
-            k = r * gcols + c
-            for q in range(start[k], start[k + 1]):
-                j = items[q]
-                dx = mx[j] - x
-                dy = my[j] - y
-                if dx * dx + dy * dy <= rr:
-                    out[m] = j
-                    m += 1
-    return m
-
-
-@numba.njit(cache=True, nogil=True)
-def _ridge(cx, cy, reach, items, start, ox, oy, grows, gcols, gsize, mx, my, ax, ay, bx, by, pixel, steps, ring_r,
-           dirs):  # pragma: no cover - compiled
-    n = cx.size
-    out_r = np.empty(n)
-    out_c = np.empty((n, 2))
-    nrm_r = np.empty(n)
-    nrm_c = np.empty((n, 2))
-    cand = np.empty(items.size, dtype=np.int64)
-    for i in range(n):
-        lo = 0
-        hi = _gather(cx[i], cy[i], reach[i], items, start, ox, oy, grows, gcols, gsize, mx, my, cand)
-        d0, fx, fy = _seg_dist(cx[i], cy[i], lo, hi, cand, ax, ay, bx, by)
-        ux = cx[i] - fx
-        uy = cy[i] - fy
-        norm = math.hypot(ux, uy)
-        if norm > 1e-12:
-            ux /= norm
-            uy /= norm
-        best = d0
-        bxp = cx[i]
-        byp = cy[i]
-        near = -1   # the piece nearest to the last sample (tried first: it usually refutes the next)
-        # a sample is taken only inside the clear disk around the best point so far, so the
-        # search never jumps through a wall into another space
-        tb = 0.0
-        for t in steps:
-            if (t - tb) * pixel >= best:
-                break
-            px = cx[i] + t * pixel * ux
-            py = cy[i] + t * pixel * uy
-            d, near = _clearer(px, py, lo, hi, cand, ax, ay, bx, by, best, near)
-            if d > best:
-                best = d
-                bxp = px
-                byp = py
-                tb = t
-        nrm_r[i] = best
-        nrm_c[i, 0] = bxp
-        nrm_c[i, 1] = byp
-        for rr in ring_r:
-            if rr * pixel >= best:
-                continue
-            x0 = bxp
-            y0 = byp
-            for k in range(dirs.shape[0]):
-                px = x0 + rr * pixel * dirs[k, 0]
-                py = y0 + rr * pixel * dirs[k, 1]
-                d, near = _clearer(px, py, lo, hi, cand, ax, ay, bx, by, best, near)
-                if d > best:
-                    best = d
-                    bxp = px
-                    byp = py
-        out_r[i] = best
-        out_c[i, 0] = bxp
-        out_c[i, 1] = byp
-    return out_r, out_c, nrm_r, nrm_c
-
-
-@numba.njit(cache=True, nogil=True)
-def _cover(cx, cy, rad, on_route, side, rows, cols, eps, depth, best, least):  # pragma: no cover - compiled
-    for k in range(cx.size):
-        x = cx[k]
-        y = cy[k]
-        # a disk counts for a square it enters by half its radius, or by ``depth`` feet
-        reach = rad[k] - max(eps, min(0.5 * rad[k], depth))
-        if reach <= 0.0:
-            continue
-        c0 = max(int(math.floor((x - reach) / side)), 0)
-        c1 = min(int(math.floor((x + reach) / side)), cols - 1)
-        r0 = max(int(math.floor((y - reach) / side)), 0)
-        r1 = min(int(math.floor((y + reach) / side)), rows - 1)
-        d = 2.0 * rad[k]
-        for row in range(r0, r1 + 1):
-            dy = max(row * side - y, 0.0, y - (row + 1) * side)
-            for col in range(c0, c1 + 1):
-                dx = max(col * side - x, 0.0, x - (col + 1) * side)
-                if dx * dx + dy * dy < reach * reach:
-                    if d > best[row, col]:
-                        best[row, col] = d
-                    if on_route[k] and d < least[row, col]:
-                        least[row, col] = d
+                  index.b[:, 0].copy(), index.b[:, 1].copy(), pixel_ft, K.STEPS, K.RING_RADII, K.RING_DIRS)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -597,7 +424,8 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
                index: WallIndex, offset_ft: tuple[float, float] = (0.0, 0.0),
                offset_sq: tuple[int, int] = (0, 0),
                route_hint: Callable[[np.ndarray], np.ndarray] | None = None,
-               targets: np.ndarray | None = None, below_ft: float = math.inf, extra: Disks | None = None,
+               targets: np.ndarray | None = None, below_ft: float = math.inf,
+               extra: tuple[np.ndarray, np.ndarray] | None = None,
                ) -> tuple[np.ndarray, Disks]:
     """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
     from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
@@ -608,10 +436,11 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
     broken at its edges); ``targets`` (a ``rows x cols`` mask) are the only squares whose widths
     are wanted, so only the disks that can reach one are measured exactly (:func:`_reaching`;
     the other squares' widths are then incomplete); only the disks narrower than ``below_ft``
-    across are measured, and ``extra`` disks (measured before: the wider ones) are counted too."""
+    across are measured, and ``extra`` = (largest, smallest route disk) per square of the block,
+    from disks measured before (the wider ones), is where the cover starts."""
     pixel_ft = 1.0 / resolution
-    best = np.zeros((rows, cols))
-    least = np.full((rows, cols), np.inf)
+    best = np.zeros((rows, cols)) if extra is None else extra[0].copy()
+    least = np.full((rows, cols), np.inf) if extra is None else extra[1].copy()
     ox, oy = offset_sq[0] * square_ft, offset_sq[1] * square_ft
     disks = _no_disks()
     if floor.any():
@@ -636,15 +465,23 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
         if route_hint is not None:
             route &= route_hint(centres[keep])
         disks = Disks(centres[keep], route, centre, radius, centre_n, radius_n)
-    eps = 0.5 * pixel_ft
-    for d in (disks, extra) if extra is not None else (disks,):
-        # the largest disks (2-D search) ...
-        _cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
-               float(square_ft), rows, cols, eps, OVERLAP_FT, best, least)
-        # ... and the route's smallest (normal search)
-        _cover(d.centre_n[:, 0] - ox, d.centre_n[:, 1] - oy, d.radius_n, d.route, float(square_ft), rows, cols, eps,
-               OVERLAP_FT, best, least)
+    _cover_all(disks, pixel_ft=pixel_ft, origin=(ox, oy), side=square_ft, best=best, least=least)
     return np.where(best > 0, np.minimum(best, least), 0.0), disks
+
+
+def _cover_all(d: Disks, *, pixel_ft: float, origin: tuple[float, float], side: float, best: np.ndarray,
+               least: np.ndarray) -> None:
+    """Spread the disks ``d`` over the squares of ``best`` / ``least`` (squares of ``side`` ft
+    from ``origin``): the largest disk reaching each square, and the smallest route disk."""
+    ox, oy = origin
+    rows, cols = best.shape
+    eps = 0.5 * pixel_ft
+    # the largest disks (2-D search) ...
+    K.cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
+           float(side), rows, cols, eps, OVERLAP_FT, best, least)
+    # ... and the route's smallest (normal search)
+    K.cover(d.centre_n[:, 0] - ox, d.centre_n[:, 1] - oy, d.radius_n, d.route, float(side), rows, cols, eps,
+           OVERLAP_FT, best, least)
 
 
 def _reaching(centres: np.ndarray, radius: np.ndarray, targets: np.ndarray, *, origin: tuple[float, float],
@@ -809,10 +646,14 @@ def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_p
         d, j = tree.query(centres)
         return disks.route[j] & (d <= 2.0 / resolution)
     resolved = FINE_PIXELS_ACROSS / resolution      # the narrowest disk the coarse pass measured well (ft across)
+    # the wider disks' share of every square, once for the whole map: a window starts from it
     wide2 = 2.0 * disks.radius >= resolved
     widen = 2.0 * disks.radius_n >= resolved
-    wide = (disks.centre[wide2], disks.radius[wide2], disks.centre_n[widen], disks.radius_n[widen],
-            disks.route[widen])
+    wide = Disks(disks.pixel[widen], disks.route[widen], disks.centre[wide2], disks.radius[wide2],
+                 disks.centre_n[widen], disks.radius_n[widen])
+    wide_best, wide_least = np.zeros((rows, cols)), np.full((rows, cols), np.inf)
+    _cover_all(wide, pixel_ft=1.0 / resolution, origin=(0.0, 0.0), side=feet_per_square, best=wide_best,
+               least=wide_least)
     n = 0
     for k, (r0, r1, c0, c1, mask) in enumerate(windows):
         progress("fine", k, len(windows))
@@ -845,13 +686,10 @@ def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_p
             ffloor[-1, :] = False
         if x1 >= cols * feet_per_square:
             ffloor[:, -1] = False
-        origin = (c0 * feet_per_square, r0 * feet_per_square)
-        m2 = _reaching(wide[0], wide[1], mask, origin=origin, side=feet_per_square, slack=0.0)
-        mn = _reaching(wide[2], wide[3], mask, origin=origin, side=feet_per_square, slack=0.0)
-        extra = Disks(wide[2][mn], wide[4][mn], wide[0][m2], wide[1][m2], wide[2][mn], wide[3][mn])
         fw, _ = disk_cover(ffloor, resolution=fres, square_ft=feet_per_square, rows=r1 - r0,
                            cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint,
-                           targets=mask, below_ft=resolved, extra=extra)
+                           targets=mask, below_ft=resolved,
+                           extra=(wide_best[r0:r1, c0:c1], wide_least[r0:r1, c0:c1]))
         coarse = out[r0:r1, c0:c1]
         narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
         narrow_f = (fw > 0) & (fw < FINE_BELOW_FT)
