@@ -54,3 +54,6 @@ def test_the_parsers_choices_equal_the_constants_they_stand_for():
     assert C.EDIT_FORMATS == save.FORMATS and C.UNITS == loaders.UNITS
     assert (C.IMPORT_FEET_PER_SQUARE, C.IMPORT_CEILING_FT, C.IMPORT_MAX_PIXELS) == (
         common.DEFAULT_FEET_PER_SQUARE, common.DEFAULT_CEILING_FT, common.MAX_PIXELS)
+    from sim.render import art
+
+    assert C.ART == art.ARTS

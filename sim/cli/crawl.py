@@ -16,7 +16,7 @@ from pathlib import Path
 from sim.argtypes import real, seed
 from sim.cli._common import add_map_limit, limits_from
 from sim.errors import UsageError
-from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
+from sim.render.options import add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art
 
 EXPORT_SPEED = 1.5   # the default --speed of an exported crawl (a window plays at 1x)
 
@@ -42,6 +42,7 @@ def register(sub) -> None:
                    help="for --out NAME.png: the moment to draw, in seconds of animation (default: the last frame)")
     p.add_argument("--no-hud", action="store_true", help="the map and the clock only, without the side panel and bars")
     add_window_args(p)
+    add_art_arg(p)
     add_export_args(p, speed=EXPORT_SPEED)
     for action in p._actions:
         if action.dest == "speed":
@@ -117,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--party needs at least one stat block name, e.g. --party human-fighter-3,halfling-rogue-3")
     spec = load_crawl(Path(args.map), party=party, start=args.start, goal=args.goal, seed=args.seed,
                       limits=limits_from(args))
+    # the floor drawn (the map's picture or the painted cave) changes nothing of the crawl itself
+    spec = with_art(spec, args.art, warn=_art_warning(args))
     result = run_crawl(spec)
     if args.events:
         from sim.events import write_jsonl
@@ -137,6 +140,15 @@ def run(args: argparse.Namespace) -> int:
     if has_display() or (test_driver() and args.max_frames is not None):
         return window(result, args, size, window_speed)
     return 0
+
+
+def _art_warning(args: argparse.Namespace):
+    """``--art image`` on a map without a picture: a warning only when something is drawn (a
+    window or ``--out``); the printed plan does not depend on the art."""
+    drawn = args.out is not None or not (args.json or args.headless)
+    if drawn:
+        return lambda line: print(line, file=sys.stderr)
+    return lambda line: None
 
 
 def export(result, args: argparse.Namespace, size) -> int:

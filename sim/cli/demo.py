@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sim.argtypes import seed
 from sim.errors import UsageError
-from sim.render.options import add_export_args, add_window_args, check_export_args, parse_size
+from sim.render.options import add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art
 
 DEFAULT_OUT = "cavesim-demo"
 
@@ -33,6 +33,7 @@ def register(sub) -> None:
                    help="light and fog of war: everything lit as it is (default), or what one side sees")
     p.add_argument("--text", action="store_true", help="print the built-in cave classified for Medium and Large")
     add_window_args(p)
+    add_art_arg(p)
     add_export_args(p, speed=1.6)
     p.set_defaults(handler=run)
 
@@ -59,7 +60,7 @@ def _spec(args=None):
     from sim.paths import builtin_map
 
     given = getattr(args, "map", None)
-    return load_encounter(Path(given) if given else builtin_map("demo.toml"))
+    return with_art(load_encounter(Path(given) if given else builtin_map("demo.toml")), getattr(args, "art", None))
 
 
 def _bare(args):
@@ -68,7 +69,8 @@ def _bare(args):
     from sim.specs import Limits
 
     given = getattr(args, "map", None)
-    return bare_map(given, Limits()) if given else None
+    grid = bare_map(given, Limits()) if given else None
+    return with_art(grid, getattr(args, "art", None)) if grid is not None else None
 
 
 def window(args, size, out_dir: Path) -> int:

@@ -43,12 +43,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-import numba
 import numpy as np
 from PIL import Image, ImageDraw
 from scipy import ndimage
 from scipy.spatial import cKDTree
 from skimage.morphology import medial_axis
+
+from sim.importers import widthkernels as K
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
 FINE_RESOLUTION = 40.0   # px/ft at most for the fine re-measure (a 3-in. crack is 10 px across)
@@ -94,6 +95,13 @@ class WallIndex:
     a: np.ndarray      # (n, 2) piece starts
     b: np.ndarray      # (n, 2) piece ends
     tree: cKDTree
+    # the same midpoints in a grid of PIECE_FT cells, for the compiled ridge search: the pieces
+    # of cell k are ``cell_items[cell_start[k]:cell_start[k + 1]]`` (cells row by row from
+    # ``cell_origin``; ``cell_shape`` = (rows, cols))
+    cell_items: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    cell_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    cell_origin: tuple[float, float] = (0.0, 0.0)
+    cell_shape: tuple[int, int] = (0, 0)
 
     @classmethod
     def build(cls, geometry: Geometry, extra: tuple[np.ndarray, ...] = ()) -> "WallIndex":
@@ -114,7 +122,16 @@ class WallIndex:
             a = b = np.zeros((1, 2)) + 1e9
         else:
             a, b = np.concatenate(starts), np.concatenate(ends)
-        return cls(a=a, b=b, tree=cKDTree((a + b) / 2))
+        mid = (a + b) / 2
+        lo = mid.min(axis=0)
+        cell = np.floor((mid - lo) / PIECE_FT).astype(np.int64)
+        shape = (int(cell[:, 1].max()) + 1, int(cell[:, 0].max()) + 1)
+        flat = cell[:, 1] * shape[1] + cell[:, 0]
+        items = np.argsort(flat, kind="stable")
+        start = np.zeros(shape[0] * shape[1] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(flat, minlength=shape[0] * shape[1]), out=start[1:])
+        return cls(a=a, b=b, tree=cKDTree(mid), cell_items=items.astype(np.int64), cell_start=start,
+                   cell_origin=(float(lo[0]), float(lo[1])), cell_shape=shape)
 
     def nearest(self, pts: np.ndarray, k: int = 8) -> tuple[np.ndarray, np.ndarray]:
         """Distance (ft) from each point to the walls and the nearest wall point."""
@@ -154,26 +171,41 @@ def rasterise(geometry: Geometry, *, shape_px: tuple[int, int], resolution: floa
     h, w = shape_px
     img = Image.new("1", (w, h), 0)
     draw = ImageDraw.Draw(img)
-    ox, oy = offset_ft
+    origin = np.array(offset_ft, dtype=np.float64)
 
-    def px(line: np.ndarray) -> list[tuple[float, float]]:
-        q = (np.asarray(line, dtype=np.float64) - (ox, oy)) * resolution
+    def px(line: np.ndarray) -> np.ndarray:
         # Pillow puts integer coordinates on pixel centres' top-left; floor() picks the pixel
         # that contains the point, so a wall at x ft lands in the pixel covering x.
-        q = np.floor(q)
-        return [tuple(map(float, p)) for p in q]
+        return np.floor((np.asarray(line, dtype=np.float64) - origin) * resolution)
+
+    def near(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        # a piece whose box misses the picture (with a pixel to spare) draws nothing in it
+        return (hi[..., 0] >= -2) & (lo[..., 0] <= w + 1) & (hi[..., 1] >= -2) & (lo[..., 1] <= h + 1)
 
     for solid in geometry.solids:
-        pts = px(solid)
-        if len(pts) >= 3:
-            draw.polygon(pts, fill=1, outline=1)
+        q = px(solid)
+        if len(q) >= 3 and near(q.min(0), q.max(0)):
+            draw.polygon(q.ravel().tolist(), fill=1, outline=1)
+    joints = []
     for line in geometry.walls:
-        pts = px(line)
-        if len(pts) >= 2:
-            draw.line(pts, fill=1, width=1)
-            for p in pts:   # joints: Pillow's thin lines may skip a shared end pixel
-                draw.point(p, fill=1)
-    return np.array(img, dtype=bool)
+        q = px(line)
+        if len(q) < 2:
+            continue
+        # Pillow draws a 1-px polyline segment by segment, so only the segments near the picture
+        # are drawn (a fine window of a large map holds a few of its walls' segments)
+        keep = near(np.minimum(q[:-1], q[1:]), np.maximum(q[:-1], q[1:]))
+        if not keep.any():
+            continue
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], keep.astype(np.int8), [0]])))
+        for s0, s1 in zip(edges[::2], edges[1::2]):   # runs of kept segments s0..s1-1
+            draw.line(q[s0:s1 + 1].ravel().tolist(), fill=1, width=1)
+            joints.append(q[s0:s1 + 1])
+    out = np.array(img, dtype=bool)
+    if joints:   # joints: Pillow's thin lines may skip a shared end pixel
+        j = np.concatenate(joints).astype(np.int64)
+        j = j[(j[:, 0] >= 0) & (j[:, 0] < w) & (j[:, 1] >= 0) & (j[:, 1] < h)]
+        out[j[:, 1], j[:, 0]] = True
+    return out
 
 
 def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (),
@@ -241,24 +273,47 @@ def _medial_tables() -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(table, dtype=np.uint8), corner
 
 
-def _medial_axis(floor: np.ndarray) -> np.ndarray:
-    """``skimage.morphology.medial_axis(floor, rng=0)``, with its lookup tables built once.
-    Falls back to the public function if scikit-image's internals move."""
+def _medial_axis(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``skimage.morphology.medial_axis(floor, rng=0, return_distance=True)``, with its lookup
+    tables built once. Falls back to the public function if scikit-image's internals move."""
     try:
         from skimage.morphology._skeletonize import _skeletonize_loop, _table_lookup
         table, corner_table = _medial_tables()
     except (ImportError, AttributeError):  # pragma: no cover - another scikit-image layout
-        return medial_axis(floor, rng=0)
+        return medial_axis(floor, rng=0, return_distance=True)
     img = floor.astype(bool)
     distance = ndimage.distance_transform_edt(img)
     corner_score = _table_lookup(img, corner_table)
     i, j = np.nonzero(img)
     result = np.ascontiguousarray(img, np.uint8)
     tiebreaker = np.random.default_rng(0).permutation(np.arange(len(i)))  # seeded, as rng=0
-    order = np.ascontiguousarray(np.lexsort((tiebreaker, corner_score[img], distance[img])), dtype=np.int32)
+    order = np.ascontiguousarray(_order(distance[img], corner_score[img], tiebreaker), dtype=np.int32)
     _skeletonize_loop(result, np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
                       order, table)
-    return result.astype(bool)
+    return result.astype(bool), distance
+
+
+def _order(distance: np.ndarray, corner: np.ndarray, tiebreaker: np.ndarray) -> np.ndarray:
+    """``np.lexsort((tiebreaker, corner, distance))`` for a Euclidean distance transform (every
+    distance the root of a whole number), a corner score 0-9 and a permutation tiebreaker: one
+    sort of a packed whole-number key (the three keys in their order of rank; the key holds the
+    tiebreaker, so each is unique and the pixel comes back from the inverse permutation). Several
+    times faster than the three-key sort on a large map.
+
+    >>> d = np.sqrt(np.array([4.0, 1.0, 4.0, 2.0])); c = np.array([3, 0, 1, 0]); t = np.array([2, 0, 3, 1])
+    >>> _order(d, c, t).tolist() == np.lexsort((t, c, d)).tolist()
+    True
+    """
+    n = len(tiebreaker)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    d2 = np.rint(distance * distance).astype(np.int64)
+    if int(d2.max()) >= (2 ** 62) // (10 * n):   # pragma: no cover - beyond any raster the pixel cap allows
+        return np.lexsort((tiebreaker, corner, distance))
+    key = np.sort((d2 * 10 + corner.astype(np.int64)) * n + tiebreaker)
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[tiebreaker] = np.arange(n)
+    return inverse[key % n]
 
 
 def _ring_lut() -> tuple[np.ndarray, np.ndarray]:
@@ -333,162 +388,120 @@ def _refine(centres: np.ndarray, index: WallIndex, pixel_ft: float,
     if n == 0:
         return np.zeros(0), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2))
     r1, _ = index.nearest(centres)
+    # every piece that can be nearest to a sample within 1.5 px of the centre: those whose
+    # midpoint is within this reach (gathered from the cell grid inside the compiled search)
     reach = r1 + 3.0 * pixel_ft + 0.5 * PIECE_FT
-    # every piece that can be nearest to a sample within 1.5 px of the centre
-    lists = index.tree.query_ball_point(centres, r=reach, return_sorted=False)
-    lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=n)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    cand = np.fromiter((j for x in lists for j in x), dtype=np.int64, count=int(indptr[-1]))
-    return _ridge(centres[:, 0].copy(), centres[:, 1].copy(), indptr, cand, index.a[:, 0].copy(),
-                  index.a[:, 1].copy(), index.b[:, 0].copy(), index.b[:, 1].copy(), pixel_ft,
-                  _STEPS, _RING_RADII_A, _RING_DIRS_A)
+    mid = (index.a + index.b) / 2
+    return K.ridge(centres[:, 0].copy(), centres[:, 1].copy(), reach, index.cell_items, index.cell_start,
+                  index.cell_origin[0], index.cell_origin[1], index.cell_shape[0], index.cell_shape[1], PIECE_FT,
+                  mid[:, 0].copy(), mid[:, 1].copy(), index.a[:, 0].copy(), index.a[:, 1].copy(),
+                  index.b[:, 0].copy(), index.b[:, 1].copy(), pixel_ft, K.STEPS, K.RING_RADII, K.RING_DIRS)
 
 
-_STEPS = np.linspace(0.0, 1.5, 25)[1:]  # offsets along the normal, in pixels
-_RING_RADII_A = np.array([0.75, 0.5, 0.25, 0.125, 0.0625, 0.03125])  # pattern-search steps, in pixels
-_RING_DIRS_A = np.array([[math.cos(a), math.sin(a)] for a in np.arange(8) * (math.pi / 4)])
+@dataclass(frozen=True, slots=True, eq=False)
+class Disks:
+    """The disks of one disk cover: per axis pixel its centre (ft), whether it is on the route,
+    and the two exact disks measured there (:func:`_refine`: the 2-D search's and the normal's)."""
+
+    pixel: np.ndarray          # (n, 2) axis pixel centres
+    route: np.ndarray          # (n,) bool
+    centre: np.ndarray         # (n, 2), with ``radius`` (n,): the largest disk near the pixel
+    radius: np.ndarray
+    centre_n: np.ndarray       # (n, 2), with ``radius_n``: the disk across the way (normal search)
+    radius_n: np.ndarray
+
+    def take(self, keep: np.ndarray) -> "Disks":
+        return Disks(self.pixel[keep], self.route[keep], self.centre[keep], self.radius[keep], self.centre_n[keep],
+                     self.radius_n[keep])
 
 
-@numba.njit(cache=True, nogil=True)
-def _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by):  # pragma: no cover - compiled
-    best = np.inf
-    fx = px
-    fy = py
-    for k in range(lo, hi):
-        j = cand[k]
-        dx = bx[j] - ax[j]
-        dy = by[j] - ay[j]
-        L2 = dx * dx + dy * dy
-        t = 0.0
-        if L2 > 1e-18:
-            t = ((px - ax[j]) * dx + (py - ay[j]) * dy) / L2
-            t = min(1.0, max(0.0, t))
-        qx = ax[j] + t * dx
-        qy = ay[j] + t * dy
-        d = math.hypot(px - qx, py - qy)
-        if d < best:
-            best = d
-            fx = qx
-            fy = qy
-    return best, fx, fy
-
-
-@numba.njit(cache=True, nogil=True)
-def _ridge(cx, cy, indptr, cand, ax, ay, bx, by, pixel, steps, ring_r, dirs):  # pragma: no cover - compiled
-    n = cx.size
-    out_r = np.empty(n)
-    out_c = np.empty((n, 2))
-    nrm_r = np.empty(n)
-    nrm_c = np.empty((n, 2))
-    for i in range(n):
-        lo = indptr[i]
-        hi = indptr[i + 1]
-        d0, fx, fy = _seg_dist(cx[i], cy[i], lo, hi, cand, ax, ay, bx, by)
-        ux = cx[i] - fx
-        uy = cy[i] - fy
-        norm = math.hypot(ux, uy)
-        if norm > 1e-12:
-            ux /= norm
-            uy /= norm
-        best = d0
-        bxp = cx[i]
-        byp = cy[i]
-        # a sample is taken only inside the clear disk around the best point so far, so the
-        # search never jumps through a wall into another space
-        tb = 0.0
-        for t in steps:
-            if (t - tb) * pixel >= best:
-                break
-            px = cx[i] + t * pixel * ux
-            py = cy[i] + t * pixel * uy
-            d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
-            if d > best:
-                best = d
-                bxp = px
-                byp = py
-                tb = t
-        nrm_r[i] = best
-        nrm_c[i, 0] = bxp
-        nrm_c[i, 1] = byp
-        for rr in ring_r:
-            if rr * pixel >= best:
-                continue
-            x0 = bxp
-            y0 = byp
-            for k in range(dirs.shape[0]):
-                px = x0 + rr * pixel * dirs[k, 0]
-                py = y0 + rr * pixel * dirs[k, 1]
-                d, _, _ = _seg_dist(px, py, lo, hi, cand, ax, ay, bx, by)
-                if d > best:
-                    best = d
-                    bxp = px
-                    byp = py
-        out_r[i] = best
-        out_c[i, 0] = bxp
-        out_c[i, 1] = byp
-    return out_r, out_c, nrm_r, nrm_c
-
-
-@numba.njit(cache=True, nogil=True)
-def _cover(cx, cy, rad, on_route, side, rows, cols, eps, depth, best, least):  # pragma: no cover - compiled
-    for k in range(cx.size):
-        x = cx[k]
-        y = cy[k]
-        # a disk counts for a square it enters by half its radius, or by ``depth`` feet
-        reach = rad[k] - max(eps, min(0.5 * rad[k], depth))
-        if reach <= 0.0:
-            continue
-        c0 = max(int(math.floor((x - reach) / side)), 0)
-        c1 = min(int(math.floor((x + reach) / side)), cols - 1)
-        r0 = max(int(math.floor((y - reach) / side)), 0)
-        r1 = min(int(math.floor((y + reach) / side)), rows - 1)
-        d = 2.0 * rad[k]
-        for row in range(r0, r1 + 1):
-            dy = max(row * side - y, 0.0, y - (row + 1) * side)
-            for col in range(c0, c1 + 1):
-                dx = max(col * side - x, 0.0, x - (col + 1) * side)
-                if dx * dx + dy * dy < reach * reach:
-                    if d > best[row, col]:
-                        best[row, col] = d
-                    if on_route[k] and d < least[row, col]:
-                        least[row, col] = d
+def _no_disks() -> Disks:
+    z = np.zeros((0, 2))
+    return Disks(z, np.zeros(0, dtype=bool), z, np.zeros(0), z, np.zeros(0))
 
 
 def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
                index: WallIndex, offset_ft: tuple[float, float] = (0.0, 0.0),
                offset_sq: tuple[int, int] = (0, 0),
                route_hint: Callable[[np.ndarray], np.ndarray] | None = None,
-               ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+               targets: np.ndarray | None = None, below_ft: float = math.inf,
+               extra: tuple[np.ndarray, np.ndarray] | None = None,
+               ) -> tuple[np.ndarray, Disks]:
     """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
     from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
-    the disk centres (ft) and which of them are on the route.
+    the disks measured.
 
-    ``route_hint`` (for a window cut out of a larger floor, whose own skeleton is broken at the
-    window's edges): maps disk centres (ft) to True where they lie on the whole floor's route."""
+    For a window cut out of a larger floor (the fine re-measure): ``route_hint`` maps disk
+    centres (ft) to True where they lie on the whole floor's route (the window's own skeleton is
+    broken at its edges); ``targets`` (a ``rows x cols`` mask) are the only squares whose widths
+    are wanted, so only the disks that can reach one are measured exactly (:func:`_reaching`;
+    the other squares' widths are then incomplete); only the disks narrower than ``below_ft``
+    across are measured, and ``extra`` = (largest, smallest route disk) per square of the block,
+    from disks measured before (the wider ones), is where the cover starts."""
     pixel_ft = 1.0 / resolution
-    best = np.zeros((rows, cols))
-    least = np.full((rows, cols), np.inf)
-    if not floor.any():
-        return best, (np.zeros((0, 2)), np.zeros(0, dtype=bool))
-    skel = _medial_axis(floor)
-    rr, cc = np.nonzero(skel)
-    centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
-    radius, centre, radius_n, centre_n = _refine(centres, index, pixel_ft)
-    rad_img = np.zeros(floor.shape)
-    rad_img[rr, cc] = radius_n
-    route = route_mask(skel, rad_img)[rr, cc]
-    if route_hint is not None:
-        route &= route_hint(centres)
+    best = np.zeros((rows, cols)) if extra is None else extra[0].copy()
+    least = np.full((rows, cols), np.inf) if extra is None else extra[1].copy()
     ox, oy = offset_sq[0] * square_ft, offset_sq[1] * square_ft
+    disks = _no_disks()
+    if floor.any():
+        skel, dist_px = _medial_axis(floor)
+        rr, cc = np.nonzero(skel)
+        centres = np.column_stack([(cc + 0.5) * pixel_ft + offset_ft[0], (rr + 0.5) * pixel_ft + offset_ft[1]])
+        rad_img = np.zeros(floor.shape)
+        if targets is None and not math.isfinite(below_ft):
+            keep = np.ones(len(rr), dtype=bool)
+        else:
+            # the pixel distance stands in for the exact one on the axis far from the targets (it
+            # only decides which branches are spurs there); 8 px of slack: the exact search moves
+            # a centre and its radius by about 3 px at most
+            approx = dist_px[rr, cc] * pixel_ft
+            keep = 2.0 * approx < below_ft + 8.0 * pixel_ft
+            if targets is not None:
+                keep &= _reaching(centres, approx, targets, origin=(ox, oy), side=square_ft, slack=8.0 * pixel_ft)
+            rad_img[rr, cc] = approx
+        radius, centre, radius_n, centre_n = _refine(centres[keep], index, pixel_ft)
+        rad_img[rr[keep], cc[keep]] = radius_n
+        route = route_mask(skel, rad_img)[rr[keep], cc[keep]]
+        if route_hint is not None:
+            route &= route_hint(centres[keep])
+        disks = Disks(centres[keep], route, centre, radius, centre_n, radius_n)
+    _cover_all(disks, pixel_ft=pixel_ft, origin=(ox, oy), side=square_ft, best=best, least=least)
+    return np.where(best > 0, np.minimum(best, least), 0.0), disks
+
+
+def _cover_all(d: Disks, *, pixel_ft: float, origin: tuple[float, float], side: float, best: np.ndarray,
+               least: np.ndarray) -> None:
+    """Spread the disks ``d`` over the squares of ``best`` / ``least`` (squares of ``side`` ft
+    from ``origin``): the largest disk reaching each square, and the smallest route disk."""
+    ox, oy = origin
+    rows, cols = best.shape
     eps = 0.5 * pixel_ft
     # the largest disks (2-D search) ...
-    _cover(centre[:, 0] - ox, centre[:, 1] - oy, radius, np.zeros(len(radius), dtype=np.bool_), float(square_ft),
-           rows, cols, eps, OVERLAP_FT, best, least)
+    K.cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
+           float(side), rows, cols, eps, OVERLAP_FT, best, least)
     # ... and the route's smallest (normal search)
-    _cover(centre_n[:, 0] - ox, centre_n[:, 1] - oy, radius_n, route, float(square_ft), rows, cols, eps,
+    K.cover(d.centre_n[:, 0] - ox, d.centre_n[:, 1] - oy, d.radius_n, d.route, float(side), rows, cols, eps,
            OVERLAP_FT, best, least)
-    return np.where(best > 0, np.minimum(best, least), 0.0), (centres, route)
+
+
+def _reaching(centres: np.ndarray, radius: np.ndarray, targets: np.ndarray, *, origin: tuple[float, float],
+              side: float, slack: float) -> np.ndarray:
+    """Which disks (centres in ft, approximate radii) may reach a ``targets`` square (squares of
+    ``side`` ft from ``origin``): the centre is nearer the square than its radius plus ``slack``
+    (the exact refinement moves a centre about 3 pixels at most and its radius as much).
+
+    >>> t = np.array([[False, True]])
+    >>> _reaching(np.array([[2.5, 2.5], [6.0, 2.5], [2.5, 9.0]]), np.array([1.0, 1.0, 1.0]), t, origin=(0.0, 0.0),
+    ...           side=5.0, slack=0.5).tolist()
+    [False, True, False]
+    """
+    tr, tc = np.nonzero(targets)
+    x0 = origin[0] + tc * side
+    y0 = origin[1] + tr * side
+    dx = np.maximum(np.maximum(x0[None, :] - centres[:, :1], 0.0), centres[:, :1] - (x0[None, :] + side))
+    dy = np.maximum(np.maximum(y0[None, :] - centres[:, 1:], 0.0), centres[:, 1:] - (y0[None, :] + side))
+    near = np.hypot(dx, dy).min(axis=1) if len(tr) else np.full(len(centres), np.inf)
+    return near < radius + slack
 
 
 # ---------------------------------------------------------------- fine re-measure candidates
@@ -572,7 +585,7 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     # (h + 1, w + 1): its last row/col is rock; sealed pockets under one square's area are rock
     floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx))
     progress("disks", 2, 4)
-    width, route = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
+    width, disks = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
                               index=index)
     progress("fine", 3, 4)
     n_fine = 0
@@ -584,46 +597,71 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
         # where the first pass already had FINE_PIXELS_ACROSS pixels across the gap, its exact
         # distances stand
         need = np.where(need * resolution < FINE_PIXELS_ACROSS, need, np.inf)
-        width, n_fine = _fine_pass(geometry, index, floor, route, width, need, resolution=resolution,
+        width, n_fine = _fine_pass(geometry, index, floor, disks, width, need, resolution=resolution,
                                    feet_per_square=feet_per_square, progress=progress)
     progress("done", 4, 4)
     return Widths(width_ft=width, floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
 
 
-def _fine_pass(geometry, index, floor, route, width, need, *, resolution, feet_per_square, progress):
+def fine_windows(candidates: np.ndarray, block: int = FINE_BLOCK) -> list[tuple[int, int, int, int, np.ndarray]]:
+    """The fine re-measure's windows: the candidate squares of each ``block`` x ``block`` tile of
+    the map, as ``(r0, r1, c0, c1, targets)`` (their bounding box, exclusive ends, and which of its
+    squares are candidates).
+
+    >>> c = np.zeros((3, 9), bool); c[1, 0:2] = True; c[0, 6] = c[1, 7] = True
+    >>> [(r0, r1, c0, c1, t.astype(int).tolist()) for r0, r1, c0, c1, t in fine_windows(c)]
+    [(1, 2, 0, 2, [[1, 1]]), (0, 2, 6, 8, [[1, 0], [0, 1]])]
+    """
+    out = []
+    for br, bc in sorted({(int(r) // block, int(c) // block) for r, c in zip(*np.nonzero(candidates))}):
+        sel = candidates[br * block:(br + 1) * block, bc * block:(bc + 1) * block]
+        rr, cc = np.nonzero(sel)
+        r0, r1 = br * block + int(rr.min()), br * block + int(rr.max()) + 1
+        c0, c1 = bc * block + int(cc.min()), bc * block + int(cc.max()) + 1
+        out.append((r0, r1, c0, c1, candidates[r0:r1, c0:c1]))
+    return out
+
+
+def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_per_square, progress):
     """Re-measure the squares with a finite ``need`` (the narrowest gap that may be there, ft) in
-    windows of up to FINE_BLOCK x FINE_BLOCK squares, each at the resolution its narrowest gap
-    needs (:data:`FINE_PIXELS_ACROSS` pixels across it, at most :data:`FINE_RESOLUTION`)."""
+    windows (:func:`fine_windows`), each at the resolution its narrowest gap needs
+    (:data:`FINE_PIXELS_ACROSS` pixels across it, at most :data:`FINE_RESOLUTION`). Only the
+    disks narrower than the coarse pass could resolve (FINE_PIXELS_ACROSS coarse pixels across)
+    are measured again; the wider ones are the coarse pass's own (``disks``)."""
     candidates = np.isfinite(need)
     rows, cols = width.shape
     out = width.copy()
-    blocks = sorted({(r // FINE_BLOCK, c // FINE_BLOCK) for r, c in zip(*np.nonzero(candidates))})
+    windows = fine_windows(candidates)
     # coarse floor pixels well inside the floor: anchors that tell the fine pass which free
     # regions are floor
     deep = ndimage.binary_erosion(floor, structure=np.ones((3, 3)), iterations=1)
     # a window's own skeleton is cut at its edges (a corner spur running off the window looks
     # like a through-route): a fine axis pixel is on the route only where the nearest axis pixel
     # of the whole floor is
-    coarse_centres, coarse_route = route
-    tree = cKDTree(coarse_centres) if len(coarse_centres) else None
+    tree = cKDTree(disks.pixel) if len(disks.pixel) else None
 
     def hint(centres: np.ndarray) -> np.ndarray:
-        if tree is None:
+        if tree is None or len(centres) == 0:
             return np.zeros(len(centres), dtype=bool)
         d, j = tree.query(centres)
-        return coarse_route[j] & (d <= 2.0 / resolution)
+        return disks.route[j] & (d <= 2.0 / resolution)
+    resolved = FINE_PIXELS_ACROSS / resolution      # the narrowest disk the coarse pass measured well (ft across)
+    # the wider disks' share of every square, once for the whole map: a window starts from it
+    wide2 = 2.0 * disks.radius >= resolved
+    widen = 2.0 * disks.radius_n >= resolved
+    wide = Disks(disks.pixel[widen], disks.route[widen], disks.centre[wide2], disks.radius[wide2],
+                 disks.centre_n[widen], disks.radius_n[widen])
+    wide_best, wide_least = np.zeros((rows, cols)), np.full((rows, cols), np.inf)
+    _cover_all(wide, pixel_ft=1.0 / resolution, origin=(0.0, 0.0), side=feet_per_square, best=wide_best,
+               least=wide_least)
     n = 0
-    for k, (br, bc) in enumerate(blocks):
-        progress("fine", k, len(blocks))
-        sel = candidates[br * FINE_BLOCK:(br + 1) * FINE_BLOCK, bc * FINE_BLOCK:(bc + 1) * FINE_BLOCK]
-        rr, cc = np.nonzero(sel)
-        r0, r1 = br * FINE_BLOCK + rr.min(), br * FINE_BLOCK + rr.max() + 1
-        c0, c1 = bc * FINE_BLOCK + cc.min(), bc * FINE_BLOCK + cc.max() + 1
+    for k, (r0, r1, c0, c1, mask) in enumerate(windows):
+        progress("fine", k, len(windows))
         x0 = max(c0 * feet_per_square - FINE_MARGIN_FT, 0.0)
         y0 = max(r0 * feet_per_square - FINE_MARGIN_FT, 0.0)
         x1 = min(c1 * feet_per_square + FINE_MARGIN_FT, cols * feet_per_square)
         y1 = min(r1 * feet_per_square + FINE_MARGIN_FT, rows * feet_per_square)
-        gap = float(need[r0:r1, c0:c1].min())
+        gap = float(need[r0:r1, c0:c1][mask].min())
         fres = float(min(FINE_RESOLUTION, max(2.0 * resolution, math.ceil(FINE_PIXELS_ACROSS / max(gap, 1e-3)))))
         shape = (int(math.ceil((y1 - y0) * fres)), int(math.ceil((x1 - x0) * fres)))
         fwall = rasterise(geometry, shape_px=(shape[0] + 1, shape[1] + 1), resolution=fres,
@@ -649,9 +687,10 @@ def _fine_pass(geometry, index, floor, route, width, need, *, resolution, feet_p
         if x1 >= cols * feet_per_square:
             ffloor[:, -1] = False
         fw, _ = disk_cover(ffloor, resolution=fres, square_ft=feet_per_square, rows=r1 - r0,
-                           cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint)
+                           cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint,
+                           targets=mask, below_ft=resolved,
+                           extra=(wide_best[r0:r1, c0:c1], wide_least[r0:r1, c0:c1]))
         coarse = out[r0:r1, c0:c1]
-        mask = candidates[r0:r1, c0:c1]
         narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
         narrow_f = (fw > 0) & (fw < FINE_BELOW_FT)
         take = mask & (narrow_c | narrow_f)

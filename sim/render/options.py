@@ -11,6 +11,7 @@ import argparse
 import re
 
 from sim.argtypes import real, whole
+from sim.cli._choices import ART
 from sim.errors import UsageError
 
 
@@ -52,14 +53,27 @@ def check_export_args(args: argparse.Namespace) -> None:
 
 
 def add_art_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--art", choices=("image", "cave"), default="image",
-                   help="the floor: the map's own picture when it has one (image, default; e.g. an imported "
-                        "map) or the painted cave (cave)")
+    p.add_argument("--art", choices=ART, default=None,
+                   help="the floor: the map's own picture ([map] image, e.g. an imported map) or the painted "
+                        "cave (default: image when the map has a picture, else cave)")
 
 
-def with_art(obj, art: str):
+def with_art(obj, art: str | None, *, warn=None):
     """``obj`` (a CaveGrid, or anything with a ``grid``) without its floor picture for
-    ``--art cave``; unchanged for ``--art image``."""
+    ``--art cave``; unchanged for ``--art image`` or no ``--art`` (the picture when there is one).
+    ``--art image`` on a map with no picture draws the painted cave and says so through ``warn``
+    (default: one line on stderr), so a script asking for the picture learns it is not there.
+
+    >>> class G:
+    ...     image = None; name = "bare"
+    >>> with_art(G(), "image", warn=print).name
+    cavesim: warning: --art image: map 'bare' has no picture ([map] image); drawing the painted cave
+    'bare'
+    """
+    grid = obj.grid if hasattr(obj, "grid") else obj
+    if art == "image" and grid.image is None:
+        (warn or _stderr)(f"cavesim: warning: --art image: map {grid.name!r} has no picture ([map] image); "
+                          "drawing the painted cave")
     if art != "cave":
         return obj
     import dataclasses
@@ -67,3 +81,9 @@ def with_art(obj, art: str):
     if hasattr(obj, "grid"):
         return dataclasses.replace(obj, grid=obj.grid.replace(image=None))
     return obj.replace(image=None)
+
+
+def _stderr(line: str) -> None:
+    import sys
+
+    print(line, file=sys.stderr)
