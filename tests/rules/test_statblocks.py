@@ -66,9 +66,9 @@ MONSTERS = list(SRD)
 def test_shipped_templates():
     assert set(list_templates("monster")) == set(MONSTERS)
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
-                                         ("elf", "wizard"), ("human", "cleric")] for l in range(1, 6)}
+                                         ("elf", "wizard"), ("human", "cleric")] for l in range(1, 11)}
     assert set(list_templates("pc")) == pcs
-    assert len(list_templates()) == 41
+    assert len(list_templates()) == len(MONSTERS) + len(pcs)
 
 
 @pytest.mark.parametrize("name", MONSTERS)
@@ -256,30 +256,57 @@ PCS = {
     "human-fighter-3": (28, 19, 12, 17, 3, 5, 2, 2, 5, 20, 1 + 3 - 4 - 2),
     "human-fighter-4": (36, 19, 12, 17, 4, 6, 2, 2, 5, 20, 1 + 3 - 4 - 2),
     "human-fighter-5": (44, 19, 12, 17, 5, 6, 2, 2, 5, 20, 1 + 4 - 3 - 1),   # masterwork: -1 each
+    # 6th-10th: +1/+2 breastplate and shield, ring of protection (deflection), cloak of resistance
+    # (all saves), Iron Will at 6th; Str 17 at 8th (still +3)
+    "human-fighter-6": (52, 20, 12, 18, 6, 8, 4, 6, 5, 20, 1 + 4 - 3 - 1),
+    "human-fighter-7": (60, 22, 13, 20, 7, 8, 4, 6, 5, 20, 1 + 5 - 3 - 1),
+    "human-fighter-8": (68, 22, 13, 20, 8, 9, 4, 6, 5, 20, 1 + 5 - 3 - 1),
+    "human-fighter-9": (76, 23, 13, 21, 9, 10, 6, 8, 5, 20, 1 + 6 - 3 - 1),
+    "human-fighter-10": (84, 24, 13, 22, 10, 11, 6, 8, 5, 20, 1 + 6 - 3 - 1),
     # dwarf fighter, Con 16 (+3): 13, +9/level, Toughness at 3; speed 20 in any armor
     "dwarf-fighter-1": (13, 17, 11, 16, 1, 5, 1, 1, 1, 20, 1 + 2 - 4 - 2),
     "dwarf-fighter-2": (22, 17, 11, 16, 2, 6, 1, 1, 1, 20, 1 + 2 - 4 - 2),
     "dwarf-fighter-3": (34, 18, 11, 17, 3, 6, 2, 2, 1, 20, 1 + 3 - 5 - 2),
     "dwarf-fighter-4": (43, 18, 11, 17, 4, 7, 2, 2, 1, 20, 1 + 3 - 5 - 2),
     "dwarf-fighter-5": (52, 21, 11, 20, 5, 7, 2, 2, 1, 20, 1 + 4 - 6 - 2),   # full plate: max Dex +1
+    "dwarf-fighter-6": (61, 22, 11, 21, 6, 9, 4, 6, 1, 20, 1 + 4 - 6 - 1),   # +1 shield (masterwork)
+    "dwarf-fighter-7": (70, 23, 11, 22, 7, 9, 4, 6, 1, 20, 1 + 5 - 5 - 1),   # +1 full plate
+    "dwarf-fighter-8": (79, 24, 12, 23, 8, 10, 4, 6, 1, 20, 1 + 5 - 5 - 1),
+    "dwarf-fighter-9": (88, 25, 12, 24, 9, 11, 6, 8, 1, 20, 1 + 6 - 5 - 1),
+    "dwarf-fighter-10": (97, 26, 12, 25, 10, 12, 6, 8, 1, 20, 1 + 6 - 5 - 1),
     # halfling rogue, Dex 17 -> 18 at 4th, Small (+1), +1 all saves; uncanny dodge at 4th
     "halfling-rogue-1": (8, 16, 14, 13, 0, 3, 6, 1, 3, 20, 3 + 4),
     "halfling-rogue-2": (14, 16, 14, 13, 1, 3, 7, 1, 3, 20, 3 + 5),
     "halfling-rogue-3": (20, 17, 14, 14, 2, 4, 7, 2, 3, 20, 3 + 6 + 2 - 1),   # Agile, studded leather
     "halfling-rogue-4": (26, 18, 15, 18, 3, 4, 9, 2, 4, 20, 4 + 7 + 2 - 1),
     "halfling-rogue-5": (32, 18, 15, 18, 3, 4, 9, 2, 4, 20, 4 + 8 + 2 + 0),
+    "halfling-rogue-6": (38, 20, 16, 20, 4, 6, 11, 4, 4, 20, 4 + 9 + 2 + 0),   # Dodge; FF keeps it (uncanny)
+    "halfling-rogue-7": (44, 21, 17, 21, 5, 6, 11, 4, 4, 20, 4 + 10 + 2 + 0),
+    "halfling-rogue-8": (50, 21, 17, 21, 6, 7, 13, 5, 4, 20, 4 + 11 + 2 + 0),
+    "halfling-rogue-9": (56, 22, 17, 22, 6, 8, 13, 6, 4, 20, 4 + 12 + 2 + 0),
+    "halfling-rogue-10": (62, 22, 17, 22, 7, 8, 14, 6, 4, 20, 4 + 13 + 2 + 0),
     # elf wizard, Con 12 (+1), d4: 5, +4/level, Toughness at 3; Dex 15
     "elf-wizard-1": (5, 12, 12, 10, 0, 1, 2, 3, 6, 30, 2),
     "elf-wizard-2": (9, 12, 12, 10, 1, 1, 2, 4, 6, 30, 2),
     "elf-wizard-3": (16, 12, 12, 10, 1, 2, 3, 4, 6, 30, 2),
     "elf-wizard-4": (20, 12, 12, 10, 2, 2, 3, 5, 6, 30, 2),
     "elf-wizard-5": (24, 12, 12, 10, 2, 2, 3, 5, 6, 30, 2),
+    "elf-wizard-6": (28, 13, 13, 11, 3, 4, 5, 7, 6, 30, 2),
+    "elf-wizard-7": (32, 13, 13, 11, 3, 4, 5, 7, 6, 30, 2),
+    "elf-wizard-8": (36, 13, 13, 11, 4, 5, 6, 9, 6, 30, 2),
+    "elf-wizard-9": (40, 14, 14, 12, 4, 6, 7, 9, 6, 30, 2),
+    "elf-wizard-10": (44, 14, 14, 12, 5, 6, 7, 10, 6, 30, 2),
     # human cleric, Con 14, d8: 10, +7/level, Toughness at 3; Wis 15 -> 16
     "human-cleric-1": (10, 16, 10, 16, 0, 4, 0, 4, 4, 20, 0 - 4 - 2),
     "human-cleric-2": (17, 16, 10, 16, 1, 5, 0, 5, 4, 20, 0 - 4 - 2),
     "human-cleric-3": (27, 17, 10, 17, 2, 5, 1, 5, 4, 20, 0 - 4 - 2),
     "human-cleric-4": (34, 17, 10, 17, 3, 6, 1, 7, 4, 20, 0 - 4 - 2),
     "human-cleric-5": (41, 18, 10, 18, 3, 6, 1, 7, 4, 20, 0 - 3 - 2),        # +1 breastplate
+    "human-cleric-6": (48, 18, 10, 18, 4, 8, 3, 9, 4, 20, 0 - 3 - 1),        # masterwork shield
+    "human-cleric-7": (55, 19, 11, 19, 5, 8, 3, 9, 4, 20, 0 - 3 - 1),
+    "human-cleric-8": (62, 21, 11, 21, 6, 9, 3, 10, 4, 20, 0 - 3 - 1),       # +2 breastplate, +1 shield
+    "human-cleric-9": (69, 21, 11, 21, 6, 10, 5, 13, 4, 20, 0 - 3 - 1),
+    "human-cleric-10": (76, 22, 12, 22, 7, 11, 5, 14, 4, 20, 0 - 3 - 1),
 }
 
 
@@ -348,6 +375,67 @@ def test_pc_spells():
     assert (c5.slots, c5.domain_slots) == ((5, 4, 3, 2), (0, 1, 1, 1))
     assert c5.domains == ("healing", "protection")
     assert load_template("dwarf-fighter-3").spells is None
+
+
+# -- 10th level, by hand (SRD Table: Base Save and Base Attack Bonuses; the class tables; Combat) --
+def test_tenth_level_fighters_by_hand():
+    f = load_template("human-fighter-10")      # Str 15+1+1 = 17 (+3), Dex 13 (+1), Con 14 (+2), Wis 12 (+1)
+    assert f.hp == 12 + 9 * (6 + 2)               # d10: 10+2 at 1st, then 6 (average rounded up) + 2
+    assert f.ac == 10 + 1 + (5 + 2) + (2 + 2) + 1 + 1   # Dex, +2 breastplate, +2 heavy shield, ring +1, Dodge
+    assert (f.touch_ac, f.flat_footed_ac) == (10 + 1 + 1 + 1, 24 - 1 - 1)
+    assert (f.saves.fort, f.saves.ref, f.saves.will) == (2 + 10 // 2 + 2 + 2, 10 // 3 + 1 + 2, 10 // 3 + 1 + 2 + 2)
+    sword = f.attack("longsword")                 # BAB 10 + Str 3 + WF 1 + Greater WF 1 + enhancement 2
+    assert (sword.bonuses, str(sword.damage)) == ((17, 12), "1d8+7")   # Str 3 + Specialization 2 + 2
+    assert dict(sword.bonus_parts)["greater weapon focus"] == 1
+    assert f.grapple == 10 + 3
+    d = load_template("dwarf-fighter-10")      # Con 14+2 = 16 (+3), Toughness; full plate caps Dex at +1
+    assert d.hp == 13 + 9 * (6 + 3) + 3
+    assert d.ac == 10 + 1 + (8 + 2) + (2 + 2) + 1
+    assert (d.saves.fort, d.saves.ref, d.saves.will) == (7 + 3 + 2, 3 + 1 + 2, 3 + 1 + 2 + 2)
+    assert d.attack("battleaxe").bonuses == (17, 12) and d.speed.land == 20
+
+
+def test_tenth_level_rogue_by_hand():
+    r = load_template("halfling-rogue-10")     # Small; Dex 15+2+1+1 = 19 (+4), Con 14 (+2)
+    assert r.hp == 8 + 9 * (4 + 2)                # d6
+    assert r.bab == 10 * 3 // 4
+    assert r.ac == 10 + 1 + 4 + (3 + 2) + 1 + 1   # size, Dex, +2 studded leather, ring +1, Dodge
+    assert r.flat_footed_ac == r.ac               # uncanny dodge keeps Dex and dodge
+    assert (r.saves.fort, r.saves.ref, r.saves.will) == (3 + 2 + 1 + 2, 7 + 4 + 1 + 2, 3 + 0 + 1 + 2)
+    assert r.sneak_attack == Dice(5, 6)           # +1d6 at 1st and every odd level
+    assert {"evasion", "improved-evasion", "uncanny-dodge", "improved-uncanny-dodge"} <= set(r.features)
+    assert r.features.count("trap-sense") == 3    # +1 at 3rd, +2 at 6th, +3 at 9th
+    assert r.attack("short-sword").bonuses == (7 + 4 + 1 + 2, 7 + 4 + 1 + 2 - 5)   # finesse
+    assert r.grapple == 7 + 0 - 4
+
+
+def test_tenth_level_casters_by_hand():
+    w = load_template("elf-wizard-10")         # Int 15+1+1 = 17 (+3), Con 14-2 = 12 (+1), Dex 15 (+2)
+    assert w.hp == 5 + 9 * (3 + 1) + 3
+    assert (w.ac, w.saves.will) == (10 + 2 + 2, 7 + 1 + 2)
+    # SRD Table: The Wizard, 10th: 4 4 4 3 3 2, + bonus spells of Int +3 for 1st-3rd
+    assert w.spells.slots == (4, 4 + 1, 4 + 1, 3 + 1, 3, 2)
+    assert (w.spells.max_level, w.spells.save_dc(5)) == (5, 10 + 5 + 3)
+    c = load_template("human-cleric-10")       # Wis 15+1+1 = 17 (+3), Con 14 (+2), Toughness
+    assert c.hp == 10 + 9 * (5 + 2) + 3
+    assert c.ac == 10 + (5 + 2) + (2 + 1) + 2
+    assert (c.saves.fort, c.saves.ref, c.saves.will) == (7 + 2 + 2, 3 + 0 + 2, 7 + 3 + 2 + 2)   # Iron Will
+    # SRD Table: The Cleric, 10th: 6 4 4 3 3 2, + Wis +3 bonus spells, + one domain slot per level
+    assert (c.spells.slots, c.spells.domain_slots) == ((6, 5, 5, 4, 3, 2), (0, 1, 1, 1, 1, 1))
+    assert c.spells.domain_prepared[5] == "mass-cure-light-wounds"
+
+
+def test_cloak_of_resistance_is_a_save_bonus(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("pcs", "human-fighter-10.toml").read_text()
+    p = tmp_path / "f.toml"
+    p.write_text(text.replace("resistance = 2", "resistance = 5"))
+    b = load_template(p)
+    assert (b.saves.fort, b.saves.ref, b.saves.will) == (11 + 3, 6 + 3, 8 + 3)
+    p.write_text(text.replace("resistance = 2", "resistance = 6"))
+    with pytest.raises(DataError, match="resistance"):
+        load_template(p)
 
 
 def test_bonus_spells_table():
@@ -478,8 +566,8 @@ def test_unknown_size(tmp_path):
 def test_unknown_template_name_lists_close_names():
     with pytest.raises(DataError, match=r"unknown template 'goblni': did you mean goblin"):
         load_template("goblni")
-    with pytest.raises(DataError, match=r"unknown template 'human-fighter-9': did you mean .*human-fighter-"):
-        load_template("human-fighter-9")
+    with pytest.raises(DataError, match=r"unknown template 'human-fighter-11': did you mean .*human-fighter-1"):
+        load_template("human-fighter-11")
 
 
 def test_every_problem_is_collected(tmp_path):

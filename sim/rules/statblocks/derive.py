@@ -234,6 +234,7 @@ def _saves(src: Source, progs, race: Mapping[str, Any]) -> Saves:
         for f in src.feats:
             v += int(feat_table()[f.key].get(s, 0))
         v += int(race.get("saves", 0))
+        v += src.resistance       # a cloak of resistance: resistance bonus on all saves (SRD Magic Items)
         save_vals[s] = v
     return Saves(**save_vals)
 

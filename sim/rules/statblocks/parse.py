@@ -33,6 +33,7 @@ from sim.rules.weapons import (
 _TOP_KEYS = {
     "schema_version", "name", "kind", "size", "type", "subtypes", "race", "sex", "alignment", "cr",
     "racial_hd", "good_saves", "levels", "abilities", "ability_increases", "natural_armor", "deflection",
+    "resistance",
     "armor", "shield", "feats", "skills", "weapon", "natural", "full_attack", "body", "speed", "senses",
     "defenses", "rider", "aura", "swarm", "gear", "spells", "book_values", "printed", "decided",
     "description", "hp_rule", "special_attacks",
@@ -264,14 +265,16 @@ def _abilities(chk: Check, data: Mapping[str, Any], kind: str, levels: tuple[tup
 
 
 def _armor(chk: Check, data: Mapping[str, Any]) -> dict[str, Any]:
-    """{natural_armor, deflection, armor, shield}."""
+    """{natural_armor, deflection, armor, shield, resistance (a cloak of resistance: +n on saves)}."""
     natural_armor = get_int(chk, data, "natural_armor", "natural_armor", default=0, minimum=0) or 0
     deflection = get_int(chk, data, "deflection", "deflection", default=0, minimum=0) or 0
+    resistance = get_int(chk, data, "resistance", "resistance", default=0, minimum=0, maximum=5) or 0
     armor = _parse_piece(chk, data.get("armor"), "armor", shield=False)
     shield = _parse_piece(chk, data.get("shield"), "shield", shield=True)
     if armor is not None and armor.is_shield:
         chk.bad("armor", "is a shield; put it under shield")
-    return {"natural_armor": natural_armor, "deflection": deflection, "armor": armor, "shield": shield}
+    return {"natural_armor": natural_armor, "deflection": deflection, "armor": armor, "shield": shield,
+            "resistance": resistance}
 
 
 def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:

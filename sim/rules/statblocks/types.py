@@ -332,6 +332,7 @@ class Source:
     base_abilities: Abilities | None = None
     ability_increases: tuple[str, ...] = ()
     special_attacks: tuple[str, ...] = ()
+    resistance: int = 0
 
 
 @dataclass(frozen=True, slots=True)
