@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import attacks, damage, items, moves, spells
+from sim.engine import attacks, damage, items, moves, rage, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
-                                DropLight, LightTorch, Load, Move, PrepareFuse, Run, StandUp, Strike, Throw, Turn, Withdraw)
+                                DropLight, LightTorch, Load, Move, PrepareFuse, Rage, Run, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.afflictions import poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
@@ -147,6 +147,7 @@ class Encounter(World):
             damage.clear_condition(self, c, "asleep", "expired")
         if c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
+        rage.end_rage_if_due(self, c)
         if c.blessed_until and c.blessed_until < self.round:
             c.blessed_until = 0
             damage.clear_condition(self, c, "blessed", "expired")
@@ -304,5 +305,5 @@ HANDLERS: dict[type, Callable] = {
     Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
     Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
     LightTorch: items.light_torch, DropLight: items.drop_light, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
-    Cast: spells.cast, Delay: do_delay,
+    Cast: spells.cast, Delay: do_delay, Rage: rage.do_rage,
 }

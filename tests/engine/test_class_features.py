@@ -3,8 +3,9 @@ Rogue) against a Reflex-half area, with exact numbers."""
 
 from __future__ import annotations
 
-from sim.engine import damage
-from sim.engine.actions import Cast
+from sim.engine import damage, rage
+from sim.engine.ai import default_policy
+from sim.engine.actions import Cast, Rage
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of
@@ -54,3 +55,69 @@ def test_evasion_needs_light_armor_and_a_creature_not_helpless():
     assert [damage.reflex_half_damage(r2, 9, s) for s in (True, False)] == [0, 9]
     r2.conditions.add("asleep")                                # helpless: no evasion
     assert damage.evades(r2) is None and damage.reflex_half_damage(r2, 9, True) == 4
+
+
+# ---- rage (SRD Barbarian) -------------------------------------------------------------------------
+
+def _barbarian_and_ogre(ogre_at):
+    enc = ready(encounter(["." * 30] * 5, [{"id": "b", "template": "human-barbarian-10", "team": "p", "at": [2, 2]},
+                                           {"id": "o", "template": "ogre", "team": "m", "at": ogre_at}]))
+    return enc, enc.creatures["b"]
+
+
+def test_rage_numbers_and_fatigue_after():
+    enc, b = _barbarian_and_ogre([20, 1])
+    turn_of(enc, "b")
+    assert (b.hp, b.block.ac, b.block.attack("greataxe").bonuses) == (95, 18, (16, 11))
+    assert enc.perform(Rage())
+    # Str 17 -> 21 (+5): greataxe +18/+13, 1d12 + 7 (x1.5) + 2; Con 14 -> 18: +2 hp per level for 10
+    # levels; Will 6 + 2; AC 18 - 2; 3 + 4 (Con 18) = 7 rounds: this one and the next six
+    axe = b.block.attack("greataxe")
+    assert (axe.bonuses, str(axe.damage)) == ((18, 13), "1d12+9")
+    assert (b.hp, b.max_hp, b.block.ac, b.block.saves.will, b.block.grapple) == (115, 115, 16, 8, 15)
+    assert "raging" in b.conditions and b.rage_until == enc.round + 6
+    r = enc.perform(Rage())
+    assert not r and "already raging" in r.reason
+    b.hp -= 30                                   # hurt while raging
+    enc.round = b.rage_until
+    rage.end_rage_if_due(enc, b)
+    assert "raging" in b.conditions             # still its last round
+    enc.round += 1
+    rage.end_rage_if_due(enc, b)
+    # the 20 hp of the rage go; fatigued: Str 15 (+2), Dex 11 (+0): +15/+10, 1d12+5, AC 17, Ref 5
+    assert (b.hp, b.max_hp) == (85 - 20, 95)
+    assert {"fatigued"} <= b.conditions and "raging" not in b.conditions
+    axe = b.block.attack("greataxe")
+    assert (axe.bonuses, str(axe.damage), b.block.ac, b.block.saves.ref) == ((15, 10), "1d12+5", 17, 5)
+    r = enc.perform(Rage())
+    assert not r and "fatigued" in r.reason
+
+
+def test_the_end_of_a_rage_can_leave_the_barbarian_dying():
+    enc, b = _barbarian_and_ogre([20, 1])
+    turn_of(enc, "b")
+    assert enc.perform(Rage())
+    b.hp = 15                                    # 115 max while raging
+    enc.round = b.rage_until + 1
+    rage.end_rage_if_due(enc, b)
+    assert b.hp == -5 and "dying" in b.conditions
+
+
+def test_ai_rages_when_a_melee_is_about_to_start():
+    enc, b = _barbarian_and_ogre([12, 1])        # 45 ft away: within a charge (2 x 40 ft)
+    turn_of(enc, "b")
+    assert default_policy(enc, b, enc.turn) == Rage()
+    far, fb = _barbarian_and_ogre([27, 1])       # 115 ft: no rage yet
+    turn_of(far, "b")
+    assert default_policy(far, fb, far.turn) != Rage()
+
+
+def test_barbarian_damage_reduction_and_fast_movement():
+    from sim.rules.statblocks import load_template
+
+    assert load_template("human-barbarian-1").speed.land == 40          # 30 + 10, light armor
+    d7, d10 = load_template("human-barbarian-7").defenses, load_template("human-barbarian-10").defenses
+    assert (d7.damage_reduction, d7.dr_bypass, d10.damage_reduction) == (1, "-", 2)
+    enc, b = _barbarian_and_ogre([3, 1])
+    part = damage.DamagePart(10, "slashing", "weapon", types=("slashing",))
+    assert damage.adjust_for_target(b, part, {}) == 8                   # DR 2/-

@@ -12,7 +12,7 @@ from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.statblocks import (
     BOOK_FIELDS, attacks_with, bonus_spells, creature_body, list_templates, load_template, swarm_damage,
-    with_loadout, without_armor,
+    after_rage, rage_rounds, raging, with_loadout, without_armor,
 )
 from sim.rules.weapons import armor, weapon as weapon_named
 
@@ -66,7 +66,8 @@ MONSTERS = list(SRD)
 def test_shipped_templates():
     assert set(list_templates("monster")) == set(MONSTERS)
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
-                                         ("elf", "wizard"), ("human", "cleric")] for l in range(1, 11)}
+                                         ("elf", "wizard"), ("human", "cleric"), ("human", "barbarian")]
+           for l in range(1, 11)}
     assert set(list_templates("pc")) == pcs
     assert len(list_templates()) == len(MONSTERS) + len(pcs)
 
@@ -307,6 +308,17 @@ PCS = {
     "human-cleric-8": (62, 21, 11, 21, 6, 9, 3, 10, 4, 20, 0 - 3 - 1),       # +2 breastplate, +1 shield
     "human-cleric-9": (69, 21, 11, 21, 6, 10, 5, 13, 4, 20, 0 - 3 - 1),
     "human-cleric-10": (76, 22, 12, 22, 7, 11, 5, 14, 4, 20, 0 - 3 - 1),
+    # human barbarian, Con 14, d12: 14, +9/level; fast movement 40 ft in light armor; uncanny dodge 2nd
+    "human-barbarian-1": (14, 14, 11, 13, 1, 4, 1, 1, 1, 40, 1 - 1),          # studded leather
+    "human-barbarian-2": (23, 14, 11, 14, 2, 5, 1, 1, 1, 40, 1 - 1),
+    "human-barbarian-3": (32, 15, 11, 15, 3, 5, 2, 2, 1, 40, 1 - 1),          # masterwork chain shirt
+    "human-barbarian-4": (41, 15, 11, 15, 4, 6, 2, 2, 1, 40, 1 - 1),
+    "human-barbarian-5": (50, 15, 11, 15, 5, 6, 2, 2, 1, 40, 1 - 1),
+    "human-barbarian-6": (59, 16, 11, 16, 6, 8, 4, 4, 5, 40, 1 - 1),          # Improved Initiative, cloak +1
+    "human-barbarian-7": (68, 17, 12, 17, 7, 8, 4, 4, 5, 40, 1 - 1),
+    "human-barbarian-8": (77, 17, 12, 17, 8, 9, 4, 4, 5, 40, 1 - 1),
+    "human-barbarian-9": (86, 18, 12, 18, 9, 10, 6, 6, 5, 40, 1 - 1),
+    "human-barbarian-10": (95, 18, 12, 18, 10, 11, 6, 6, 5, 40, 1 - 1),
 }
 
 
@@ -423,6 +435,25 @@ def test_tenth_level_casters_by_hand():
     # SRD Table: The Cleric, 10th: 6 4 4 3 3 2, + Wis +3 bonus spells, + one domain slot per level
     assert (c.spells.slots, c.spells.domain_slots) == ((6, 5, 5, 4, 3, 2), (0, 1, 1, 1, 1, 1))
     assert c.spells.domain_prepared[5] == "mass-cure-light-wounds"
+
+
+def test_tenth_level_barbarian_by_hand_raging_and_fatigued():
+    b = load_template("human-barbarian-10")    # Str 15+1+1 = 17 (+3), Dex 13 (+1), Con 14 (+2)
+    assert b.hp == 14 + 9 * (7 + 2)               # d12
+    assert b.ac == b.flat_footed_ac == 10 + 1 + (4 + 2) + 1   # +2 chain shirt, ring +1; uncanny dodge
+    assert (b.saves.fort, b.saves.ref, b.saves.will) == (7 + 2 + 2, 3 + 1 + 2, 3 + 1 + 2)
+    axe = b.attack("greataxe")                    # BAB 10 + 3 + WF 1 + 2; two-handed: 3 x 1.5 = 4 + 2
+    assert (axe.bonuses, str(axe.damage)) == ((16, 11), "1d12+6")
+    assert (b.speed.land, b.defenses.damage_reduction, b.defenses.dr_bypass) == (30 + 10, 2, "-")
+    r = raging(b)                                 # Str 21 (+5), Con 18 (+4), +2 Will, -2 AC
+    assert (r.hp, r.ac, r.touch_ac, r.saves.will, r.grapple) == (95 + 2 * 10, 16, 10, 6 + 2, 10 + 5)
+    assert (r.attack("greataxe").bonuses, str(r.attack("greataxe").damage)) == ((18, 13), "1d12+9")
+    assert rage_rounds(r) == 3 + 4
+    f = after_rage(r)                             # fatigued: Str 15 (+2), Dex 11 (+0)
+    assert (f.hp, f.ac, f.saves.ref, str(f.attack("greataxe").damage)) == (95, 17, 5, "1d12+5")
+    assert load_template("human-barbarian-8").speed.land == 40
+    heavy = with_loadout(b, armor="full-plate")   # no fast movement in heavy armor: 30 -> 20
+    assert heavy.speed.land == 20
 
 
 def test_cloak_of_resistance_is_a_save_bonus(tmp_path):

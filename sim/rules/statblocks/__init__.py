@@ -95,7 +95,7 @@ book_values            true, false or a list of field names (see above)
 
 from sim.rules.statblocks.attacks import AttackContext, attacks_of, weapon_attacks
 from sim.rules.statblocks.derive import derive
-from sim.rules.statblocks.loadout import attacks_with, with_loadout, without_armor
+from sim.rules.statblocks.loadout import after_rage, attacks_with, rage_rounds, raging, with_loadout, without_armor
 from sim.rules.statblocks.parse import parse_feat, parse_source
 from sim.rules.statblocks.tables import (
     ability_mod, base_attack, base_save, bonus_spells, class_table, domain_table, feat_table, race_table,
@@ -114,5 +114,5 @@ __all__ = [
     "bonus_spells", "class_table", "creature_body", "derive", "domain_table", "feat_table", "list_templates",
     "load_template", "template_in", "parse_feat", "parse_source", "race_table", "skill_table", "spell_table", "swarm_count",
     "swarm_damage", "swarm_rules", "template_path", "type_table", "weapon_attacks", "with_loadout",
-    "without_armor",
+    "without_armor", "raging", "after_rage", "rage_rounds",
 ]

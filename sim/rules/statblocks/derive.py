@@ -221,7 +221,7 @@ def derive(source: Source, *, book_values: frozenset[str] | None = None) -> Stat
     return StatBlock(
         key=src.key, name=src.name, kind=src.kind, size=src.size, type=src.type, subtypes=src.subtypes,
         race=src.race, levels=src.levels, abilities=ab, armor=src.armor, shield=src.shield, feats=src.feats,
-        senses=src.senses, defenses=src.defenses, gear=src.gear, conditional=_conditional(race),
+        senses=src.senses, defenses=_class_dr(src), gear=src.gear, conditional=_conditional(race),
         special_attacks=src.special_attacks, book_values=applied, printed=src.printed, source=src, **b,
     )
 
@@ -277,6 +277,9 @@ def _movement_and_skills(src: Source, bab: int, race: Mapping[str, Any]) -> dict
     initiative = ab.mod("dex") + sum(int(feat_table()[f.key].get("initiative", 0)) for f in src.feats)
     grapple = None if src.swarm is not None else bab + ab.mod("str") + src.size.grapple
     land = src.speed.land
+    fast = max((int(class_table()[c].get("fast_movement_ft", 0)) for c, _ in src.levels), default=0)
+    if fast and not (src.armor is not None and src.armor.kind == "heavy"):
+        land += fast                           # barbarian fast movement, before armor (SRD Barbarian)
     heavy = src.armor is not None and src.armor.kind in ("medium", "heavy")
     if heavy and not race.get("armor_speed_unaffected", False):
         land = reduced_speed(src.speed.land)   # RULES §6.1 (dwarves unaffected)
@@ -287,7 +290,7 @@ def _movement_and_skills(src: Source, bab: int, race: Mapping[str, Any]) -> dict
         skill_names.append("escape_artist")
     return {
         "initiative": initiative, "grapple": grapple, "speed": dataclasses.replace(src.speed, land=land),
-        "base_land_speed": src.speed.land, "armor_check_penalty": acp, "escape_artist": escape,
+        "base_land_speed": src.speed.land + fast, "armor_check_penalty": acp, "escape_artist": escape,
         "skills": tuple((s, skill_total(src, ab, s, acp)) for s in skill_names),
     }
 
@@ -403,6 +406,16 @@ def _conditional(race: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
     if race.get("stability"):
         out.append(("stability", "bull_rush_trip", int(race["stability"])))
     return tuple(out)
+
+
+def _class_dr(src: Source):
+    """The stat block's defenses with a class's damage reduction x/- (barbarian 7th: 1/-, 10th: 2/-)
+    where it is higher than the creature's own."""
+    d = src.defenses
+    amount = max((int(class_table()[c].get("damage_reduction", [0] * 20)[l - 1]) for c, l in src.levels), default=0)
+    if amount <= d.damage_reduction:
+        return d
+    return dataclasses.replace(d, damage_reduction=amount, dr_bypass="-")
 
 
 def _features(src: Source) -> tuple[str, ...]:
