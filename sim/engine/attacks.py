@@ -393,7 +393,7 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
     if t.is_swarm and att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
         parts.append(DamagePart(att.weapon.swarm_fire.roll(rng), "fire", "energy"))
     else:
-        dice = att.damage.plus(a.str_mod_delta() if att.mode == "melee" else 0)
+        dice = att.damage.plus((a.str_mod_delta() if att.mode == "melee" else 0) + a.block.favored_bonus(t.block.type))
         times = multiplier if critical else 1
         amount = sum(dice.roll(rng) for _ in range(times))
         amount = max(1, amount)  # RULES §0.2: a hit deals at least 1

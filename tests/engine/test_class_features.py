@@ -3,7 +3,7 @@ Rogue) against a Reflex-half area, with exact numbers."""
 
 from __future__ import annotations
 
-from sim.engine import damage, rage
+from sim.engine import attacks, damage, rage
 from sim.engine.ai import default_policy
 from sim.engine.actions import Cast, Rage
 
@@ -121,3 +121,23 @@ def test_barbarian_damage_reduction_and_fast_movement():
     enc, b = _barbarian_and_ogre([3, 1])
     part = damage.DamagePart(10, "slashing", "weapon", types=("slashing",))
     assert damage.adjust_for_target(b, part, {}) == 8                   # DR 2/-
+
+
+# ---- favored enemy (SRD Ranger) -------------------------------------------------------------------
+
+def test_favored_enemy_adds_to_weapon_damage_against_its_type():
+    # an elf ranger 10 (+6 against aberrations, +2 against vermin and giants) shoots an ogre (giant)
+    # and a goblin (humanoid): composite longbow 1d8+3, every die a 5
+    enc = ready(encounter(["." * 12] * 5, [{"id": "r", "template": "elf-ranger-10", "team": "p", "at": [1, 2]},
+                                           {"id": "o", "template": "ogre", "team": "m", "at": [6, 1]},
+                                           {"id": "g", "template": "goblin", "team": "m", "at": [6, 4]}]))
+    r, ogre, gob = enc.creatures["r"], enc.creatures["o"], enc.creatures["g"]
+    assert r.block.favored_bonus(ogre.block.type) == 2 and r.block.favored_bonus(gob.block.type) == 0
+    plan_o = attacks.plan_attack(enc, r, r.block.attack("composite-longbow"), ogre)
+    plan_g = attacks.plan_attack(enc, r, r.block.attack("composite-longbow"), gob)
+    enc.rng = Fixed(5)
+    n = len(enc.events)
+    attacks.weapon_damage(enc, plan_o, critical=False, multiplier=3)
+    attacks.weapon_damage(enc, plan_g, critical=False, multiplier=3)
+    dmg = {e.target: e.amount for e in of_type(enc, "damage", n)}
+    assert dmg == {"o": 5 + 3 + 2, "g": 5 + 3}

@@ -66,7 +66,8 @@ MONSTERS = list(SRD)
 def test_shipped_templates():
     assert set(list_templates("monster")) == set(MONSTERS)
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
-                                         ("elf", "wizard"), ("human", "cleric"), ("human", "barbarian")]
+                                         ("elf", "wizard"), ("human", "cleric"), ("human", "barbarian"),
+                                         ("elf", "ranger")]
            for l in range(1, 11)}
     assert set(list_templates("pc")) == pcs
     assert len(list_templates()) == len(MONSTERS) + len(pcs)
@@ -319,6 +320,17 @@ PCS = {
     "human-barbarian-8": (77, 17, 12, 17, 8, 9, 4, 4, 5, 40, 1 - 1),
     "human-barbarian-9": (86, 18, 12, 18, 9, 10, 6, 6, 5, 40, 1 - 1),
     "human-barbarian-10": (95, 18, 12, 18, 10, 11, 6, 6, 5, 40, 1 - 1),
+    # elf ranger, Con 12 (+1), d8: 9, +6/level; Dex 17 -> 18 (4th) -> 19 (8th); chain shirt caps Dex at +4
+    "elf-ranger-1": (9, 16, 13, 13, 1, 3, 5, 1, 3, 30, 3 - 1),
+    "elf-ranger-2": (15, 16, 13, 13, 2, 4, 6, 1, 3, 30, 3 - 1),
+    "elf-ranger-3": (21, 17, 13, 14, 3, 4, 6, 2, 3, 30, 3 - 1),
+    "elf-ranger-4": (27, 18, 14, 14, 4, 5, 8, 2, 4, 30, 4 - 1),
+    "elf-ranger-5": (33, 18, 14, 14, 5, 5, 8, 2, 4, 30, 4 - 1),
+    "elf-ranger-6": (39, 19, 14, 15, 6, 7, 10, 4, 4, 30, 4 - 1),
+    "elf-ranger-7": (45, 20, 15, 16, 7, 7, 10, 4, 4, 30, 4 - 1),
+    "elf-ranger-8": (51, 20, 15, 16, 8, 8, 11, 4, 4, 30, 4 - 1),
+    "elf-ranger-9": (57, 21, 15, 17, 9, 9, 12, 6, 8, 30, 4 - 1),
+    "elf-ranger-10": (63, 21, 15, 17, 10, 10, 13, 6, 8, 30, 4 - 1),
 }
 
 
@@ -454,6 +466,33 @@ def test_tenth_level_barbarian_by_hand_raging_and_fatigued():
     assert load_template("human-barbarian-8").speed.land == 40
     heavy = with_loadout(b, armor="full-plate")   # no fast movement in heavy armor: 30 -> 20
     assert heavy.speed.land == 20
+
+
+def test_tenth_level_ranger_by_hand():
+    r = load_template("elf-ranger-10")         # Dex 15+2+1+1 = 19 (+4), Con 14-2 = 12 (+1), Str 13 (+1)
+    assert r.hp == 9 + 9 * (5 + 1)                # d8
+    assert r.ac == 10 + 4 + (4 + 2) + 1           # +2 chain shirt (max Dex +4), ring +1
+    assert (r.saves.fort, r.saves.ref, r.saves.will) == (7 + 1 + 2, 7 + 4 + 2, 3 + 1 + 2)
+    bow = r.attack("composite-longbow")           # BAB 10 + Dex 4 + WF 1 + 2; Str 1 (rating 1) + 2
+    assert (bow.bonuses, str(bow.damage)) == ((17, 12), "1d8+3")
+    # favored enemies at 1st, 5th, 10th: +2 each, the first raised by 2 at 5th and at 10th
+    assert r.favored_enemy == (("aberration", 6), ("vermin", 2), ("giant", 2))
+    assert (r.favored_bonus("giant"), r.favored_bonus("humanoid")) == (2, 0)
+    assert load_template("elf-ranger-5").favored_enemy == (("aberration", 4), ("vermin", 2))
+    assert "evasion" in r.features and "evasion" not in load_template("elf-ranger-8").features
+
+
+def test_favored_enemies_must_match_the_level(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("pcs", "elf-ranger-5.toml").read_text()
+    p = tmp_path / "r.toml"
+    p.write_text(text.replace('favored_enemies = ["aberration", "vermin"]', 'favored_enemies = ["aberration"]'))
+    with pytest.raises(DataError, match=r"r\.toml: favored_enemies: lists 1, a level-5 character has 2; list exactly 2"):
+        load_template(p)
+    p.write_text(text.replace('"vermin"]', '"drow"]'))
+    with pytest.raises(DataError, match=r"favored_enemies: unknown creature type 'drow'; use one of aberration"):
+        load_template(p)
 
 
 def test_cloak_of_resistance_is_a_save_bonus(tmp_path):

@@ -51,6 +51,7 @@ good_saves             overrides the type's good saves for racial HD (bugbear: [
 ability_increases      PC: the ability raised at 4th, 8th... level, in order (["str"])
 natural_armor          natural armor bonus;  deflection: deflection bonus
 resistance             resistance bonus on saves (a cloak of resistance +1..+5)
+favored_enemies        ranger: creature types, in order (["aberration", "vermin"]; classes.toml)
 armor, shield          a key of weapons.toml [armor]/[shield], or { name, masterwork, enhancement }
 feats                  ["Weapon Focus (longsword)", "Toughness", "Toughness"]
 [skills]               skill ranks (PCs; half ranks allowed for cross-class skills)

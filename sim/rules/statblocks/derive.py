@@ -347,7 +347,19 @@ def _class_features(src: Source, problems: list[str]) -> dict[str, Any]:
         spells = None
     if src.kind == "pc":
         _check_pc(src, src.abilities, spells, problems)
-    return {"sneak_attack": Dice(sneak_dice, 6) if sneak_dice else None, "spells": spells}
+    return {"sneak_attack": Dice(sneak_dice, 6) if sneak_dice else None, "spells": spells,
+            "favored_enemy": _favored_enemy(src, problems)}
+
+
+def _favored_enemy(src: Source, problems: list[str]) -> tuple[tuple[str, int], ...]:
+    """SRD Ranger: a favored enemy at 1st, 5th, 10th...; +2 damage each, and each new one raises one
+    bonus by 2 (the first listed, for the templates): (type, bonus) in the order listed."""
+    count = sum(1 for c, l in src.levels for x in class_table()[c].get("favored_enemies_at", ()) if x <= l)
+    if len(src.favored_enemies) != count:
+        problems.append(f"{src.path}: favored_enemies: lists {len(src.favored_enemies)}, a level-"
+                        f"{sum(l for _, l in src.levels)} character has {count}; list exactly {count} creature types")
+        return ()
+    return tuple((t, 2 + (2 * (count - 1) if i == 0 else 0)) for i, t in enumerate(src.favored_enemies))
 
 
 def _derived_scalars(b: Mapping[str, Any]) -> dict[str, Any]:

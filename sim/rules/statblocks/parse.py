@@ -33,7 +33,7 @@ from sim.rules.weapons import (
 _TOP_KEYS = {
     "schema_version", "name", "kind", "size", "type", "subtypes", "race", "sex", "alignment", "cr",
     "racial_hd", "good_saves", "levels", "abilities", "ability_increases", "natural_armor", "deflection",
-    "resistance",
+    "resistance", "favored_enemies",
     "armor", "shield", "feats", "skills", "weapon", "natural", "full_attack", "body", "speed", "senses",
     "defenses", "rider", "aura", "swarm", "gear", "spells", "book_values", "printed", "decided",
     "description", "hp_rule", "special_attacks",
@@ -118,6 +118,10 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     decided = _decided(chk, data)
     hp_rule = _hp_rule(chk, data, kind)
     special_attacks = get_str_list(chk, data, "special_attacks", "special_attacks")
+    favored = get_str_list(chk, data, "favored_enemies", "favored_enemies")
+    for f in favored:
+        if f not in type_table():
+            chk.bad("favored_enemies", f"unknown creature type {shorten(f)}; use one of {', '.join(sorted(type_table()))}")
     chk.raise_if_any()
     return Source(
         key=key, path=where, name=name, kind=kind, **identity, **hit_dice, **abilities, **armor,
@@ -125,7 +129,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         riders=tuple(riders), auras=tuple(auras), swarm=swarm, gear=gear, domains=domains, prepared=prepared,
         domain_prepared=domain_prepared, book_values=book, printed=printed, decided=decided, hp_rule=hp_rule,
         alignment=data.get("alignment"), cr=str(data["cr"]) if "cr" in data else None,
-        special_attacks=special_attacks,
+        special_attacks=special_attacks, favored_enemies=favored,
     )
 
 

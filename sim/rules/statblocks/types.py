@@ -333,6 +333,7 @@ class Source:
     ability_increases: tuple[str, ...] = ()
     special_attacks: tuple[str, ...] = ()
     resistance: int = 0
+    favored_enemies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,8 +389,13 @@ class StatBlock:
     disagreements: tuple[Disagreement, ...]
     printed: Printed
     source: Source
+    favored_enemy: tuple[tuple[str, int], ...] = ()   # ranger: (creature type, damage bonus)
 
     # -- conveniences -------------------------------------------------------------------------
+    def favored_bonus(self, creature_type: str) -> int:
+        """The ranger's favored enemy bonus on weapon damage against ``creature_type`` (0 if none)."""
+        return max((b for t, b in self.favored_enemy if t == creature_type), default=0)
+
     @property
     def is_swarm(self) -> bool:
         return self.swarm is not None
