@@ -61,7 +61,10 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
                  base_block=block, hp=block.hp, max_hp=block.hp, pos=spec.at, squares=[spec.at],
                  wielding=wielding, items=items)
     if block.spells is not None:
-        c.spells_left = {lvl: list(spells) for lvl, spells in enumerate(block.spells.prepared)}
+        sp = block.spells
+        # a spontaneous caster: every known spell once per slot of its level (casting one spends a slot)
+        c.spells_left = {lvl: list(spells) * (sp.slots[lvl] if sp.spontaneous else 1)
+                         for lvl, spells in enumerate(sp.prepared)}
         for lvl, name in enumerate(block.spells.domain_prepared):
             if name:
                 c.spells_left.setdefault(lvl, []).append(name)

@@ -3,7 +3,7 @@ Rogue) against a Reflex-half area, with exact numbers."""
 
 from __future__ import annotations
 
-from sim.engine import attacks, damage, rage
+from sim.engine import attacks, casting, damage, rage
 from sim.engine.ai import default_policy
 from sim.engine.actions import Cast, Rage
 
@@ -141,3 +141,35 @@ def test_favored_enemy_adds_to_weapon_damage_against_its_type():
     attacks.weapon_damage(enc, plan_g, critical=False, multiplier=3)
     dmg = {e.target: e.amount for e in of_type(enc, "damage", n)}
     assert dmg == {"o": 5 + 3 + 2, "g": 5 + 3}
+
+
+# ---- the sorcerer's spontaneous casting (SRD Sorcerer) --------------------------------------------
+
+def test_sorcerer_casts_any_known_spell_from_its_slots():
+    # a human sorcerer 1, Cha 15: 3 + 1 first-level slots; knows magic missile and sleep
+    enc = ready(encounter(["." * 12] * 5, [{"id": "s", "template": "human-sorcerer-1", "team": "p", "at": [1, 2]},
+                                           {"id": "g", "template": "goblin", "team": "m", "at": [9, 2]}]))
+    s = enc.creatures["s"]
+    assert sorted(set(s.spells_left[1])) == ["magic-missile", "sleep"] and len(s.spells_left[1]) == 2 * 4
+    for left in (3, 2, 1):
+        assert casting.spend_slot(s, "magic-missile") == 1
+        assert s.spells_left[1].count("sleep") == s.spells_left[1].count("magic-missile") == left
+    assert casting.spend_slot(s, "sleep") == 1
+    assert casting.has_spell(s, "magic-missile") is None and casting.has_spell(s, "sleep") is None
+
+
+def test_the_ai_casts_a_sorcerers_magic_missile_from_one_slot():
+    # a human sorcerer 5 (Cha 16: 6 + 1 first-level slots, four 1st-level spells known) keeps its
+    # distance like a wizard and opens with magic missile: one slot gone, 6 x 4 entries left
+    enc = encounter(["." * 20] * 6, [{"id": "s", "template": "human-sorcerer-5", "team": "p", "at": [1, 2], "lit": True},
+                                     {"id": "f", "template": "human-fighter-5", "team": "p", "at": [3, 2], "lit": True},
+                                     {"id": "g1", "template": "goblin", "team": "m", "at": [12, 1]},
+                                     {"id": "g2", "template": "goblin", "team": "m", "at": [12, 4]},
+                                     {"id": "o", "template": "orc", "team": "m", "at": [13, 2]}])
+    s = enc.creatures["s"]
+    assert len(s.spells_left[1]) == 7 * 4
+    enc.run()
+    casts = [e for e in enc.events if e.type == "spell" and e.actor == "s"]
+    assert casts and casts[0].spell == "magic-missile"
+    first = {"magic-missile", "sleep", "burning-hands", "shield"}
+    assert len(s.spells_left[1]) == (7 - sum(1 for e in casts if e.spell in first)) * 4

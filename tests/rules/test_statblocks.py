@@ -67,7 +67,7 @@ def test_shipped_templates():
     assert set(list_templates("monster")) == set(MONSTERS)
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
                                          ("elf", "wizard"), ("human", "cleric"), ("human", "barbarian"),
-                                         ("elf", "ranger")]
+                                         ("elf", "ranger"), ("human", "sorcerer")]
            for l in range(1, 11)}
     assert set(list_templates("pc")) == pcs
     assert len(list_templates()) == len(MONSTERS) + len(pcs)
@@ -331,6 +331,10 @@ PCS = {
     "elf-ranger-8": (51, 20, 15, 16, 8, 8, 11, 4, 4, 30, 4 - 1),
     "elf-ranger-9": (57, 21, 15, 17, 9, 9, 12, 6, 8, 30, 4 - 1),
     "elf-ranger-10": (63, 21, 15, 17, 10, 10, 13, 6, 8, 30, 4 - 1),
+    # human sorcerer, Con 14, d4: 6, +5/level, Toughness; Dex 13, Wis 8; ring of protection from 5th
+    "human-sorcerer-1": (9, 11, 11, 10, 0, 2, 1, 1, 5, 30, 1),
+    "human-sorcerer-5": (29, 12, 12, 11, 2, 3, 2, 3, 5, 30, 1),
+    "human-sorcerer-10": (54, 13, 13, 12, 5, 7, 6, 8, 5, 30, 1),
 }
 
 
@@ -492,6 +496,32 @@ def test_favored_enemies_must_match_the_level(tmp_path):
         load_template(p)
     p.write_text(text.replace('"vermin"]', '"drow"]'))
     with pytest.raises(DataError, match=r"favored_enemies: unknown creature type 'drow'; use one of aberration"):
+        load_template(p)
+
+
+def test_tenth_level_sorcerer_by_hand():
+    s = load_template("human-sorcerer-10")     # Cha 15+1+1 = 17 (+3), Con 14 (+2), Toughness
+    assert s.hp == 6 + 9 * (3 + 2) + 3
+    assert (s.ac, s.saves.fort, s.saves.ref, s.saves.will) == (10 + 1 + 2, 3 + 2 + 2, 3 + 1 + 2, 7 - 1 + 2)
+    sp = s.spells                                 # SRD Table: The Sorcerer, 10th: 6 6 6 6 5 3 + Cha +3
+    assert (sp.slots, sp.spontaneous, sp.save_dc(5)) == ((6, 6 + 1, 6 + 1, 6 + 1, 5, 3), True, 10 + 5 + 3)
+    assert [len(k) for k in sp.prepared] == [9, 5, 4, 3, 2, 1]   # SRD Table: Sorcerer Spells Known
+    assert sp.prepared[5] == ("cone-of-cold",)
+
+
+def test_sorcerer_spells_known_are_checked(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("pcs", "human-sorcerer-1.toml").read_text()
+    p = tmp_path / "s.toml"
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-missile", "sleep", "shield"]'))
+    with pytest.raises(DataError, match=r"s\.toml: \[spells.known\] 1: 3 spells listed, a level-1 sorcerer knows 2"):
+        load_template(p)
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-missile", "web"]'))
+    with pytest.raises(DataError, match=r"\[spells.known\] 1: web is not a level-1 sorcerer spell"):
+        load_template(p)
+    p.write_text(text.replace("[spells.known]", "[spells.prepared]"))
+    with pytest.raises(DataError, match=r"\[spells.prepared\]: a sorcerer lists its spells as \[spells.known\]"):
         load_template(p)
 
 

@@ -99,7 +99,7 @@ def _spellcasting(src: Source, ab: Abilities) -> Spellcasting | None:
         cls=cls, ability=row["casting"], caster_level=lvl, slots=slots, domain_slots=domain_slots,
         prepared=tuple(dict(src.prepared).get(l, ()) for l in range(len(base))),
         domain_prepared=tuple(dict(src.domain_prepared).get(l) for l in range(len(base))) if domain_slots else (),
-        domains=src.domains, ability_mod=mod,
+        domains=src.domains, ability_mod=mod, spontaneous=bool(row.get("spontaneous", False)),
     )
 
 
@@ -151,7 +151,27 @@ def _check_pc(src: Source, ab: Abilities, spells: Spellcasting | None, problems:
 def _check_spells(src: Source, sp: Spellcasting, problems: list[str]) -> None:
     where = src.path
     spells = spell_table()
+    row = class_table()[sp.cls]
+    if sp.spontaneous != src.spells_known:
+        want, other = ("known", "prepared") if sp.spontaneous else ("prepared", "known")
+        problems.append(f"{where}: [spells.{other}]: a {sp.cls} lists its spells as [spells.{want}]")
+        return
+    list_cls = row.get("spell_list", sp.cls)
+    caps = row["spells_known"][sp.caster_level - 1] if sp.spontaneous else None
     for lvl, names in src.prepared:
+        if caps is not None:
+            if lvl >= len(caps):
+                problems.append(f"{where}: [spells.known] {lvl}: a level-{sp.caster_level} {sp.cls} knows spells "
+                                f"up to level {len(caps) - 1}")
+                continue
+            if len(names) > caps[lvl] or len(set(names)) != len(names):
+                problems.append(f"{where}: [spells.known] {lvl}: {len(names)} spells listed, a level-"
+                                f"{sp.caster_level} {sp.cls} knows {caps[lvl]} different ones (SRD Sorcerer)")
+            for n in names:
+                spell_lvl = spells[n]["levels"].get(list_cls)
+                if spell_lvl is None or spell_lvl != lvl:
+                    problems.append(f"{where}: [spells.known] {lvl}: {n} is not a level-{lvl} {sp.cls} spell")
+            continue
         if lvl > sp.max_level:
             problems.append(f"{where}: [spells.prepared] {lvl}: a level-{sp.caster_level} {sp.cls} casts spells "
                             f"up to level {sp.max_level}")

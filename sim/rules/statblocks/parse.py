@@ -112,7 +112,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     swarm = _parse_swarm(chk, data, identity["size"], identity["subtypes"], {r.key for r in riders})
     _check_natural_riders(chk, attacks["naturals"], riders)
     gear = _gear(chk, data)
-    domains, prepared, domain_prepared = _parse_spells(chk, data)
+    domains, prepared, domain_prepared, known = _parse_spells(chk, data)
     book = _book_values(chk, data)
     printed = parse_printed(chk, data.get("printed", {}))
     decided = _decided(chk, data)
@@ -129,7 +129,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         riders=tuple(riders), auras=tuple(auras), swarm=swarm, gear=gear, domains=domains, prepared=prepared,
         domain_prepared=domain_prepared, book_values=book, printed=printed, decided=decided, hp_rule=hp_rule,
         alignment=data.get("alignment"), cr=str(data["cr"]) if "cr" in data else None,
-        special_attacks=special_attacks, favored_enemies=favored,
+        special_attacks=special_attacks, favored_enemies=favored, spells_known=known,
     )
 
 
@@ -761,13 +761,16 @@ def _parse_spells(chk: Check, data: Mapping[str, Any]):
         if d not in domain_table():
             chk.bad("[spells] domains", f"unknown domain {shorten(d)}: {close_names(d, domain_table())}")
     prepared: list[tuple[int, tuple[str, ...]]] = []
-    prep_raw = raw.get("prepared", {})
+    key = "known" if "known" in raw else "prepared"     # a spontaneous caster lists its spells known
+    if "known" in raw and "prepared" in raw:
+        chk.bad("[spells]", "give [spells.known] (a sorcerer) or [spells.prepared], not both")
+    prep_raw = raw.get(key, {})
     if not isinstance(prep_raw, dict):
         chk.bad("[spells] prepared", "must be a table: \"0\" = [...], \"1\" = [...]")
         prep_raw = {}
     spells = spell_table()
     for lvl, names in prep_raw.items():
-        label = f"[spells.prepared] {lvl}"
+        label = f"[spells.{key}] {lvl}"
         if not str(lvl).isdigit():
             chk.bad(label, "keys are spell levels: \"0\", \"1\", \"2\"...")
             continue
@@ -789,6 +792,6 @@ def _parse_spells(chk: Check, data: Mapping[str, Any]):
             continue
         dom_prep.append((int(lvl), normalize_name(n)))
     for k in raw:
-        if k not in ("domains", "prepared", "domain"):
-            chk.bad(f"[spells] {k}", "unknown key; allowed: domains, prepared, domain")
-    return tuple(domains), tuple(sorted(prepared)), tuple(sorted(dom_prep))
+        if k not in ("domains", "prepared", "domain", "known"):
+            chk.bad(f"[spells] {k}", "unknown key; allowed: domains, prepared, known, domain")
+    return tuple(domains), tuple(sorted(prepared)), tuple(sorted(dom_prep)), key == "known"

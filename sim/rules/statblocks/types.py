@@ -275,6 +275,7 @@ class Spellcasting:
     domain_prepared: tuple[str | None, ...]
     domains: tuple[str, ...]
     ability_mod: int
+    spontaneous: bool = False          # a sorcerer: ``prepared`` holds the spells known
 
     def save_dc(self, spell_level: int) -> int:
         """10 + spell level + casting ability modifier (RULES §8)."""
@@ -334,6 +335,7 @@ class Source:
     special_attacks: tuple[str, ...] = ()
     resistance: int = 0
     favored_enemies: tuple[str, ...] = ()
+    spells_known: bool = False             # [spells.known] instead of [spells.prepared]
 
 
 @dataclass(frozen=True, slots=True)
