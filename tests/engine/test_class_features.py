@@ -173,3 +173,12 @@ def test_the_ai_casts_a_sorcerers_magic_missile_from_one_slot():
     assert casts and casts[0].spell == "magic-missile"
     first = {"magic-missile", "sleep", "burning-hands", "shield"}
     assert len(s.spells_left[1]) == (7 - sum(1 for e in casts if e.spell in first)) * 4
+
+
+def test_no_evasion_in_medium_armor():
+    from sim.rules.statblocks import with_loadout
+
+    enc = _cone_at_rogues()
+    r10 = enc.creatures["r10"]
+    r10.block = with_loadout(r10.block, armor="breastplate")
+    assert damage.evades(r10) is None and damage.reflex_half_damage(r10, 9, True) == 4
