@@ -51,7 +51,7 @@ def end_rage_if_due(w: World, c: Creature) -> None:
     raged = c.block
     c.block = after_rage(raged)
     loss = raged.hp - c.block.hp           # the Con it had before the rage (fatigue leaves Con alone)
-    c.max_hp -= loss
+    c.max_hp = c.block.hp                  # its own maximum again (also for a rage carried into a crawl's next fight)
     c.hp -= loss
     c.rage_until = 0
     damage.clear_condition(w, c, "raging", "expired")

@@ -139,7 +139,8 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
 #: What a creature takes from one fight to the next on a crawl, and back (:func:`carry_over`):
 #: hit points, armor and posture, what it holds and has used, its spells, its conditions and the
 #: lasting harm of wounds (ability damage, bleeding, disease). Not carried: the fight's own clock
-#: (bless and sleep end by round numbers of that fight, a poison's secondary save falls due
+#: (bless, sleep and a rage end by round numbers of that fight: a rage carried in ends at the
+#: next fight's first turn, leaving the barbarian fatigued; a poison's secondary save falls due
 #: within it) and its tallies (kills, rounds squeezing or nauseated).
 CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "light",
            "lanterns_lit", "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")

@@ -12,7 +12,7 @@ from sim.specs import CombatantSpec
 # the fight's own: identity and placement (set by the fight), its clock and its tallies
 NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "trail", "initiative", "init_modifier",
                "flat_footed", "aoo_used", "poison_due", "blessed_until", "charged", "pending_spell", "asleep_until",
-               "squeezing_rounds", "nauseated_rounds", "kills", "fell_at"}
+               "squeezing_rounds", "nauseated_rounds", "kills", "fell_at", "rage_until", "rage_used"}
 
 
 def test_every_creature_field_is_carried_or_declared_the_fights_own():
