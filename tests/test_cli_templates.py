@@ -57,3 +57,15 @@ def test_show_unknown_template_names_close_ones(capsys):
     assert main(["show", "orcc"]) == 2
     err = capsys.readouterr().err
     assert "unknown template 'orcc'" in err and "orc" in err and "Traceback" not in err
+
+
+def test_show_a_tenth_level_pc_prints_its_class_features(capsys):
+    assert main(["show", "human-barbarian-10"]) == 0
+    out = capsys.readouterr().out
+    assert "hp 95" in out and "AC 18" in out and "speed 40 ft" in out and "DR 2/-" in out
+    assert "+16/+11" in out and "Class features fast-movement, illiteracy, rage, uncanny-dodge" in out
+    assert main(["show", "elf-ranger-10"]) == 0
+    assert "favored enemies aberration +6, vermin +2, giant +2" in capsys.readouterr().out
+    assert main(["templates", "barbarian", "--json"]) == 0
+    names = {r["name"] for r in json.loads(capsys.readouterr().out)}
+    assert names == {f"human-barbarian-{n}" for n in range(1, 11)}

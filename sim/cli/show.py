@@ -157,6 +157,11 @@ def lines(b) -> list[str]:
         out.append("  Not simulated: " + ", ".join(b.source.unmodelled) + " (sim/data/abilities.toml)")
     if b.feats:
         out.append("  Feats " + ", ".join(ft.key for ft in b.feats))
+    if b.features:
+        feats = list(dict.fromkeys(b.features))
+        out.append("  Class features " + ", ".join(feats)
+                   + (f"; sneak attack {b.sneak_attack}" if b.sneak_attack else "")
+                   + ("; favored enemies " + ", ".join(f"{t} +{v}" for t, v in b.favored_enemy) if b.favored_enemy else ""))
     if b.spells is not None:
         sp = b.spells
         out.append(f"  Spells ({sp.cls} {sp.caster_level}): slots " + " / ".join(str(x) for x in sp.slots)

@@ -110,6 +110,11 @@ class StandUp:
 
 
 @dataclass(frozen=True, slots=True)
+class Rage:
+    """The barbarian's rage: a free action on its own turn (SRD Barbarian)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Throw:
     """Throw a splash weapon (alchemist's fire, a lit lantern...) at a creature or at a grid
     intersection (``at`` with ``intersection=True``)."""
@@ -215,7 +220,7 @@ class Delay:
 
 Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropLight | Douse
           | DropProne
-          | StandUp | Throw
+          | StandUp | Rage | Throw
           | Cast | Load | PrepareFuse | RemoveArmor | Delay
           | Grapple | Pin | Escape | MoveGrapple | Trip | BullRush)
 

@@ -26,7 +26,7 @@ import numpy as np
 from sim.coords import Pos
 from sim.engine import ai_specials, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
-                                Load, Move, StandUp, Strike, Throw, Turn, Withdraw)
+                                Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
 from sim.engine.ai_grapple import grapple_tactic
 from sim.engine.attacks import load_action
@@ -34,6 +34,7 @@ from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
+from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
@@ -135,6 +136,9 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
     if c.prone and t.move and not w.field(c).prone[c.pos[1], c.pos[0]] and not t.moved:
         return StandUp()
     targets = [f for f in foes if not (f.is_swarm and _immune_to_me(c, f))] or foes
+    if can_rage(c) is None and any(footprint_distance_ft(c.squares, f.squares) <= 2 * c.speed_ft_value() + c.reach_ft()
+                                   for f in targets):
+        return Rage()      # a melee is about to start: rage first (a free action, SRD Barbarian)
     # attack from here if something is in reach
     in_reach = [f for f in targets if reaches(w, c, f, _reachiest(c))]
     if in_reach and t.standard:

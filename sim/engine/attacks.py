@@ -462,7 +462,7 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
     if t.is_swarm and att.weapon is not None and att.weapon.swarm_fire is not None and not unlit:
         parts.append(DamagePart(roll_dice(w, att.weapon.swarm_fire, a, f"{what} (fire)"), "fire", "energy"))
     else:
-        dice = att.damage.plus(a.str_mod_delta() if att.mode == "melee" else 0)
+        dice = att.damage.plus((a.str_mod_delta() if att.mode == "melee" else 0) + a.block.favored_bonus(t.block.type))
         times = multiplier if critical else 1
         amount = sum(roll_dice(w, dice, a, what if times == 1 else f"{what} (critical, roll {i + 1} of {times})")
                      for i in range(times))

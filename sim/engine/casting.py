@@ -50,7 +50,12 @@ def has_spell(c: Creature, spell: str) -> int | None:
 def spend_slot(c: Creature, spell: str) -> int:
     lvl = has_spell(c, spell)
     assert lvl is not None
-    c.spells_left[lvl].remove(spell)
+    left = c.spells_left[lvl]
+    if c.block.spells is not None and c.block.spells.spontaneous:
+        for known in set(left):        # a sorcerer's slot: one copy of every known spell of the level
+            left.remove(known)
+    else:
+        left.remove(spell)
     return lvl
 
 

@@ -55,6 +55,8 @@ class Creature:
     poison_due: list[tuple[int, str, str]] = field(default_factory=list)  # (round, rider key, swarm id)
     diseases: list[str] = field(default_factory=list)
     blessed_until: int = 0               # round after which bless ends
+    rage_until: int = 0                  # the last round of a barbarian's rage
+    rage_used: bool = False              # raged this fight (then fatigued: no second rage)
     charged: bool = False                # -2 AC until its next turn (§6.5)
     spells_left: dict[int, list[str]] = field(default_factory=dict)
     pending_spell: tuple | None = None   # sleep: takes effect at the start of the caster's next turn

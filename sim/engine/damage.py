@@ -55,6 +55,29 @@ def halve(amount: int) -> int:
     return max(1, amount // 2)
 
 
+def evades(c: Creature) -> str | None:
+    """The creature's evasion against a Reflex-half area, if it can use it: ``"improved"``,
+    ``"evasion"`` or None (SRD Rogue: only in light or no armor, and not while helpless)."""
+    feats = c.block.features
+    kind = "improved" if "improved-evasion" in feats else "evasion" if "evasion" in feats else None
+    armor = c.block.armor
+    if kind is None or c.helpless or (armor is not None and armor.kind in ("medium", "heavy")):
+        return None
+    return kind
+
+
+def reflex_half_damage(c: Creature, amount: int, saved: bool) -> int:
+    """Damage of a "Reflex half" area effect after the save: half on a success (RULES §7.23);
+    with evasion none on a success; with improved evasion none on a success, half on a failure.
+
+    Call it with the rolled damage and the save's result; 0 means no damage is dealt.
+    """
+    kind = evades(c)
+    if saved:
+        return 0 if kind else halve(amount)
+    return halve(amount) if kind == "improved" else amount
+
+
 def swarm_weapon_rule(target: Creature, types, join: str) -> str:
     """What a weapon (of damage ``types`` joined by ``join``: single, and, or) does to a swarm,
     by the damage matrix (RULES §4.7): ``"immune"`` (Fine and Diminutive swarms), ``"half"``

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import armor, attacks, damage, grapple, items, maneuvers, moves, specials, spells
+from sim.engine import armor, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
-                                DropLight, Douse, LightTorch, Load, Move, PrepareFuse, RemoveArmor, Run, StandUp, Strike, Throw,
+                                DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
 from sim.engine.actions import BullRush, Escape, Grapple, MoveGrapple, Pin, Trip
 from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
@@ -157,6 +157,7 @@ class Encounter(World):
             damage.clear_condition(self, c, "asleep", "expired")
         if c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
+        rage.end_rage_if_due(self, c)
         if c.blessed_until and c.blessed_until < self.round:
             c.blessed_until = 0
             damage.clear_condition(self, c, "blessed", "expired")
@@ -323,7 +324,7 @@ HANDLERS: dict[type, Callable] = {
     Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
     Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
     LightTorch: items.light_torch, DropLight: items.drop_light, Douse: items.douse, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
-    Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay,
+    Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay, Rage: rage.do_rage,
     specials.BreakFree: specials.do_break_free,
     Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,
     Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush,

@@ -66,7 +66,7 @@ def reaches(w: World, c: Creature, target: Creature, att=None) -> bool:
 def is_ranged(c: Creature) -> bool:
     """A creature that prefers to fight at range: a caster, or one whose best ranged attack beats
     its best melee attack."""
-    if c.block.spells is not None and c.block.spells.cls == "wizard":
+    if c.block.spells is not None and c.block.spells.cls in ("wizard", "sorcerer"):
         return True
     melee = [a.bonus or 0 for a in c.block.attacks if a.mode == "melee"]
     ranged = [a.bonus or 0 for a in c.block.attacks if a.mode == "ranged" and not a.thrown]

@@ -61,7 +61,10 @@ def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
                  base_block=block, hp=block.hp, max_hp=block.hp, pos=spec.at, squares=[spec.at],
                  wielding=wielding, items=items)
     if block.spells is not None:
-        c.spells_left = {lvl: list(spells) for lvl, spells in enumerate(block.spells.prepared)}
+        sp = block.spells
+        # a spontaneous caster: every known spell once per slot of its level (casting one spends a slot)
+        c.spells_left = {lvl: list(spells) * (sp.slots[lvl] if sp.spontaneous else 1)
+                         for lvl, spells in enumerate(sp.prepared)}
         for lvl, name in enumerate(block.spells.domain_prepared):
             if name:
                 c.spells_left.setdefault(lvl, []).append(name)
@@ -141,7 +144,8 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
 #: What a creature takes from one fight to the next on a crawl, and back (:func:`carry_over`):
 #: hit points, armor and posture, what it holds and has used, its spells, its conditions and the
 #: lasting harm of wounds (ability damage, bleeding, disease). Not carried: the fight's own clock
-#: (bless and sleep end by round numbers of that fight, a poison's secondary save falls due
+#: (bless, sleep and a rage end by round numbers of that fight: a rage carried in ends at the
+#: next fight's first turn, leaving the barbarian fatigued; a poison's secondary save falls due
 #: within it), its tallies (kills, rounds squeezing or nauseated), and armor half taken off (the
 #: work, ``armor_work``, is lost: the armor is on, or off, as it was when the fight ended).
 CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "light",

@@ -13,7 +13,7 @@ from sim.engine.actions import Cast, Impossible, Turn
 from sim.engine.casting import caster_level, has_spell, in_swarm, range_ft, spell_data, spend_slot, SIMULATED
 from sim.engine.checks import concentration, label, roll_dice, roll_save
 from sim.engine.creature import Creature
-from sim.engine.damage import halve, heal
+from sim.engine.damage import heal
 from sim.engine.world import World
 from sim.events import SpellCast
 from sim.geometry import burst, cone, distance_squares, footprint_distance_ft, line_clear, line_of_effect
@@ -193,8 +193,8 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
             if specials.resists_spell(w, c, v, cl):
                 continue  # spell resistance (bestiary)
             amount = max(1, roll_dice(w, dice, c, f"burning hands on {label(w, v)}"))
-            if roll_save(w, v, "ref", dc, "burning_hands", c.id):
-                amount = halve(amount)  # §7.23: halve, round down, at least 1
+            saved = roll_save(w, v, "ref", dc, "burning_hands", c.id)
+            amount = damage.reflex_half_damage(v, amount, saved)   # §7.23 halving; evasion
             if amount > 0:
                 damage.deal_damage(w, v, [damage.DamagePart(amount, "fire", "energy", area=True)], source=c,
                                    cause="spell")

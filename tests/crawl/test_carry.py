@@ -15,7 +15,8 @@ NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "tr
                "squeezing_rounds", "nauseated_rounds", "kills", "fell_at",
                # armor half taken off when the fight ends stays on (the work is the fight's clock)
                "armor_work", "armor_total", "armor_helper", "helping",
-               "grapple_with", "pinned_by", "paralyzed_until"}   # grapples and a rider's paralysis end with the fight
+               "grapple_with", "pinned_by", "paralyzed_until",
+               "rage_until", "rage_used"}   # grapples and a rider's paralysis end with the fight
 
 
 def test_every_creature_field_is_carried_or_declared_the_fights_own():

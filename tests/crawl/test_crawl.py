@@ -106,8 +106,8 @@ def test_cli_and_bad_input(tmp_path, capsys):
     assert main(["crawl", "maps/warrens.toml", "--party", "human-fighter-3", "--from", "entrance",
                  "--to", "nowhere"]) == 2
     assert "--to 'nowhere' is not a named point" in capsys.readouterr().err
-    assert main(["crawl", "maps/warrens.toml", "--party", "human-fighter-9", "--from", "entrance", "--to", "lair"]) == 2
-    assert "human-fighter-9" in capsys.readouterr().err
+    assert main(["crawl", "maps/warrens.toml", "--party", "human-fighter-11", "--from", "entrance", "--to", "lair"]) == 2
+    assert "human-fighter-11" in capsys.readouterr().err
     assert main(["crawl", "maps/warrens.toml", "--from", "entrance", "--to", "lair"]) == 2
     assert "no party" in capsys.readouterr().err
 

@@ -12,7 +12,7 @@ from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.statblocks import (
     BOOK_FIELDS, attacks_with, bonus_spells, creature_body, list_templates, load_template, swarm_damage,
-    with_loadout, without_armor,
+    after_rage, rage_rounds, raging, with_loadout, without_armor,
 )
 from sim.rules.weapons import armor, weapon as weapon_named
 
@@ -87,9 +87,11 @@ MONSTERS = list(SRD)
 def test_shipped_templates():
     assert set(list_templates("monster")) == set(MONSTERS) | set(BESTIARY)   # bestiary: tests/rules/test_bestiary.py
     pcs = {f"{r}-{c}-{l}" for r, c in [("human", "fighter"), ("dwarf", "fighter"), ("halfling", "rogue"),
-                                         ("elf", "wizard"), ("human", "cleric")] for l in range(1, 6)}
+                                         ("elf", "wizard"), ("human", "cleric"), ("human", "barbarian"),
+                                         ("elf", "ranger"), ("human", "sorcerer")]
+           for l in range(1, 11)}
     assert set(list_templates("pc")) == pcs
-    assert len(list_templates()) == 50 + len(BESTIARY)   # 41 shipped before issue 21, 9 grapplers, the bestiary
+    assert len(list_templates()) == len(set(MONSTERS) | set(BESTIARY)) + len(pcs)
 
 
 @pytest.mark.parametrize("name", MONSTERS)
@@ -277,30 +279,83 @@ PCS = {
     "human-fighter-3": (28, 19, 12, 17, 3, 5, 2, 2, 5, 20, 1 + 3 - 4 - 2),
     "human-fighter-4": (36, 19, 12, 17, 4, 6, 2, 2, 5, 20, 1 + 3 - 4 - 2),
     "human-fighter-5": (44, 19, 12, 17, 5, 6, 2, 2, 5, 20, 1 + 4 - 3 - 1),   # masterwork: -1 each
+    # 6th-10th: +1/+2 breastplate and shield, ring of protection (deflection), cloak of resistance
+    # (all saves), Iron Will at 6th; Str 17 at 8th (still +3)
+    "human-fighter-6": (52, 20, 12, 18, 6, 8, 4, 6, 5, 20, 1 + 4 - 3 - 1),
+    "human-fighter-7": (60, 22, 13, 20, 7, 8, 4, 6, 5, 20, 1 + 5 - 3 - 1),
+    "human-fighter-8": (68, 22, 13, 20, 8, 9, 4, 6, 5, 20, 1 + 5 - 3 - 1),
+    "human-fighter-9": (76, 23, 13, 21, 9, 10, 6, 8, 5, 20, 1 + 6 - 3 - 1),
+    "human-fighter-10": (84, 24, 13, 22, 10, 11, 6, 8, 5, 20, 1 + 6 - 3 - 1),
     # dwarf fighter, Con 16 (+3): 13, +9/level, Toughness at 3; speed 20 in any armor
     "dwarf-fighter-1": (13, 17, 11, 16, 1, 5, 1, 1, 1, 20, 1 + 2 - 4 - 2),
     "dwarf-fighter-2": (22, 17, 11, 16, 2, 6, 1, 1, 1, 20, 1 + 2 - 4 - 2),
     "dwarf-fighter-3": (34, 18, 11, 17, 3, 6, 2, 2, 1, 20, 1 + 3 - 5 - 2),
     "dwarf-fighter-4": (43, 18, 11, 17, 4, 7, 2, 2, 1, 20, 1 + 3 - 5 - 2),
     "dwarf-fighter-5": (52, 21, 11, 20, 5, 7, 2, 2, 1, 20, 1 + 4 - 6 - 2),   # full plate: max Dex +1
+    "dwarf-fighter-6": (61, 22, 11, 21, 6, 9, 4, 6, 1, 20, 1 + 4 - 6 - 1),   # +1 shield (masterwork)
+    "dwarf-fighter-7": (70, 23, 11, 22, 7, 9, 4, 6, 1, 20, 1 + 5 - 5 - 1),   # +1 full plate
+    "dwarf-fighter-8": (79, 24, 12, 23, 8, 10, 4, 6, 1, 20, 1 + 5 - 5 - 1),
+    "dwarf-fighter-9": (88, 25, 12, 24, 9, 11, 6, 8, 1, 20, 1 + 6 - 5 - 1),
+    "dwarf-fighter-10": (97, 26, 12, 25, 10, 12, 6, 8, 1, 20, 1 + 6 - 5 - 1),
     # halfling rogue, Dex 17 -> 18 at 4th, Small (+1), +1 all saves; uncanny dodge at 4th
     "halfling-rogue-1": (8, 16, 14, 13, 0, 3, 6, 1, 3, 20, 3 + 4),
     "halfling-rogue-2": (14, 16, 14, 13, 1, 3, 7, 1, 3, 20, 3 + 5),
     "halfling-rogue-3": (20, 17, 14, 14, 2, 4, 7, 2, 3, 20, 3 + 6 + 2 - 1),   # Agile, studded leather
     "halfling-rogue-4": (26, 18, 15, 18, 3, 4, 9, 2, 4, 20, 4 + 7 + 2 - 1),
     "halfling-rogue-5": (32, 18, 15, 18, 3, 4, 9, 2, 4, 20, 4 + 8 + 2 + 0),
+    "halfling-rogue-6": (38, 20, 16, 20, 4, 6, 11, 4, 4, 20, 4 + 9 + 2 + 0),   # Dodge; FF keeps it (uncanny)
+    "halfling-rogue-7": (44, 21, 17, 21, 5, 6, 11, 4, 4, 20, 4 + 10 + 2 + 0),
+    "halfling-rogue-8": (50, 21, 17, 21, 6, 7, 13, 5, 4, 20, 4 + 11 + 2 + 0),
+    "halfling-rogue-9": (56, 22, 17, 22, 6, 8, 13, 6, 4, 20, 4 + 12 + 2 + 0),
+    "halfling-rogue-10": (62, 22, 17, 22, 7, 8, 14, 6, 4, 20, 4 + 13 + 2 + 0),
     # elf wizard, Con 12 (+1), d4: 5, +4/level, Toughness at 3; Dex 15
     "elf-wizard-1": (5, 12, 12, 10, 0, 1, 2, 3, 6, 30, 2),
     "elf-wizard-2": (9, 12, 12, 10, 1, 1, 2, 4, 6, 30, 2),
     "elf-wizard-3": (16, 12, 12, 10, 1, 2, 3, 4, 6, 30, 2),
     "elf-wizard-4": (20, 12, 12, 10, 2, 2, 3, 5, 6, 30, 2),
     "elf-wizard-5": (24, 12, 12, 10, 2, 2, 3, 5, 6, 30, 2),
+    "elf-wizard-6": (28, 13, 13, 11, 3, 4, 5, 7, 6, 30, 2),
+    "elf-wizard-7": (32, 13, 13, 11, 3, 4, 5, 7, 6, 30, 2),
+    "elf-wizard-8": (36, 13, 13, 11, 4, 5, 6, 9, 6, 30, 2),
+    "elf-wizard-9": (40, 14, 14, 12, 4, 6, 7, 9, 6, 30, 2),
+    "elf-wizard-10": (44, 14, 14, 12, 5, 6, 7, 10, 6, 30, 2),
     # human cleric, Con 14, d8: 10, +7/level, Toughness at 3; Wis 15 -> 16
     "human-cleric-1": (10, 16, 10, 16, 0, 4, 0, 4, 4, 20, 0 - 4 - 2),
     "human-cleric-2": (17, 16, 10, 16, 1, 5, 0, 5, 4, 20, 0 - 4 - 2),
     "human-cleric-3": (27, 17, 10, 17, 2, 5, 1, 5, 4, 20, 0 - 4 - 2),
     "human-cleric-4": (34, 17, 10, 17, 3, 6, 1, 7, 4, 20, 0 - 4 - 2),
     "human-cleric-5": (41, 18, 10, 18, 3, 6, 1, 7, 4, 20, 0 - 3 - 2),        # +1 breastplate
+    "human-cleric-6": (48, 18, 10, 18, 4, 8, 3, 9, 4, 20, 0 - 3 - 1),        # masterwork shield
+    "human-cleric-7": (55, 19, 11, 19, 5, 8, 3, 9, 4, 20, 0 - 3 - 1),
+    "human-cleric-8": (62, 21, 11, 21, 6, 9, 3, 10, 4, 20, 0 - 3 - 1),       # +2 breastplate, +1 shield
+    "human-cleric-9": (69, 21, 11, 21, 6, 10, 5, 13, 4, 20, 0 - 3 - 1),
+    "human-cleric-10": (76, 22, 12, 22, 7, 11, 5, 14, 4, 20, 0 - 3 - 1),
+    # human barbarian, Con 14, d12: 14, +9/level; fast movement 40 ft in light armor; uncanny dodge 2nd
+    "human-barbarian-1": (14, 14, 11, 13, 1, 4, 1, 1, 1, 40, 1 - 1),          # studded leather
+    "human-barbarian-2": (23, 14, 11, 14, 2, 5, 1, 1, 1, 40, 1 - 1),
+    "human-barbarian-3": (32, 15, 11, 15, 3, 5, 2, 2, 1, 40, 1 - 1),          # masterwork chain shirt
+    "human-barbarian-4": (41, 15, 11, 15, 4, 6, 2, 2, 1, 40, 1 - 1),
+    "human-barbarian-5": (50, 15, 11, 15, 5, 6, 2, 2, 1, 40, 1 - 1),
+    "human-barbarian-6": (59, 16, 11, 16, 6, 8, 4, 4, 5, 40, 1 - 1),          # Improved Initiative, cloak +1
+    "human-barbarian-7": (68, 17, 12, 17, 7, 8, 4, 4, 5, 40, 1 - 1),
+    "human-barbarian-8": (77, 17, 12, 17, 8, 9, 4, 4, 5, 40, 1 - 1),
+    "human-barbarian-9": (86, 18, 12, 18, 9, 10, 6, 6, 5, 40, 1 - 1),
+    "human-barbarian-10": (95, 18, 12, 18, 10, 11, 6, 6, 5, 40, 1 - 1),
+    # elf ranger, Con 12 (+1), d8: 9, +6/level; Dex 17 -> 18 (4th) -> 19 (8th); chain shirt caps Dex at +4
+    "elf-ranger-1": (9, 16, 13, 13, 1, 3, 5, 1, 3, 30, 3 - 1),
+    "elf-ranger-2": (15, 16, 13, 13, 2, 4, 6, 1, 3, 30, 3 - 1),
+    "elf-ranger-3": (21, 17, 13, 14, 3, 4, 6, 2, 3, 30, 3 - 1),
+    "elf-ranger-4": (27, 18, 14, 14, 4, 5, 8, 2, 4, 30, 4 - 1),
+    "elf-ranger-5": (33, 18, 14, 14, 5, 5, 8, 2, 4, 30, 4 - 1),
+    "elf-ranger-6": (39, 19, 14, 15, 6, 7, 10, 4, 4, 30, 4 - 1),
+    "elf-ranger-7": (45, 20, 15, 16, 7, 7, 10, 4, 4, 30, 4 - 1),
+    "elf-ranger-8": (51, 20, 15, 16, 8, 8, 11, 4, 4, 30, 4 - 1),
+    "elf-ranger-9": (57, 21, 15, 17, 9, 9, 12, 6, 8, 30, 4 - 1),
+    "elf-ranger-10": (63, 21, 15, 17, 10, 10, 13, 6, 8, 30, 4 - 1),
+    # human sorcerer, Con 14, d4: 6, +5/level, Toughness; Dex 13, Wis 8; ring of protection from 5th
+    "human-sorcerer-1": (9, 11, 11, 10, 0, 2, 1, 1, 5, 30, 1),
+    "human-sorcerer-5": (29, 12, 12, 11, 2, 3, 2, 3, 5, 30, 1),
+    "human-sorcerer-10": (54, 13, 13, 12, 5, 7, 6, 8, 5, 30, 1),
 }
 
 
@@ -369,6 +424,139 @@ def test_pc_spells():
     assert (c5.slots, c5.domain_slots) == ((5, 4, 3, 2), (0, 1, 1, 1))
     assert c5.domains == ("healing", "protection")
     assert load_template("dwarf-fighter-3").spells is None
+
+
+# -- 10th level, by hand (SRD Table: Base Save and Base Attack Bonuses; the class tables; Combat) --
+def test_tenth_level_fighters_by_hand():
+    f = load_template("human-fighter-10")      # Str 15+1+1 = 17 (+3), Dex 13 (+1), Con 14 (+2), Wis 12 (+1)
+    assert f.hp == 12 + 9 * (6 + 2)               # d10: 10+2 at 1st, then 6 (average rounded up) + 2
+    assert f.ac == 10 + 1 + (5 + 2) + (2 + 2) + 1 + 1   # Dex, +2 breastplate, +2 heavy shield, ring +1, Dodge
+    assert (f.touch_ac, f.flat_footed_ac) == (10 + 1 + 1 + 1, 24 - 1 - 1)
+    assert (f.saves.fort, f.saves.ref, f.saves.will) == (2 + 10 // 2 + 2 + 2, 10 // 3 + 1 + 2, 10 // 3 + 1 + 2 + 2)
+    sword = f.attack("longsword")                 # BAB 10 + Str 3 + WF 1 + Greater WF 1 + enhancement 2
+    assert (sword.bonuses, str(sword.damage)) == ((17, 12), "1d8+7")   # Str 3 + Specialization 2 + 2
+    assert dict(sword.bonus_parts)["greater weapon focus"] == 1
+    assert f.grapple == 10 + 3
+    d = load_template("dwarf-fighter-10")      # Con 14+2 = 16 (+3), Toughness; full plate caps Dex at +1
+    assert d.hp == 13 + 9 * (6 + 3) + 3
+    assert d.ac == 10 + 1 + (8 + 2) + (2 + 2) + 1
+    assert (d.saves.fort, d.saves.ref, d.saves.will) == (7 + 3 + 2, 3 + 1 + 2, 3 + 1 + 2 + 2)
+    assert d.attack("battleaxe").bonuses == (17, 12) and d.speed.land == 20
+
+
+def test_tenth_level_rogue_by_hand():
+    r = load_template("halfling-rogue-10")     # Small; Dex 15+2+1+1 = 19 (+4), Con 14 (+2)
+    assert r.hp == 8 + 9 * (4 + 2)                # d6
+    assert r.bab == 10 * 3 // 4
+    assert r.ac == 10 + 1 + 4 + (3 + 2) + 1 + 1   # size, Dex, +2 studded leather, ring +1, Dodge
+    assert r.flat_footed_ac == r.ac               # uncanny dodge keeps Dex and dodge
+    assert (r.saves.fort, r.saves.ref, r.saves.will) == (3 + 2 + 1 + 2, 7 + 4 + 1 + 2, 3 + 0 + 1 + 2)
+    assert r.sneak_attack == Dice(5, 6)           # +1d6 at 1st and every odd level
+    assert {"evasion", "improved-evasion", "uncanny-dodge", "improved-uncanny-dodge"} <= set(r.features)
+    assert r.features.count("trap-sense") == 3    # +1 at 3rd, +2 at 6th, +3 at 9th
+    assert r.attack("short-sword").bonuses == (7 + 4 + 1 + 2, 7 + 4 + 1 + 2 - 5)   # finesse
+    assert r.grapple == 7 + 0 - 4
+
+
+def test_tenth_level_casters_by_hand():
+    w = load_template("elf-wizard-10")         # Int 15+1+1 = 17 (+3), Con 14-2 = 12 (+1), Dex 15 (+2)
+    assert w.hp == 5 + 9 * (3 + 1) + 3
+    assert (w.ac, w.saves.will) == (10 + 2 + 2, 7 + 1 + 2)
+    # SRD Table: The Wizard, 10th: 4 4 4 3 3 2, + bonus spells of Int +3 for 1st-3rd
+    assert w.spells.slots == (4, 4 + 1, 4 + 1, 3 + 1, 3, 2)
+    assert (w.spells.max_level, w.spells.save_dc(5)) == (5, 10 + 5 + 3)
+    c = load_template("human-cleric-10")       # Wis 15+1+1 = 17 (+3), Con 14 (+2), Toughness
+    assert c.hp == 10 + 9 * (5 + 2) + 3
+    assert c.ac == 10 + (5 + 2) + (2 + 1) + 2
+    assert (c.saves.fort, c.saves.ref, c.saves.will) == (7 + 2 + 2, 3 + 0 + 2, 7 + 3 + 2 + 2)   # Iron Will
+    # SRD Table: The Cleric, 10th: 6 4 4 3 3 2, + Wis +3 bonus spells, + one domain slot per level
+    assert (c.spells.slots, c.spells.domain_slots) == ((6, 5, 5, 4, 3, 2), (0, 1, 1, 1, 1, 1))
+    assert c.spells.domain_prepared[5] == "mass-cure-light-wounds"
+
+
+def test_tenth_level_barbarian_by_hand_raging_and_fatigued():
+    b = load_template("human-barbarian-10")    # Str 15+1+1 = 17 (+3), Dex 13 (+1), Con 14 (+2)
+    assert b.hp == 14 + 9 * (7 + 2)               # d12
+    assert b.ac == b.flat_footed_ac == 10 + 1 + (4 + 2) + 1   # +2 chain shirt, ring +1; uncanny dodge
+    assert (b.saves.fort, b.saves.ref, b.saves.will) == (7 + 2 + 2, 3 + 1 + 2, 3 + 1 + 2)
+    axe = b.attack("greataxe")                    # BAB 10 + 3 + WF 1 + 2; two-handed: 3 x 1.5 = 4 + 2
+    assert (axe.bonuses, str(axe.damage)) == ((16, 11), "1d12+6")
+    assert (b.speed.land, b.defenses.damage_reduction, b.defenses.dr_bypass) == (30 + 10, 2, "-")
+    r = raging(b)                                 # Str 21 (+5), Con 18 (+4), +2 Will, -2 AC
+    assert (r.hp, r.ac, r.touch_ac, r.saves.will, r.grapple) == (95 + 2 * 10, 16, 10, 6 + 2, 10 + 5)
+    assert (r.attack("greataxe").bonuses, str(r.attack("greataxe").damage)) == ((18, 13), "1d12+9")
+    assert rage_rounds(r) == 3 + 4
+    f = after_rage(r)                             # fatigued: Str 15 (+2), Dex 11 (+0)
+    assert (f.hp, f.ac, f.saves.ref, str(f.attack("greataxe").damage)) == (95, 17, 5, "1d12+5")
+    assert load_template("human-barbarian-8").speed.land == 40
+    heavy = with_loadout(b, armor="full-plate")   # no fast movement in heavy armor: 30 -> 20
+    assert heavy.speed.land == 20
+
+
+def test_tenth_level_ranger_by_hand():
+    r = load_template("elf-ranger-10")         # Dex 15+2+1+1 = 19 (+4), Con 14-2 = 12 (+1), Str 13 (+1)
+    assert r.hp == 9 + 9 * (5 + 1)                # d8
+    assert r.ac == 10 + 4 + (4 + 2) + 1           # +2 chain shirt (max Dex +4), ring +1
+    assert (r.saves.fort, r.saves.ref, r.saves.will) == (7 + 1 + 2, 7 + 4 + 2, 3 + 1 + 2)
+    bow = r.attack("composite-longbow")           # BAB 10 + Dex 4 + WF 1 + 2; Str 1 (rating 1) + 2
+    assert (bow.bonuses, str(bow.damage)) == ((17, 12), "1d8+3")
+    # favored enemies at 1st, 5th, 10th: +2 each, the first raised by 2 at 5th and at 10th
+    assert r.favored_enemy == (("aberration", 6), ("vermin", 2), ("giant", 2))
+    assert (r.favored_bonus("giant"), r.favored_bonus("humanoid")) == (2, 0)
+    assert load_template("elf-ranger-5").favored_enemy == (("aberration", 4), ("vermin", 2))
+    assert "evasion" in r.features and "evasion" not in load_template("elf-ranger-8").features
+
+
+def test_favored_enemies_must_match_the_level(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("pcs", "elf-ranger-5.toml").read_text()
+    p = tmp_path / "r.toml"
+    p.write_text(text.replace('favored_enemies = ["aberration", "vermin"]', 'favored_enemies = ["aberration"]'))
+    with pytest.raises(DataError, match=r"r\.toml: favored_enemies: lists 1, a level-5 character has 2; list exactly 2"):
+        load_template(p)
+    p.write_text(text.replace('"vermin"]', '"drow"]'))
+    with pytest.raises(DataError, match=r"favored_enemies: unknown creature type 'drow'; use one of aberration"):
+        load_template(p)
+
+
+def test_tenth_level_sorcerer_by_hand():
+    s = load_template("human-sorcerer-10")     # Cha 15+1+1 = 17 (+3), Con 14 (+2), Toughness
+    assert s.hp == 6 + 9 * (3 + 2) + 3
+    assert (s.ac, s.saves.fort, s.saves.ref, s.saves.will) == (10 + 1 + 2, 3 + 2 + 2, 3 + 1 + 2, 7 - 1 + 2)
+    sp = s.spells                                 # SRD Table: The Sorcerer, 10th: 6 6 6 6 5 3 + Cha +3
+    assert (sp.slots, sp.spontaneous, sp.save_dc(5)) == ((6, 6 + 1, 6 + 1, 6 + 1, 5, 3), True, 10 + 5 + 3)
+    assert [len(k) for k in sp.prepared] == [9, 5, 4, 3, 2, 1]   # SRD Table: Sorcerer Spells Known
+    assert sp.prepared[5] == ("cone-of-cold",)
+
+
+def test_sorcerer_spells_known_are_checked(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("pcs", "human-sorcerer-1.toml").read_text()
+    p = tmp_path / "s.toml"
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-missile", "sleep", "shield"]'))
+    with pytest.raises(DataError, match=r"s\.toml: \[spells.known\] 1: 3 spells listed, a level-1 sorcerer knows 2"):
+        load_template(p)
+    p.write_text(text.replace('"1" = ["magic-missile", "sleep"]', '"1" = ["magic-missile", "web"]'))
+    with pytest.raises(DataError, match=r"\[spells.known\] 1: web is not a level-1 sorcerer spell"):
+        load_template(p)
+    p.write_text(text.replace("[spells.known]", "[spells.prepared]"))
+    with pytest.raises(DataError, match=r"\[spells.prepared\]: a sorcerer lists its spells as \[spells.known\]"):
+        load_template(p)
+
+
+def test_cloak_of_resistance_is_a_save_bonus(tmp_path):
+    from sim.rules import _data
+
+    text = _data.data_dir().joinpath("pcs", "human-fighter-10.toml").read_text()
+    p = tmp_path / "f.toml"
+    p.write_text(text.replace("resistance = 2", "resistance = 5"))
+    b = load_template(p)
+    assert (b.saves.fort, b.saves.ref, b.saves.will) == (11 + 3, 6 + 3, 8 + 3)
+    p.write_text(text.replace("resistance = 2", "resistance = 6"))
+    with pytest.raises(DataError, match="resistance"):
+        load_template(p)
 
 
 def test_bonus_spells_table():
@@ -542,8 +730,8 @@ def test_unknown_size(tmp_path):
 def test_unknown_template_name_lists_close_names():
     with pytest.raises(DataError, match=r"unknown template 'goblni': did you mean goblin"):
         load_template("goblni")
-    with pytest.raises(DataError, match=r"unknown template 'human-fighter-9': did you mean .*human-fighter-"):
-        load_template("human-fighter-9")
+    with pytest.raises(DataError, match=r"unknown template 'human-fighter-11': did you mean .*human-fighter-1"):
+        load_template("human-fighter-11")
 
 
 def test_every_problem_is_collected(tmp_path):

@@ -50,6 +50,8 @@ good_saves             overrides the type's good saves for racial HD (bugbear: [
 [abilities]            str..cha; PCs: scores *before* racial adjustments; "-" = no score
 ability_increases      PC: the ability raised at 4th, 8th... level, in order (["str"])
 natural_armor          natural armor bonus;  deflection: deflection bonus
+resistance             resistance bonus on saves (a cloak of resistance +1..+5)
+favored_enemies        ranger: creature types, in order (["aberration", "vermin"]; classes.toml)
 armor, shield          a key of weapons.toml [armor]/[shield], or { name, masterwork, enhancement }
 feats                  ["Weapon Focus (longsword)", "Toughness", "Toughness"]
 [skills]               skill ranks (PCs; half ranks allowed for cross-class skills)
@@ -94,7 +96,7 @@ book_values            true, false or a list of field names (see above)
 
 from sim.rules.statblocks.attacks import AttackContext, attacks_of, weapon_attacks
 from sim.rules.statblocks.derive import derive
-from sim.rules.statblocks.loadout import attacks_with, with_loadout, without_armor
+from sim.rules.statblocks.loadout import after_rage, attacks_with, rage_rounds, raging, with_loadout, without_armor
 from sim.rules.statblocks.parse import parse_feat, parse_source
 from sim.rules.statblocks.tables import (
     ability_mod, base_attack, base_save, bonus_spells, class_table, domain_table, feat_table, race_table,
@@ -113,5 +115,5 @@ __all__ = [
     "bonus_spells", "class_table", "creature_body", "derive", "domain_table", "feat_table", "list_templates",
     "load_template", "template_in", "parse_feat", "parse_source", "race_table", "skill_table", "spell_table", "swarm_count",
     "swarm_damage", "swarm_rules", "template_path", "type_table", "weapon_attacks", "with_loadout",
-    "without_armor",
+    "without_armor", "raging", "after_rage", "rage_rounds",
 ]

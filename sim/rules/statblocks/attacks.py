@@ -67,6 +67,7 @@ class AttackContext:
         self.size = src.size
         self.finesse = any(f.key == "weapon-finesse" for f in src.feats)
         self.focus = feats_with(src, "weapon-focus")
+        self.greater_focus = feats_with(src, "greater-weapon-focus")
         self.spec = feats_with(src, "weapon-specialization")
         self.crit = feats_with(src, "improved-critical")
         multiattack = any(f.key == "multiattack" for f in src.feats)
@@ -126,6 +127,8 @@ def weapon_attacks(ctx: AttackContext, entry: WeaponEntry) -> list[Attack]:
         parts.append(("size", ctx.size.modifier))
         if w.key in ctx.focus:
             parts.append(("weapon focus", ctx.focus_bonus))
+        if w.key in ctx.greater_focus:
+            parts.append(("greater weapon focus", int(feat_table()["greater-weapon-focus"]["attack"])))
         if entry.enhancement:
             parts.append(("enhancement", entry.enhancement))
         elif entry.masterwork:

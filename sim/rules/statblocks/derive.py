@@ -107,7 +107,7 @@ def _spellcasting(src: Source, ab: Abilities) -> Spellcasting | None:
         cls=cls, ability=row["casting"], caster_level=lvl, slots=slots, domain_slots=domain_slots,
         prepared=tuple(dict(src.prepared).get(l, ()) for l in range(len(base))),
         domain_prepared=tuple(dict(src.domain_prepared).get(l) for l in range(len(base))) if domain_slots else (),
-        domains=src.domains, ability_mod=mod,
+        domains=src.domains, ability_mod=mod, spontaneous=bool(row.get("spontaneous", False)),
     )
 
 
@@ -159,7 +159,27 @@ def _check_pc(src: Source, ab: Abilities, spells: Spellcasting | None, problems:
 def _check_spells(src: Source, sp: Spellcasting, problems: list[str]) -> None:
     where = src.path
     spells = spell_table()
+    row = class_table()[sp.cls]
+    if sp.spontaneous != src.spells_known:
+        want, other = ("known", "prepared") if sp.spontaneous else ("prepared", "known")
+        problems.append(f"{where}: [spells.{other}]: a {sp.cls} lists its spells as [spells.{want}]")
+        return
+    list_cls = row.get("spell_list", sp.cls)
+    caps = row["spells_known"][sp.caster_level - 1] if sp.spontaneous else None
     for lvl, names in src.prepared:
+        if caps is not None:
+            if lvl >= len(caps):
+                problems.append(f"{where}: [spells.known] {lvl}: a level-{sp.caster_level} {sp.cls} knows spells "
+                                f"up to level {len(caps) - 1}")
+                continue
+            if len(names) > caps[lvl] or len(set(names)) != len(names):
+                problems.append(f"{where}: [spells.known] {lvl}: {len(names)} spells listed, a level-"
+                                f"{sp.caster_level} {sp.cls} knows {caps[lvl]} different ones (SRD Sorcerer)")
+            for n in names:
+                spell_lvl = spells[n]["levels"].get(list_cls)
+                if spell_lvl is None or spell_lvl != lvl:
+                    problems.append(f"{where}: [spells.known] {lvl}: {n} is not a level-{lvl} {sp.cls} spell")
+            continue
         if lvl > sp.max_level:
             problems.append(f"{where}: [spells.prepared] {lvl}: a level-{sp.caster_level} {sp.cls} casts spells "
                             f"up to level {sp.max_level}")
@@ -230,7 +250,7 @@ def derive(source: Source, *, book_values: frozenset[str] | None = None) -> Stat
     return StatBlock(
         key=src.key, name=src.name, kind=src.kind, size=src.size, type=src.type, subtypes=src.subtypes,
         race=src.race, levels=src.levels, abilities=ab, armor=src.armor, shield=src.shield, feats=src.feats,
-        senses=src.senses, defenses=src.defenses, gear=src.gear, conditional=_conditional(race),
+        senses=src.senses, defenses=_class_dr(src), gear=src.gear, conditional=_conditional(race),
         special_attacks=src.special_attacks, book_values=applied, printed=src.printed, source=src, **b,
     )
 
@@ -243,6 +263,7 @@ def _saves(src: Source, progs, race: Mapping[str, Any]) -> Saves:
         for f in src.feats:
             v += int(feat_table()[f.key].get(s, 0))
         v += int(race.get("saves", 0)) + src.save_bonus
+        v += src.resistance       # a cloak of resistance: resistance bonus on all saves (SRD Magic Items)
         save_vals[s] = int(v)
     return Saves(**save_vals)
 
@@ -289,6 +310,9 @@ def _movement_and_skills(src: Source, bab: int, race: Mapping[str, Any]) -> dict
         bab + ab.mod("str") + src.size.grapple + src.grapple_bonus
         + sum(int(feat_table()[f.key].get("grapple", 0)) for f in src.feats))
     land = src.speed.land
+    fast = max((int(class_table()[c].get("fast_movement_ft", 0)) for c, _ in src.levels), default=0)
+    if fast and not (src.armor is not None and src.armor.kind == "heavy"):
+        land += fast                           # barbarian fast movement, before armor (SRD Barbarian)
     heavy = src.armor is not None and src.armor.kind in ("medium", "heavy")
     dwarf = "dwarf" in src.subtypes     # dwarf traits (duergar too): armor never slows them
     if heavy and not race.get("armor_speed_unaffected", False) and not dwarf:
@@ -300,7 +324,7 @@ def _movement_and_skills(src: Source, bab: int, race: Mapping[str, Any]) -> dict
         skill_names.append("escape_artist")
     return {
         "initiative": initiative, "grapple": grapple, "speed": dataclasses.replace(src.speed, land=land),
-        "base_land_speed": src.speed.land, "armor_check_penalty": acp, "escape_artist": escape,
+        "base_land_speed": src.speed.land + fast, "armor_check_penalty": acp, "escape_artist": escape,
         "skills": tuple((s, skill_total(src, ab, s, acp)) for s in skill_names),
     }
 
@@ -359,7 +383,19 @@ def _class_features(src: Source, problems: list[str]) -> dict[str, Any]:
         spells = None
     if src.kind == "pc":
         _check_pc(src, src.abilities, spells, problems)
-    return {"sneak_attack": Dice(sneak_dice, 6) if sneak_dice else None, "spells": spells}
+    return {"sneak_attack": Dice(sneak_dice, 6) if sneak_dice else None, "spells": spells,
+            "favored_enemy": _favored_enemy(src, problems)}
+
+
+def _favored_enemy(src: Source, problems: list[str]) -> tuple[tuple[str, int], ...]:
+    """SRD Ranger: a favored enemy at 1st, 5th, 10th...; +2 damage each, and each new one raises one
+    bonus by 2 (the first listed, for the templates): (type, bonus) in the order listed."""
+    count = sum(1 for c, l in src.levels for x in class_table()[c].get("favored_enemies_at", ()) if x <= l)
+    if len(src.favored_enemies) != count:
+        problems.append(f"{src.path}: favored_enemies: lists {len(src.favored_enemies)}, a level-"
+                        f"{sum(l for _, l in src.levels)} character has {count}; list exactly {count} creature types")
+        return ()
+    return tuple((t, 2 + (2 * (count - 1) if i == 0 else 0)) for i, t in enumerate(src.favored_enemies))
 
 
 def _derived_scalars(b: Mapping[str, Any]) -> dict[str, Any]:
@@ -418,6 +454,16 @@ def _conditional(race: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
     if race.get("stability"):
         out.append(("stability", "bull_rush_trip", int(race["stability"])))
     return tuple(out)
+
+
+def _class_dr(src: Source):
+    """The stat block's defenses with a class's damage reduction x/- (barbarian 7th: 1/-, 10th: 2/-)
+    where it is higher than the creature's own."""
+    d = src.defenses
+    amount = max((int(class_table()[c].get("damage_reduction", [0] * 20)[l - 1]) for c, l in src.levels), default=0)
+    if amount <= d.damage_reduction:
+        return d
+    return dataclasses.replace(d, damage_reduction=amount, dr_bypass="-")
 
 
 def _features(src: Source) -> tuple[str, ...]:

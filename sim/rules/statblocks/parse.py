@@ -37,6 +37,7 @@ from sim.rules.weapons import (
 _TOP_KEYS = {
     "schema_version", "name", "kind", "size", "type", "subtypes", "race", "sex", "alignment", "cr",
     "racial_hd", "good_saves", "levels", "abilities", "ability_increases", "natural_armor", "deflection",
+    "resistance", "favored_enemies",
     "armor", "shield", "feats", "skills", "weapon", "natural", "full_attack", "body", "speed", "senses",
     "defenses", "rider", "aura", "swarm", "gear", "spells", "book_values", "printed", "decided",
     "description", "hp_rule", "special_attacks",
@@ -118,7 +119,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     _check_natural_riders(chk, attacks["naturals"], riders)
     _check_weapon_riders(chk, attacks["weapons"], riders)
     gear = _gear(chk, data)
-    domains, prepared, domain_prepared = _parse_spells(chk, data)
+    domains, prepared, domain_prepared, known = _parse_spells(chk, data)
     book = _book_values(chk, data)
     printed = parse_printed(chk, data.get("printed", {}))
     decided = _decided(chk, data)
@@ -129,6 +130,10 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     dodge_bonus = get_int(chk, data, "dodge_bonus", "dodge_bonus", default=0, minimum=0, maximum=10) or 0
     grapple_bonus = get_int(chk, data, "grapple_bonus", "grapple_bonus", minimum=-20) if "grapple_bonus" in data else 0
     amorphous = get_bool(chk, data, "amorphous", "amorphous") if "amorphous" in data else False
+    favored = get_str_list(chk, data, "favored_enemies", "favored_enemies")
+    for f in favored:
+        if f not in type_table():
+            chk.bad("favored_enemies", f"unknown creature type {shorten(f)}; use one of {', '.join(sorted(type_table()))}")
     chk.raise_if_any()
     return Source(
         key=key, path=where, name=name, kind=kind, **identity, **hit_dice, **abilities, **armor,
@@ -139,6 +144,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         special_attacks=special_attacks, unmodelled=unmodelled, save_bonus=save_bonus,
         dodge_bonus=dodge_bonus,
         grapple_bonus=int(grapple_bonus or 0), amorphous=bool(amorphous),
+        favored_enemies=favored, spells_known=known,
     )
 
 
@@ -283,14 +289,16 @@ def _abilities(chk: Check, data: Mapping[str, Any], kind: str, levels: tuple[tup
 
 
 def _armor(chk: Check, data: Mapping[str, Any]) -> dict[str, Any]:
-    """{natural_armor, deflection, armor, shield}."""
+    """{natural_armor, deflection, armor, shield, resistance (a cloak of resistance: +n on saves)}."""
     natural_armor = get_int(chk, data, "natural_armor", "natural_armor", default=0, minimum=0) or 0
     deflection = get_int(chk, data, "deflection", "deflection", default=0, minimum=0) or 0
+    resistance = get_int(chk, data, "resistance", "resistance", default=0, minimum=0, maximum=5) or 0
     armor = _parse_piece(chk, data.get("armor"), "armor", shield=False)
     shield = _parse_piece(chk, data.get("shield"), "shield", shield=True)
     if armor is not None and armor.is_shield:
         chk.bad("armor", "is a shield; put it under shield")
-    return {"natural_armor": natural_armor, "deflection": deflection, "armor": armor, "shield": shield}
+    return {"natural_armor": natural_armor, "deflection": deflection, "armor": armor, "shield": shield,
+            "resistance": resistance}
 
 
 def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:
@@ -880,13 +888,16 @@ def _parse_spells(chk: Check, data: Mapping[str, Any]):
         if d not in domain_table():
             chk.bad("[spells] domains", f"unknown domain {shorten(d)}: {close_names(d, domain_table())}")
     prepared: list[tuple[int, tuple[str, ...]]] = []
-    prep_raw = raw.get("prepared", {})
+    key = "known" if "known" in raw else "prepared"     # a spontaneous caster lists its spells known
+    if "known" in raw and "prepared" in raw:
+        chk.bad("[spells]", "give [spells.known] (a sorcerer) or [spells.prepared], not both")
+    prep_raw = raw.get(key, {})
     if not isinstance(prep_raw, dict):
         chk.bad("[spells] prepared", "must be a table: \"0\" = [...], \"1\" = [...]")
         prep_raw = {}
     spells = spell_table()
     for lvl, names in prep_raw.items():
-        label = f"[spells.prepared] {lvl}"
+        label = f"[spells.{key}] {lvl}"
         if not str(lvl).isdigit():
             chk.bad(label, "keys are spell levels: \"0\", \"1\", \"2\"...")
             continue
@@ -908,6 +919,6 @@ def _parse_spells(chk: Check, data: Mapping[str, Any]):
             continue
         dom_prep.append((int(lvl), normalize_name(n)))
     for k in raw:
-        if k not in ("domains", "prepared", "domain"):
-            chk.bad(f"[spells] {k}", "unknown key; allowed: domains, prepared, domain")
-    return tuple(domains), tuple(sorted(prepared)), tuple(sorted(dom_prep))
+        if k not in ("domains", "prepared", "domain", "known"):
+            chk.bad(f"[spells] {k}", "unknown key; allowed: domains, prepared, known, domain")
+    return tuple(domains), tuple(sorted(prepared)), tuple(sorted(dom_prep)), key == "known"

@@ -301,6 +301,7 @@ class Spellcasting:
     domain_prepared: tuple[str | None, ...]
     domains: tuple[str, ...]
     ability_mod: int
+    spontaneous: bool = False          # a sorcerer: ``prepared`` holds the spells known
 
     def save_dc(self, spell_level: int) -> int:
         """10 + spell level + casting ability modifier (RULES §8)."""
@@ -364,6 +365,9 @@ class Source:
     hd_fraction: str | None = None      # "1/4" or "1/2": less than one Hit Die (Tiny vermin)
     grapple_bonus: int = 0             # racial bonus on grapple checks (the choker's +4)
     amorphous: bool = False            # an ooze without a fixed shape (RULES §11.12, setting ooze_squeeze)
+    resistance: int = 0
+    favored_enemies: tuple[str, ...] = ()
+    spells_known: bool = False             # [spells.known] instead of [spells.prepared]
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,8 +423,13 @@ class StatBlock:
     disagreements: tuple[Disagreement, ...]
     printed: Printed
     source: Source
+    favored_enemy: tuple[tuple[str, int], ...] = ()   # ranger: (creature type, damage bonus)
 
     # -- conveniences -------------------------------------------------------------------------
+    def favored_bonus(self, creature_type: str) -> int:
+        """The ranger's favored enemy bonus on weapon damage against ``creature_type`` (0 if none)."""
+        return max((b for t, b in self.favored_enemy if t == creature_type), default=0)
+
     @property
     def is_swarm(self) -> bool:
         return self.swarm is not None

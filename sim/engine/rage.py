@@ -1,0 +1,59 @@
+"""The barbarian's rage in a fight (SRD Barbarian): a free action on its own turn; +4 Str and Con,
++2 Will, -2 AC for 3 + (raging) Con modifier rounds, hit points +2 per Hit Die while it lasts;
+then fatigued (-2 Str, -2 Dex) for the rest of the fight. The numbers live in classes.toml
+[class.barbarian]; the stat blocks come from :func:`sim.rules.statblocks.raging` and
+:func:`~sim.rules.statblocks.after_rage`.
+"""
+
+from __future__ import annotations
+
+from sim.engine import damage
+from sim.engine.actions import Impossible, Rage, Turn
+from sim.engine.creature import Creature
+from sim.engine.world import World
+from sim.rules.statblocks import after_rage, rage_rounds, raging
+
+
+def can_rage(c: Creature) -> str | None:
+    """Why ``c`` cannot rage now, or None."""
+    if "rage" not in c.block.features:
+        return f"{c.name} has no rage"
+    if "raging" in c.conditions:
+        return f"{c.name} is already raging"
+    if "fatigued" in c.conditions or c.rage_used:
+        return f"{c.name} is fatigued after a rage: no second rage this fight"
+    if not c.in_fight:
+        return f"{c.name} cannot act"
+    return None
+
+
+def do_rage(w: World, c: Creature, t: Turn, a: Rage):
+    """Enter a rage (a free action on the creature's own turn)."""
+    why = can_rage(c)
+    if why is not None:
+        return Impossible(why)
+    before = c.block
+    c.block = raging(before)
+    gain = c.block.hp - before.hp          # +2 per Hit Die from +4 Con
+    c.hp += gain
+    c.max_hp += gain
+    c.rage_until = w.round + rage_rounds(c.block) - 1
+    c.rage_used = True
+    damage.set_condition(w, c, "raging", "rage")
+    return True
+
+
+def end_rage_if_due(w: World, c: Creature) -> None:
+    """At the start of its turn: a rage whose rounds are spent ends; the hit points it gave go
+    (which may leave the barbarian disabled or dying) and it is fatigued."""
+    if "raging" not in c.conditions or w.round <= c.rage_until:
+        return
+    raged = c.block
+    c.block = after_rage(raged)
+    loss = raged.hp - c.block.hp           # the Con it had before the rage (fatigue leaves Con alone)
+    c.max_hp = c.block.hp                  # its own maximum again (also for a rage carried into a crawl's next fight)
+    c.hp -= loss
+    c.rage_until = 0
+    damage.clear_condition(w, c, "raging", "expired")
+    damage.set_condition(w, c, "fatigued", "rage ended")
+    damage.update_state(w, c)
