@@ -15,7 +15,8 @@ from sim.rules import _data
 from sim.rules.weapons import combat_modifier
 
 
-SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless")
+SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
+             "cure-moderate-wounds", "hold-person")
 
 
 @functools.cache

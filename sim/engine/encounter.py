@@ -147,6 +147,8 @@ class Encounter(World):
             damage.clear_condition(self, c, "asleep", "expired")
         if c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
+        if c.held is not None:
+            spells.held_turn(self, c)
         if c.blessed_until and c.blessed_until < self.round:
             c.blessed_until = 0
             damage.clear_condition(self, c, "blessed", "expired")
