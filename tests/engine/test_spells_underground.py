@@ -180,3 +180,38 @@ def test_cure_moderate_wounds_heals_2d8_plus_caster_level():
     enc.rng = Fixed(5)                                         # 2d8 = 10, + 3 (caster level 3; max +10)
     assert enc.perform(Cast("cure-moderate-wounds", target="f"))
     assert f.hp == 2 + 10 + 3
+
+
+# ---- the AI casts them when they pay --------------------------------------------------------------
+
+def _next(enc, cid):
+    from sim.engine import ai
+    c = turn_of(enc, cid)
+    return ai.default_policy(enc, c, enc.turn)
+
+
+def test_the_ai_fireballs_a_swarm_and_never_its_friends():
+    enc = _wizard(HALL, [0, 3], {"id": "s", "template": "rat-swarm", "team": "m", "at": [14, 3]},
+                  {"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 3]})
+    a = _next(enc, "w")
+    assert isinstance(a, Cast) and a.spell == "fireball"
+    area = set(spells.area_of(enc, enc.creatures["w"], a))
+    assert set(enc.creatures["s"].squares) & area and not area & {(0, 3), (1, 3)}
+
+
+def test_the_ai_holds_the_biggest_humanoid():
+    enc = _cleric({"id": "g", "template": "goblin", "team": "m", "at": [12, 3]},
+                  {"id": "b", "template": "bugbear", "team": "m", "at": [14, 1]},
+                  {"id": "o", "template": "ogre", "team": "m", "at": [16, 4]})
+    enc.creatures["c"].spells_left = {2: ["hold-person"]}
+    b, g = enc.creatures["b"], enc.creatures["g"]
+    assert (b.block.hit_dice, g.block.hit_dice) == (3, 1)
+    assert _next(enc, "c") == Cast("hold-person", target="b")   # the bugbear; the ogre is no humanoid
+
+
+def test_the_ai_cures_with_cure_moderate_first():
+    enc = _cleric({"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 3]},
+                  {"id": "g", "template": "goblin", "team": "m", "at": [20, 3]})
+    enc.creatures["f"].hp = 3
+    a = _next(enc, "c")
+    assert a == Cast("cure-moderate-wounds", target="f")
