@@ -33,7 +33,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.spells import burst_area, cone_origins, cone_squares
-from sim.engine.spell_ai import area_spell, hold_target
+from sim.engine.spell_ai import area_spell, hold_target, light_up
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
@@ -64,7 +64,8 @@ def default_policy(w: World, c: Creature, t: Turn):
         act = _flee_swarms(w, c, t, foes, budget=2)
         if act is not None:
             return act
-    act = _support(w, c, t, foes)
+    act = (light_up(w, c) if t.standard and not any(set(c.squares) & attacks.threatens(w, f) for f in foes)
+           else None) or _support(w, c, t, foes)
     if act is not None:
         return act
     act = _against_swarms(w, c, t, foes)
@@ -144,7 +145,7 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if t.move:
                 return Draw(best.name)
             return None
-        if (c.torch_lit or c.light) and needs_both_hands(c, best):
+        if (c.torch_lit or (c.light and gear(c.light).hands)) and needs_both_hands(c, best):
             return DropLight()  # a free action: the light keeps shining from the floor
         if t.full_round and _full_attack_worth(c, best):
             return FullAttack(target.id, best.name)

@@ -67,3 +67,14 @@ def hold_target(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
         return None
     target = max(cands, key=lambda f: (f.block.hit_dice, f.hp, f.id))
     return Cast("hold-person", target=target.id)
+
+
+def light_up(w: World, c: Creature) -> Cast | None:
+    """Light on the caster's own gear when it stands in the dark to its eyes (effectively blinded,
+    RULES §9.2) and carries no light: the party then fights in 20 ft of bright light."""
+    if not w.vision_on or c.block.spells is None or has_spell(c, "light") is None or c.light or c.torch_lit:
+        return None
+    sight = w.vision()[1]
+    if c.id not in sight.ids or not sight.is_blinded(c.id):
+        return None
+    return Cast("light", target=c.id)

@@ -22,6 +22,7 @@ from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
 from sim.vision import SEES
+from sim.vision.scene import DroppedLight, darkness_light
 
 
 def cast(w: World, c: Creature, t: Turn, a: Cast):
@@ -89,6 +90,8 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if spell == "hold-person" and target.block.type not in data["target_types"]:
             return Impossible(f"hold person holds a humanoid: {target.name} is {'a swarm' if target.is_swarm else target.block.type}")
         return [target]
+    if spell in ("light", "darkness"):
+        return _plan_touch_object(w, c, spell, a)
     if spell == "lightning-bolt":
         if a.at is None or tuple(a.at) in c.squares:
             return Impossible("lightning bolt needs a square to aim at (outside the caster's space)")
@@ -225,6 +228,8 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
             damage.clear_condition(w, target, "wounded", "healed")
     elif spell in ("burning-hands", "fireball", "lightning-bolt"):
         _area_damage(w, c, spell, data, plan, a, lvl)
+    elif spell in ("light", "darkness"):
+        _light_effect(w, c, spell, data, plan, a)
     elif spell == "hold-person":
         target = plan[0]
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
@@ -306,3 +311,45 @@ def held_turn(w: World, c: Creature) -> None:
     if w.round > last or (c.alive and roll_save(w, c, "will", dc, "hold_person", None)):
         c.held = None
         damage.clear_condition(w, c, "paralyzed", "expired" if w.round > last else "saved")
+
+
+def _plan_touch_object(w: World, c: Creature, spell: str, a: Cast):
+    """Light and darkness touch an object: one a creature carries (``target``: light only; the
+    object then moves with it and takes no hand, RULES §9.1) or one lying on a square within the
+    caster's reach (``at``: it stays there) [PD]."""
+    if a.target is not None:
+        if spell == "darkness":
+            return Impossible("darkness is cast on an object on a square (at), not on a creature [PD]")
+        o = w.creatures.get(a.target)
+        if o is None or not o.alive:
+            return Impossible("choose a living creature (or a square) to light")
+        if footprint_distance_ft(c.squares, o.squares) > 5:
+            return Impossible(f"{o.name} is out of reach: light is a touch spell")
+        if o.light or o.torch_lit:
+            return Impossible(f"{o.name} already carries a light ({o.light or 'torch'}): light a square instead")
+        return [o]
+    if a.at is None:
+        return Impossible(f"{spell} needs a creature to carry it or a square (at) within reach")
+    sq = (int(a.at[0]), int(a.at[1]))
+    rows, cols = w.grid.rock.shape
+    if not (0 <= sq[0] < cols and 0 <= sq[1] < rows) or w.grid.rock[sq[1], sq[0]]:
+        return Impossible(f"the square {sq} is rock or off the map")
+    if footprint_distance_ft(c.squares, [sq]) > 5:
+        return Impossible(f"the square {sq} is out of reach: {spell} is a touch spell")
+    return sq
+
+
+def _light_effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> None:
+    """Light: the object sheds the light of ``[gear.light-spell]`` (carried: from its bearer's
+    space, no hand). Darkness: shadowy at most in 20 ft of the square (``sim.vision``'s magical
+    darkness). Both outlast any fight (10 min/level)."""
+    if isinstance(plan, list):
+        o = plan[0]
+        o.light = str(data["gear"])
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(o.id,), squares=(), defensive=a.defensive))
+        return
+    w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=(plan,), defensive=a.defensive))
+    if spell == "light":
+        w.dropped_lights.append(DroppedLight(item=str(data["gear"]), at=plan))
+    else:
+        w.spell_lights.append(darkness_light(plan, float(data["radius_ft"])))

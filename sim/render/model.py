@@ -128,6 +128,8 @@ class ViewModel:
         self.version = 0              # bumps on every change (caches key on it)
         self.dropped_lights: list = []  # (item, square) of lights dropped lit (RULES §9.3.5)
         self.lights_dropped_by: set[str] = set()
+        self.spell_lit: dict[str, str] = {}   # creature id -> the light spell's gear it carries (RULES §9.1)
+        self.darkness: list = []              # squares where a darkness spell was cast
         self.narrator = Narrator()
 
     # -- queries ---------------------------------------------------------------------------------
@@ -226,6 +228,17 @@ class ViewModel:
         c = self.creatures.get(e.target)
         if c is not None:
             c.hp = int(e.hp_after)
+
+    def _on_spell(self, e: ev.SpellCast) -> None:
+        """Light and darkness change the picture's light (RULES §9.1)."""
+        if e.lost or e.spell not in ("light", "darkness"):
+            return
+        if e.spell == "light":
+            for t in e.targets:
+                self.spell_lit[t] = "light-spell"
+            self.dropped_lights.extend(("light-spell", tuple(sq)) for sq in e.squares)
+        else:
+            self.darkness.extend(tuple(sq) for sq in e.squares)
 
     def _on_condition(self, e: ev.Condition) -> None:
         c = self.creatures.get(e.target)

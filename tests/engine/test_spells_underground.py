@@ -215,3 +215,60 @@ def test_the_ai_cures_with_cure_moderate_first():
     enc.creatures["f"].hp = 3
     a = _next(enc, "c")
     assert a == Cast("cure-moderate-wounds", target="f")
+
+
+# ---- light and darkness (RULES §9.1) --------------------------------------------------------------
+
+def _dark(*others, template="human-cleric-3"):
+    import dataclasses
+
+    from sim.engine.fight import new_encounter
+
+    from .helpers import spec
+    s = spec(["#" * 20, "#" + "." * 18 + "#", "#" + "." * 18 + "#", "#" * 20],
+             [{"id": "c", "template": template, "team": "p", "at": [1, 1]}, *others], vision=True)
+    return ready(new_encounter(dataclasses.replace(s, grid=s.grid.replace(lights=()))))
+
+
+def test_light_on_the_casters_gear_lights_20_ft_bright_and_the_human_sees_again():
+    from sim.vision import BRIGHT, SHADOWY
+    enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [6, 1]})
+    c = turn_of(enc, "c")
+    assert enc.vision()[1].is_blinded("c")                 # a human in an unlit cave
+    assert spells.has_spell(c, "light") == 0                # a cantrip (0-level slot)
+    assert enc.perform(Cast("light", target="c"))
+    assert c.light == "light-spell" and spells.has_spell(c, "light") is None
+    lg, sight = enc.vision()
+    assert not sight.is_blinded("c") and sight.sees("c", "g")
+    # 20 ft bright, 40 ft shadowy, counted 5-10-5 from the cleric's square (§9.3.1)
+    assert lg.normal[1, 5] == BRIGHT and lg.normal[1, 6] == SHADOWY
+
+
+def test_light_on_a_square_stays_there_and_needs_a_touch():
+    enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [14, 1]})
+    turn_of(enc, "c")
+    r = enc.perform(Cast("light", at=(4, 1)))
+    assert isinstance(r, Impossible) and r.reason == "the square (4, 1) is out of reach: light is a touch spell"
+    assert enc.perform(Cast("light", at=(2, 1)))
+    assert [(d.item, d.at) for d in enc.dropped_lights] == [("light-spell", (2, 1))]
+
+
+def test_the_ai_casts_light_in_the_dark():
+    enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [14, 2]})
+    assert _next(enc, "c") == Cast("light", target="c")
+
+
+def test_darkness_caps_light_at_shadowy_and_conceals_even_from_darkvision():
+    from sim.vision import SHADOWY
+    enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [3, 1]})
+    c = turn_of(enc, "c")
+    c.spells_left[2].append("darkness")
+    c.light = "sunrod"                                      # 30 ft bright
+    assert enc.vision()[0].normal[1, 3] > SHADOWY
+    assert enc.perform(Cast("darkness", at=(2, 1)))
+    lg, sight = enc.vision()
+    assert lg.normal[1, 3] == SHADOWY and lg.magic_dark[1, 3]
+    assert sight.miss_chance("g", "c") == 20                # the goblin's darkvision does not pierce it
+    assert [e.spell for e in of_type(enc, "spell")][-1] == "darkness"
+    r = enc.perform(Cast("darkness", target="g"))
+    assert isinstance(r, Impossible)
