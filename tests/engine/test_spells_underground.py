@@ -272,3 +272,18 @@ def test_darkness_caps_light_at_shadowy_and_conceals_even_from_darkvision():
     assert [e.spell for e in of_type(enc, "spell")][-1] == "darkness"
     r = enc.perform(Cast("darkness", target="g"))
     assert isinstance(r, Impossible)
+
+
+def test_the_log_says_where_darkness_was_cast_and_who_carries_light():
+    from sim.log import Narrator
+    enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [14, 1]})
+    c = turn_of(enc, "c")
+    c.spells_left[2].append("darkness")
+    n = len(enc.events)
+    assert enc.perform(Cast("darkness", at=(2, 1)))
+    (e,) = of_type(enc, "spell", n)
+    assert Narrator().line(e) == "c casts darkness at (2, 1)"   # a Narrator without labels names by id
+    turn_of(enc, "c")
+    n = len(enc.events)
+    assert enc.perform(Cast("light", target="c"))
+    assert Narrator().line(of_type(enc, "spell", n)[0]) == "c casts light on c"
