@@ -287,3 +287,34 @@ def test_the_log_says_where_darkness_was_cast_and_who_carries_light():
     n = len(enc.events)
     assert enc.perform(Cast("light", target="c"))
     assert Narrator().line(of_type(enc, "spell", n)[0]) == "c casts light on c"
+
+
+# ---- invariants of the areas ----------------------------------------------------------------------
+
+CAVE = ["############", "#....#.....#", "#.##.#.###.#", "#.#......#.#", "#.#.####.#.#", "#..........#",
+        "############"]
+
+
+def test_areas_never_hold_rock_nor_the_casters_own_line_square_and_stay_in_reach():
+    from hypothesis import given, settings, strategies as st
+
+    from sim.geometry import footprint_distance_ft
+    enc = _wizard(CAVE, [1, 1])
+    w = enc.creatures["w"]
+    open_sq = [(x, y) for y, row in enumerate(CAVE) for x, ch in enumerate(row) if ch == "."]
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.sampled_from(open_sq), st.integers(0, 12), st.integers(0, 7))
+    def check(at, px, py):
+        w.pos, w.squares = at, [at]
+        bolt = spells.area_of(enc, w, Cast("lightning-bolt", at=(px % 12, py % 7)))
+        assert at not in bolt and len(bolt) == len(set(bolt))
+        for x, y in bolt:
+            assert not enc.grid.rock[y, x] and footprint_distance_ft([at], [(x, y)]) <= 120
+        ball = spells.area_of(enc, w, Cast("fireball", at=(px, py)))
+        for x, y in ball:
+            assert not enc.grid.rock[y, x]
+            dx = max(x + 1 - px, px - x)
+            dy = max(y + 1 - py, py - y)
+            assert max(dx, dy) + min(dx, dy) // 2 <= 4          # 20 ft, 5-10-5 from the point
+    check()
