@@ -543,6 +543,11 @@ class PlayController:
                 return "click a creature to target"
             return Cast(spell, target=here[0].id, defensive=defensive)
         if spell == "lightning-bolt":
+            return Cast(spell, at=sq, defensive=defensive)
+        if spell in ("light", "darkness"):   # light on a creature's gear, else on the clicked square
+            here = [cv for cv in sc.model.at(sq) if cv.alive] if spell == "light" else []
+            if here:
+                return Cast(spell, target=here[0].id, defensive=defensive)
             return Cast(spell, at=sq, defensive=defensive)   # aimed through the clicked square's centre
         if spell in ("sleep", "fireball"):
             px, py = point if point is not None else (sq[0] + 0.5, sq[1] + 0.5)
