@@ -256,6 +256,8 @@ class Narrator:
         if e.lost:
             return f"{self.sv(e.actor, 'loses')} {e.spell}"
         targets = f" on {', '.join(self.n(t) for t in e.targets)}" if e.targets else ""
+        if not e.targets and e.spell in ("light", "darkness") and e.squares:
+            targets = f" at {tuple(e.squares[0])}"   # on an object lying there
         return f"{self.sv(e.actor, 'casts')} {e.spell.replace('-', ' ')}{targets}"
 
     def _armor(self, e: ev.ArmorWork) -> str:

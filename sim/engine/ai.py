@@ -36,6 +36,7 @@ from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
+from sim.engine.spell_ai import area_spell, hold_target, light_up
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
@@ -74,7 +75,8 @@ def default_policy(w: World, c: Creature, t: Turn):
         act = _flee_swarms(w, c, t, foes, budget=2)
         if act is not None:
             return act
-    act = _support(w, c, t, foes)
+    act = (light_up(w, c) if t.standard and not any(set(c.squares) & attacks.threatens(w, f) for f in foes)
+           else None) or _support(w, c, t, foes)
     if act is not None:
         return act
     act = _against_swarms(w, c, t, foes)
@@ -158,7 +160,7 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if t.move:
                 return Draw(best.name)
             return None
-        if (c.torch_lit or c.light) and needs_both_hands(c, best):
+        if (c.torch_lit or (c.light and gear(c.light).hands)) and needs_both_hands(c, best):
             return DropLight()  # a free action: the light keeps shining from the floor
         if t.full_round and _full_attack_worth(c, best):
             return FullAttack(target.id, best.name)
@@ -496,6 +498,9 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
         return None
     allies = w.allies(c)
     ally_sq = {s for a in allies for s in a.squares}
+    big = area_spell(w, c, foes) or hold_target(w, c, foes)  # fireball, lightning bolt, hold person (§8)
+    if big is not None:
+        return big
     if has_spell(c, "burning-hands") is not None:
         best = None
         for d in _EIGHT:
@@ -541,12 +546,13 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """Healing and buffs (clerics)."""
     if c.block.spells is None or not t.standard:
         return None
-    if has_spell(c, "cure-light-wounds") is not None:
+    cure = next((s for s in ("cure-moderate-wounds", "cure-light-wounds") if has_spell(c, s) is not None), None)
+    if cure is not None:
         hurt = [a for a in w.allies(c) + [c] if a.alive and a.hp < a.max_hp * 0.4 and not a.is_swarm]
         hurt.sort(key=lambda a: (a.hp, a.id))
         for a in hurt:
             if footprint_distance_ft(c.squares, a.squares) <= 5:
-                return Cast("cure-light-wounds", target=a.id)
+                return Cast(cure, target=a.id)
         hurt = [a for a in hurt if a is not c]
         if hurt and t.move and not t.moved and not t.stepped:
             d = distance_field(w, c)
@@ -554,6 +560,10 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
             dest = [p for p in dest if d.reachable()[p[1], p[0]] and d.actions[p[1], p[0]] <= 1]
             if dest:
                 return Move(min(dest, key=lambda p: float(d.actions[p[1], p[0]])))
+    if not any(set(c.squares) & attacks.threatens(w, f) for f in foes):  # casting provokes
+        hold = hold_target(w, c, foes)
+        if hold is not None:
+            return hold
     if has_spell(c, "bless") is not None and c.blessed_until < w.round:
         near = [a for a in w.allies(c) if footprint_distance_ft(c.squares, a.squares) <= int(spell_data()["bless"]["radius_ft"])]
         if len(near) >= 2 and all(footprint_distance_ft(c.squares, f.squares) > 10 for f in foes):
@@ -572,7 +582,11 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
         return None
     allies = w.allies(c)
     ally_sq = {s for a in allies for s in a.squares} | set(c.squares)
-    # 0. burning hands on a swarm, when the cone misses every ally (x1.5 against a swarm, §4.7)
+    # 0. fireball or lightning bolt, then burning hands, on a swarm, when the area misses every ally
+    #    (x1.5 against a swarm, §4.7)
+    big = area_spell(w, c, swarms)
+    if big is not None:
+        return big
     if c.block.spells is not None and has_spell(c, "burning-hands") is not None:
         for d in _EIGHT:
             for o in cone_origins(c, d):

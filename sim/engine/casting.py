@@ -15,7 +15,8 @@ from sim.rules import _data
 from sim.rules.weapons import combat_modifier
 
 
-SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless")
+SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
+             "cure-moderate-wounds", "hold-person", "light", "darkness")
 
 
 @functools.cache
@@ -42,7 +43,7 @@ def range_ft(c: Creature, rng: str) -> int:
 def has_spell(c: Creature, spell: str) -> int | None:
     """The slot level holding ``spell`` (prepared and unspent), or None."""
     for lvl, spells in sorted(c.spells_left.items()):
-        if spell in spells and lvl > 0:
+        if spell in spells and lvl >= 0:
             return lvl
     return None
 

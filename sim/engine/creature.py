@@ -61,6 +61,7 @@ class Creature:
     spells_left: dict[int, list[str]] = field(default_factory=dict)
     pending_spell: tuple | None = None   # sleep: takes effect at the start of the caster's next turn
     asleep_until: int = 0                # the last round of a sleep spell's hold on it
+    held: tuple | None = None            # hold person: (its last round, the Will DC of the save each round)
     squeezing_rounds: int = 0
     nauseated_rounds: int = 0
     kills: list[str] = field(default_factory=list)

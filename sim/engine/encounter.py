@@ -158,6 +158,8 @@ class Encounter(World):
         if c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
         rage.end_rage_if_due(self, c)
+        if c.held is not None:
+            spells.held_turn(self, c)
         if c.blessed_until and c.blessed_until < self.round:
             c.blessed_until = 0
             damage.clear_condition(self, c, "blessed", "expired")

@@ -1,5 +1,5 @@
-"""The low-level spells a party casts underground (RULES §8): magic missile, sleep, burning hands,
-cure light wounds, bless. Mechanics are data (``sim/data/spells.toml``, read by :mod:`sim.engine.casting`, which also keeps
+"""The spells a party casts underground (RULES §8): magic missile, sleep, burning hands, cure light
+and cure moderate wounds, bless, fireball (a 20-ft spread), lightning bolt (a 120-ft line), hold person. Mechanics are data (``sim/data/spells.toml``, read by :mod:`sim.engine.casting`, which also keeps
 the slots); this module is the procedure: slots, attacks of opportunity for casting (or casting defensively), Concentration
 when hurt while casting or inside a swarm (§4.4), areas on the grid that stop at rock.
 """
@@ -16,11 +16,13 @@ from sim.engine.creature import Creature
 from sim.engine.damage import heal
 from sim.engine.world import World
 from sim.events import SpellCast
-from sim.geometry import burst, cone, distance_squares, footprint_distance_ft, line_clear, line_of_effect
+from sim.geometry import (burst, center, cone, distance_squares, footprint_distance_ft, line_clear, line_of_effect,
+                          squares_on_segment)
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
 from sim.vision import SEES
+from sim.vision.scene import DroppedLight, darkness_light
 
 
 def cast(w: World, c: Creature, t: Turn, a: Cast):
@@ -69,13 +71,13 @@ def cast(w: World, c: Creature, t: Turn, a: Cast):
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=(), defensive=a.defensive,
                            lost=True))
         return True
-    _effect(w, c, spell, data, plan, a)
+    _effect(w, c, spell, data, plan, a, lvl)
     return True
 
 
 def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
     reach = range_ft(c, data["range"])
-    if spell in ("magic-missile", "cure-light-wounds"):
+    if spell in ("magic-missile", "cure-light-wounds", "cure-moderate-wounds", "hold-person"):
         target = w.creatures.get(a.target or "")
         if target is None or not target.alive:
             return Impossible("choose a living target")
@@ -85,10 +87,18 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
             return Impossible(f"no line of effect to {target.name}")
         if spell == "magic-missile" and target is not c and w.perception(c, target) < SEES:
             return Impossible(f"{c.name} cannot see {target.name}: magic missile needs sight of its target (RULES §8)")
+        if spell == "hold-person" and target.block.type not in data["target_types"]:
+            return Impossible(f"hold person holds a humanoid: {target.name} is {'a swarm' if target.is_swarm else target.block.type}")
         return [target]
-    if spell == "sleep":
+    if spell in ("light", "darkness"):
+        return _plan_touch_object(w, c, spell, a)
+    if spell == "lightning-bolt":
+        if a.at is None or tuple(a.at) in c.squares:
+            return Impossible("lightning bolt needs a square to aim at (outside the caster's space)")
+        return line_squares(w, c, a.at, int(data["length_ft"]))
+    if spell in ("sleep", "fireball"):
         if a.at is None:
-            return Impossible("sleep needs a point (a grid intersection)")
+            return Impossible(f"{spell.replace('-', ' ')} needs a point (a grid intersection)")
         px, py = a.at
         xs = [x for x, _ in c.squares]
         ys = [y for _, y in c.squares]
@@ -98,6 +108,8 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
         if 5 * distance_squares((0, 0), (a_, b_)) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
+        if spell == "fireball" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
+            return Impossible(f"no line of effect to the point {tuple(a.at)}")
         return burst_area(w, a.at, int(data["radius_ft"]))
     if spell == "burning-hands":
         if a.direction is None or tuple(a.direction) == (0, 0) or any(v not in (-1, 0, 1) for v in a.direction):
@@ -124,6 +136,42 @@ def burst_area(w: World, point, radius_ft: int) -> list[tuple[int, int]]:
             q for q in burst(point, radius_ft, w.grid.shape)
             if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})))
     return list(hit)
+
+
+def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[int, int]]:
+    """A line spell's squares (RULES §8 [PD]): the ray from the centre of the caster's space through
+    the centre of the square ``toward``, every square whose interior it crosses outside the
+    caster's space, within ``length_ft`` of that space (5-10-5), up to the first rock square or the
+    map's edge (a line stops at rock; a 3.5 lightning bolt does not bounce)."""
+    rows, cols = w.grid.rock.shape
+    (cx, cy), (tx, ty) = center(c.squares), (toward[0] + 0.5, toward[1] + 0.5)
+    dist = math.hypot(tx - cx, ty - cy)
+    n = length_ft // 5 + c.k + 1
+    far = (cx + (tx - cx) / dist * n * 1.5, cy + (ty - cy) / dist * n * 1.5)
+    own = set(c.squares)
+    out = []
+    for q in squares_on_segment((cx, cy), far):
+        if q in own:
+            continue
+        x, y = q
+        if not (0 <= x < cols and 0 <= y < rows) or w.grid.rock[y, x]:
+            break
+        if footprint_distance_ft(c.squares, [q]) > length_ft:
+            break
+        out.append(q)
+    return out
+
+
+AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt")
+
+
+def area_of(w: World, c: Creature, a: Cast) -> list[tuple[int, int]]:
+    """The squares ``a`` (a :class:`Cast` by ``c``) would fill: empty for a spell without an area
+    or a cast that would be refused (the UI previews with it; the AI weighs with it)."""
+    if a.spell not in AREA_SPELLS:
+        return []
+    plan = _plan(w, c, a.spell, spell_data()[a.spell], a)
+    return [] if isinstance(plan, Impossible) else list(plan)
 
 
 def caster_corner(c: Creature) -> tuple[float, float]:
@@ -159,7 +207,7 @@ def cone_squares(w, c: Creature, direction, origin=None) -> list[tuple[int, int]
     return cone(origin, direction, int(spell_data()["burning-hands"]["length_ft"]), w.grid.rock)
 
 
-def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> None:
+def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: int = 1) -> None:
     cl = caster_level(c)
     if spell == "magic-missile":
         target = plan[0]
@@ -173,7 +221,7 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
         total = sum(max(1, roll_dice(w, dice, c, f"magic missile {i + 1} of {missiles} vs {label(w, target)}"))
                     for i in range(missiles))
         damage.deal_damage(w, target, [damage.DamagePart(total, "force", "energy")], source=c, cause="spell")
-    elif spell == "cure-light-wounds":
+    elif spell in ("cure-light-wounds", "cure-moderate-wounds"):
         target = plan[0]
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
         amount = roll_dice(w, Dice.parse(data["heal"]), c, f"cure light wounds on {label(w, target)}") + min(cl * int(data["per_level"]), int(data["max_bonus"]))
@@ -181,23 +229,18 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> Non
         if target.bleed:
             target.bleed = 0
             damage.clear_condition(w, target, "wounded", "healed")
-    elif spell == "burning-hands":
-        squares = plan
-        victims = [o for o in w.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)]
-        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=tuple(v.id for v in victims),
-                           squares=tuple(squares), defensive=a.defensive))
-        n = min(cl, int(data["max_dice"]))
-        dice = Dice(n, Dice.parse(data["damage_per_level"]).sides, 0)
-        dc = c.block.spells.save_dc(1)
-        for v in victims:
-            if specials.resists_spell(w, c, v, cl):
-                continue  # spell resistance (bestiary)
-            amount = max(1, roll_dice(w, dice, c, f"burning hands on {label(w, v)}"))
-            saved = roll_save(w, v, "ref", dc, "burning_hands", c.id)
-            amount = damage.reflex_half_damage(v, amount, saved)   # §7.23 halving; evasion
-            if amount > 0:
-                damage.deal_damage(w, v, [damage.DamagePart(amount, "fire", "energy", area=True)], source=c,
-                                   cause="spell")
+    elif spell in ("burning-hands", "fireball", "lightning-bolt"):
+        _area_damage(w, c, spell, data, plan, a, lvl)
+    elif spell in ("light", "darkness"):
+        _light_effect(w, c, spell, data, plan, a)
+    elif spell == "hold-person":
+        target = plan[0]
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
+        dc = c.block.spells.save_dc(lvl)
+        if not roll_save(w, target, "will", dc, "hold_person", c.id):
+            # paralysed for 1 round/level, a new Will save each round on its turn ends it (§8)
+            target.held = (w.round + int(data["duration_rounds_per_level"]) * cl - 1, dc)
+            damage.set_condition(w, target, "paralyzed", c.id)
     elif spell == "sleep":
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=tuple(plan), defensive=a.defensive))
         c.pending_spell = ("sleep", tuple(plan), w.round, tuple(a.at))
@@ -245,3 +288,75 @@ def complete_pending(w: World, c: Creature) -> None:
             damage.set_condition(w, o, "asleep", c.id)
             # helpless for 1 min/level (10 rounds a level), unless a wound wakes it (§8)
             o.asleep_until = w.round + int(data["duration_rounds_per_level"]) * caster_level(c)
+
+
+def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast, lvl: int) -> None:
+    """Burning hands, fireball, lightning bolt: every other creature with a square in the area
+    takes 1 die per caster level (up to the cap), Reflex half (DC 10 + spell level + ability
+    modifier); the damage is an area effect (x1.5 on a swarm, §4.7)."""
+    victims = [o for o in w.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)]
+    w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=tuple(v.id for v in victims),
+                     squares=tuple(squares), defensive=a.defensive))
+    n = min(caster_level(c), int(data["max_dice"]))
+    dice = Dice(n, Dice.parse(data["damage_per_level"]).sides, 0)
+    dc = c.block.spells.save_dc(lvl)
+    for v in victims:
+        if specials.resists_spell(w, c, v, caster_level(c)):
+            continue  # spell resistance (bestiary)
+        amount = max(1, roll_dice(w, dice, c, f"{spell.replace('-', ' ')} on {label(w, v)}"))
+        saved = roll_save(w, v, "ref", dc, spell.replace("-", "_"), c.id)
+        amount = damage.reflex_half_damage(v, amount, saved)   # §7.23 halving; evasion
+        if amount > 0:
+            damage.deal_damage(w, v, [damage.DamagePart(amount, data["energy"], "energy", area=True)], source=c,
+                               cause="spell")
+
+
+def held_turn(w: World, c: Creature) -> None:
+    """Hold person at the start of the held creature's turn: the spell ends when its duration is
+    over, or on a successful Will save (a new save each round, §8)."""
+    last, dc = c.held
+    if w.round > last or (c.alive and roll_save(w, c, "will", dc, "hold_person", None)):
+        c.held = None
+        damage.clear_condition(w, c, "paralyzed", "expired" if w.round > last else "saved")
+
+
+def _plan_touch_object(w: World, c: Creature, spell: str, a: Cast):
+    """Light and darkness touch an object: one a creature carries (``target``: light only; the
+    object then moves with it and takes no hand, RULES §9.1) or one lying on a square within the
+    caster's reach (``at``: it stays there) [PD]."""
+    if a.target is not None:
+        if spell == "darkness":
+            return Impossible("darkness is cast on an object on a square (at), not on a creature [PD]")
+        o = w.creatures.get(a.target)
+        if o is None or not o.alive:
+            return Impossible("choose a living creature (or a square) to light")
+        if footprint_distance_ft(c.squares, o.squares) > 5:
+            return Impossible(f"{o.name} is out of reach: light is a touch spell")
+        if o.light or o.torch_lit:
+            return Impossible(f"{o.name} already carries a light ({o.light or 'torch'}): light a square instead")
+        return [o]
+    if a.at is None:
+        return Impossible(f"{spell} needs a creature to carry it or a square (at) within reach")
+    sq = (int(a.at[0]), int(a.at[1]))
+    rows, cols = w.grid.rock.shape
+    if not (0 <= sq[0] < cols and 0 <= sq[1] < rows) or w.grid.rock[sq[1], sq[0]]:
+        return Impossible(f"the square {sq} is rock or off the map")
+    if footprint_distance_ft(c.squares, [sq]) > 5:
+        return Impossible(f"the square {sq} is out of reach: {spell} is a touch spell")
+    return sq
+
+
+def _light_effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> None:
+    """Light: the object sheds the light of ``[gear.light-spell]`` (carried: from its bearer's
+    space, no hand). Darkness: shadowy at most in 20 ft of the square (``sim.vision``'s magical
+    darkness). Both outlast any fight (10 min/level)."""
+    if isinstance(plan, list):
+        o = plan[0]
+        o.light = str(data["gear"])
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(o.id,), squares=(), defensive=a.defensive))
+        return
+    w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=(plan,), defensive=a.defensive))
+    if spell == "light":
+        w.dropped_lights.append(DroppedLight(item=str(data["gear"]), at=plan))
+    else:
+        w.spell_lights.append(darkness_light(plan, float(data["radius_ft"])))

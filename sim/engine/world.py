@@ -124,6 +124,7 @@ class World:
         self.turn_mark = 0  # where the current turn's events start
         self.dropped_lights: list = []   # sim.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
         self.pending_grabs: list[tuple[str, str, str]] = []  # improved grab hits to resolve: (grabber, target, rider)
+        self.spell_lights: list = []     # sim.vision.Light: magical darkness cast on a square (§9.1)
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}
@@ -150,9 +151,10 @@ class World:
         """(LightGrid, Sight) of the fight as it stands: recomputed when a creature moves, falls,
         or lights, drops or picks up a light ("recomputed each turn", and within one)."""
         live = [c for c in self.creatures.values() if c.alive]
-        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light) for c in live), tuple(self.dropped_lights))
+        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light) for c in live), tuple(self.dropped_lights),
+               tuple(self.spell_lights))
         if key != self._vision_key:
-            self._vision = look(self.grid, live, self.dropped_lights)
+            self._vision = look(self.grid, live, self.dropped_lights, self.spell_lights)
             self._vision_key = key
         return self._vision
 

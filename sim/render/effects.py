@@ -26,7 +26,7 @@ class Effects:
     def _draw_ground_effects(self, surf, anims, t) -> None:
         ts = self.camera.ts
         for a in anims:
-            if a.kind == tl.FIRE or (a.kind == tl.SPELL and a.data.get("spell") == "burning-hands"):
+            if a.kind == tl.FIRE or (a.kind == tl.SPELL and a.data.get("spell") in ("burning-hands", "fireball")):
                 p = a.progress(t)
                 strength = (1 - p) ** 0.7 if a.kind == tl.FIRE else easing.pulse(p)
                 for i, (x, y) in enumerate(a.data.get("squares", [])):
@@ -214,10 +214,11 @@ class Effects:
             return
         targets = [tid for tid in a.data.get("targets", []) if tid in m.creatures]
         squares = a.data.get("squares", [])
-        col = {"sleep": (140, 160, 255), "bless": (255, 220, 120), "cure-light-wounds": palette.HEAL_TEXT}.get(
-            spell, palette.MAGIC)
+        col = {"sleep": (140, 160, 255), "bless": (255, 220, 120), "cure-light-wounds": palette.HEAL_TEXT,
+               "cure-moderate-wounds": palette.HEAL_TEXT, "lightning-bolt": (190, 215, 255),
+               "light": (255, 250, 210), "darkness": (90, 60, 130)}.get(spell, palette.MAGIC)
         pts = [self.token_centre(tid, t) for tid in targets] + [(x + 0.5, y + 0.5) for x, y in squares]
-        if spell == "burning-hands":
+        if spell in ("burning-hands", "fireball"):
             return  # drawn with the ground effects
         for i, (x, y) in enumerate(pts):
             sx, sy = self._px(x, y)

@@ -25,7 +25,7 @@ import numpy as np
 import pygame
 
 from sim.vision import BRIGHT, DARK, SHADOWY, Light, explore, light_levels, vision
-from sim.vision.scene import DroppedLight, map_lights, scene_lights, viewer_of
+from sim.vision.scene import DroppedLight, darkness_light, map_lights, scene_lights, viewer_of
 
 VIEWS = ("all", "party", "monsters")
 FLICKERING = ("torch", "candle")    # open flames flicker; lanterns, sunrods and spells do not
@@ -159,7 +159,9 @@ class Lighting:
         dropped = tuple(getattr(model, "dropped_lights", ()))
         held = dict(getattr(model, "lights_held", {}))
         thrown = {cid: frozenset(v) for cid, v in getattr(model, "lights_thrown", {}).items() if v}
-        key = (view, dropped, tuple(sorted(held.items())), tuple(sorted(thrown.items())), tuple((cid, tuple(cv.squares), cv.torch_lit, cv.alive, cv.down, cv.facing)
+        spell_lit, dark = dict(getattr(model, "spell_lit", {})), tuple(getattr(model, "darkness", ()))
+        key = (view, dropped, tuple(sorted(held.items())), tuple(sorted(thrown.items())), tuple(spell_lit.items()), dark,
+               tuple((cid, tuple(cv.squares), cv.torch_lit, cv.alive, cv.down, cv.facing)
                                     for cid, cv in model.creatures.items()))
         if key == self._key:
             return
@@ -171,9 +173,10 @@ class Lighting:
                 continue
             lookers.append(_Looker(id=cid, team=cv.team, squares=list(cv.squares), k=cv.k, block=c.block,
                                    pos=cv.pos, torch_lit=bool(cv.torch_lit and not cv.down),
-                                   light=_held_light(cid, cv, held, thrown, self.carried),
+                                   light=spell_lit.get(cid) or _held_light(cid, cv, held, thrown, self.carried),
                                    trail=[(cv.pos[0] - cv.facing[0], cv.pos[1] - cv.facing[1])]))
         lights = scene_lights(self.grid, lookers, [DroppedLight(item, at) for item, at in dropped])
+        lights += [darkness_light(at) for at in dark]
         lg, s = vision(self.grid.rock, lights, [viewer_of(lk) for lk in lookers])
         self.light, self.sight = lg, s
         for side in VIEWS[1:]:

@@ -132,6 +132,8 @@ class ViewModel:
         self.lights_dropped_by: set[str] = set()
         self.lights_held: dict[str, str | None] = {}  # a lantern or sunrod lit, doused or dropped in the fight
         self.lights_thrown: dict[str, set[str]] = {}  # lit lanterns thrown (their light leaves the hand)
+        self.spell_lit: dict[str, str] = {}   # creature id -> the light spell's gear it carries (RULES §9.1)
+        self.darkness: list = []              # squares where a darkness spell was cast
         self.narrator = Narrator()
 
     # -- queries ---------------------------------------------------------------------------------
@@ -243,6 +245,17 @@ class ViewModel:
         elif e.change == "move" and e.after.get("squares"):
             c.squares = [_pos(s) for s in e.after["squares"]]
             c.pos = _pos(e.after["at"])
+
+    def _on_spell(self, e: ev.SpellCast) -> None:
+        """Light and darkness change the picture's light (RULES §9.1)."""
+        if e.lost or e.spell not in ("light", "darkness"):
+            return
+        if e.spell == "light":
+            for t in e.targets:
+                self.spell_lit[t] = "light-spell"
+            self.dropped_lights.extend(("light-spell", tuple(sq)) for sq in e.squares)
+        else:
+            self.darkness.extend(tuple(sq) for sq in e.squares)
 
     def _on_condition(self, e: ev.Condition) -> None:
         c = self.creatures.get(e.target)

@@ -628,12 +628,19 @@ class PlayController(TableHand):
         sc = self.scene
         c = self.current()
         spell = sc.spell_choice
-        if spell in ("magic-missile", "cure-light-wounds"):
+        if spell in ("magic-missile", "cure-light-wounds", "cure-moderate-wounds", "hold-person"):
             here = [cv for cv in sc.model.at(sq) if cv.alive]
             if not here:
                 return "click a creature to target"
             return Cast(spell, target=here[0].id, defensive=defensive)
-        if spell == "sleep":
+        if spell == "lightning-bolt":
+            return Cast(spell, at=sq, defensive=defensive)
+        if spell in ("light", "darkness"):   # light on a creature's gear, else on the clicked square
+            here = [cv for cv in sc.model.at(sq) if cv.alive] if spell == "light" else []
+            if here:
+                return Cast(spell, target=here[0].id, defensive=defensive)
+            return Cast(spell, at=sq, defensive=defensive)   # aimed through the clicked square's centre
+        if spell in ("sleep", "fireball"):
             px, py = point if point is not None else (sq[0] + 0.5, sq[1] + 0.5)
             return Cast(spell, at=(int(round(px)), int(round(py))), defensive=defensive)
         if spell == "burning-hands":
@@ -743,20 +750,13 @@ class PlayController(TableHand):
 
     def spell_area(self, sq: Pos, *, point: tuple[float, float] | None = None) -> list[Pos]:
         """The squares the chosen spell would fill if cast at ``sq`` (empty for targeted spells)."""
-        from sim.engine.casting import spell_data
-        from sim.engine.spells import burst_area, caster_corner, cone_squares
+        from sim.engine.spells import area_of
 
         a = self.spell_action(sq, point=point)
         c = self.current()
         if isinstance(a, str) or c is None:
             return []
-        if a.spell == "sleep":
-            return burst_area(self.enc, a.at, int(spell_data()["sleep"]["radius_ft"]))
-        if a.spell == "burning-hands":
-            return list(cone_squares(self.enc, c, a.direction, a.at))
-        if a.spell == "bless":
-            return burst_area(self.enc, caster_corner(c), int(spell_data()["bless"]["radius_ft"]))
-        return []
+        return area_of(self.enc, c, a)
 
     def toggle_prone(self) -> bool:
         """D: drop prone, or stand up (a move action that provokes)."""

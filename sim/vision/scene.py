@@ -142,7 +142,15 @@ def burn_minutes(item: str) -> float:
     return n * 60.0 if "hour" in text.split()[1] else n
 
 
-def look(grid: CaveGrid, creatures: Sequence, dropped: Iterable[DroppedLight] = ()) -> tuple[LightGrid, Sight]:
-    """Light and sight for the living ``creatures`` on ``grid``."""
+def darkness_light(at: tuple[int, int], radius_ft: float = 20.0) -> Light:
+    """The *darkness* spell cast on an object lying at ``at`` (RULES §9.1): shadowy at most within
+    ``radius_ft``, capping every light there, concealing even from darkvision."""
+    return Light(at=tuple(at), bright_ft=0.0, shadowy_ft=float(radius_ft), darkness=True, name="darkness")
+
+
+def look(grid: CaveGrid, creatures: Sequence, dropped: Iterable[DroppedLight] = (),
+         extra: Iterable[Light] = ()) -> tuple[LightGrid, Sight]:
+    """Light and sight for the living ``creatures`` on ``grid`` (``extra``: lights of spells, such
+    as :func:`darkness_light`)."""
     alive = [c for c in creatures if getattr(c, "alive", True)]
-    return vision(grid.rock, scene_lights(grid, alive, dropped), [viewer_of(c) for c in alive])
+    return vision(grid.rock, [*scene_lights(grid, alive, dropped), *extra], [viewer_of(c) for c in alive])

@@ -11,7 +11,7 @@ from sim.specs import CombatantSpec
 
 # the fight's own: identity and placement (set by the fight), its clock and its tallies
 NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "trail", "initiative", "init_modifier",
-               "flat_footed", "aoo_used", "poison_due", "blessed_until", "charged", "pending_spell", "asleep_until",
+               "flat_footed", "aoo_used", "poison_due", "blessed_until", "charged", "pending_spell", "asleep_until", "held",
                "squeezing_rounds", "nauseated_rounds", "kills", "fell_at",
                # armor half taken off when the fight ends stays on (the work is the fight's clock)
                "armor_work", "armor_total", "armor_helper", "helping",

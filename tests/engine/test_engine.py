@@ -74,7 +74,7 @@ def _no_two_in_a_square(enc):
     for e in enc.events:
         if e.type in ("died", "dispersed"):
             out.add(e.target)
-        if e.type == "condition" and e.condition in ("dying", "unconscious", "asleep", "stable") :
+        if e.type == "condition" and e.condition in ("dying", "unconscious", "asleep", "stable", "paralyzed"):
             (out.add if e.active else out.discard)(e.target)
         if e.type == "condition" and e.condition == "dead":
             out.add(e.target)

@@ -66,3 +66,14 @@ def test_replay_steps_back_to_the_same_state_as_a_prefix():
         w = scene.model.creatures[cid]
         assert (w.hp, w.squares, w.conditions) == (v.hp, v.squares, v.conditions)
     assert events[tl.shown].type == "turn_start"
+
+
+def test_light_and_darkness_spells_reach_the_pictures_lights():
+    from sim.events import SpellCast
+    m = ViewModel()
+    m.apply(SpellCast(round=1, actor="c", spell="light", targets=("c",), squares=()))
+    m.apply(SpellCast(round=1, actor="c", spell="light", targets=(), squares=((2, 1),)))
+    m.apply(SpellCast(round=1, actor="c", spell="darkness", targets=(), squares=((5, 1),)))
+    m.apply(SpellCast(round=1, actor="c", spell="darkness", targets=(), squares=((7, 1),), lost=True))
+    assert m.spell_lit == {"c": "light-spell"}
+    assert m.dropped_lights == [("light-spell", (2, 1))] and m.darkness == [(5, 1)]

@@ -160,6 +160,9 @@ def test_play_view_keys_cast_a_spell_with_its_area_under_the_cursor_and_drop_pro
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(int(sx), int(sy)), rel=(0, 0), buttons=(0, 0, 0)))
     run(app, 2)
     assert sorted(scene.area_preview) == [(3, 1), (3, 2), (4, 1), (4, 2), (4, 3), (5, 1), (5, 2)]  # row 0 is rock
+    post_key(pygame.K_x)                        # light (a touch spell on gear or a square: no area)
+    run(app, 2)
+    assert scene.spell_choice == "light"
     post_key(pygame.K_x)                        # back to weapons: no area any more
     run(app, 2)
     assert scene.spell_choice is None and scene.area_preview == []

@@ -1,0 +1,80 @@
+"""Which of the 3rd-level spells pays this turn (RULES §8; areas against swarms §4.7): fireball or
+lightning bolt on a swarm or a cluster of foes, hold person on the biggest humanoid. Small scorers
+the turn planner (:mod:`sim.engine.ai`) asks; each returns a :class:`Cast` or None.
+"""
+
+from __future__ import annotations
+
+from sim.engine.actions import Cast
+from sim.engine.casting import has_spell, range_ft, spell_data
+from sim.engine.creature import Creature
+from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.spells import area_of
+from sim.engine.world import World
+from sim.geometry import footprint_distance_ft, line_of_effect
+from sim.vision import SEES
+
+# an area spell is worth its slot on a swarm, or on foes worth at least this many (a swarm counts x1.5)
+AREA_WORTH = 2.0
+
+
+def _score(area: set, foes: list[Creature]) -> tuple[float, bool]:
+    hits = [f for f in foes if set(f.squares) & area]
+    return sum(SWARM_AREA_FACTOR if f.is_swarm else 1.0 for f in hits), any(f.is_swarm for f in hits)
+
+
+def area_spell(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """The best fireball or lightning bolt that hits no ally nor the caster: aimed at a corner of
+    each foe's space (fireball) or through each foe's squares (bolt); cast when it hits a swarm or
+    foes worth :data:`AREA_WORTH`."""
+    if c.block.spells is None:
+        return None
+    mine = set(c.squares)
+    ally_sq = {s for a in w.allies(c) for s in a.squares} | mine
+    best = None
+    for spell in ("fireball", "lightning-bolt"):
+        if has_spell(c, spell) is None:
+            continue
+        tried = set()
+        for f in foes:
+            for x, y in f.squares:
+                aims = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)] if spell == "fireball" else [(x, y)]
+                for at in aims:
+                    if at in tried:
+                        continue
+                    tried.add(at)
+                    cast = Cast(spell, at=at)
+                    area = set(area_of(w, c, cast))
+                    if not area or area & ally_sq:
+                        continue
+                    score, swarm = _score(area, foes)
+                    if (swarm or score >= AREA_WORTH) and (best is None or score > best[0]):
+                        best = (score, cast)
+    return best[1] if best else None
+
+
+def hold_target(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Hold person on the biggest humanoid foe (most Hit Dice, then most hit points) in range, in
+    line of effect and seen, not already held."""
+    if c.block.spells is None or has_spell(c, "hold-person") is None:
+        return None
+    data = spell_data()["hold-person"]
+    reach = range_ft(c, data["range"])
+    cands = [f for f in foes if f.block.type in data["target_types"] and not f.is_swarm and f.held is None
+             and f.in_fight and footprint_distance_ft(c.squares, f.squares) <= reach
+             and line_of_effect(w.grid.rock, c.squares, f.squares) and w.perception(c, f) >= SEES]
+    if not cands:
+        return None
+    target = max(cands, key=lambda f: (f.block.hit_dice, f.hp, f.id))
+    return Cast("hold-person", target=target.id)
+
+
+def light_up(w: World, c: Creature) -> Cast | None:
+    """Light on the caster's own gear when it stands in the dark to its eyes (effectively blinded,
+    RULES §9.2) and carries no light: the party then fights in 20 ft of bright light."""
+    if not w.vision_on or c.block.spells is None or has_spell(c, "light") is None or c.light or c.torch_lit:
+        return None
+    sight = w.vision()[1]
+    if c.id not in sight.ids or not sight.is_blinded(c.id):
+        return None
+    return Cast("light", target=c.id)
