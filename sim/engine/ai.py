@@ -59,8 +59,8 @@ def default_policy(w: World, c: Creature, t: Turn):
     if act is not None:
         return act
     foes, hunt = _perceived(w, c, t, foes)
-    if hunt is not None:   # a hunt's move weighs armor off before a crawlway like any other
-        return (armor_first(w, c, t, hunt.to) if isinstance(hunt, Move) else None) or hunt
+    if hunt is not None:   # a hunt's way (or its wait) weighs armor off before a crawlway like any other
+        return _armor_for_hunt(w, c, t, foes, hunt) or hunt
     act = unseen.keep_to_the_dark(w, c, t, foes)  # a side that sees in the dark keeps out of the light
     if act is not None:
         return act
@@ -92,6 +92,23 @@ def default_policy(w: World, c: Creature, t: Turn):
 # =================================================================================================
 # Helpers
 # =================================================================================================
+
+
+def _armor_for_hunt(w: World, c: Creature, t: Turn, foes: list[Creature], hunt):
+    """Armor off (or the walk to the crawlway's mouth) on a hunt for an unseen foe: toward the
+    hunt's square, or, when it would wait, toward the nearest foe's noise (RULES §2.4)."""
+    if isinstance(hunt, Move):
+        return armor_first(w, c, t, hunt.to)
+    if not isinstance(hunt, Delay):
+        return None
+    f = min(foes, key=lambda o: (footprint_distance_ft(c.squares, o.squares), o.id))
+    near = [(f.pos[0] + dx, f.pos[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+    for q in sorted(near, key=lambda q: (footprint_distance_ft(c.squares, [q]), q)):
+        if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]]:
+            act = armor_first(w, c, t, q)
+            if act is not None:
+                return act
+    return None
 
 
 def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
