@@ -59,8 +59,12 @@ def default_policy(w: World, c: Creature, t: Turn):
     if act is not None:
         return act
     foes, hunt = _perceived(w, c, t, foes)
-    if hunt is not None:   # a hunt's way (or its wait) weighs armor off before a crawlway like any other
-        return _armor_for_hunt(w, c, t, foes, hunt) or hunt
+    if hunt is not None:   # cure, then light when it stands in the dark; a hunt's way (or its wait) weighs armor off
+        if not isinstance(hunt, (Move, Delay)):
+            return hunt
+        safe = t.standard and not any(set(c.squares) & attacks.threatens(w, f) for f in foes)
+        return (_support(w, c, t, foes) or (light_up(w, c) if safe else None)
+                or _armor_for_hunt(w, c, t, foes, hunt) or hunt)
     act = unseen.keep_to_the_dark(w, c, t, foes)  # a side that sees in the dark keeps out of the light
     if act is not None:
         return act

@@ -177,9 +177,11 @@ def lit_to(w: World, foes: list[Creature]) -> np.ndarray:
     return lg.for_viewer(low) != DARK
 
 
-def _block(q: Pos, k: int) -> list[Pos]:
-    """The squares of a ``k`` x ``k`` space whose reference square is ``q``."""
-    return [(q[0] + i, q[1] + j) for i in range(k) for j in range(k)]
+def _block(q: Pos, k: int, shape: tuple[int, int]) -> list[Pos]:
+    """The squares of a ``k`` x ``k`` space whose reference square is ``q``, on the map (``shape``:
+    rows, cols; a big creature's space by a wall's edge reaches past the last row)."""
+    rows, cols = shape
+    return [(q[0] + i, q[1] + j) for i in range(k) for j in range(k) if q[0] + i < cols and q[1] + j < rows]
 
 
 def _dark_route(w: World, c: Creature, to: Pos, lit: np.ndarray, budget: int = 1) -> bool:
@@ -187,7 +189,7 @@ def _dark_route(w: World, c: Creature, to: Pos, lit: np.ndarray, budget: int = 1
     steps = moves.movement_plan(w, c, to, budget=budget)
     if not steps or tuple(steps[-1].at) != tuple(to):
         return False
-    return not any(lit[y, x] for s in steps for x, y in _block(s.at, c.k))
+    return not any(lit[y, x] for s in steps for x, y in _block(s.at, c.k, lit.shape))
 
 
 def keep_to_the_dark(w: World, c: Creature, t: Turn, foes: list[Creature]):
@@ -208,7 +210,7 @@ def keep_to_the_dark(w: World, c: Creature, t: Turn, foes: list[Creature]):
     if att is not None and att.mode == "melee" and t.move and not t.stepped:
         reach = int(att.reach_ft or c.reach_ft())
         spots = sorted({q for f in targets for q in attack_squares(w, c, f, reach)
-                        if not any(lit[y, x] for x, y in _block(q, c.k))},
+                        if not any(lit[y, x] for x, y in _block(q, c.k, lit.shape))},
                        key=lambda q: (footprint_distance_ft(c.squares, [q]), q))
         for q in spots[:12]:
             if _dark_route(w, c, q, lit):
@@ -263,6 +265,6 @@ def _nearest_dark(w: World, c: Creature, lit: np.ndarray) -> Pos | None:
     for q in spots[:24]:
         steps = moves.movement_plan(w, c, q, budget=1)  # out of the light: the first steps may be lit
         if steps and tuple(steps[-1].at) == q and not any(
-                lit[y, x] for x, y in _block(q, c.k) if 0 <= y < rows and 0 <= x < cols):
+                lit[y, x] for x, y in _block(q, c.k, lit.shape)):
             return q
     return None

@@ -237,4 +237,4 @@ def test_in_the_dark_a_cleric_still_cures_before_following_the_noise():
     enc.creatures["bruna"].hp = 3                                   # under 40%: cure her
     assert enc.side_perceives("party", enc.creatures["gob"]) == 0
     act = default_policy(enc, enc.creatures["jozan"], _turn(enc, "jozan"))
-    assert act == Cast("cure-light-wounds", target="bruna")
+    assert act == Cast("cure-moderate-wounds", target="bruna")   # the stronger cure first (issue 21)
