@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import ai_specials, attacks, moves, unseen
+from sim.engine import ai_specials, attack_actions, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
 from sim.engine.ai_grapple import grapple_tactic
-from sim.engine.attacks import load_action
+from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
@@ -430,7 +430,7 @@ def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
                     return Load(best[1].name)
                 if la == "full_round" and t.full_round:
                     return Load(best[1].name)
-            elif attacks.needs_draw(c, best[1]):
+            elif attack_actions.needs_draw(c, best[1]):
                 # a crossbow, sling or bow is drawn before it fires (SRD: a move action)
                 if t.move:
                     return Draw(best[1].name)

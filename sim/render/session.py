@@ -494,7 +494,7 @@ class PlayController(TableHand):
         ``shift`` and ``ctrl`` run).
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
         from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
-        from sim.engine.attacks import needs_draw
+        from sim.engine.attack_actions import needs_draw
         from sim.vision import LOCATES
 
         sc = self.scene
@@ -771,7 +771,7 @@ class PlayController(TableHand):
         """O: load the crossbow or sling chosen with W, or the first one that needs it (RULES §3.3);
         with an oil flask chosen, prepare its fuse (§3.5)."""
         from sim.engine.actions import Load, PrepareFuse
-        from sim.engine.attacks import load_action
+        from sim.engine.attack_actions import load_action
 
         c = self.current()
         if c is None:
