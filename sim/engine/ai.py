@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import ai_specials, attack_actions, attacks, moves, unseen
+from sim.engine import ai_archery, ai_specials, attack_actions, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
@@ -435,7 +435,7 @@ def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
                 if t.move:
                     return Draw(best[1].name)
             else:
-                return Strike(best[2].id, best[1].name)
+                return ai_archery.volley(w, c, t, best[1], best[2])  # one shot, a full attack, Rapid Shot, Manyshot
     elif t.move and not t.moved and not t.stepped:
         # shot already: load again with the move action left, ready for the next round
         empty = [a for a in ranged if a.name in c.unloaded and load_action(a) == "move"]

@@ -1,5 +1,5 @@
-"""The attack actions (RULES §3.3, §6.5, §9.2): strike, full attack, draw, load, and attacks on a
-guessed square.
+"""The attack actions (RULES §3.3, §6.5, §9.2): strike, full attack (with Rapid Shot), Manyshot,
+draw, load, and attacks on a guessed square.
 
 Each action checks the turn's budget, plans its attacks with :func:`sim.engine.attacks.plan_attack`
 (or refuses with the reason), provokes where a ranged attack or loading provokes, and resolves the
@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.engine.actions import Draw, FullAttack, Impossible, Load, Strike, Turn
+from sim.engine.actions import Draw, FullAttack, Impossible, Load, Manyshot, Strike, Turn
 from sim.engine.attacks import (attacker_modifiers, distance_reason, first_melee, plan_attack, provoke,
-                                resolve_attack)
+                                resolve_attack, weapon_damage)
 from sim.engine.creature import Creature
 from sim.engine.world import World
 from sim.events import Attack as AttackEvent
 from sim.events import ActionTaken
+from sim.geometry import footprint_distance_ft
+from sim.rules.weapons import combat_modifier
 from sim.rules.statblocks import Attack
 from sim.vision import LOCATES
 
@@ -82,15 +84,18 @@ def guess_reason(w: World, c: Creature, att: Attack, at, kind: str) -> str | Non
     return distance_reason(w, c, att, [at], f"({at[0]}, {at[1]})", mods, shared=at in {tuple(q) for q in c.squares})
 
 
-def guessed_attack(w: World, c: Creature, att: Attack, at, *, kind: str, iterative: int = 0) -> bool:
+def guessed_attack(w: World, c: Creature, att: Attack, at, *, kind: str, iterative: int = 0,
+                   extra: dict[str, int] | None = None) -> bool:
     """One attack on a guessed square (RULES §9.2, SRD total concealment): whoever is there is
     attacked with the 50% miss chance; nobody there, it misses without a roll. The attack event
     says ``guessed`` and the square. Returns True on a hit."""
     at = (int(at[0]), int(at[1]))
     o = occupant(w, c, at)
-    plan = plan_attack(w, c, att, o, kind=kind, iterative=iterative) if o is not None else None
+    plan = _plan(w, c, att, o, kind, iterative, extra) if o is not None else None
     if not plan:
         mods = attacker_modifiers(w, c, att, kind=kind, iterative=iterative)
+        if extra and isinstance(mods, dict):
+            mods.update(extra)
         w.emit(AttackEvent(round=w.round, actor=c.id, target="", weapon=att.name, roll=0,
                            modifiers=dict(mods) if isinstance(mods, dict) else {}, total=0, ac=0, ac_modifiers={},
                            hit=False, critical=False, kind=kind, guessed=True, at=at))
@@ -168,6 +173,13 @@ def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
     routine = attack_routine(w, c, a.attack)
     if isinstance(routine, Impossible):
         return routine
+    extra = None
+    if a.rapid_shot:  # SRD Rapid Shot: one more attack at the highest bonus, every attack -2
+        why = rapid_shot_reason(c, routine[0][0] if routine else None)
+        if why:
+            return Impossible(why)
+        routine = [routine[0]] + routine
+        extra = {"rapid_shot": combat_modifier("attack", "rapid_shot")}
     if routine and load_action(routine[0][0]) is not None:
         why = unloaded_reason(w, c, routine[0][0])
         if why:
@@ -179,7 +191,7 @@ def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
         if all(reasons):
             return Impossible(reasons[0])
     else:
-        plans = [plan_attack(w, c, att, target, kind=kind(att), iterative=it) for att, it, _ in routine]
+        plans = [_plan(w, c, att, target, kind(att), it, extra) for att, it, _ in routine]
         if not any(plans):
             return Impossible(next(p.reason for p in plans if not p))
     t.spend("full")
@@ -189,7 +201,7 @@ def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
         if target is None:
             plan = None if guess_reason(w, c, att, a.at, kind(att)) else True
         else:
-            plan = plan_attack(w, c, att, target, kind=kind(att), iterative=iterative)
+            plan = _plan(w, c, att, target, kind(att), iterative, extra)
         if not plan:
             continue  # e.g. the club of a claw-claw-club routine in an awkward space
         if att.thrown and c.thrown_left.get(att.weapon.key, 1) <= 0:
@@ -199,10 +211,98 @@ def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
             if not c.in_fight:
                 break
         if target is None:
-            guessed_attack(w, c, att, a.at, kind=kind(att), iterative=iterative)
+            guessed_attack(w, c, att, a.at, kind=kind(att), iterative=iterative, extra=extra)
         else:
             resolve_attack(w, plan)
         after_shot(w, c, att)
+    return True
+
+
+def _plan(w: World, c: Creature, att: Attack, target: Creature, kind: str, iterative: int, extra):
+    """:func:`plan_attack`, with the ``extra`` modifiers of a feat (Rapid Shot) added to its roll."""
+    plan = plan_attack(w, c, att, target, kind=kind, iterative=iterative)
+    if plan and extra:
+        plan.modifiers.update(extra)
+    return plan
+
+
+def rapid_shot_reason(c: Creature, att) -> str | None:
+    """Why ``c`` cannot use Rapid Shot with ``att`` (SRD Rapid Shot), or None."""
+    if not c.block.has_feat("rapid-shot"):
+        return f"{c.name} lacks the Rapid Shot feat"
+    if att is None or att.mode != "ranged":
+        return "Rapid Shot needs a ranged weapon"
+    if load_action(att) is not None:
+        return f"Rapid Shot: the {att.name} must be loaded between shots (SRD: no crossbow without Rapid Reload)"
+    return None
+
+
+def is_bow(att) -> bool:
+    """A bow (short, long, composite): what Manyshot fires (arrows)."""
+    return (att is not None and att.mode == "ranged" and att.weapon is not None and not att.thrown
+            and not att.weapon.crossbow and att.weapon.key.endswith("bow"))
+
+
+def manyshot_arrows(c: Creature) -> int:
+    """The arrows of one Manyshot (SRD): two, three at base attack +11, four at +16."""
+    bab = c.block.bab
+    return 2 + (bab >= 11) + (bab >= 16)
+
+
+def manyshot_penalty(arrows: int) -> int:
+    """The one roll's penalty (SRD Manyshot): -4 for two arrows, -2 more per arrow after the second."""
+    return combat_modifier("attack", "manyshot") + combat_modifier("attack", "manyshot_extra_arrow") * (arrows - 2)
+
+
+def manyshot_reason(w: World, c: Creature, att, target: Creature) -> str | None:
+    """Why ``c`` cannot Manyshot ``target`` with ``att`` now, or None."""
+    if not c.block.has_feat("manyshot"):
+        return f"{c.name} lacks the Manyshot feat"
+    if not is_bow(att):
+        return "Manyshot fires arrows: it needs a bow"
+    limit = combat_modifier("attack", "manyshot_range_ft")
+    dist = footprint_distance_ft(c.squares, target.squares)
+    if dist > limit:
+        return f"{target.name} is {dist} ft away: Manyshot reaches {limit} ft"
+    return None
+
+
+def do_manyshot(w: World, c: Creature, t: Turn, a: Manyshot):
+    """SRD Manyshot: a standard action; one roll for all arrows, each arrow's damage dealt apart
+    (damage reduction against each), a critical and precision damage (sneak attack) on the first
+    only. It provokes once, as any ranged attack; constricted spaces (RULES §2.4) apply to the roll."""
+    why = t.needs(c, standard=True)
+    if why:
+        return Impossible(why)
+    target = w.creatures.get(a.target)
+    if target is None:
+        return Impossible(f"no creature {a.target!r}")
+    why = unperceived_reason(w, c, target)
+    if why:
+        return Impossible(why)
+    att = attack_for(w, c, a.attack)
+    if isinstance(att, Impossible):
+        return att
+    why = manyshot_reason(w, c, att, target)
+    if why:
+        return Impossible(why)
+    arrows = manyshot_arrows(c)
+    extra = {"manyshot": manyshot_penalty(arrows)}
+    plan = _plan(w, c, att, target, "ranged", 0, extra)
+    if not plan:
+        return Impossible(plan.reason)
+    provoke(w, c, "ranged_attack")
+    t.spend("standard")
+    plan = _plan(w, c, att, target, "ranged", 0, extra) if c.in_fight else None
+    if not plan:
+        return True
+    w.emit(ActionTaken(round=w.round, actor=c.id, action="manyshot", item=att.name))
+    if resolve_attack(w, plan):
+        plan.sneak = False  # precision damage once (SRD Manyshot)
+        for _ in range(arrows - 1):
+            if not target.alive:
+                break
+            weapon_damage(w, plan, critical=False, multiplier=1)
     return True
 
 

@@ -30,7 +30,7 @@ from sim.engine import armor, attack_actions, attacks, damage, grapple, items, m
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
-from sim.engine.actions import BullRush, Escape, Grapple, MoveGrapple, Pin, Trip
+from sim.engine.actions import BullRush, Escape, Grapple, Manyshot, MoveGrapple, Pin, Trip
 from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
@@ -329,5 +329,5 @@ HANDLERS: dict[type, Callable] = {
     Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay, Rage: rage.do_rage,
     specials.BreakFree: specials.do_break_free,
     Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,
-    Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush,
+    Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush, Manyshot: attack_actions.do_manyshot,
 }
