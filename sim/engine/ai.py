@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import ai_archery, ai_specials, attack_actions, attacks, moves, unseen
+from sim.engine import ai_archery, ai_maneuvers, ai_specials, attack_actions, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
@@ -183,9 +183,11 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
             return None
         if (c.torch_lit or (c.light and gear(c.light).hands)) and needs_both_hands(c, best):
             return DropLight()  # a free action: the light keeps shining from the floor
-        if t.full_round and _full_attack_worth(c, best):
-            return FullAttack(target.id, best.name)
-        return Strike(target.id, best.name)
+        full = t.full_round and _full_attack_worth(c, best)
+        trip = ai_maneuvers.trip_if_it_pays(w, c, t, target, value * (len(best.bonuses) if full else 1))
+        if trip is not None:  # Improved Trip or a trip weapon, when it pays (sim.engine.ai_maneuvers)
+            return trip
+        return FullAttack(target.id, best.name) if full else Strike(target.id, best.name)
     if not t.standard and not t.move:
         return None
     hold = _hold_ground(w, c, t, targets)
