@@ -296,7 +296,8 @@ class ActionTaken(Event):
     """A creature did something that is neither a move nor an attack, with the ``item`` it used if
     any: draw, sheathe, light (a torch or a lantern), drop, armor_off, armor_on, stand_up, drop_prone, delay, load
     (a crossbow or sling), fuse (an oil flask), fizzle (oil that did not catch fire), last_thrown
-    (its last javelin, dagger...: that weapon is gone). Its ``type`` on the wire stays ``"item"``
+    (its last javelin, dagger...: that weapon is gone), manyshot (the bow of a Manyshot: one
+    attack event follows, then a damage event per arrow). Its ``type`` on the wire stays ``"item"``
     (the name of old, when every such action used an item), so event files keep reading."""
 
     type: ClassVar[str] = "item"

@@ -242,7 +242,8 @@ class Narrator:
         words = {"draw": "draws", "light": f"lights {article(item)}", "drop_prone": "drops prone",
                  "stand_up": "stands up", "armor_off": "takes off", "armor_on": "puts on", "load": "loads the",
                  "last_thrown": f"has thrown {self.its(e.actor)} last", "fuse": f"prepares the fuse of {article(item)}",
-                 "drop_light": "drops the lit", "douse": "douses the"}
+                 "drop_light": "drops the lit", "douse": "douses the",
+                 "manyshot": "looses several arrows at once (Manyshot) from the"}
         if e.action == "fizzle":
             return f"  the {item} does not catch fire"
         verb, _, rest = words.get(e.action, e.action).partition(" ")

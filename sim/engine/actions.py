@@ -57,11 +57,22 @@ class Strike:
 
 @dataclass(frozen=True, slots=True)
 class FullAttack:
-    """A full attack on ``target``, or on the guessed square ``at`` (as :class:`Strike`)."""
+    """A full attack on ``target``, or on the guessed square ``at`` (as :class:`Strike`);
+    ``rapid_shot``: one more ranged attack at the highest bonus, every attack -2 (SRD Rapid Shot)."""
 
     target: str = ""
     attack: str | None = None
     at: Pos | None = None
+    rapid_shot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Manyshot:
+    """SRD Manyshot: a standard action, two arrows (three at BAB +11, four at +16) at one foe within
+    30 ft, one attack roll at -4 (-2 more per arrow after the second)."""
+
+    target: str
+    attack: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +229,7 @@ class Delay:
     """End the turn now (wait; hold a chokepoint)."""
 
 
-Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Charge | Draw | LightTorch | DropLight | Douse
+Action = (Move | FiveFootStep | Withdraw | Run | Strike | FullAttack | Manyshot | Charge | Draw | LightTorch | DropLight | Douse
           | DropProne
           | StandUp | Rage | Throw
           | Cast | Load | PrepareFuse | RemoveArmor | Delay

@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import ai_specials, attacks, moves, unseen
+from sim.engine import ai_archery, ai_maneuvers, ai_specials, attack_actions, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
 from sim.engine.ai_grapple import grapple_tactic
-from sim.engine.attacks import load_action
+from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
@@ -183,9 +183,11 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
             return None
         if (c.torch_lit or (c.light and gear(c.light).hands)) and needs_both_hands(c, best):
             return DropLight()  # a free action: the light keeps shining from the floor
-        if t.full_round and _full_attack_worth(c, best):
-            return FullAttack(target.id, best.name)
-        return Strike(target.id, best.name)
+        full = t.full_round and _full_attack_worth(c, best)
+        trip = ai_maneuvers.trip_if_it_pays(w, c, t, target, value * (len(best.bonuses) if full else 1))
+        if trip is not None:  # Improved Trip or a trip weapon, when it pays (sim.engine.ai_maneuvers)
+            return trip
+        return FullAttack(target.id, best.name) if full else Strike(target.id, best.name)
     if not t.standard and not t.move:
         return None
     hold = _hold_ground(w, c, t, targets)
@@ -430,12 +432,12 @@ def _ranged(w: World, c: Creature, t: Turn, foes: list[Creature]):
                     return Load(best[1].name)
                 if la == "full_round" and t.full_round:
                     return Load(best[1].name)
-            elif attacks.needs_draw(c, best[1]):
+            elif attack_actions.needs_draw(c, best[1]):
                 # a crossbow, sling or bow is drawn before it fires (SRD: a move action)
                 if t.move:
                     return Draw(best[1].name)
             else:
-                return Strike(best[2].id, best[1].name)
+                return ai_archery.volley(w, c, t, best[1], best[2])  # one shot, a full attack, Rapid Shot, Manyshot
     elif t.move and not t.moved and not t.stepped:
         # shot already: load again with the move action left, ready for the next round
         empty = [a for a in ranged if a.name in c.unloaded and load_action(a) == "move"]

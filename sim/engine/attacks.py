@@ -6,16 +6,16 @@ a two-handed weapon in a narrow space, a bow in a crawlway, anything in a tight 
 plan is then *resolved* with the fight's random generator (:func:`resolve_attack`): the attack
 event, then the damage through :func:`sim.engine.damage.deal_damage` and the riders of a wound.
 
-Also here: where a creature stands (its worst category), what it threatens, attacks of
-opportunity (:func:`provoke`), and the attack actions (strike, full attack, draw, load).
+Also here: where a creature stands (its worst category), what it threatens, and attacks of
+opportunity (:func:`provoke`). The attack actions (strike, full attack, draw, load) are in
+:mod:`sim.engine.attack_actions`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
-from sim.engine.actions import Draw, FullAttack, Impossible, Load, Strike, Turn
+from sim.engine.actions import Impossible
 from sim.engine import specials
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
@@ -23,12 +23,10 @@ from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.world import World
 from sim.events import Attack as AttackEvent
-from sim.events import ActionTaken
 from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect, threatened
 from sim.rules.categories import Category, effects
 from sim.rules.statblocks import Attack
 from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier, handed_index
-from sim.vision import LOCATES
 from sim.vision.sight import TOTAL_MISS
 
 
@@ -522,276 +520,4 @@ def attack_of_opportunity(w: World, o: Creature, target: Creature, why: str) -> 
     o.aoo_used += 1
     w.flush_move()  # the movement so far comes before the attack it provoked
     resolve_attack(w, plan)
-    return True
-
-
-def load_action(att) -> str | None:
-    """How a ranged attack's weapon is loaded between shots: "move" or "full_round" (crossbows,
-    sling: RULES §3.3), or None (thrown weapons, bows: nothing to load)."""
-    if att is None or att.mode != "ranged" or att.weapon is None or att.thrown:
-        return None
-    la = att.weapon.load_action
-    return la if la in ("move", "full_round") else None
-
-
-def needs_draw(c: Creature, att: Attack) -> bool:
-    """Whether ``att`` needs its weapon drawn first (SRD Combat, draw a weapon: a move action): any
-    manufactured weapon not in hand, melee or ranged (a crossbow, sling or bow). A thrown weapon
-    (javelin, dagger) is drawn as part of the throw here (our choice; see README, AI)."""
-    return att.kind == "weapon" and att.name != c.wielding and (att.mode == "melee" or not att.thrown)
-
-
-def attack_for(w: World, c: Creature, name: str | None):
-    att = c.attack_named(name) if name else (c.wielded() or first_melee(c))
-    if att is None:
-        return Impossible(f"{c.name} has no attack {name!r}")
-    if needs_draw(c, att):
-        return Impossible(f"{att.name} is not in hand: draw it first (a move action)")
-    return att
-
-
-def unperceived_reason(w: World, c: Creature, target: Creature) -> str | None:
-    """Why ``c`` cannot aim at ``target`` by name: its side neither sees nor pinpoints it (RULES
-    §9.2: total concealment, the square must be guessed), or None."""
-    if target.team == c.team or not target.alive or w.side_perceives(c.team, target) >= LOCATES:
-        return None
-    return (f"{c.name}'s side cannot perceive {target.name} (RULES §9.2): attack the square you guess it is in "
-            "(a 50% miss chance there; nobody there, a miss)")
-
-
-def occupant(w: World, c: Creature, at) -> Creature | None:
-    """Who is in the guessed square ``at``: a living creature of another side whose space holds it."""
-    at = tuple(at)
-    for o in w.creatures.values():
-        if o is not c and o.alive and o.team != c.team and at in {tuple(q) for q in o.squares}:
-            return o
-    return None
-
-
-def guess_reason(w: World, c: Creature, att: Attack, at, kind: str) -> str | None:
-    """Why ``c`` cannot attack the square ``at`` with ``att`` now, or None (RULES §9.2)."""
-    at = tuple(at)
-    if not w.grid.in_bounds(at):
-        return f"({at[0]}, {at[1]}) is off the map"
-    if w.grid.rock[at[1], at[0]]:
-        return f"({at[0]}, {at[1]}) is solid rock"
-    if any(o is not c and o.alive and o.team == c.team and at in {tuple(q) for q in o.squares}
-           for o in w.creatures.values()):
-        return f"an ally stands at ({at[0]}, {at[1]})"
-    mods = attacker_modifiers(w, c, att, kind=kind)
-    if isinstance(mods, Impossible):
-        return mods.reason
-    return distance_reason(w, c, att, [at], f"({at[0]}, {at[1]})", mods, shared=at in {tuple(q) for q in c.squares})
-
-
-def guessed_attack(w: World, c: Creature, att: Attack, at, *, kind: str, iterative: int = 0) -> bool:
-    """One attack on a guessed square (RULES §9.2, SRD total concealment): whoever is there is
-    attacked with the 50% miss chance; nobody there, it misses without a roll. The attack event
-    says ``guessed`` and the square. Returns True on a hit."""
-    at = (int(at[0]), int(at[1]))
-    o = occupant(w, c, at)
-    plan = plan_attack(w, c, att, o, kind=kind, iterative=iterative) if o is not None else None
-    if not plan:
-        mods = attacker_modifiers(w, c, att, kind=kind, iterative=iterative)
-        w.emit(AttackEvent(round=w.round, actor=c.id, target="", weapon=att.name, roll=0,
-                           modifiers=dict(mods) if isinstance(mods, dict) else {}, total=0, ac=0, ac_modifiers={},
-                           hit=False, critical=False, kind=kind, guessed=True, at=at))
-        return False
-    plan.guessed_at = at
-    return resolve_attack(w, plan)
-
-
-def do_strike(w: World, c: Creature, t: Turn, a: Strike):
-    why = t.needs(c, standard=True)
-    if why:
-        return Impossible(why)
-    if a.at is not None:
-        return _strike_square(w, c, t, a)
-    target = w.creatures.get(a.target)
-    if target is None:
-        return Impossible(f"no creature {a.target!r}")
-    why = unperceived_reason(w, c, target)
-    if why:
-        return Impossible(why)
-    att = attack_for(w, c, a.attack)
-    if isinstance(att, Impossible):
-        return att
-    why = unloaded_reason(w, c, att)
-    if why:
-        return Impossible(why)
-    plan = plan_attack(w, c, att, target, kind="ranged" if att.mode == "ranged" else "melee")
-    if not plan:
-        return Impossible(plan.reason)
-    if att.mode == "ranged":
-        provoke(w, c, "ranged_attack")
-        if not c.in_fight:
-            t.spend("standard")
-            return True
-        plan = plan_attack(w, c, att, target, kind="ranged")
-        if not plan:
-            t.spend("standard")
-            return True
-    resolve_attack(w, plan)
-    after_shot(w, c, att)
-    t.spend("standard")
-    return True
-
-
-def _strike_square(w: World, c: Creature, t: Turn, a: Strike):
-    att = attack_for(w, c, a.attack)
-    if isinstance(att, Impossible):
-        return att
-    why = unloaded_reason(w, c, att)
-    kind = "ranged" if att.mode == "ranged" else "melee"
-    why = why or guess_reason(w, c, att, a.at, kind)
-    if why:
-        return Impossible(why)
-    if att.mode == "ranged":
-        provoke(w, c, "ranged_attack")
-    if c.in_fight:
-        guessed_attack(w, c, att, a.at, kind=kind)
-        after_shot(w, c, att)
-    t.spend("standard")
-    return True
-
-
-def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
-    why = t.needs(c, full=True)
-    if why:
-        return Impossible(why)
-    target = None
-    if a.at is None:
-        target = w.creatures.get(a.target)
-        if target is None:
-            return Impossible(f"no creature {a.target!r}")
-        why = unperceived_reason(w, c, target)
-        if why:
-            return Impossible(why)
-    routine = attack_routine(w, c, a.attack)
-    if isinstance(routine, Impossible):
-        return routine
-    if routine and load_action(routine[0][0]) is not None:
-        why = unloaded_reason(w, c, routine[0][0])
-        if why:
-            return Impossible(why)
-        routine = routine[:1]  # one shot: loading again takes an action of its own (RULES §3.3)
-    kind = lambda att: "melee" if att.mode == "melee" else "ranged"  # noqa: E731
-    if target is None:  # every attack of the routine at the guessed square (RULES §9.2)
-        reasons = [guess_reason(w, c, att, a.at, kind(att)) for att, _, _ in routine]
-        if all(reasons):
-            return Impossible(reasons[0])
-    else:
-        plans = [plan_attack(w, c, att, target, kind=kind(att), iterative=it) for att, it, _ in routine]
-        if not any(plans):
-            return Impossible(next(p.reason for p in plans if not p))
-    t.spend("full")
-    for att, iterative, _ in routine:
-        if not c.in_fight or (target is not None and not target.alive):
-            break
-        if target is None:
-            plan = None if guess_reason(w, c, att, a.at, kind(att)) else True
-        else:
-            plan = plan_attack(w, c, att, target, kind=kind(att), iterative=iterative)
-        if not plan:
-            continue  # e.g. the club of a claw-claw-club routine in an awkward space
-        if att.thrown and c.thrown_left.get(att.weapon.key, 1) <= 0:
-            break  # nothing left to throw
-        if att.mode == "ranged":
-            provoke(w, c, "ranged_attack")
-            if not c.in_fight:
-                break
-        if target is None:
-            guessed_attack(w, c, att, a.at, kind=kind(att), iterative=iterative)
-        else:
-            resolve_attack(w, plan)
-        after_shot(w, c, att)
-    return True
-
-
-def attack_routine(w: World, c: Creature, name: str | None):
-    """The attacks of a full attack: iterative attacks with one weapon (BAB 6+), or a monster's
-    full-attack routine of natural attacks."""
-    att = attack_for(w, c, name)
-    if isinstance(att, Impossible):
-        return att
-    if att.kind == "natural" or (c.block.full_attacks and att.kind != "weapon"):
-        for routine in c.block.full_attacks:
-            if any(x.name == att.name for x in routine):
-                out = []
-                for x in routine:
-                    for _ in range(max(1, x.count)):
-                        out.append((x, 0, None))
-                return out
-    return [(att, i, None) for i in range(len(att.bonuses) or 1)]
-
-
-def unloaded_reason(w: World, c: Creature, att) -> str | None:
-    """Why this crossbow or sling cannot shoot now: it was fired and not loaded again."""
-    la = load_action(att)
-    if la is None or att.name not in c.unloaded:
-        return None
-    how = "a move action" if la == "move" else "a full-round action"
-    return f"the {att.name} is not loaded: load it first ({how}, provokes; O in cavesim play)"
-
-
-def after_shot(w: World, c: Creature, att) -> None:
-    """A crossbow or sling is empty after a shot; a thrown weapon is gone (the last one thrown
-    takes that weapon's attacks with it, and empties the hand that held it)."""
-    if load_action(att) is not None:
-        c.unloaded.add(att.name)
-    if not att.thrown or att.weapon is None or att.weapon.key not in c.thrown_left:
-        return
-    key = att.weapon.key
-    c.thrown_left[key] -= 1
-    if c.thrown_left[key] > 0:
-        return
-    gone = {x.name for x in c.block.attacks if x.weapon is not None and x.weapon.key == key}
-    c.block = dataclasses.replace(c.block, attacks=tuple(x for x in c.block.attacks if x.name not in gone))
-    c.base_block = dataclasses.replace(c.base_block,
-                                       attacks=tuple(x for x in c.base_block.attacks if x.name not in gone))
-    if c.wielding in gone:
-        c.wielding = None
-    w.emit(ActionTaken(round=w.round, actor=c.id, action="last_thrown", item=key))
-
-
-def do_load(w: World, c: Creature, t: Turn, a: Load):
-    if a.attack is not None:
-        att = c.attack_named(a.attack)
-        if att is None:
-            return Impossible(f"{c.name} has no attack {a.attack!r}")
-        if load_action(att) is None:
-            return Impossible(f"a {att.name} needs no loading")
-        if att.name not in c.unloaded:
-            return Impossible(f"the {att.name} is already loaded")
-    else:
-        att = next((x for x in c.block.attacks if x.name in c.unloaded and load_action(x)), None)
-        if att is None:
-            return Impossible("nothing to load: every crossbow and sling is loaded")
-    full = load_action(att) == "full_round"
-    why = t.needs(c, full=full, move=not full)
-    if why:
-        return Impossible(why)
-    provoke(w, c, "load")
-    if full:
-        t.spend("full")
-    else:
-        t.spend("move", c)
-    if c.in_fight:
-        c.unloaded.discard(att.name)
-        w.emit(ActionTaken(round=w.round, actor=c.id, action="load", item=att.name))
-    return True
-
-
-def do_draw(w: World, c: Creature, t: Turn, a: Draw):
-    why = t.needs(c, move=True)
-    if why:
-        return Impossible(why)
-    att = c.attack_named(a.attack)
-    if att is None:
-        return Impossible(f"{c.name} carries no {a.attack!r}")
-    if att.name == c.wielding:
-        return Impossible(f"{att.name} is already in hand")
-    c.wielding = att.name
-    w.emit(ActionTaken(round=w.round, actor=c.id, action="draw", item=att.name))
-    t.spend("move", c)
     return True

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import armor, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells
+from sim.engine import armor, attack_actions, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
-from sim.engine.actions import BullRush, Escape, Grapple, MoveGrapple, Pin, Trip
+from sim.engine.actions import BullRush, Escape, Grapple, Manyshot, MoveGrapple, Pin, Trip
 from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
@@ -324,10 +324,10 @@ def do_delay(w: World, c: Creature, t: Turn, a: Delay):
 HANDLERS: dict[type, Callable] = {
     Move: moves.do_move, FiveFootStep: moves.do_five_foot_step, Withdraw: moves.do_withdraw, Run: moves.do_run,
     Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
-    Strike: attacks.do_strike, FullAttack: attacks.do_full_attack, Draw: attacks.do_draw, Load: attacks.do_load,
+    Strike: attack_actions.do_strike, FullAttack: attack_actions.do_full_attack, Draw: attack_actions.do_draw, Load: attack_actions.do_load,
     LightTorch: items.light_torch, DropLight: items.drop_light, Douse: items.douse, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
     Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay, Rage: rage.do_rage,
     specials.BreakFree: specials.do_break_free,
     Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,
-    Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush,
+    Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush, Manyshot: attack_actions.do_manyshot,
 }

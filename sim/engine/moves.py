@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import armor, attacks
+from sim.engine import armor, attack_actions, attacks
 from sim.engine.actions import Charge, DropProne, FiveFootStep, Impossible, Move, Run, StandUp, Turn, Withdraw
 from sim.engine.checks import skill_check
 from sim.engine.creature import Creature
@@ -361,10 +361,10 @@ def do_charge(w: World, c: Creature, t: Turn, a: Charge):
     target = w.creatures.get(a.target)
     if target is None:
         return Impossible(f"no creature {a.target!r}")
-    why = attacks.unperceived_reason(w, c, target)  # a charge needs a target it perceives (RULES §9.2)
+    why = attack_actions.unperceived_reason(w, c, target)  # a charge needs a target it perceives (RULES §9.2)
     if why:
         return Impossible(why)
-    att = attacks.attack_for(w, c, a.attack)
+    att = attack_actions.attack_for(w, c, a.attack)
     if isinstance(att, Impossible) or att.mode != "melee":
         return Impossible("a charge needs a melee weapon in hand")
     dest = charge_square(w, c, target, att)

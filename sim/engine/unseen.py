@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import attacks, moves
+from sim.engine import attack_actions, attacks, moves
 from sim.engine.actions import Delay, Douse, LightTorch, Move, Strike, Turn
 from sim.engine.creature import Creature
 from sim.engine.estimates import attack_squares
@@ -51,10 +51,10 @@ def _attack_for_guess(c: Creature):
     """The attack ``c`` would guess with now: the weapon in hand if it needs no loading, else a
     melee attack it needs not draw (a natural one); None when it has neither."""
     a = c.wielded()
-    if a is not None and attacks.unloaded_reason(None, c, a) is None:
+    if a is not None and attack_actions.unloaded_reason(None, c, a) is None:
         return a
     a = attacks.first_melee(c)
-    return a if a is not None and not attacks.needs_draw(c, a) else None
+    return a if a is not None and not attack_actions.needs_draw(c, a) else None
 
 
 def _wrong_this_turn(w: World, c: Creature) -> set[Pos]:
@@ -106,7 +106,7 @@ def _pick(w: World, c: Creature, att, squares) -> Pos | None:
     ruled_out = _taken(w, c) | _wrong_this_turn(w, c)
     kind = "ranged" if att.mode == "ranged" else "melee"
     ok = sorted({tuple(q) for q in squares if tuple(q) not in ruled_out
-                 and attacks.guess_reason(w, c, att, q, kind) is None})
+                 and attack_actions.guess_reason(w, c, att, q, kind) is None})
     if not ok:
         return None
     return ok[int(w.rng.integers(len(ok)))] if len(ok) > 1 else ok[0]

@@ -12,7 +12,7 @@ two steps. Keys and mouse (the README lists them):
 * play: click a creature to select it, click a square to move there (the path, each step's cost
   and the total show under the cursor; Alt-click a 5-ft step, Shift-click withdraw, Ctrl-Shift-click
   run), click an enemy
-  to attack with the chosen weapon (Shift full attack, Ctrl charge), W choose the weapon, X choose
+  to attack with the chosen weapon (Shift full attack, with Rapid Shot if it has it; Ctrl charge; Ctrl-Shift Manyshot), W choose the weapon, X choose
   a spell (then click its target, point or direction; the area shows under the cursor; Ctrl-click
   casts defensively), D drop prone / stand up, I light a torch, O load a crossbow or sling (or
   prepare the fuse of the oil flask chosen with W), E end the turn.

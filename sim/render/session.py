@@ -493,8 +493,8 @@ class PlayController(TableHand):
         (enemy: attack; other: select) or a square (move; ``alt`` a 5-ft step, ``shift`` withdraw,
         ``shift`` and ``ctrl`` run).
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
-        from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Move, Strike, Throw, Withdraw
-        from sim.engine.attacks import needs_draw
+        from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Manyshot, Move, Strike, Throw, Withdraw
+        from sim.engine.attack_actions import needs_draw, rapid_shot_reason
         from sim.vision import LOCATES
 
         sc = self.scene
@@ -524,6 +524,8 @@ class PlayController(TableHand):
                     return
                 if choice in c.items and c.attack_named(choice) is None:
                     self.perform(Throw(choice, target=target.id))
+                elif ctrl and shift and att is not None and c.block.has_feat("manyshot"):
+                    self.perform(Manyshot(target.id, attack=choice))   # SRD Manyshot: Ctrl+Shift+click
                 elif ctrl:
                     self.perform(Charge(target.id, attack=choice))
                 else:
@@ -531,8 +533,11 @@ class PlayController(TableHand):
                     unseen = (foe := self.enc.creatures.get(target.id)) is not None \
                         and self.enc.side_perceives(c.team, foe) < LOCATES
                     name, at = ("", tuple(sq)) if unseen else (target.id, None)
-                    act = FullAttack if shift else Strike
-                    self.perform(act(name, attack=choice, at=at))
+                    if shift:  # a full attack, with Rapid Shot when the archer has it (SRD Rapid Shot)
+                        rapid = att is not None and rapid_shot_reason(c, att) is None
+                        self.perform(FullAttack(name, attack=choice, at=at, rapid_shot=rapid))
+                    else:
+                        self.perform(Strike(name, attack=choice, at=at))
                 return
             sc.selected = target.id
             return
@@ -771,7 +776,7 @@ class PlayController(TableHand):
         """O: load the crossbow or sling chosen with W, or the first one that needs it (RULES §3.3);
         with an oil flask chosen, prepare its fuse (§3.5)."""
         from sim.engine.actions import Load, PrepareFuse
-        from sim.engine.attacks import load_action
+        from sim.engine.attack_actions import load_action
 
         c = self.current()
         if c is None:

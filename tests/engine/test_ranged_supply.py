@@ -102,7 +102,7 @@ def test_the_ai_loads_with_the_move_action_it_has_left():
 
 def _shots_follow_loads(enc):
     """Replaying the events: no crossbow or sling shoots twice without a load between."""
-    from sim.engine.attacks import load_action
+    from sim.engine.attack_actions import load_action
 
     for cid, c in enc.creatures.items():
         loaded: dict[str, bool] = {}

@@ -267,3 +267,28 @@ def test_m_chooses_a_maneuver_and_b_breaks_free():
     n = len(ctl.enc.events)
     assert not ctl.break_free()            # her standard action went on the grapple: refused, nothing rolled
     assert "no standard action left" in scene.toast_text and len(ctl.enc.events) == n
+
+
+RANGE_HALL = ["#" * 14] + ["#" + "." * 12 + "#"] * 2 + ["#" * 14]
+
+
+def _archer_turn(seed=4):
+    s = spec(RANGE_HALL, [{"id": "sov", "template": "elf-ranger-6", "team": "party", "at": (1, 1)},
+                    {"id": "ogre", "template": "ogre", "team": "monsters", "at": (6, 2)}], seed=seed)  # 25 ft
+    scene, ctl = ready(s)
+    scene.weapon_choice = ctl.enc.creatures["sov"].wielding = "composite-longbow"   # the bow in hand
+    return scene, ctl, tuple(ctl.enc.creatures["ogre"].pos)
+
+
+def test_shift_click_is_a_full_attack_with_rapid_shot_and_ctrl_shift_click_a_manyshot():
+    scene, ctl, at = _archer_turn()
+    n = len(ctl.enc.events)
+    ctl.click_square(at, shift=True)
+    shots = [e for e in ctl.enc.events[n:] if isinstance(e, ev.Attack) and e.actor == "sov"]
+    assert len(shots) == 3 and all(e.modifiers["rapid_shot"] == -2 for e in shots)
+    scene, ctl, at = _archer_turn()
+    n = len(ctl.enc.events)
+    ctl.click_square(at, shift=True, ctrl=True)
+    assert [e.action for e in ctl.enc.events[n:] if isinstance(e, ev.ActionTaken)] == ["manyshot"]
+    shots = [e for e in ctl.enc.events[n:] if isinstance(e, ev.Attack) and e.actor == "sov"]
+    assert len(shots) == 1 and shots[0].modifiers["manyshot"] == -4

@@ -1,0 +1,102 @@
+"""When the default AI trips (docs/rules.md §11.11; sim.engine.ai): a creature with Improved Trip,
+or one fighting with a trip weapon (spiked chain, scythe, gnome hooked hammer), trips the foe it
+was about to attack when that pays by expected damage (sim.engine.estimates):
+
+* the chance: the melee touch attack hits (bonus against touch AC), times the chance to win the
+  opposed check (Str against the defender's better of Str and Dex, size, stability, Improved Trip:
+  sim.engine.maneuvers), times -- without Improved Trip -- the chance the defender's attack of
+  opportunity misses (a damaging one spoils the attempt, SRD);
+* the gain, once prone: standing up is a move action that provokes from every enemy threatening it
+  (one attack each from the tripper's side), and its side gets +4 on melee attacks against it
+  until then (the tripper's next attack);
+* the cost: the attack it gives up (one strike, or the full attack it would have made), and
+  without Improved Trip the defender's attack of opportunity.
+
+It trips when chance x gain > cost, gain and cost each counted up to the target's hit points left
+(damage beyond what drops it pays nothing: a goblin one hit drops is struck, not tripped). Pure
+questions: nothing here changes the world.
+"""
+
+from __future__ import annotations
+
+from sim.engine import attacks
+from sim.engine.actions import Trip, Turn
+from sim.engine.creature import Creature
+from sim.engine.estimates import expected_damage, hit_chance
+from sim.engine.grapple import touch_plan
+from sim.engine.maneuvers import _best_of, check_parts
+from sim.engine.world import World
+from sim.rules.weapons import combat_modifier
+
+
+def opposed_chance(mine: int, theirs: int) -> float:
+    """The chance that d20 + ``mine`` beats d20 + ``theirs`` (SRD opposed checks: a tie goes to
+    the higher modifier, equal modifiers roll off)."""
+    wins = 0.0
+    for a in range(1, 21):
+        for b in range(1, 21):
+            ta, tb = a + mine, b + theirs
+            if ta > tb or (ta == tb and mine > theirs):
+                wins += 1
+            elif ta == tb and mine == theirs:
+                wins += 0.5
+    return wins / 400
+
+
+def trippable(w: World, c: Creature, target: Creature) -> bool:
+    """The target can be tripped by ``c`` now (the refusals of sim.engine.maneuvers.do_trip)."""
+    return not (target.prone or target.is_swarm or c.is_swarm or target.block.type == "ooze"
+                or int(target.size) > int(c.size) + 1 or not target.in_fight)
+
+
+def wants_to_trip(c: Creature) -> bool:
+    """Improved Trip, or a trip weapon in hand."""
+    held = c.wielded()
+    return c.block.has_feat("improved-trip") or (held is not None and held.weapon is not None and held.weapon.trip)
+
+
+def trip_values(w: World, c: Creature, target: Creature, given_up: float) -> dict[str, float]:
+    """The numbers of the choice: ``chance`` (the trip succeeds), ``gain`` (expected damage it
+    brings), ``cost`` (``given_up``, the attack it replaces, plus the defender's attack of
+    opportunity without Improved Trip)."""
+    plan = touch_plan(w, c, target, "trip")
+    if not plan:
+        return {"chance": 0.0, "gain": 0.0, "cost": given_up}
+    mine = sum(check_parts(c, "str", defender=False, feat="improved-trip").values())
+    theirs = sum(check_parts(target, _best_of(target), defender=True, feat="improved-trip").values())
+    chance = hit_chance(plan.bonus, plan.ac) * opposed_chance(mine, theirs)
+    cost = given_up
+    if not c.block.has_feat("improved-trip") and set(c.squares) & attacks.threatens(w, target):
+        aoo = attacks.melee_in_hand(target)
+        if aoo is not None:
+            p_aoo = _chance(w, target, aoo, c)
+            chance *= 1 - p_aoo
+            cost += expected_damage(w, target, aoo, c)
+    gain = 0.0
+    bonus = combat_modifier("attack", "helpless_melee") / 20   # +4 prone (as helpless in melee): +20%
+    for o in w.creatures.values():
+        if o.team != c.team or not o.in_fight or not (set(target.squares) & attacks.threatens(w, o)):
+            continue
+        att = attacks.melee_in_hand(o)
+        if att is None:
+            continue
+        one = expected_damage(w, o, att, target)
+        gain += one                                      # its attack of opportunity as the target stands
+        if o is c and one > 0:
+            gain += bonus * one / max(0.05, _chance(w, o, att, target))   # +4 on the next attack
+    left = float(max(1, target.hp))
+    return {"chance": chance, "gain": min(gain, left), "cost": min(cost, left)}
+
+
+def _chance(w: World, c: Creature, att, target: Creature) -> float:
+    plan = attacks.plan_attack(w, c, att, target, kind="melee")
+    return hit_chance(plan.bonus, plan.ac) if plan else 0.0
+
+
+def trip_if_it_pays(w: World, c: Creature, t: Turn, target: Creature, given_up: float):
+    """A :class:`Trip` of ``target`` when it pays, else None (``given_up``: the expected damage
+    of the attack the trip would replace)."""
+    if not t.standard or not wants_to_trip(c) or not trippable(w, c, target):
+        return None
+    v = trip_values(w, c, target, given_up)
+    return Trip(target.id) if v["chance"] * v["gain"] > v["cost"] else None
