@@ -23,7 +23,7 @@ from sim.rules.statblocks.tables import (
     skill_total, spell_table, stat_rule, swarm_count, swarm_damage, swarm_rules, type_table,
 )
 from sim.rules.statblocks.types import (
-    SAVE_ABILITY, Abilities, Aura, Rider, Saves, Source, Spellcasting, StatBlock, SwarmStats,
+    SAVE_ABILITY, Abilities, Aura, Saves, Source, Spellcasting, StatBlock, SwarmStats, rider_from_spec,
 )
 from sim.rules.weapons import combat_modifier, gear as gear_item, reduced_speed
 
@@ -347,10 +347,7 @@ def _riders_and_auras(src: Source, hd: int) -> dict[str, Any]:
     """Poisons, diseases, woundings (RULES §4.9) and auras, with their save DCs."""
     ab = src.abilities
     riders = tuple(
-        Rider(r.key, r.kind, r.save, _rider_dc(src, ab, hd, r.key, r.kind, r.dc_ability, fixed=r.dc_fixed,
-                                               bonus=r.dc_bonus), r.initial,
-              r.secondary, r.incubation, r.damage, r.bleed, r.uses_per_day, r.range_ft, r.effect,
-              r.duration_rounds, r.break_bonus, r.max_size, r.duration)
+        rider_from_spec(r, _rider_dc(src, ab, hd, r.key, r.kind, r.dc_ability, fixed=r.dc_fixed, bonus=r.dc_bonus))
         for r in src.riders
     )
     auras = tuple(Aura(a.key, a.save, _rider_dc(src, ab, hd, a.key, "aura", a.dc_ability) or 0, a.radius_ft,

@@ -17,14 +17,15 @@ from sim.rules.statblocks.check import (
     get_str, get_str_list, get_table, is_int, is_num, snake_key,
 )
 from sim.rules.statblocks.printed import parse_printed
+from sim.rules.statblocks.riders import parse_riders
 from sim.rules.statblocks.specials import (
-    parse_hd_fraction, parse_save_bonus, parse_unmodelled, rider_extras, rider_needs,
+    parse_hd_fraction, parse_save_bonus, parse_unmodelled,
 )
 from sim.rules.statblocks.tables import (
     class_table, domain_table, feat_table, race_table, skill_table, spell_table, type_table,
 )
 from sim.rules.statblocks.types import (
-    ABILITIES, BOOK_FIELDS, GRAPPLE_RIDER_KINDS, GRIPS, KINDS, MANEUVERABILITY, RIDER_KINDS, SAVE_ABILITY, SCHEMA_VERSION,
+    ABILITIES, BOOK_FIELDS, GRIPS, KINDS, MANEUVERABILITY, SAVE_ABILITY, SCHEMA_VERSION,
     WEAPON_DAMAGE_RULES, Abilities, AuraSpec, Defenses, Feat, NaturalEntry, RiderSpec,
     Senses, Source, Speeds, SwarmSpec, WeaponEntry,
 )
@@ -113,7 +114,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     speed = _parse_speed(chk, data, kind, race_row)
     senses = _parse_senses(chk, data, race_row)
     defenses = _parse_defenses(chk, data, race_row)
-    riders = _parse_riders(chk, data)
+    riders = parse_riders(chk, data)
     auras = _parse_auras(chk, data)
     swarm = _parse_swarm(chk, data, identity["size"], identity["subtypes"], {r.key for r in riders})
     _check_natural_riders(chk, attacks["naturals"], riders)
@@ -717,108 +718,6 @@ def _parse_defenses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, 
             chk.bad(f"[defenses] {k}", "unknown key; allowed: damage_reduction, resist, regeneration, immune, "
                     "spell_resistance")
     return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune), sr)
-
-
-def _parse_riders(chk: Check, data: Mapping[str, Any]) -> list[RiderSpec]:
-    out: list[RiderSpec] = []
-    raw = data.get("rider", [])
-    if not isinstance(raw, list):
-        chk.bad("[[rider]]", "write each rider as a [[rider]] table")
-        return out
-    for i, r in enumerate(raw):
-        label = f"[[rider]] #{i + 1}"
-        if not isinstance(r, dict):
-            chk.bad(label, "must be a table")
-            continue
-        key = get_str(chk, r, "key", f"{label} key", required=True)
-        kind = get_str(chk, r, "kind", f"{label} kind", required=True)
-        if key is None or kind is None:
-            continue
-        if kind not in RIDER_KINDS and kind not in GRAPPLE_RIDER_KINDS:
-            chk.bad(f"{label} kind", f"must be one of {', '.join(RIDER_KINDS + GRAPPLE_RIDER_KINDS)}, got {shorten(kind)}")
-            continue
-        save = r.get("save")
-        dc_ab = r.get("dc_ability")
-        if kind in GRAPPLE_RIDER_KINDS:
-            spec = _grapple_rider(chk, r, label, key, kind)
-            if spec is not None:
-                out.append(spec)
-            continue
-        needs_save, needs_ability = rider_needs(kind)
-        if needs_save and save not in SAVE_ABILITY:
-            chk.bad(f"{label} save", "must be fort, ref or will")
-        if needs_ability and dc_ab not in ABILITIES and "dc" not in r:
-            chk.bad(f"{label} dc_ability", "the ability the DC is based on: con, cha ... (DC = 10 + HD/2 + mod)")
-        extras = rider_extras(chk, r, label, kind)
-        dmg = r.get("damage", [])
-        if isinstance(dmg, str):
-            dmg = [dmg]
-        out.append(RiderSpec(key, kind, save, dc_ab, r.get("initial"), r.get("secondary"),
-                             r.get("incubation"), tuple(dmg), int(r.get("bleed", 0)), **extras))
-    return out
-
-
-_GRAPPLE_RIDER_KEYS = {
-    "improved_grab": ("max_size",),
-    "constrict": ("damage",),
-    "swallow_whole": ("max_size", "damage"),
-    "engulf": ("max_size", "damage", "save", "dc_ability"),
-    "paralysis": ("save", "dc_ability", "duration"),
-}
-
-
-def _grapple_rider(chk: Check, r: Mapping[str, Any], label: str, key: str, kind: str) -> RiderSpec | None:
-    """A special attack built on the grapple (docs/rules.md "Grapple"): improved grab (max_size,
-    default one size smaller than the creature), constrict (damage "1d4+4"), swallow whole
-    (max_size, damage "2d8+12 bludgeoning" and "8 acid"), engulf (max_size, damage, save), paralysis
-    (save, dc_ability, duration "3d6 rounds")."""
-    allowed = set(_GRAPPLE_RIDER_KEYS[kind]) | {"key", "kind"}
-    ok = True
-    for k in r:
-        if k not in allowed:
-            chk.bad(f"{label} {k}", f"unknown key for a {kind} rider; allowed: {', '.join(sorted(allowed))}")
-            ok = False
-    max_size = r.get("max_size")
-    if max_size is not None and get_size(chk, max_size, f"{label} max_size") is None:
-        ok = False
-    dmg = r.get("damage", [])
-    if isinstance(dmg, str):
-        dmg = [dmg]
-    if not isinstance(dmg, list) or not all(isinstance(d, str) for d in dmg):
-        chk.bad(f"{label} damage", "must be dice such as \"1d4+4\" (or a list: [\"2d8+12\", \"8 acid\"])")
-        ok = False
-        dmg = []
-    for d in dmg:
-        try:
-            Dice.parse(d.split()[0])
-        except (DataError, ValueError):
-            chk.bad(f"{label} damage", f"{shorten(d)} is not dice such as \"1d4+4\" or \"8 acid\"")
-            ok = False
-    if kind in ("constrict", "swallow_whole", "engulf") and not dmg:
-        chk.bad(f"{label} damage", f"a {kind} rider needs its damage, e.g. damage = \"1d4+4\"")
-        ok = False
-    save, dc_ab = r.get("save"), r.get("dc_ability")
-    if kind == "paralysis" or save is not None or dc_ab is not None:
-        if save not in SAVE_ABILITY:
-            chk.bad(f"{label} save", "must be fort, ref or will")
-            ok = False
-        if dc_ab not in ABILITIES:
-            chk.bad(f"{label} dc_ability", "the ability the DC is based on: con, cha ... (DC = 10 + HD/2 + mod)")
-            ok = False
-    duration = r.get("duration")
-    if kind == "paralysis":
-        if not isinstance(duration, str) or not duration.endswith(" rounds"):
-            chk.bad(f"{label} duration", "write it as \"3d6 rounds\" or \"6 rounds\"")
-            ok = False
-        else:
-            try:
-                Dice.parse(duration.split()[0])
-            except (DataError, ValueError):
-                chk.bad(f"{label} duration", f"{shorten(duration)}: write it as \"3d6 rounds\"")
-                ok = False
-    if not ok:
-        return None
-    return RiderSpec(key, kind, save, dc_ab, damage=tuple(dmg), max_size=max_size, duration=duration)
 
 
 def _parse_auras(chk: Check, data: Mapping[str, Any]) -> list[AuraSpec]:

@@ -136,6 +136,16 @@ class Rider:
     duration: str | None = None
 
 
+#: the fields a derived :class:`Rider` takes over from its :class:`RiderSpec` as they are (all but
+#: the DC, which is derived from dc_ability, dc_fixed and dc_bonus)
+RIDER_COPIED_FIELDS = tuple(f for f in Rider.__dataclass_fields__ if f != "dc")
+
+
+def rider_from_spec(spec: RiderSpec, dc: int | None) -> Rider:
+    """The rider a stat block's creature carries: the spec's fields, with its derived save DC."""
+    return Rider(dc=dc, **{f: getattr(spec, f) for f in RIDER_COPIED_FIELDS})
+
+
 @dataclass(frozen=True, slots=True)
 class AuraSpec:
     key: str
