@@ -1,7 +1,6 @@
 """Combat geometry: distances, reach, cover, flanking, cones and bursts (SRD Combat, RULES §6-8)."""
 
 import numpy as np
-import pytest
 
 from sim.geometry import (burst, cone, cover, distance_ft, flanking, footprint_distance_ft, line_clear,
                           line_of_effect, threatened)

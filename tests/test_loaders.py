@@ -1,6 +1,5 @@
 """Map files (DESIGN §5) and every bad-input path of issue 2, item 7."""
 
-import math
 
 import numpy as np
 import pytest

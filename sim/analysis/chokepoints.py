@@ -311,7 +311,6 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         r0, r1, c0, c1 = int(rr.min()), int(rr.max()) + 1, int(cc.min()), int(cc.max()) + 1
         box_ours = ours[r0:r1, c0:c1]
         box_depth = depth[r0:r1, c0:c1]
-        box_cols = c1 - c0
         labels_at: dict[tuple, np.ndarray] = {}
         # split the meeting line into connected pieces (8-neighbour squares)
         line = np.zeros(rows * cols, dtype=bool)

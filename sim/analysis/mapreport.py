@@ -115,7 +115,6 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
     f = m.facts
     pal = R.colours()
     subs = m.subjects
-    label = {s.key: s.label for s in subs}
     ents = [e for e in m.entrances() if e in m.grid.points]
     toc = [("summary", "Summary: who gets where, how fast, and what decides it"),
            ("overview", "Areas and chokepoints (map)"), ("chokepoints", "Chokepoints × bodies"),
@@ -318,7 +317,7 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
             t.add_row(escape(r["label"]), *cells)
         console.print(t)
     if f.get("corner_links"):
-        console.print(f"corner-only contacts (not joined for anyone, RULES §6.2): "
+        console.print("corner-only contacts (not joined for anyone, RULES §6.2): "
                       + ", ".join("{},{}-{},{}".format(*c["squares"][0], *c["squares"][1]) for c in f["corner_links"]),
                       highlight=False, markup=False)
     if f["chokepoints"]:

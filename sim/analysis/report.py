@@ -23,7 +23,7 @@ from typing import Iterable
 import numpy as np
 
 from sim.errors import UsageError
-from sim.fileio import atomic_dir, atomic_write_bytes, atomic_write_text, check_writable
+from sim.fileio import atomic_dir, check_writable
 from sim.render import palette
 from sim.rules.categories import Category
 

@@ -38,8 +38,6 @@ import re
 from pathlib import Path
 from dataclasses import dataclass
 
-import numpy as np
-
 from sim.engine.setup import build_creature, check_placement
 from sim.errors import DataError, UsageError
 from sim.grid import Terrain

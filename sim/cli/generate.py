@@ -99,8 +99,6 @@ def run(args: argparse.Namespace) -> int:
 def write_cave(grid: CaveGrid, out: Path, *, fmt: str = "auto", comment: str = "") -> tuple[CaveGrid, list[Path], str]:
     """Write ``grid`` to ``out`` in ``fmt``; returns the grid as written (quantised for ASCII),
     the files written and the format used ("ascii" or "layers")."""
-    import numpy as np
-    from sim.fileio import atomic_path
     from sim.generate import ascii_grid
     from sim.mapwrite import GLYPHS, write_map
 

@@ -148,7 +148,6 @@ def wall_segments(blocked: np.ndarray) -> tuple[list[tuple[Point, Point]], list[
     lab, n = ndimage.label(blocked)
     border = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
     border = border[border > 0]
-    outer_sel = np.isin(lab, border) | ~blocked
     island = blocked & ~np.isin(lab, border)
     # walls of border-touching blocked regions: edges between open and such blocked squares,
     # and map-border edges of open squares (outside counts as blocked)

@@ -622,7 +622,6 @@ class CrawlPlan(CrawlWords):
             places = self.placements(t, g)
             out = {}
             for cid in self.party:
-                k = self.k.get(cid, 1)
                 if g.kind == "gather":
                     pl = places.get(cid)
                     sq = f.start_squares.get(cid)

@@ -2,7 +2,6 @@
 
 import dataclasses
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -10,9 +9,8 @@ import pytest
 from sim.cli import main
 from sim.crawl import run_crawl
 from sim.loaders import load_crawl
-from sim.errors import DataError
 
-from .helpers import FIGHTER, crawl_file
+from .helpers import crawl_file
 
 def entries(result, what):
     return [e for e in result.timeline if e.what == what]

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from sim.editor.model import (
     CELL, Document, History, brush_offsets, brush_squares, fill_squares, line_points, plan, rect_squares,
 )
-from sim.editor.ops import Fill, Line, Paint, Rect, Redo, Refused, Undo, parse_op, run
+from sim.editor.ops import Fill, Paint, Rect, Redo, Refused, Undo, parse_op, run
 from sim.generate import generate_cave
 from sim.grid import CaveGrid
 

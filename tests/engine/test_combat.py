@@ -1,10 +1,9 @@
 """Attack and AC rules (RULES §2.4, §3.1, §5.1, §5.4, §6.5-6.6) through the real resolution."""
 
 import numpy as np
-import pytest
 
 from sim.engine import attacks
-from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Move, Strike
+from sim.engine.actions import Charge, Draw, FiveFootStep, Move, Strike
 from sim.rules.statblocks import attacks_with
 
 from .helpers import encounter, ready

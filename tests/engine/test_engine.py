@@ -1,6 +1,5 @@
 """Turn engine invariants (property tests over seeds) and a golden fight."""
 
-import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ from sim.engine.fight import new_encounter
 from sim.events import dumps
 from sim.movement.field import BLOCKED
 
-from .helpers import encounter, spec
+from .helpers import spec
 
 ARENA = [
     "##############",

@@ -14,7 +14,7 @@ from sim.engine.fight import new_encounter
 from sim.movement.field import BLOCKED
 from sim.rules.sizes import Size
 from sim.engine.swarms import distraction, engulfed, swarm_attack
-from sim.movement.shapes import best_shape, connected_sets, flow, is_contiguous
+from sim.movement.shapes import best_shape, is_contiguous
 
 from .helpers import encounter, ready, spec
 

@@ -40,7 +40,7 @@ def test_lighting_a_torch_standard_with_a_tindertwig_full_round_with_flint_and_p
 
 def test_a_torch_hits_a_goblin_for_1d3_plus_str_bludgeoning_and_1_fire():
     enc = fighter_and_goblin()
-    f = turn_of(enc, "f")
+    turn_of(enc, "f")
     enc.rng = Fixed(2)
     assert enc.perform(LightTorch())
     turn_of(enc, "f")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import io
 import struct
 import zlib
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image, PngImagePlugin
+from PIL import Image
 
 from sim.cli import main
 from sim.importers.image import read_image_grid

@@ -15,7 +15,6 @@ from sim.cli import main
 from sim.errors import DataError
 from sim.importers import importer_for
 from sim.importers.common import ImportOptions
-from sim.importers.uvtt import parse
 from sim.importers.vtt import import_file
 from sim.loaders import load_map
 

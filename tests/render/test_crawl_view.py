@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 
 import json
-import textwrap
 
 import numpy as np
 import pygame

@@ -9,7 +9,7 @@ from sim.classify import classify_square
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
-from sim.rules.thresholds import BEGIN, END, block, rewrite, thresholds
+from sim.rules.thresholds import block, rewrite, thresholds
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"

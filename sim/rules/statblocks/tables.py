@@ -134,8 +134,9 @@ def stat_rule(key: str) -> int:
     return combat_modifier("stat_block", key)
 
 
-def skill_total(src: Source, ab: Abilities, skill: str, acp: int) -> int:
-    """A skill modifier: ability modifier + whole ranks + armor check penalty (where it applies)
+def skill_total(src: Any, ab: Any, skill: str, acp: int) -> int:
+    """A skill modifier of ``src`` (a :class:`~sim.rules.statblocks.types.Source`) with abilities ``ab``
+    (its :class:`~sim.rules.statblocks.types.Abilities`; the types module imports this one): ability modifier + whole ranks + armor check penalty (where it applies)
     + size (Hide) + racial and feat bonuses (RULES §2.4 for Escape Artist)."""
     row = skill_table()[skill]
     total = ab.mod(row["ability"])
@@ -152,7 +153,7 @@ def skill_total(src: Source, ab: Abilities, skill: str, acp: int) -> int:
     return total
 
 
-def feats_with(src: Source, key: str) -> set[str]:
+def feats_with(src: Any, key: str) -> set[str]:
     """The parameters of every feat ``key`` the creature has ("weapon-focus" -> {"longsword"})."""
     return {f.param for f in src.feats if f.key == key and f.param}
 
