@@ -245,15 +245,16 @@ class Lighting:
         size = ((c1 - c0 + 2) * ts, (r1 - r0 + 2) * ts)
         sx, sy = cam.to_screen(c0 - 1, r0 - 1)
         # flames flicker at FLICKER_HZ: between two changes the scaled light is reused as it is
-        beat = int(t * FLICKER_HZ) if self.flames else 0
+        flames = self.flames if not getattr(scene, "steady_flames", False) else []   # an export: steady
+        beat = int(t * FLICKER_HZ) if flames else 0
         key = (c0, r0, c1, r1, ts, self._key, self._image_id, beat)
         if key == self._dest_key and self._dest is not None:
             surf.blit(self._dest, (int(round(sx)), int(round(sy))), special_flags=pygame.BLEND_RGB_MULT)
             return
         win = self.image[r0:r1, c0:c1]
-        if self.flames:
+        if flames:
             win = win.copy()
-            for seed, m in self.flames:
+            for seed, m in flames:
                 mw = m[r0:r1, c0:c1]
                 if mw.any():
                     win[mw] *= 1.0 + flicker(beat / FLICKER_HZ, seed)
