@@ -130,6 +130,7 @@ class Lighting:
         self.light = None
         self._grey_surf = None
         self._grey_key = None
+        self._lum = None               # (map layer, its luminance [x, y]): the darkvision grey's source
         self._seen_now: dict[str, np.ndarray] = {}
         self._dest = None
         self._dest_key = None
@@ -281,9 +282,11 @@ class Lighting:
         key = (ts, self._key, c0, r0, c1, r1)
         if key != self._grey_key:
             layer = scene.map_layer(ts)
+            if self._lum is None or self._lum[0] is not layer:   # the whole picture in grey, once per layer
+                rgb = pygame.surfarray.array3d(layer).astype(np.float32)        # [x, y, 3]
+                self._lum = (layer, (rgb @ np.array([0.3, 0.59, 0.11], np.float32)).astype(np.uint8))
             sub = layer.subsurface(pygame.Rect(c0 * ts, r0 * ts, (c1 - c0) * ts, (r1 - r0) * ts))
-            rgb = pygame.surfarray.array3d(sub).astype(np.float32)        # [x, y, 3]
-            lum = (rgb @ np.array([0.3, 0.59, 0.11], np.float32)).astype(np.uint8)
+            lum = self._lum[1][c0 * ts:c1 * ts, r0 * ts:r1 * ts]
             mask = np.repeat(np.repeat(self.grey[r0:r1, c0:c1].T, ts, axis=0), ts, axis=1)
             out = pygame.Surface(sub.get_size(), pygame.SRCALPHA)
             pygame.surfarray.pixels3d(out)[...] = lum[..., None]
