@@ -440,7 +440,15 @@ class CrawlScene(Scene):
         g = self.plan.segment_at(t)
         if g.kind == "outro":
             self.hudder.arrival_card(surf, self.r_view, min(1.0, (t - g.s0) / 0.6))
-        self.hudder.clock_panel(surf, self.r_view, t)
+        self.hudder.clock_panel(surf, self.r_view, self.shown_clock(t))
+
+    def shown_clock(self, s: float) -> float:
+        """The screen time the clocks show at screen time ``s``: ``s``, or in an export
+        (``steady_clock``) the last whole screen second (then the end): clocks that change every
+        frame widen every frame of a GIF."""
+        if not self.steady_clock or s >= self.plan.duration:
+            return s
+        return float(int(s))
 
     def status_text(self) -> str:
         d = self.director
@@ -485,7 +493,8 @@ class CrawlHud(Hud):
         right -= ms.get_width()
         surf.blit(ms, (right, rect.centery - ms.get_height() // 2))
         right -= 18
-        ck = t.render(f"{clock(sc.crawl_t)}  ({sc.crawl_t:.1f} rounds)", 22, palette.UI_TEXT)
+        ct = sc.plan.crawl_time(sc.shown_clock(sc.director.t))
+        ck = t.render(f"{clock(ct)}  ({ct:.1f} rounds)", 22, palette.UI_TEXT)
         right -= ck.get_width()
         surf.blit(ck, (right, rect.centery - ck.get_height() // 2))
 

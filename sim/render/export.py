@@ -97,6 +97,9 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
     scene, driver = make()
     scene.camera_glide = 0.0   # the camera cuts instead of gliding: a glide rewrites whole frames
     scene.cut_fades = True     # cards appear and go at once: a fade rewrites whole frames too
+    scene.steady_flames = True  # torches burn steady: a flicker rewrites the whole lit area (4x the crawl GIF)
+    scene.steady_clock = True  # clocks tick once a second of animation, not every frame
+    scene.steady_log = True    # the log's lines stay put when the acting card is shorter (a fifth of the GIF)
     if share is not None and hasattr(scene, "_painted"):
         if share.get("grid") is scene.grid:
             scene._painted.update(share["painted"])

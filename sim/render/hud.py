@@ -170,6 +170,7 @@ class Hud:
         if self._panel is None or key != self._panel_key or self._panel.get_size() != rect.size:
             if self._panel is None or self._panel.get_size() != rect.size:
                 self._panel = pygame.Surface(rect.size)
+                self._log_top = 0
             self._draw_panel(self._panel, pygame.Rect(0, 0, rect.w, rect.h))
             self._panel_key = key
         surf.blit(self._panel, rect.topleft)
@@ -186,6 +187,8 @@ class Hud:
         y += 8
         y = self._selected(surf, inner.x, y, inner.w)
         y += 8
+        if getattr(self.scene, "steady_log", False):   # an export: the log moves down for a taller card, never up
+            y = self._log_top = max(y, getattr(self, "_log_top", 0))
         bottom = inner.bottom
         self._legend_local = None
         if self.scene.show_legend:   # the legend sits at the foot of the panel, off the map

@@ -130,6 +130,7 @@ class Lighting:
         self.light = None
         self._grey_surf = None
         self._grey_key = None
+        self._lum = None               # (map layer, its luminance [x, y]): the darkvision grey's source
         self._seen_now: dict[str, np.ndarray] = {}
         self._dest = None
         self._dest_key = None
@@ -245,15 +246,16 @@ class Lighting:
         size = ((c1 - c0 + 2) * ts, (r1 - r0 + 2) * ts)
         sx, sy = cam.to_screen(c0 - 1, r0 - 1)
         # flames flicker at FLICKER_HZ: between two changes the scaled light is reused as it is
-        beat = int(t * FLICKER_HZ) if self.flames else 0
+        flames = self.flames if not getattr(scene, "steady_flames", False) else []   # an export: steady
+        beat = int(t * FLICKER_HZ) if flames else 0
         key = (c0, r0, c1, r1, ts, self._key, self._image_id, beat)
         if key == self._dest_key and self._dest is not None:
             surf.blit(self._dest, (int(round(sx)), int(round(sy))), special_flags=pygame.BLEND_RGB_MULT)
             return
         win = self.image[r0:r1, c0:c1]
-        if self.flames:
+        if flames:
             win = win.copy()
-            for seed, m in self.flames:
+            for seed, m in flames:
                 mw = m[r0:r1, c0:c1]
                 if mw.any():
                     win[mw] *= 1.0 + flicker(beat / FLICKER_HZ, seed)
@@ -280,9 +282,11 @@ class Lighting:
         key = (ts, self._key, c0, r0, c1, r1)
         if key != self._grey_key:
             layer = scene.map_layer(ts)
+            if self._lum is None or self._lum[0] is not layer:   # the whole picture in grey, once per layer
+                rgb = pygame.surfarray.array3d(layer).astype(np.float32)        # [x, y, 3]
+                self._lum = (layer, (rgb @ np.array([0.3, 0.59, 0.11], np.float32)).astype(np.uint8))
             sub = layer.subsurface(pygame.Rect(c0 * ts, r0 * ts, (c1 - c0) * ts, (r1 - r0) * ts))
-            rgb = pygame.surfarray.array3d(sub).astype(np.float32)        # [x, y, 3]
-            lum = (rgb @ np.array([0.3, 0.59, 0.11], np.float32)).astype(np.uint8)
+            lum = self._lum[1][c0 * ts:c1 * ts, r0 * ts:r1 * ts]
             mask = np.repeat(np.repeat(self.grey[r0:r1, c0:c1].T, ts, axis=0), ts, axis=1)
             out = pygame.Surface(sub.get_size(), pygame.SRCALPHA)
             pygame.surfarray.pixels3d(out)[...] = lum[..., None]

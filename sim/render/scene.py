@@ -91,6 +91,9 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.crisp_map = False           # paint the cave at every zoom instead of resizing one painting
         self.camera_glide = 0.9          # seconds a camera move takes (0: cut; exports cut, it keeps GIFs small)
         self.cut_fades = False           # cards fade in and out (True: they cut; exports cut, as for the camera)
+        self.steady_flames = False       # torches flicker (True: they burn steady; a GIF export's flicker rewrote the lit area every frame)
+        self.steady_clock = False        # clocks run every frame (True: they tick once a screen second, as in a GIF export)
+        self.steady_log = False          # the log starts below the acting card (True: no higher than before; a GIF export's log shifted at every turn)
         self._cam_target = None
         self._zoom_f = None
         self._comp: pygame.Surface | None = None
