@@ -16,7 +16,7 @@ from sim.rules.weapons import combat_modifier
 
 
 SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
-             "cure-moderate-wounds", "hold-person", "light", "darkness")
+             "cure-moderate-wounds", "hold-person", "light", "darkness", "grease")
 
 
 @functools.cache

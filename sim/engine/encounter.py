@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import armor, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells
+from sim.engine import armor, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells, zones
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
@@ -146,6 +146,7 @@ class Encounter(World):
             return c
 
     def _start_of_turn(self, c: Creature) -> None:
+        zones.expire(self)               # grease over (docs/rules.md §11.20)
         grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
         paralysis_wears_off(self, c)
         c.flat_footed = False

@@ -12,19 +12,39 @@ import pygame
 
 from sim.render import easing, palette
 from sim.render import timeline as tl
-from sim.render.draw import dashed_ring, flame, stable_hash
+from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
 
 TONE_RGB = {"damage": palette.DAMAGE_TEXT, "swarm": palette.SWARM_TEXT, "fire": (255, 170, 60),
             "heal": palette.HEAL_TEXT, "miss": palette.MISS_TEXT, "good": (170, 235, 170), "bad": (255, 150, 130),
             "magic": palette.MAGIC, "crit": palette.CRIT_TEXT, "": palette.UI_TEXT}
+
+#: The colour of a lasting spell area on the floor (grease: oily amber).
+ZONE_RGB = {"grease": (205, 170, 60)}
 
 
 class Effects:
     """The effect animations and previews of a Scene (uses its model, director, camera, sprites and
     text)."""
 
+    def _draw_zones(self, surf) -> None:
+        """Lasting spell areas (grease): a translucent sheen on each square with a pattern of its
+        own (grease: amber with diagonal oily streaks), and an outline round the area."""
+        ts = self.camera.ts
+        for (spell, _, _), squares in self.model.zones.items():
+            rgb = ZONE_RGB.get(spell, palette.MAGIC)
+            tile = pygame.Surface((ts, ts), pygame.SRCALPHA)
+            tile.fill((*rgb, 70))
+            for k in range(-ts, ts, max(3, ts // 4)):
+                pygame.draw.line(tile, (*[min(255, v + 60) for v in rgb], 130), (k, ts), (k + ts, 0), max(1, ts // 12))
+            for x, y in squares:
+                sx, sy = self.camera.to_screen(x, y)
+                surf.blit(tile, (int(round(sx)), int(round(sy))))
+            square_outline(surf, squares, self.camera, rgb, max(1, ts // 16))
+
     def _draw_ground_effects(self, surf, anims, t) -> None:
         ts = self.camera.ts
+        if self.model.zones:
+            self._draw_zones(surf)
         for a in anims:
             if a.kind == tl.FIRE or (a.kind == tl.SPELL and a.data.get("spell") in ("burning-hands", "fireball")):
                 p = a.progress(t)
