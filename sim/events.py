@@ -350,7 +350,7 @@ class SpellCast(Event):
 
 @_event
 class ZoneEnded(Event):
-    """A lasting spell area (grease) is over: its squares are clear again (docs/rules.md §11.20)."""
+    """A lasting spell area (grease) is over: its squares are clear again (docs/rules.md §8.1)."""
 
     type: ClassVar[str] = "zone_end"
     spell: str

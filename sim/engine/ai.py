@@ -519,7 +519,7 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
         return None
     allies = w.allies(c)
     ally_sq = {s for a in allies for s in a.squares}
-    big = area_spell(w, c, foes) or hold_target(w, c, foes) or grease_brute(w, c, foes)  # §8; grease §11.20
+    big = area_spell(w, c, foes) or hold_target(w, c, foes) or grease_brute(w, c, foes)  # §8; grease §8.1
     if big is not None:
         return big
     if has_spell(c, "burning-hands") is not None:

@@ -146,7 +146,7 @@ class Encounter(World):
             return c
 
     def _start_of_turn(self, c: Creature) -> None:
-        zones.expire(self)               # grease over (docs/rules.md §11.20)
+        zones.expire(self)               # grease over (docs/rules.md §8.1)
         grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
         paralysis_wears_off(self, c)
         c.flat_footed = False

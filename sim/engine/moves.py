@@ -187,7 +187,7 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
             if used + need <= budget:
                 out.append(step)
             break
-        extra += zones.extra_feet(w, c, step)   # a greased square: half speed (docs/rules.md §11.20)
+        extra += zones.extra_feet(w, c, step)   # a greased square: half speed (docs/rules.md §8.1)
         act = int(math.ceil(step.move_action))
         if extra:   # the feet so far, the greased ones twice, over the speed
             act = max(act, -(-(int(step.clock_ft) + extra) // (5 * sp)))
@@ -223,7 +223,7 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
     """Take one step, resolving attacks of opportunity for leaving threatened squares first.
     Returns False if the creature can no longer move (it fell, or slipped on grease)."""
     if zones.stuck(w, c):
-        return False  # it failed grease's Balance check this round (docs/rules.md §11.20)
+        return False  # it failed grease's Balance check this round (docs/rules.md §8.1)
     was_greased = bool(w.zones) and bool(set(c.squares) & zones.greased(w))
     if step.kind != "stand":
         if not five_ft and not withdraw:

@@ -1,6 +1,6 @@
 """Which of the 3rd-level spells pays this turn (RULES §8; areas against swarms §4.7): fireball or
 lightning bolt on a swarm or a cluster of foes, hold person on the biggest humanoid, grease under
-a brute on its way to the caster (docs/rules.md §11.20). Small scorers
+a brute on its way to the caster (docs/rules.md §8.1). Small scorers
 the turn planner (:mod:`sim.engine.ai`) asks; each returns a :class:`Cast` or None.
 """
 

@@ -335,7 +335,7 @@ def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast
 
 
 def _grease(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> None:
-    """Grease (docs/rules.md §11.20): a zone for 1 round per caster level; every creature with a
+    """Grease (docs/rules.md §8.1): a zone for 1 round per caster level; every creature with a
     square in it makes a Reflex save or falls prone (a swarm does not fall, RULES §4.5)."""
     sq = set(squares)
     inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)]

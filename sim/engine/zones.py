@@ -1,4 +1,4 @@
-"""Lasting spell areas on the grid (docs/rules.md §11.20): a :class:`Zone` is a spell's squares, its
+"""Lasting spell areas on the grid (docs/rules.md §8.1): a :class:`Zone` is a spell's squares, its
 caster, the last round it lasts and its save DC, kept in ``World.zones`` (saved in snapshots).
 Grease (SRD, Sor/Wiz 1) is the zone the engine casts: a creature in its squares when it is cast
 makes a Reflex save or falls prone; one that walks into a greased square makes a DC 10 Balance check

@@ -249,7 +249,7 @@ class ViewModel:
 
     def _on_spell(self, e: ev.SpellCast) -> None:
         """Light and darkness change the picture's light (RULES §9.1); grease lies on the floor
-        until its ``zone_end`` (docs/rules.md §11.20)."""
+        until its ``zone_end`` (docs/rules.md §8.1)."""
         if not e.lost and e.spell == "grease":
             sq = tuple(_pos(q) for q in e.squares)
             self.zones[("grease", e.actor, sq)] = sq

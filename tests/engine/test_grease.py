@@ -1,4 +1,4 @@
-"""Grease (SRD Sor/Wiz 1; docs/rules.md §11.20): a 10-ft square for 1 round per level, Reflex or
+"""Grease (SRD Sor/Wiz 1; docs/rules.md §8.1): a 10-ft square for 1 round per level, Reflex or
 prone when cast, a DC 10 Balance check to walk on it at half speed, swarms neither fall nor slow."""
 
 from __future__ import annotations
@@ -184,3 +184,27 @@ def test_the_ai_does_not_grease_a_swarm_or_its_friends():
     assert grease_brute(enc, w, enc.enemies(w)) is None   # the fighter stands in the barbarian's 10-ft square
     enc.place(enc.creatures["f"], (9, 6))
     assert grease_brute(enc, w, enc.enemies(w)) == Cast("grease", at=(6, 3))   # the barbarian, never the swarm
+
+
+def test_a_bad_spells_toml_key_is_named():
+    import pytest
+    from sim.engine import casting
+    from sim.errors import DataError
+    from sim.rules import _data
+    table = _data.load("spells.toml")
+    assert casting.check_spells(table)["grease"]["side_ft"] == 10
+    bad = {**table, "spell": {**table["spell"], "grease": {**table["spell"]["grease"], "sidee_ft": 10}}}
+    with pytest.raises(DataError, match=r"spells.toml: \[spell.grease\] sidee_ft: unknown key; the keys are "):
+        casting.check_spells(bad)
+    bad = {**table, "spell": {"grease": {"level": 1, "range": "near"}}}
+    with pytest.raises(DataError, match=r"\[spell.grease\] range: 'near' is none of close, medium, long, touch, self"):
+        casting.check_spells(bad)
+    with pytest.raises(DataError, match=r"\[spell.grease\]: level is missing"):
+        casting.check_spells({**table, "spell": {"grease": {"range": "close"}}})
+
+
+def test_the_log_tells_the_grease_and_its_end():
+    from sim.log import Narrator
+    from sim.events import ZoneEnded
+    line = Narrator().line(ZoneEnded(round=6, spell="grease", owner="w", squares=((6, 3), (7, 3), (6, 4), (7, 4))))
+    assert line == "  w's grease at (6, 3) is gone"
