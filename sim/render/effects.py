@@ -33,7 +33,7 @@ class Effects:
         for (spell, _, _), squares in self.model.zones.items():
             rgb = ZONE_RGB.get(spell, palette.MAGIC)
             tile = pygame.Surface((ts, ts), pygame.SRCALPHA)
-            tile.fill((*rgb, 95))
+            tile.fill((*rgb, 120))
             for k in range(-ts, ts, max(3, ts // 4)):
                 pygame.draw.line(tile, (*[min(255, v + 60) for v in rgb], 170), (k, ts), (k + ts, 0), max(1, ts // 12))
             for x, y in squares:
