@@ -238,6 +238,7 @@ class Encounter(World):
         if c.is_swarm and c.in_fight:
             swarm_attack(self, c)
         self._poor_flier(c)
+        spells.glitter_turn(self, c)     # glitterdust: a new Will save (docs/rules.md §8.2)
         self.emit(TurnEnd(round=self.round, actor=c.id))
         self.turn = None
         self._check_victory()

@@ -103,3 +103,28 @@ def grease_brute(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
         if area and not area & ally_sq and set(f.squares) <= area:
             cands.append(((f.block.hit_dice, f.hp, f.id), cast))
     return max(cands, key=lambda t: t[0])[1] if cands else None
+
+
+def glitter_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Glitterdust on two or more foes not blind yet (a swarm counts like any foe): aimed at a
+    corner of each foe's space, the point whose spread holds the most of them and no friend nor
+    the caster."""
+    if c.block.spells is None or has_spell(c, "glitterdust") is None:
+        return None
+    ally_sq = {s for a in w.allies(c) for s in a.squares} | set(c.squares)
+    seeing = [f for f in foes if f.in_fight and "blinded" not in f.conditions]
+    best, tried = None, set()
+    for f in seeing:
+        for x, y in f.squares:
+            for at in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)):
+                if at in tried:
+                    continue
+                tried.add(at)
+                cast = Cast("glitterdust", at=at)
+                area = set(area_of(w, c, cast))
+                if not area or area & ally_sq:
+                    continue
+                n = sum(1 for g in seeing if set(g.squares) & area)
+                if n >= 2 and (best is None or n > best[0]):
+                    best = (n, cast)
+    return best[1] if best else None

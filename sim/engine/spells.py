@@ -96,7 +96,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if a.at is None or tuple(a.at) in c.squares:
             return Impossible("lightning bolt needs a square to aim at (outside the caster's space)")
         return line_squares(w, c, a.at, int(data["length_ft"]))
-    if spell in ("sleep", "fireball"):
+    if spell in ("sleep", "fireball", "glitterdust"):
         if a.at is None:
             return Impossible(f"{spell.replace('-', ' ')} needs a point (a grid intersection)")
         px, py = a.at
@@ -108,7 +108,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
         if 5 * distance_squares((0, 0), (a_, b_)) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
-        if spell == "fireball" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
+        if spell != "sleep" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
             return Impossible(f"no line of effect to the point {tuple(a.at)}")
         return burst_area(w, a.at, int(data["radius_ft"]))
     if spell == "burning-hands":
@@ -164,7 +164,7 @@ def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[in
     return out
 
 
-AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt", "grease")
+AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt", "grease", "glitterdust")
 
 
 def _plan_square(w: World, c: Creature, data: dict, a: Cast, reach: int):
@@ -254,6 +254,8 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
         _area_damage(w, c, spell, data, plan, a, lvl)
     elif spell == "grease":
         _grease(w, c, data, plan, a, lvl)
+    elif spell == "glitterdust":
+        _glitterdust(w, c, data, plan, a, lvl)
     elif spell in ("light", "darkness"):
         _light_effect(w, c, spell, data, plan, a)
     elif spell == "hold-person":
@@ -347,6 +349,34 @@ def _grease(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> No
     w.zones = [*w.zones, z]
     for o in inside:
         zones.fall(w, o, z, "grease")
+
+
+def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> None:
+    """Glitterdust (docs/rules.md §8.2): every creature with a square in the spread, the caster's
+    friends too, makes a Will save or is blinded for 1 round per caster level (no spell
+    resistance); a swarm too [PD]."""
+    sq = set(squares)
+    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)]
+    w.emit(SpellCast(round=w.round, actor=c.id, spell="glitterdust", targets=tuple(o.id for o in inside),
+                     squares=tuple(squares), defensive=a.defensive))
+    dc = c.block.spells.save_dc(lvl)
+    last = w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1
+    for o in inside:
+        if not roll_save(w, o, "will", dc, "glitterdust", c.id):
+            w.memory[f"glitter:{o.id}"] = [last, dc]
+            damage.set_condition(w, o, "blinded", c.id)
+
+
+def glitter_turn(w: World, c: Creature) -> None:
+    """At the end of a glitterdusted creature's turn: blind no more when the spell's rounds are
+    over, else a new Will save ends it (SRD)."""
+    key = f"glitter:{c.id}"
+    if key not in w.memory:
+        return
+    last, dc = w.memory[key]
+    if w.round >= last or not c.alive or roll_save(w, c, "will", dc, "glitterdust", None):
+        del w.memory[key]
+        damage.clear_condition(w, c, "blinded", "expired" if w.round >= last else "saved")
 
 
 def held_turn(w: World, c: Creature) -> None:

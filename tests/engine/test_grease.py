@@ -64,8 +64,9 @@ def test_a_made_save_stays_up():
     enc = _wizard(HALL, [0, 3], {"id": "g", "template": "goblin", "team": "m", "at": [5, 3]})
     turn_of(enc, "w")
     enc.rng = Fixed(19)
-    assert enc.perform(Cast("grease", at=(4, 3), defensive=True))
-    assert not enc.creatures["g"].prone
+    n = len(enc.events)
+    assert enc.perform(Cast("grease", at=(4, 3)))
+    assert [e.success for e in of_type(enc, "save", n)] == [True] and not enc.creatures["g"].prone
 
 
 def _greased_goblin(roll):
@@ -112,7 +113,9 @@ def test_a_swarm_neither_falls_nor_slows():
     turn_of(enc, "w")
     enc.rng = Fixed(1)
     n = len(enc.events)
-    assert enc.perform(Cast("grease", at=(4, 3), defensive=True))
+    assert enc.perform(Cast("grease", at=(4, 3)))
+    (cast,) = of_type(enc, "spell", n)
+    assert not cast.lost and "s" in cast.targets and enc.zones
     assert not enc.creatures["s"].prone and not [e for e in of_type(enc, "save", n) if e.cause == "grease"]
 
 
