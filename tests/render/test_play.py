@@ -267,3 +267,17 @@ def test_m_chooses_a_maneuver_and_b_breaks_free():
     n = len(ctl.enc.events)
     assert not ctl.break_free()            # her standard action went on the grapple: refused, nothing rolled
     assert "no standard action left" in scene.toast_text and len(ctl.enc.events) == n
+
+
+def test_grease_and_glitterdust_clicks_cast_them_where_they_point():
+    s = spec(HALL, [{"id": "ilde", "template": "elf-wizard-6", "team": "party", "at": (2, 2)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (6, 2)}], seed=4)
+    scene, ctl = ready(s)
+    assert ctl.current().id == "ilde" and {"grease", "glitterdust"} <= set(ctl.spell_options())
+    while scene.spell_choice != "grease":
+        ctl.cycle_spell()
+    assert ctl.spell_action((6, 2)).at == (6, 2)                  # its north-west square
+    assert sorted(ctl.spell_area((6, 2))) == [(6, 2), (6, 3), (7, 2), (7, 3)]
+    while scene.spell_choice != "glitterdust":
+        ctl.cycle_spell()
+    assert ctl.spell_action((6, 2), point=(6.9, 2.2)).at == (7, 2)   # the nearest grid intersection
