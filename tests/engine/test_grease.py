@@ -211,3 +211,16 @@ def test_the_log_tells_the_grease_and_its_end():
     from sim.events import ZoneEnded
     line = Narrator().line(ZoneEnded(round=6, spell="grease", owner="w", squares=((6, 3), (7, 3), (6, 4), (7, 4))))
     assert line == "  w's grease at (6, 3) is gone"
+
+
+def test_the_view_model_keeps_the_grease_until_its_end():
+    from sim.events import SpellCast, ZoneEnded
+    from sim.render.model import ViewModel
+    m = ViewModel()
+    sq = ((6, 3), (7, 3), (6, 4), (7, 4))
+    m.apply(SpellCast(round=1, actor="w", spell="grease", targets=(), squares=sq))
+    assert list(m.zones.values()) == [sq]
+    m.apply(SpellCast(round=1, actor="w", spell="grease", targets=(), squares=sq, lost=True))
+    assert len(m.zones) == 1
+    m.apply(ZoneEnded(round=6, spell="grease", owner="w", squares=sq))
+    assert m.zones == {}
