@@ -350,6 +350,16 @@ class SpellCast(Event):
 
 
 @_event
+class ZoneEnded(Event):
+    """A lasting spell area (grease) is over: its squares are clear again (docs/rules.md §8.1)."""
+
+    type: ClassVar[str] = "zone_end"
+    spell: str
+    owner: str
+    squares: tuple
+
+
+@_event
 class Refused(Event):
     """An action the rules do not allow here, with the reason (a value, not an error)."""
 

@@ -261,6 +261,10 @@ class Narrator:
             targets = f" at {tuple(e.squares[0])}"   # on an object lying there
         return f"{self.sv(e.actor, 'casts')} {e.spell.replace('-', ' ')}{targets}"
 
+    def _zone_end(self, e: ev.ZoneEnded) -> str:
+        xs, ys = [q[0] for q in e.squares], [q[1] for q in e.squares]
+        return f"  {self.n(e.owner)}'s {e.spell.replace('-', ' ')} at ({min(xs)}, {min(ys)}) is gone"
+
     def _armor(self, e: ev.ArmorWork) -> str:
         """Armor off before a crawlway (RULES §2.4): the work begins, goes on, is done or lost."""
         armor, its = thing(e.armor), self.its(e.actor)
@@ -329,6 +333,6 @@ LINES = {
     ev.Engulf: Narrator._engulf, ev.ActionTaken: Narrator._item, ev.Splash: Narrator._splash,
     ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
     ev.Rolled: Narrator._roll, ev.DmEdit: Narrator._dm,
-    ev.ArmorWork: Narrator._armor,
+    ev.ArmorWork: Narrator._armor, ev.ZoneEnded: Narrator._zone_end,
     ev.Opposed: Narrator._opposed,
 }

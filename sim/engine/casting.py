@@ -10,18 +10,47 @@ import functools
 from sim.engine.checks import concentration
 from sim.engine.creature import Creature
 from sim.engine.world import World
+from sim.errors import DataError
 from sim.events import SpellCast
 from sim.rules import _data
 from sim.rules.weapons import combat_modifier
 
 
 SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
-             "cure-moderate-wounds", "hold-person", "light", "darkness")
+             "cure-moderate-wounds", "hold-person", "light", "darkness", "grease", "glitterdust")
+
+
+#: The keys a ``[spell.NAME]`` table of ``sim/data/spells.toml`` may hold.
+SPELL_KEYS = frozenset({
+    "level", "range", "targets", "missiles", "damage", "energy", "save", "swarms", "area", "radius_ft", "hit_dice",
+    "max_hd_each", "casting_time", "duration_rounds_per_level", "immune_types", "length_ft", "damage_per_level",
+    "max_dice", "heal", "per_level", "max_bonus", "stops_bleeding", "bonus", "target_types", "gear", "side_ft",
+    "balance_dc"})
+
+
+def check_spells(table: dict, name: str = "sim/data/spells.toml") -> dict:
+    """The ``[spell]`` tables of a spells file, checked: every key known, a level and a range of
+    ``[range]`` in each; a problem is a :class:`DataError` naming the table and the key."""
+    ranges = table.get("range", {})
+    spells = table.get("spell")
+    if not isinstance(spells, dict):
+        raise DataError(f"{name}: no [spell.NAME] tables")
+    for spell, d in spells.items():
+        unknown = sorted(set(d) - SPELL_KEYS)
+        if unknown:
+            raise DataError(f"{name}: [spell.{spell}] {unknown[0]}: unknown key; the keys are "
+                            f"{', '.join(sorted(SPELL_KEYS))}")
+        for key in ("level", "range"):
+            if key not in d:
+                raise DataError(f"{name}: [spell.{spell}]: {key} is missing")
+        if d["range"] not in ranges:
+            raise DataError(f"{name}: [spell.{spell}] range: {d['range']!r} is none of {', '.join(ranges)}")
+    return spells
 
 
 @functools.cache
 def spell_data() -> dict:
-    return _data.load("spells.toml")["spell"]
+    return check_spells(_data.load("spells.toml"))
 
 
 def caster_level(c: Creature) -> int:

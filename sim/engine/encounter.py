@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import armor, attack_actions, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells
+from sim.engine import armor, attack_actions, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells, zones
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
@@ -146,6 +146,7 @@ class Encounter(World):
             return c
 
     def _start_of_turn(self, c: Creature) -> None:
+        zones.expire(self)               # grease over (docs/rules.md §8.1)
         grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
         paralysis_wears_off(self, c)
         c.flat_footed = False
@@ -237,6 +238,7 @@ class Encounter(World):
         if c.is_swarm and c.in_fight:
             swarm_attack(self, c)
         self._poor_flier(c)
+        spells.glitter_turn(self, c)     # glitterdust: a new Will save (docs/rules.md §8.2)
         self.emit(TurnEnd(round=self.round, actor=c.id))
         self.turn = None
         self._check_victory()

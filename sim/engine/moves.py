@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import armor, attack_actions, attacks
+from sim.engine import armor, attack_actions, attacks, zones
 from sim.engine.actions import Charge, DropProne, FiveFootStep, Impossible, Move, Run, StandUp, Turn, Withdraw
 from sim.engine.checks import skill_check
 from sim.engine.creature import Creature
@@ -169,6 +169,7 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
     # double move; after any other action, that action's whole speed)
     blind_budget = budget * c.speed_ft_value() if w.blinded(c) else None
     spent = 0
+    extra = 0
     if before:
         walk_on = spent_turn[0] < 5 * sp * before and w.turn is not None
         spent = 2 * w.turn.walked_ft if walk_on else before * c.speed_ft_value()
@@ -176,7 +177,7 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
         if armor.step_refused(c, step):
             break  # medium or heavy armor comes off first (RULES §2.4, §7.33)
         if blind_budget is not None:
-            spent += 2 * step.feet
+            spent += 2 * (step.feet + zones.extra_feet(w, c, step))
             if spent > blind_budget:
                 break
         if step.kind in ("escape_artist", "squeeze"):
@@ -186,7 +187,10 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
             if used + need <= budget:
                 out.append(step)
             break
+        extra += zones.extra_feet(w, c, step)   # a greased square: half speed (docs/rules.md §8.1)
         act = int(math.ceil(step.move_action))
+        if extra:   # the feet so far, the greased ones twice, over the speed
+            act = max(act, -(-(int(step.clock_ft) + extra) // (5 * sp)))
         if act > budget:
             break
         used = max(used, act)
@@ -217,7 +221,10 @@ def escape_artist(w: World, c: Creature, step) -> bool:
 
 def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool = False, five_ft: bool = False) -> bool:
     """Take one step, resolving attacks of opportunity for leaving threatened squares first.
-    Returns False if the creature can no longer move (it fell)."""
+    Returns False if the creature can no longer move (it fell, or slipped on grease)."""
+    if zones.stuck(w, c):
+        return False  # it failed grease's Balance check this round (docs/rules.md §8.1)
+    was_greased = bool(w.zones) and bool(set(c.squares) & zones.greased(w))
     if step.kind != "stand":
         if not five_ft and not withdraw:
             provoke_for_leaving(w, c, step.at)
@@ -243,6 +250,8 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
         provoke_for_leaving(w, c, step.at, why="crawling")
         if not c.in_fight:
             return False
+    if step.kind != "stand" and not zones.entered(w, c, was_greased):
+        return False
     return True
 
 

@@ -46,7 +46,9 @@ from sim.grid import CaveGrid
 from sim.specs import EncounterSpec
 
 #: The snapshot format's version; a file naming another is refused.
-SCHEMA = 2  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone)
+SCHEMA = 3  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease)
+#: Older schemas read by adding what they lack: schema 2 had no lasting spell areas.
+MIGRATIONS = {2: {"zones": []}}
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure
@@ -394,6 +396,16 @@ def _check_state(w: Encounter) -> list[tuple[str, str]]:
         elif w.order[w.turn_index] != w.turn.actor:
             bad.append(("state.turn.actor", f"{w.turn.actor!r} acts, but the initiative order has "
                                             f"{w.order[w.turn_index]!r} there"))
+    for i, z in enumerate(w.zones):
+        sqs = getattr(z, "squares", None)
+        if type(z).__name__ != "Zone" or not isinstance(sqs, tuple):
+            bad.append((f"state.zones[{i}]", "is not a spell's zone"))
+        elif z.owner not in ids:
+            bad.append((f"state.zones[{i}].owner", f"{z.owner!r} is no creature of this fight"))
+        else:
+            off = [q for q in sqs if not (isinstance(q, tuple) and len(q) == 2 and grid.in_bounds(q))]
+            if off:
+                bad.append((f"state.zones[{i}].squares", f"{off[0]!r} is not a square of the map"))
     if w.events and w.events[0].type != "encounter_start":
         bad.append(("state.events[0]", "the events must start with encounter_start"))
     if w.finished and w.winner is not None and w.winner not in {c.team for c in w.creatures.values()}:
@@ -441,11 +453,14 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
     if schema > SCHEMA:
         raise DataError(f"{path}: cavesim_snapshot: schema {schema} is newer than this cavesim reads ({SCHEMA}); "
                         "update cavesim to load it")
-    if schema != SCHEMA:
+    if schema != SCHEMA and schema not in MIGRATIONS:
         raise DataError(f"{path}: cavesim_snapshot: schema {schema} is not one this cavesim reads ({SCHEMA})")
     for key, kind in (("encounter", str), ("map", dict), ("state", dict)):
         if not isinstance(data.get(key), kind):
             raise DataError(f"{path}: {key}: missing or not a {kind.__name__}; the file is damaged, save again")
+    for old in range(schema, SCHEMA):   # an older file: what later schemas added, empty
+        for k, v in MIGRATIONS[old].items():
+            data["state"].setdefault(k, v)
     enc_file = Path(encounter_file) if encounter_file is not None else path.parent / data["encounter"]
     if spec is None and not enc_file.exists():
         raise DataError(f"{path}: encounter: {enc_file} does not exist; the snapshot needs the encounter file "

@@ -1,5 +1,6 @@
 """Which of the 3rd-level spells pays this turn (RULES §8; areas against swarms §4.7): fireball or
-lightning bolt on a swarm or a cluster of foes, hold person on the biggest humanoid. Small scorers
+lightning bolt on a swarm or a cluster of foes, hold person on the biggest humanoid, grease under
+a brute on its way to the caster (docs/rules.md §8.1). Small scorers
 the turn planner (:mod:`sim.engine.ai`) asks; each returns a :class:`Cast` or None.
 """
 
@@ -10,6 +11,7 @@ from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.spells import area_of
+from sim.engine.zones import greased
 from sim.engine.world import World
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.vision import SEES
@@ -78,3 +80,51 @@ def light_up(w: World, c: Creature) -> Cast | None:
     if c.id not in sight.ids or not sight.is_blinded(c.id):
         return None
     return Cast("light", target=c.id)
+
+
+def grease_brute(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Grease under a brute coming for the caster: the foe of the most Hit Dice (bigger than the
+    caster, or of at least its Hit Dice) that is not yet next to it, standing, not a swarm, seen, in close range, not on
+    grease already; the 10-ft square from its north-west square, when that square holds no ally
+    and not the caster. It falls prone on a failed Reflex save and walks on at half speed."""
+    if c.block.spells is None or has_spell(c, "grease") is None:
+        return None
+    mine = set(c.squares)
+    ally_sq = {s for a in w.allies(c) for s in a.squares} | mine
+    oily = greased(w)
+    cands = []
+    for f in foes:
+        if f.is_swarm or f.prone or not f.in_fight or (f.block.hit_dice < c.block.hit_dice and f.size <= c.size):
+            continue
+        if footprint_distance_ft(c.squares, f.squares) <= 5 or set(f.squares) & oily or w.perception(c, f) < SEES:
+            continue
+        cast = Cast("grease", at=tuple(f.pos))
+        area = set(area_of(w, c, cast))
+        if area and not area & ally_sq and set(f.squares) <= area:
+            cands.append(((f.block.hit_dice, f.hp, f.id), cast))
+    return max(cands, key=lambda t: t[0])[1] if cands else None
+
+
+def glitter_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Glitterdust on two or more foes not blind yet (a swarm counts like any foe): aimed at a
+    corner of each foe's space, the point whose spread holds the most of them and no friend nor
+    the caster."""
+    if c.block.spells is None or has_spell(c, "glitterdust") is None:
+        return None
+    ally_sq = {s for a in w.allies(c) for s in a.squares} | set(c.squares)
+    seeing = [f for f in foes if f.in_fight and "blinded" not in f.conditions]
+    best, tried = None, set()
+    for f in seeing:
+        for x, y in f.squares:
+            for at in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)):
+                if at in tried:
+                    continue
+                tried.add(at)
+                cast = Cast("glitterdust", at=at)
+                area = set(area_of(w, c, cast))
+                if not area or area & ally_sq:
+                    continue
+                n = sum(1 for g in seeing if set(g.squares) & area)
+                if n >= 2 and (best is None or n > best[0]):
+                    best = (n, cast)
+    return best[1] if best else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from sim.engine import attacks, damage, specials
+from sim.engine import attacks, damage, specials, zones
 from sim.engine.actions import Cast, Impossible, Turn
 from sim.engine.casting import caster_level, has_spell, in_swarm, range_ft, spell_data, spend_slot, SIMULATED
 from sim.engine.checks import concentration, label, roll_dice, roll_save
@@ -96,7 +96,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if a.at is None or tuple(a.at) in c.squares:
             return Impossible("lightning bolt needs a square to aim at (outside the caster's space)")
         return line_squares(w, c, a.at, int(data["length_ft"]))
-    if spell in ("sleep", "fireball"):
+    if spell in ("sleep", "fireball", "glitterdust"):
         if a.at is None:
             return Impossible(f"{spell.replace('-', ' ')} needs a point (a grid intersection)")
         px, py = a.at
@@ -108,7 +108,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
         if 5 * distance_squares((0, 0), (a_, b_)) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
-        if spell == "fireball" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
+        if spell != "sleep" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
             return Impossible(f"no line of effect to the point {tuple(a.at)}")
         return burst_area(w, a.at, int(data["radius_ft"]))
     if spell == "burning-hands":
@@ -122,6 +122,8 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         return cone(origin, a.direction, int(data["length_ft"]), w.grid.rock)
     if spell == "bless":
         return burst_area(w, caster_corner(c), int(data["radius_ft"]))
+    if spell == "grease":
+        return _plan_square(w, c, data, a, reach)
     return Impossible(f"unknown spell {spell}")
 
 
@@ -162,7 +164,26 @@ def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[in
     return out
 
 
-AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt")
+AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt", "grease", "glitterdust")
+
+
+def _plan_square(w: World, c: Creature, data: dict, a: Cast, reach: int):
+    """Grease's 10-ft square: the squares from ``at`` (its north-west square) on, 2x2, rock left
+    out; in range when its nearest square is (5-10-5), with a line of effect to one of them."""
+    if a.at is None:
+        return Impossible("grease needs a square (at): the north-west square of its 10-ft square")
+    n = int(data["side_ft"]) // 5
+    x0, y0 = int(a.at[0]), int(a.at[1])
+    rows, cols = w.grid.rock.shape
+    squares = [(x, y) for y in range(y0, y0 + n) for x in range(x0, x0 + n)
+               if 0 <= x < cols and 0 <= y < rows and not w.grid.rock[y, x]]
+    if not squares:
+        return Impossible(f"the square {(x0, y0)} starts no open 10-ft square (rock or off the map)")
+    if footprint_distance_ft(c.squares, squares) > reach:
+        return Impossible(f"the square {(x0, y0)} is out of range ({reach} ft)")
+    if not line_of_effect(w.grid.rock, c.squares, squares):
+        return Impossible(f"no line of effect to the square {(x0, y0)}")
+    return squares
 
 
 def area_of(w: World, c: Creature, a: Cast) -> list[tuple[int, int]]:
@@ -231,6 +252,10 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
             damage.clear_condition(w, target, "wounded", "healed")
     elif spell in ("burning-hands", "fireball", "lightning-bolt"):
         _area_damage(w, c, spell, data, plan, a, lvl)
+    elif spell == "grease":
+        _grease(w, c, data, plan, a, lvl)
+    elif spell == "glitterdust":
+        _glitterdust(w, c, data, plan, a, lvl)
     elif spell in ("light", "darkness"):
         _light_effect(w, c, spell, data, plan, a)
     elif spell == "hold-person":
@@ -309,6 +334,49 @@ def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast
         if amount > 0:
             damage.deal_damage(w, v, [damage.DamagePart(amount, data["energy"], "energy", area=True)], source=c,
                                cause="spell")
+
+
+def _grease(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> None:
+    """Grease (docs/rules.md §8.1): a zone for 1 round per caster level; every creature with a
+    square in it makes a Reflex save or falls prone (a swarm does not fall, RULES §4.5)."""
+    sq = set(squares)
+    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)]
+    w.emit(SpellCast(round=w.round, actor=c.id, spell="grease", targets=tuple(o.id for o in inside),
+                     squares=tuple(squares), defensive=a.defensive))
+    z = zones.Zone(spell="grease", squares=tuple(squares), owner=c.id,
+                   last_round=w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1,
+                   dc=c.block.spells.save_dc(lvl))
+    w.zones = [*w.zones, z]
+    for o in inside:
+        zones.fall(w, o, z, "grease")
+
+
+def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> None:
+    """Glitterdust (docs/rules.md §8.2): every creature with a square in the spread, the caster's
+    friends too, makes a Will save or is blinded for 1 round per caster level (no spell
+    resistance); a swarm too [PD]."""
+    sq = set(squares)
+    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)]
+    w.emit(SpellCast(round=w.round, actor=c.id, spell="glitterdust", targets=tuple(o.id for o in inside),
+                     squares=tuple(squares), defensive=a.defensive))
+    dc = c.block.spells.save_dc(lvl)
+    last = w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1
+    for o in inside:
+        if not roll_save(w, o, "will", dc, "glitterdust", c.id):
+            w.memory[f"glitter:{o.id}"] = [last, dc]
+            damage.set_condition(w, o, "blinded", c.id)
+
+
+def glitter_turn(w: World, c: Creature) -> None:
+    """At the end of a glitterdusted creature's turn: blind no more when the spell's rounds are
+    over, else a new Will save ends it (SRD)."""
+    key = f"glitter:{c.id}"
+    if key not in w.memory:
+        return
+    last, dc = w.memory[key]
+    if w.round >= last or not c.alive or roll_save(w, c, "will", dc, "glitterdust", None):
+        del w.memory[key]
+        damage.clear_condition(w, c, "blinded", "expired" if w.round >= last else "saved")
 
 
 def held_turn(w: World, c: Creature) -> None:

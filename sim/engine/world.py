@@ -125,6 +125,7 @@ class World:
         self.dropped_lights: list = []   # sim.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
         self.pending_grabs: list[tuple[str, str, str]] = []  # improved grab hits to resolve: (grabber, target, rider)
         self.spell_lights: list = []     # sim.vision.Light: magical darkness cast on a square (§9.1)
+        self.zones: list = []            # sim.engine.zones.Zone: lasting spell areas (grease, docs/rules.md §8.1)
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}

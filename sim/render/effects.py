@@ -12,19 +12,39 @@ import pygame
 
 from sim.render import easing, palette
 from sim.render import timeline as tl
-from sim.render.draw import dashed_ring, flame, stable_hash
+from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
 
 TONE_RGB = {"damage": palette.DAMAGE_TEXT, "swarm": palette.SWARM_TEXT, "fire": (255, 170, 60),
             "heal": palette.HEAL_TEXT, "miss": palette.MISS_TEXT, "good": (170, 235, 170), "bad": (255, 150, 130),
             "magic": palette.MAGIC, "crit": palette.CRIT_TEXT, "": palette.UI_TEXT}
+
+#: The colour of a lasting spell area on the floor (grease: oily amber).
+ZONE_RGB = {"grease": (205, 170, 60)}
 
 
 class Effects:
     """The effect animations and previews of a Scene (uses its model, director, camera, sprites and
     text)."""
 
+    def _draw_zones(self, surf) -> None:
+        """Lasting spell areas (grease): a translucent sheen on each square with a pattern of its
+        own (grease: amber with diagonal oily streaks), and an outline round the area."""
+        ts = self.camera.ts
+        for (spell, _, _), squares in self.model.zones.items():
+            rgb = ZONE_RGB.get(spell, palette.MAGIC)
+            tile = pygame.Surface((ts, ts), pygame.SRCALPHA)
+            tile.fill((*rgb, 120))
+            for k in range(-ts, ts, max(3, ts // 4)):
+                pygame.draw.line(tile, (*[min(255, v + 60) for v in rgb], 170), (k, ts), (k + ts, 0), max(1, ts // 12))
+            for x, y in squares:
+                sx, sy = self.camera.to_screen(x, y)
+                surf.blit(tile, (int(round(sx)), int(round(sy))))
+            square_outline(surf, squares, self.camera, rgb, max(1, ts // 16))
+
     def _draw_ground_effects(self, surf, anims, t) -> None:
         ts = self.camera.ts
+        if self.model.zones:
+            self._draw_zones(surf)
         for a in anims:
             if a.kind == tl.FIRE or (a.kind == tl.SPELL and a.data.get("spell") in ("burning-hands", "fireball")):
                 p = a.progress(t)
@@ -216,7 +236,8 @@ class Effects:
         squares = a.data.get("squares", [])
         col = {"sleep": (140, 160, 255), "bless": (255, 220, 120), "cure-light-wounds": palette.HEAL_TEXT,
                "cure-moderate-wounds": palette.HEAL_TEXT, "lightning-bolt": (190, 215, 255),
-               "light": (255, 250, 210), "darkness": (90, 60, 130)}.get(spell, palette.MAGIC)
+               "light": (255, 250, 210), "darkness": (90, 60, 130), "glitterdust": (255, 215, 90),
+               "grease": ZONE_RGB["grease"]}.get(spell, palette.MAGIC)
         pts = [self.token_centre(tid, t) for tid in targets] + [(x + 0.5, y + 0.5) for x, y in squares]
         if spell in ("burning-hands", "fireball"):
             return  # drawn with the ground effects

@@ -134,6 +134,7 @@ class ViewModel:
         self.lights_thrown: dict[str, set[str]] = {}  # lit lanterns thrown (their light leaves the hand)
         self.spell_lit: dict[str, str] = {}   # creature id -> the light spell's gear it carries (RULES §9.1)
         self.darkness: list = []              # squares where a darkness spell was cast
+        self.zones: dict = {}                 # (spell, owner, squares) of lasting areas (grease) -> their squares
         self.narrator = Narrator()
 
     # -- queries ---------------------------------------------------------------------------------
@@ -247,7 +248,11 @@ class ViewModel:
             c.pos = _pos(e.after["at"])
 
     def _on_spell(self, e: ev.SpellCast) -> None:
-        """Light and darkness change the picture's light (RULES §9.1)."""
+        """Light and darkness change the picture's light (RULES §9.1); grease lies on the floor
+        until its ``zone_end`` (docs/rules.md §8.1)."""
+        if not e.lost and e.spell == "grease":
+            sq = tuple(_pos(q) for q in e.squares)
+            self.zones[("grease", e.actor, sq)] = sq
         if e.lost or e.spell not in ("light", "darkness"):
             return
         if e.spell == "light":
@@ -280,6 +285,9 @@ class ViewModel:
         c = self.creatures.get(e.target)
         if c is not None:
             c.conditions.add("dispersed")
+
+    def _on_zone_end(self, e: ev.ZoneEnded) -> None:
+        self.zones.pop((e.spell, e.owner, tuple(_pos(q) for q in e.squares)), None)
 
     def _on_splash(self, e: ev.Splash) -> None:
         if "lantern" in e.item:

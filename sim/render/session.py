@@ -638,14 +638,14 @@ class PlayController(TableHand):
             if not here:
                 return "click a creature to target"
             return Cast(spell, target=here[0].id, defensive=defensive)
-        if spell == "lightning-bolt":
+        if spell in ("lightning-bolt", "grease"):   # grease: the clicked square is its north-west square
             return Cast(spell, at=sq, defensive=defensive)
         if spell in ("light", "darkness"):   # light on a creature's gear, else on the clicked square
             here = [cv for cv in sc.model.at(sq) if cv.alive] if spell == "light" else []
             if here:
                 return Cast(spell, target=here[0].id, defensive=defensive)
             return Cast(spell, at=sq, defensive=defensive)   # aimed through the clicked square's centre
-        if spell in ("sleep", "fireball"):
+        if spell in ("sleep", "fireball", "glitterdust"):
             px, py = point if point is not None else (sq[0] + 0.5, sq[1] + 0.5)
             return Cast(spell, at=(int(round(px)), int(round(py))), defensive=defensive)
         if spell == "burning-hands":

@@ -386,6 +386,10 @@ class Director:
         self._add(FLOAT, t, 1.4, target=e.target, text=text, tone="magic", small=True)
         return 0.35
 
+    def _on_zone_end(self, e: ev.ZoneEnded, t, before):
+        """A grease is gone: the model drops its sheen; a short beat, no animation of its own."""
+        return 0.1
+
     # -- the dispatch table: event class -> its handler (an event not listed has no animation) ----------
     HANDLERS: ClassVar[dict[type, Callable]] = {
         ev.EncounterStart: _on_encounter_start, ev.Initiative: _on_initiative, ev.RoundStart: _on_round_start,
@@ -396,7 +400,7 @@ class Director:
         ev.SpellCast: _on_spell, ev.Refused: _on_refused, ev.EncounterEnd: _on_encounter_end,
         ev.Rolled: _on_roll, ev.DmEdit: _on_dm,
         ev.ArmorWork: _on_armor,
-        ev.Opposed: _on_opposed,
+        ev.Opposed: _on_opposed, ev.ZoneEnded: _on_zone_end,
     }
 
 

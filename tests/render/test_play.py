@@ -292,3 +292,17 @@ def test_shift_click_is_a_full_attack_with_rapid_shot_and_ctrl_shift_click_a_man
     assert [e.action for e in ctl.enc.events[n:] if isinstance(e, ev.ActionTaken)] == ["manyshot"]
     shots = [e for e in ctl.enc.events[n:] if isinstance(e, ev.Attack) and e.actor == "sov"]
     assert len(shots) == 1 and shots[0].modifiers["manyshot"] == -4
+
+
+def test_grease_and_glitterdust_clicks_cast_them_where_they_point():
+    s = spec(HALL, [{"id": "ilde", "template": "elf-wizard-6", "team": "party", "at": (2, 2)},
+                    {"id": "gob", "template": "goblin", "team": "monsters", "at": (6, 2)}], seed=4)
+    scene, ctl = ready(s)
+    assert ctl.current().id == "ilde" and {"grease", "glitterdust"} <= set(ctl.spell_options())
+    while scene.spell_choice != "grease":
+        ctl.cycle_spell()
+    assert ctl.spell_action((6, 2)).at == (6, 2)                  # its north-west square
+    assert sorted(ctl.spell_area((6, 2))) == [(6, 2), (6, 3), (7, 2), (7, 3)]
+    while scene.spell_choice != "glitterdust":
+        ctl.cycle_spell()
+    assert ctl.spell_action((6, 2), point=(6.9, 2.2)).at == (7, 2)   # the nearest grid intersection
