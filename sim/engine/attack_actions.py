@@ -104,18 +104,25 @@ def guessed_attack(w: World, c: Creature, att: Attack, at, *, kind: str, iterati
     return resolve_attack(w, plan)
 
 
+def _target(w: World, c: Creature, cid: str):
+    """The creature ``cid`` that ``c`` attacks, or why it cannot: no such creature, or one it
+    neither sees nor has located (RULES §9)."""
+    target = w.creatures.get(cid)
+    if target is None:
+        return Impossible(f"no creature {cid!r}")
+    why = unperceived_reason(w, c, target)
+    return Impossible(why) if why else target
+
+
 def do_strike(w: World, c: Creature, t: Turn, a: Strike):
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
     if a.at is not None:
         return _strike_square(w, c, t, a)
-    target = w.creatures.get(a.target)
-    if target is None:
-        return Impossible(f"no creature {a.target!r}")
-    why = unperceived_reason(w, c, target)
-    if why:
-        return Impossible(why)
+    target = _target(w, c, a.target)
+    if isinstance(target, Impossible):
+        return target
     att = attack_for(w, c, a.attack)
     if isinstance(att, Impossible):
         return att
@@ -164,12 +171,9 @@ def do_full_attack(w: World, c: Creature, t: Turn, a: FullAttack):
         return Impossible(why)
     target = None
     if a.at is None:
-        target = w.creatures.get(a.target)
-        if target is None:
-            return Impossible(f"no creature {a.target!r}")
-        why = unperceived_reason(w, c, target)
-        if why:
-            return Impossible(why)
+        target = _target(w, c, a.target)
+        if isinstance(target, Impossible):
+            return target
     routine = attack_routine(w, c, a.attack)
     if isinstance(routine, Impossible):
         return routine
@@ -274,12 +278,9 @@ def do_manyshot(w: World, c: Creature, t: Turn, a: Manyshot):
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    target = w.creatures.get(a.target)
-    if target is None:
-        return Impossible(f"no creature {a.target!r}")
-    why = unperceived_reason(w, c, target)
-    if why:
-        return Impossible(why)
+    target = _target(w, c, a.target)
+    if isinstance(target, Impossible):
+        return target
     att = attack_for(w, c, a.attack)
     if isinstance(att, Impossible):
         return att
