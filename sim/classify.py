@@ -25,10 +25,10 @@ The decision procedure, first match wins (§2.3)::
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sim.grid import CaveGrid
+from sim.jit import numba
 from sim.rules.bodies import Body, body_for
 from sim.rules.categories import Category
 from sim.rules.sizes import Size

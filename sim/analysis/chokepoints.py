@@ -55,13 +55,13 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 from scipy import ndimage
 
 from sim.analysis.regions import geometry_labels, reading_order, usable
 from sim.classify import classify_arrays
 from sim.grid import CaveGrid, effective_width_ft
+from sim.jit import numba
 from sim.movement import Mover, find_path, move_field
 from sim.movement.field import MoveField
 from sim.rules.bodies import body_for

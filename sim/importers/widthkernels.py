@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
+
+from sim.jit import numba
 
 STEPS = np.linspace(0.0, 1.5, 25)[1:]  # offsets along the normal, in pixels
 RING_RADII = np.array([0.75, 0.5, 0.25, 0.125, 0.0625, 0.03125])  # pattern-search steps, in pixels

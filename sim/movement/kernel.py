@@ -67,12 +67,13 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
-import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from sim.jit import numba
 
 BLOCKED, WALK, CRAWL, AWKWARD, TIGHT = 0, 1, 2, 3, 4
 PRONE = 2

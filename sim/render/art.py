@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import zlib
 
-import numba
 import numpy as np
 
 from sim.grid import CaveGrid
+from sim.jit import numba
 from sim.render import palette
 
 

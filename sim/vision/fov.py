@@ -29,8 +29,9 @@ True
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from sim.jit import numba
 
 FLOOR, WALL, NONE = 2, 1, 0
 

@@ -27,9 +27,9 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
-import numba
 import numpy as np
 
+from sim.jit import numba
 from sim.vision.fov import shadowcast
 
 DARK, SHADOWY, BRIGHT = 0, 1, 2

@@ -45,9 +45,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-import numba
 import numpy as np
 
+from sim.jit import numba
 from sim.vision.fov import shadowcast
 from sim.vision.light import DARK, SHADOWY, LightGrid, Scratch
 
