@@ -345,6 +345,11 @@ class CrawlScene(Scene):
         self._route = (base, ts, comp)
         return comp
 
+    def export_seconds(self) -> float:
+        """The animation's length in seconds (at the speed it is drawn): an export's palette
+        pass spreads its sample frames over it."""
+        return self.plan.duration / (self.director.speed or 1.0)
+
     def export_hold(self) -> int:
         """Frames an export holds each picture for now: two on a walk (the party strolls at 8x;
         every other in-between frame is left out, halving a long walk's share of the GIF), else

@@ -265,6 +265,7 @@ class CrawlPlan(CrawlWords):
                 self._fallen_at.setdefault(cid, float(result.fights[i]["start_rounds"]))
         self._open = self._openness()
         self._behind = self._room_behind()
+        self._placed: tuple | None = None   # (t, segment, placements): the last answer, asked again
 
     # -- the schedule ---------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -536,7 +537,16 @@ class CrawlPlan(CrawlWords):
         """Where each member of the party who is still travelling (or left behind on the way) is
         drawn at crawl time ``t``: at its own progress, but never through the one ahead of it
         (single file), two abreast where the way is open. Members who fell in a fight are not
-        here: they lie where the fight left them."""
+        here: they lie where the fight left them. A frame asks this three times for the same
+        moment (positions, camera, waiting marks): the last answer is kept."""
+        last = self._placed
+        if last is not None and last[0] == t and last[1] is segment:
+            return dict(last[2])
+        out = self._placements(t, segment)
+        self._placed = (t, segment, out)
+        return dict(out)
+
+    def _placements(self, t: float, segment: Segment | None) -> dict[str, Place]:
         g = segment if segment is not None else self.segment_at(self.screen_time(t))
         have = [c for c in self.party if c in self._tracks and self._tracks[c].times
                 and self._fallen_at.get(c, math.inf) >= t]

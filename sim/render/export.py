@@ -82,10 +82,26 @@ class ExportResult:
     seconds: float          # animation length
 
 
+@dataclass(frozen=True)
+class Patch:
+    """What changed in a frame since the one before, at the output scale: ``image`` (PIL, RGB)
+    goes at (``left``, ``top``); the rest of the picture is the frame before."""
+    left: int
+    top: int
+    image: object
+
+
 def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: float, sample_every: int = 0,
-            last: dict | None = None, wanted=None, share: dict | None = None):
-    """Yield (index, PIL image) for every frame of the animation. ``make()`` builds a fresh
-    (scene, driver). With ``sample_every`` only every n-th frame is drawn (palette pass); with
+            last: dict | None = None, wanted=None, share: dict | None = None, shrink: str = "smooth"):
+    """Yield (index, picture) for every frame of the animation. ``make()`` builds a fresh
+    (scene, driver). The picture is a PIL image made smaller by pygame's ``smoothscale``; with
+    ``shrink="area"`` by exact area averaging (:mod:`sim.render.shrink`); with
+    ``shrink="patches"`` (the GIF) the same pictures as "area", given as :class:`Patch`: the whole
+    first frame, then only the rectangle that changed (compared at full size, so only that is
+    made smaller, read and quantised). A picture that did not change is yielded again as the same
+    object. At a scale no small ratio gives, both fall back to smoothscale's whole images.
+    With ``sample_every`` only every n-th frame is drawn (palette pass; -n: about n frames
+    spread over the scene's ``export_seconds()``, else one in two seconds); with
     ``wanted(index, driver)`` only the frames it accepts are drawn (the simulation and the
     animation clock still run through every step, so a frame is the same picture either way).
     ``last``: gets the full-size surface holding the last frame drawn (``"surface"``).
@@ -95,6 +111,10 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
     from PIL import Image
 
     scene, driver = make()
+    if sample_every < 0 and hasattr(scene, "export_seconds"):   # -n: about n samples over the animation
+        sample_every = max(1, int(scene.export_seconds() * fps / -sample_every))
+    elif sample_every < 0:
+        sample_every = max(1, int(round(2.0 * fps)))             # one frame in two seconds of animation
     scene.camera_glide = 0.0   # the camera cuts instead of gliding: a glide rewrites whole frames
     scene.cut_fades = True     # cards appear and go at once: a fade rewrites whole frames too
     scene.steady_flames = True  # torches burn steady: a flicker rewrites the whole lit area (4x the crawl GIF)
@@ -105,10 +125,13 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
             scene._painted.update(share["painted"])
             scene._maps.update(share["maps"])
         share.update(grid=scene.grid, painted=scene._painted, maps=scene._maps)
-    surf = pygame.Surface(scene.size)
+    surf = pygame.Surface(scene.size, 0, 32)
     per_frame = max(1, int(round(STEPS_PER_SECOND / fps)))
     out_size = (max(2, int(round(scene.size[0] * scale))), max(2, int(round(scene.size[1] * scale))))
     small = pygame.Surface(out_size) if out_size != scene.size else None
+    area = _area_ratio(surf, scale) if shrink != "smooth" else None
+    patches = area is not None and shrink == "patches"
+    seen = None   # the full-size pixels of the last frame drawn (patches)
     holds = wanted is None and not sample_every and hasattr(scene, "export_hold")   # an animation, not a frame
     held, prev = 0, None
     i = 0
@@ -128,7 +151,11 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
                 scene.draw(surf, 1.0)
                 if last is not None:
                     last["surface"] = surf
-                if small is not None:   # pygame's smoothscale: as sharp as Lanczos at 3/4, a third of the time
+                if area is not None:
+                    img, seen = _shrunk(surf, area, seen, patches)
+                    if img is None:      # nothing changed: the picture before, again
+                        img = prev
+                elif small is not None:   # pygame's smoothscale: as sharp as Lanczos at 3/4, a third of the time
                     pygame.transform.smoothscale(surf, out_size, small)
                     img = Image.frombytes("RGB", out_size, pygame.image.tobytes(small, "RGB"))
                 else:
@@ -153,6 +180,46 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
             return
 
 
+def _area_ratio(surf, scale: float) -> tuple[int, int] | None:
+    """(p, q) for :func:`sim.render.shrink.shrink` when the scene's size and the scale allow it."""
+    from sim.render import shrink
+
+    pq = shrink.ratio(scale)
+    w, h = surf.get_size()
+    if pq is None or w % pq[1] or h % pq[1] or surf.get_masks() != shrink.MASKS:
+        return None
+    return pq
+
+
+def _shrunk(surf, pq, seen, patches: bool):
+    """(picture, seen): the frame made smaller by area, whole or as the :class:`Patch` that
+    changed since ``seen`` (the full-size pixels before, updated); (None, seen) if none did."""
+    import pygame
+    from PIL import Image
+
+    from sim.render import shrink
+
+    p, q = pq
+    px = pygame.surfarray.pixels2d(surf)
+    try:
+        w, h = px.shape
+        if not patches:
+            return Image.fromarray(shrink.shrink(px, 0, 0, w, h, p, q), "RGB"), None
+        if seen is None:
+            seen = px.copy()
+            x0, y0, x1, y1 = 0, 0, w, h
+        else:
+            x0, y0, x1, y1 = shrink.changed_box(px, seen)
+            if x1 == 0:
+                return None, seen
+            x0, y0 = x0 - x0 % q, y0 - y0 % q
+            x1, y1 = min(w, x1 + (-x1) % q), min(h, y1 + (-y1) % q)
+        img = Image.fromarray(shrink.shrink(px, x0, y0, x1, y1, p, q), "RGB")
+        return Patch(x0 // q * p, y0 // q * p, img), seen
+    finally:
+        del px   # the surface stays locked while a view of its pixels lives
+
+
 def _hud_only(scene, surf) -> None:
     """A frame not wanted: only the side panel is drawn, because it keeps state from frame to
     frame (the log turns its pages by what it has shown); the bars above and below keep none,
@@ -165,9 +232,8 @@ def _palette(make, *, fps, scale, max_frames, tail, share=None):
     """One 255-colour palette for the whole GIF, from a mosaic of sampled frames."""
     from PIL import Image
 
-    every = max(1, int(round(2.0 * fps)))  # one frame in two seconds of animation
     samples = [img for _, img in _frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail,
-                                         sample_every=every, share=share)]
+                                         sample_every=-16, share=share)]
     if len(samples) > 16:
         idx = sorted({round(k * (len(samples) - 1) / 15) for k in range(16)})
         samples = [samples[k] for k in idx]
@@ -257,7 +323,8 @@ def export(make: Callable, out: str | Path, *, fps: float = 10.0, scale: float =
     if fmt == "GIF":
         share: dict = {}
         pal = _palette(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail, share=share)
-        frames = _frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail, last=last, share=share)
+        frames = _frames(make, fps=fps, scale=scale, max_frames=max_frames, tail=tail, last=last, share=share,
+                         shrink="patches")
         with atomic_path(out) as tmp, open(tmp, "wb") as fh:
             n, size = write_gif_stream(fh, frames, pal, duration_ms=duration)
     else:
@@ -288,8 +355,9 @@ def export(make: Callable, out: str | Path, *, fps: float = 10.0, scale: float =
 
 def write_gif_stream(fh, frames, pal, *, duration_ms: int) -> tuple[int, tuple[int, int]]:
     """Write an animated GIF to the open binary file ``fh`` one frame at a time, never holding
-    more than two frames: every frame quantised to the shared palette ``pal``; after the first,
-    only the rectangle of pixels that changed is stored, unchanged pixels in it as the
+    more than two frames: every frame (a PIL image, or a :class:`Patch` of the frame before)
+    quantised to the shared palette ``pal``; after the first, only the rectangle of pixels that
+    changed is stored, unchanged pixels in it as the
     transparent index 255 (disposal 1: each frame draws over the last), and a frame identical
     to the one before adds its duration to it. Returns (frames drawn, size).
 
@@ -332,12 +400,13 @@ def write_gif_stream(fh, frames, pal, *, duration_ms: int) -> tuple[int, tuple[i
             pending = pending[:3] + (pending[3] + delay, pending[4])
             continue
         last_img = img
-        n -= 1
+        left, top, img = (img.left, img.top, img.image) if isinstance(img, Patch) else (0, 0, img)
         q = img.quantize(palette=pal, dither=Image.Dither.NONE)
         cur = np.array(q)
         cur[cur == TRANSPARENT] = 0   # same colour, so index 255 stays free for "unchanged"
-        n += 1
         if prev is None:
+            if left or top:
+                raise ValueError("the first frame of a GIF must be whole, not a patch")
             size = (cur.shape[1], cur.shape[0])
             fh.write(b"GIF89a" + size[0].to_bytes(2, "little") + size[1].to_bytes(2, "little")
                      + bytes([0xF7, 0, 0]) + palette)
@@ -345,7 +414,8 @@ def write_gif_stream(fh, frames, pal, *, duration_ms: int) -> tuple[int, tuple[i
             pending = (0, 0, _gif_image(cur, palette), delay, False)
             prev = cur
             continue
-        changed = cur != prev
+        region = prev[top:top + cur.shape[0], left:left + cur.shape[1]]   # a view: updated in place below
+        changed = cur != region
         if not changed.any():
             pending = pending[:3] + (pending[3] + delay, pending[4])
             continue
@@ -354,8 +424,8 @@ def write_gif_stream(fh, frames, pal, *, duration_ms: int) -> tuple[int, tuple[i
         cols = np.flatnonzero(changed.any(axis=0))
         r0, r1, c0, c1 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
         delta = np.where(changed, cur, np.uint8(TRANSPARENT))[r0:r1, c0:c1]
-        pending = (c0, r0, _gif_image(np.ascontiguousarray(delta), palette), delay, True)
-        prev = cur
+        pending = (left + c0, top + r0, _gif_image(np.ascontiguousarray(delta), palette), delay, True)
+        region[...] = cur
     if pending is not None:
         flush(pending)
     fh.write(b"\x3b")
