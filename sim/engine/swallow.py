@@ -105,13 +105,13 @@ def _put_inside(w: World, host: Creature, t: Creature, how: str) -> None:
                  squares=(sq,), prone=False, action=how))
 
 
-def _exit_square(w: World, c: Creature, host: Creature):
+def _exit_square(w: World, c: Creature, host: Creature, avoid=frozenset()):
     """Where ``c`` comes out: the nearest square to the host's middle where its body fits (its
     movement field) and no one else stands, outside a living host (a dead one's squares may be
     ended in, RULES §6.4); None when there is none within 30 ft."""
     f = w.field(c)
     taken = {sq for o in w.creatures.values() if o is not c and o.alive and not o.is_swarm
-             and o.id not in w.inside and (o is not host or host.in_fight) for sq in o.squares}
+             and o.id not in w.inside and (o is not host or host.in_fight) for sq in o.squares} | set(avoid)
     mid = inner_square(host.squares)
     k = c.k
     best = None
@@ -350,14 +350,35 @@ def engulf_path(w: World, cube: Creature, to) -> list | str:
     return path
 
 
+def sweep(w: World, cube: Creature, at, trail) -> set:
+    """The squares the cube's body fills with its reference square at ``at``: its footprint; [PD]
+    squeezed into a line (a Huge cube in a 10-ft passage), the line and the open squares beside
+    it across the passage, up to its width (it fills the passage, docs/rules.md §11.13)."""
+    f = w.field(cube)
+    line = f.occupied(at, trail)
+    body = set(line)
+    if not f.squeezed[at[1], at[0]] or len(line) < 2:
+        return body
+    straight = len({q[1] for q in line}) == 1 or len({q[0] for q in line}) == 1
+    across = ((0, 1), (0, -1)) if len({q[1] for q in line}) == 1 else (
+        ((1, 0), (-1, 0)) if len({q[0] for q in line}) == 1 else ((0, 1), (0, -1), (1, 0), (-1, 0)))
+    for q in line:
+        for dx, dy in across:
+            for d in range(1, cube.k if straight else 2):
+                p = (q[0] + dx * d, q[1] + dy * d)
+                if not w.grid.in_bounds(p) or w.grid.rock[p[1], p[0]]:
+                    break
+                body.add(p)
+    return body
+
+
 def covered(w: World, cube: Creature, r, path) -> list[Creature] | str:
     """The creatures the cube moves over, in the order it reaches them; or why it cannot (a
     creature it cannot engulf in the way)."""
-    f = w.field(cube)
     out: list[Creature] = []
     trail = list(cube.trail) + [cube.pos]
     for at in path:
-        body = set(f.occupied(at, trail))
+        body = sweep(w, cube, at, trail)
         trail.append(at)
         for o in w.creatures.values():
             if o is cube or not o.alive or o.is_swarm or o.id in w.inside or o in out or not body & set(o.squares):
@@ -415,8 +436,9 @@ def do_engulf(w: World, c: Creature, t: Turn, a: EngulfMove):
             engulfed.append(v)
     if not c.in_fight:
         engulfed = []
+    filled = sweep(w, c, c.pos, c.trail) if c.in_fight else set()
     for v in avoided:
-        at = _exit_square(w, v, c)
+        at = _exit_square(w, v, c, filled)
         if at is None:
             engulfed.append(v)     # nowhere to be pushed: engulfed all the same
             continue
