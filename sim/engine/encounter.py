@@ -298,7 +298,9 @@ class Encounter(World):
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = swallow.refusal(self, c, action) or grapple.refusal(self, c, action)   # inside; grappled (§11.4)
+        refused = swallow.refusal(self, c, action)   # swallowed or engulfed: cut out or escape (§11.13)
+        if refused is None:
+            refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
         if refused is not None:
             return refused
         result = handler(self, c, t, action)

@@ -108,7 +108,8 @@ def _put_inside(w: World, host: Creature, t: Creature, how: str) -> None:
 def _exit_square(w: World, c: Creature, host: Creature, avoid=frozenset()):
     """Where ``c`` comes out: the nearest square to the host's middle where its body fits (its
     movement field) and no one else stands, outside a living host (a dead one's squares may be
-    ended in, RULES §6.4); None when there is none within 30 ft."""
+    ended in, RULES §6.4), then the nearest to where it stood (pushed aside: its choice); not in
+    ``avoid``; None when there is none within 30 ft."""
     f = w.field(c)
     taken = {sq for o in w.creatures.values() if o is not c and o.alive and not o.is_swarm
              and o.id not in w.inside and (o is not host or host.in_fight) for sq in o.squares} | set(avoid)
@@ -126,7 +127,8 @@ def _exit_square(w: World, c: Creature, host: Creature, avoid=frozenset()):
             d = footprint_distance_ft(body, [mid])
             if d > 30:
                 continue
-            key = (d, at[1], at[0])
+            near = (at[0] - c.pos[0]) ** 2 + (at[1] - c.pos[1]) ** 2
+            key = (d, footprint_distance_ft(body, c.squares), near, at[1], at[0])   # then nearest where it was
             if best is None or key < best[0]:
                 best = (key, at)
     return None if best is None else best[1]
