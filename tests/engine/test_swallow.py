@@ -4,6 +4,8 @@ order); caves are inline (tests/engine/helpers.py legend)."""
 
 from __future__ import annotations
 
+import json
+
 from sim import events as ev
 from sim.engine import grapple, swallow
 from sim.engine.actions import CutOut, Draw, EngulfMove, Escape, Move, Strike, Swallow
@@ -12,6 +14,7 @@ from sim.engine.ai import default_policy
 from sim.engine.fight import new_encounter
 from sim.loaders import load_encounter
 from sim.paths import maps_dir
+from sim.render.model import ViewModel
 from sim.events import dumps
 from sim.log import Narrator
 from tests.engine.helpers import encounter, ready
@@ -326,3 +329,41 @@ def test_inside_goes_round_a_snapshot():
     fight.run()
     loaded.run()
     assert dumps(loaded.events) == dumps(fight.events)
+
+
+def test_a_schema_3_snapshot_has_nobody_inside(tmp_path):
+    """Snapshots before swallow whole (schema 3) load with nobody inside (sim.engine.snapshot.MIGRATIONS)."""
+    spec = load_encounter(maps_dir() / "otyugh_midden.toml")
+    fight = new_encounter(spec, seed=3)
+    fight.start()
+    data = json.loads(S.dumps(fight, encounter_file=maps_dir() / "otyugh_midden.toml"))
+    data["cavesim_snapshot"] = 3
+    del data["state"]["inside"], data["state"]["gizzard"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    loaded, _ = S.read_snapshot(path, policy=default_policy, spec=spec)
+    assert loaded.inside == {} and loaded.gizzard == {}
+
+
+def test_the_view_model_keeps_the_swallowed_on_its_worm():
+    """The screen's model: the swallowed creature sits on the worm's middle square and moves with
+    it; out, it stands where the engine put it."""
+    spec = load_encounter(maps_dir() / "otyugh_midden.toml")
+    fight = new_encounter(spec, seed=3)
+    fight.start()
+    while fight.advance() and not fight.inside:
+        pass
+    model = ViewModel()
+    for e in fight.events:
+        model.apply(e)
+    vid, hid = next(iter(fight.inside.items()))
+    assert model.creatures[vid].inside == hid and model.creatures[vid].squares == fight.creatures[vid].squares
+    assert "swallowed" in model.creatures[vid].conditions
+    host = model.creatures[hid]
+    model.apply(ev.Moved(round=9, actor=hid, path=({"at": [2, 2], "category": "clear", "kind": "walk", "feet": 5},),
+                         squares=tuple((2 + i, 2 + j) for j in range(4) for i in range(4)), prone=False, action="move"))
+    assert model.creatures[vid].squares == [(3, 3)] and host.squares[0] == (2, 2)
+    model.apply(ev.CameOut(round=9, actor=vid, target=hid, cause="cut", squares=((6, 3),)))
+    assert model.creatures[vid].inside is None and model.creatures[vid].squares == [(6, 3)]
+    lines = [ln.text for ln in model.log]
+    assert any(t.endswith("whole") and "swallows" in t for t in lines)
