@@ -131,7 +131,8 @@ class Moved(Event):
     path: tuple          # of dicts: at, category, kind, feet
     squares: tuple
     prone: bool
-    action: str          # move | double_move | five_foot_step | charge | withdraw | full_round
+    action: str          # move | double_move | five_foot_step | charge | withdraw | full_round; also
+    #                      engulf (a cube's), swallowed | engulfed | came_out (in or out of a host), pushed
     partial: bool = False  # the move so far, cut here by an attack of opportunity (more follows)
 
 
