@@ -101,7 +101,7 @@ def _put_inside(w: World, host: Creature, t: Creature, how: str) -> None:
     set_condition(w, t, how, host.id)
     sq = inner_square(host.squares)
     t.pos, t.squares, t.prone = sq, [sq], False
-    w.emit(Moved(round=w.round, actor=t.id, path=({"at": list(sq), "category": "clear", "kind": how, "feet": 0},),
+    w.emit(Moved(round=w.round, actor=t.id, path=({"at": list(sq), "category": "CLEAR", "kind": how, "feet": 0},),
                  squares=(sq,), prone=False, action=how))
 
 
@@ -147,7 +147,7 @@ def come_out(w: World, c: Creature, host: Creature, cause: str) -> None:
     if at is not None:
         w.place(c, at)
     w.emit(CameOut(round=w.round, actor=c.id, target=host.id, cause=cause, squares=tuple(c.squares)))
-    cat = Category(int(w.field(c).category[c.pos[1], c.pos[0]])).name.lower()
+    cat = Category(int(w.field(c).category[c.pos[1], c.pos[0]])).name
     w.emit(Moved(round=w.round, actor=c.id, path=({"at": list(c.pos), "category": cat, "kind": "came_out", "feet": 0},),
                  squares=tuple(c.squares), prone=c.prone, action="came_out"))
     if cause == "escaped" and how == "swallowed" and host.in_fight and not host.grappling and c.in_fight:
@@ -419,7 +419,7 @@ def do_engulf(w: World, c: Creature, t: Turn, a: EngulfMove):
     steps = []
     for at in path:
         w.place(c, at, trail_step=True)
-        cat = Category(int(w.field(c).category[at[1], at[0]])).name.lower()
+        cat = Category(int(w.field(c).category[at[1], at[0]])).name
         steps.append({"at": list(at), "category": cat, "kind": "walk", "feet": 5})
     w.emit(Moved(round=w.round, actor=c.id, path=tuple(steps), squares=tuple(c.squares), prone=False, action="engulf"))
     engulfed, avoided = [], []
@@ -445,7 +445,7 @@ def do_engulf(w: World, c: Creature, t: Turn, a: EngulfMove):
             engulfed.append(v)     # nowhere to be pushed: engulfed all the same
             continue
         w.place(v, at)
-        cat = Category(int(w.field(v).category[at[1], at[0]])).name.lower()
+        cat = Category(int(w.field(v).category[at[1], at[0]])).name
         w.emit(Moved(round=w.round, actor=v.id, path=({"at": list(at), "category": cat, "kind": "pushed", "feet": 5},),
                      squares=tuple(v.squares), prone=v.prone, action="pushed"))
     avoided = [v for v in avoided if v not in engulfed]
