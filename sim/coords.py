@@ -58,3 +58,11 @@ def parse_xy(text: str, *, what: str = "position") -> tuple[int, int]:
         shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
         raise UsageError(f"{what} {shown} is not a square: write it as X,Y with whole numbers, e.g. 3,4")
     return (int(m.group(1)), int(m.group(2)))
+
+
+def inner_square(squares) -> Pos:
+    """The square of a body where what it swallowed or engulfed is drawn: the one nearest its
+    middle (docs/rules.md §11.13)."""
+    mx = sum(q[0] for q in squares) / len(squares)
+    my = sum(q[1] for q in squares) / len(squares)
+    return min(squares, key=lambda q: ((q[0] - mx) ** 2 + (q[1] - my) ** 2, q[1], q[0]))

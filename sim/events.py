@@ -131,7 +131,8 @@ class Moved(Event):
     path: tuple          # of dicts: at, category, kind, feet
     squares: tuple
     prone: bool
-    action: str          # move | double_move | five_foot_step | charge | withdraw | full_round
+    action: str          # move | double_move | five_foot_step | charge | withdraw | full_round; also
+    #                      engulf (a cube's), swallowed | engulfed | came_out (in or out of a host), pushed
     partial: bool = False  # the move so far, cut here by an attack of opportunity (more follows)
 
 
@@ -286,6 +287,55 @@ class Engulf(Event):
     type: ClassVar[str] = "engulf"
     actor: str
     targets: tuple
+    squares: tuple
+
+
+# -- swallow whole and engulf (docs/rules.md §11.13) -------------------------------------------------
+
+@_event
+class Swallowed(Event):
+    """``actor`` swallowed ``target`` whole (a won grapple check): it is inside, at ``squares``."""
+
+    type: ClassVar[str] = "swallowed"
+    actor: str
+    target: str
+    squares: tuple
+
+
+@_event
+class Engulfed(Event):
+    """A gelatinous cube moved over creatures: ``targets`` engulfed (inside it), ``avoided`` pushed
+    aside (their Reflex save made); ``squares``: the cube's squares at the end."""
+
+    type: ClassVar[str] = "engulfed"
+    actor: str
+    targets: tuple
+    avoided: tuple
+    squares: tuple
+
+
+@_event
+class GizzardCut(Event):
+    """A swallowed ``actor`` hurt the gizzard of ``target``: ``amount`` now, ``cut`` so far, of the
+    ``needed`` that opens a way out."""
+
+    type: ClassVar[str] = "gizzard_cut"
+    actor: str
+    target: str
+    amount: int
+    cut: int
+    needed: int
+
+
+@_event
+class CameOut(Event):
+    """``actor`` is out of ``target`` (its swallower or engulfer), standing on ``squares``:
+    ``cause`` cut (its way out), escaped, host_dead or fight_over."""
+
+    type: ClassVar[str] = "came_out"
+    actor: str
+    target: str
+    cause: str
     squares: tuple
 
 

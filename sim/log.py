@@ -148,13 +148,17 @@ class Narrator:
         return f"— Round {e.round} —"
 
     def _moved(self, e: ev.Moved) -> str:
+        if e.action in ("swallowed", "engulfed", "came_out"):
+            return None   # its own event says it (docs/rules.md §11.13)
         if not e.path:
             return f"{self.sv(e.actor, 'does')} not get anywhere"
+        if e.action == "pushed":
+            return f"  {self.sv(e.actor, 'is')} pushed aside to {tuple(e.path[-1]['at'])}"
         kinds = {s["kind"] for s in e.path}
         cats = sorted({s["category"].replace("_", " ").lower() for s in e.path if s["category"] != "CLEAR"})
         end = tuple(e.path[-1]["at"])
         verb = {"five_foot_step": "steps", "charge": "charges", "withdraw": "withdraws", "double_move": "moves (double)",
-                "run": "runs"}.get(e.action, "moves")
+                "run": "runs", "engulf": "rolls over"}.get(e.action, "moves")
         if self._moving == (e.actor, e.action) and e.action in ("double_move", "withdraw", "run"):
             verb = "moves on"   # the same move, taken up again after an interruption (an attack of opportunity)
         self._moving = (e.actor, e.action)
@@ -236,6 +240,25 @@ class Narrator:
 
     def _engulf(self, e: ev.Engulf) -> str:
         return f"{self.sv(e.actor, 'engulfs')} {', '.join(self.n(t) for t in e.targets)}"
+
+    def _swallowed(self, e: ev.Swallowed) -> str:
+        return f"  {self.sv(e.actor, 'swallows')} {self.n(e.target)} whole"
+
+    def _engulfed(self, e: ev.Engulfed) -> str:
+        got = ", ".join(self.n(t) for t in e.targets) or "nobody"
+        aside = f"; {', '.join(self.n(t) for t in e.avoided)} pushed aside" if e.avoided else ""
+        return f"  {self.sv(e.actor, 'engulfs')} {got}{aside}"
+
+    def _gizzard_cut(self, e: ev.GizzardCut) -> str:
+        return (f"  {self.sv(e.actor, 'cuts')} {self.n(e.target)}'s gizzard for {e.amount} "
+                f"({e.cut} of {e.needed})")
+
+    def _came_out(self, e: ev.CameOut) -> str:
+        how = {"cut": f"{self.sv(e.actor, 'cuts')} {self.its(e.actor)} way out of",
+               "escaped": f"{self.sv(e.actor, 'escapes')} from inside",
+               "host_dead": f"{self.sv(e.actor, 'comes')} out of the dead",
+               "fight_over": f"{self.sv(e.actor, 'comes')} out of"}.get(e.cause, f"{self.sv(e.actor, 'comes')} out of")
+        return f"  {how} {self.n(e.target)}, at {tuple(e.squares[0]) if e.squares else '?'}"
 
     def _item(self, e: ev.ActionTaken) -> str:
         item = thing(e.item)
@@ -321,7 +344,8 @@ class Narrator:
 #: The words of an opposed check's purpose and checks (docs/rules.md §11).
 _OPPOSED_WORDS = {"grapple_hold": "grapples", "grapple_damage": "squeezes", "pin": "tries to pin",
                   "escape": "tries to break free of", "move_grapple": "tries to drag", "trip": "tries to trip",
-                  "trip_back": "tries to trip back", "bull_rush": "bull rushes"}
+                  "trip_back": "tries to trip back", "bull_rush": "bull rushes",
+                  "swallow": "tries to swallow"}
 _CHECK_WORDS = {"grapple": "grapple", "escape_artist": "Escape Artist", "str": "Str", "dex": "Dex"}
 
 #: Which :class:`Narrator` method tells which event (events not listed get no line).
@@ -335,4 +359,6 @@ LINES = {
     ev.Rolled: Narrator._roll, ev.DmEdit: Narrator._dm,
     ev.ArmorWork: Narrator._armor, ev.ZoneEnded: Narrator._zone_end,
     ev.Opposed: Narrator._opposed,
+    ev.Swallowed: Narrator._swallowed, ev.Engulfed: Narrator._engulfed, ev.GizzardCut: Narrator._gizzard_cut,
+    ev.CameOut: Narrator._came_out,
 }

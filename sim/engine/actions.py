@@ -201,6 +201,30 @@ class Escape:
 
 
 @dataclass(frozen=True, slots=True)
+class Swallow:
+    """Swallow whole (docs/rules.md §11.13): a grapple check to swallow ``target``, a foe held
+    since the start of the turn; a standard action."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class CutOut:
+    """A swallowed creature cuts at the gizzard with a light slashing or piercing weapon (the named
+    attack, default: the one in hand): an attack on the interior's AC; a standard action (§11.13)."""
+
+    attack: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EngulfMove:
+    """Engulf (§11.13): the cube moves in a straight line to ``to`` (up to its speed) over the
+    creatures in its way; a standard action."""
+
+    to: Pos
+
+
+@dataclass(frozen=True, slots=True)
 class MoveGrapple:
     """Move the grapple up to half speed toward ``to``, dragging the others (opposed grapple check
     beating them all; a standard action, §11.7)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import ai_archery, ai_maneuvers, ai_specials, attack_actions, attacks, moves, unseen
+from sim.engine import ai_archery, ai_maneuvers, ai_specials, ai_swallow, attack_actions, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
@@ -55,6 +55,9 @@ def default_policy(w: World, c: Creature, t: Turn):
     foes = [o for o in w.enemies(c) if o.in_fight]
     if not foes:
         return None
+    act = ai_swallow.tactic(w, c, t, foes)   # inside: cut out or escape; swallow, engulf (§11.13)
+    if act is not None:
+        return act
     act = ai_specials.override(w, c, t, foes, _melee)   # confusion, webs (bestiary)
     if act is not None:
         return act

@@ -143,6 +143,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     """Every modifier of one attack roll and of the target's AC, or the reason it is not allowed."""
     if not target.alive:
         return Impossible(f"{target.name} is already out")
+    if target.id in w.inside:
+        return Impossible(f"{target.name} is inside {w.creatures[w.inside[target.id]].name}: out of reach (docs/rules.md §11.13)")
     why = _grappling_attack(attacker, attack, target) if attacker.grappling else None
     if why or (why := specials.refuse_attack(w, attacker, attack, target) if attack.kind == "special" else None):
         return Impossible(why)

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import armor, attack_actions, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells, zones
+from sim.engine import (armor, attack_actions, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells,
+                        swallow, zones)
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
-from sim.engine.actions import BullRush, Escape, Grapple, Manyshot, MoveGrapple, Pin, Trip
+from sim.engine.actions import BullRush, CutOut, EngulfMove, Escape, Grapple, Manyshot, MoveGrapple, Pin, Swallow, Trip
 from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
@@ -149,6 +150,8 @@ class Encounter(World):
         zones.expire(self)               # grease over (docs/rules.md §8.1)
         grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
         paralysis_wears_off(self, c)
+        swallow.start_of_turn(self, c)   # the gizzard crushes, the cube's acid burns what is inside (§11.13)
+        swallow.tidy(self)
         c.flat_footed = False
         c.aoo_used = 0
         c.charged = False
@@ -239,6 +242,7 @@ class Encounter(World):
             swarm_attack(self, c)
         self._poor_flier(c)
         spells.glitter_turn(self, c)     # glitterdust: a new Will save (docs/rules.md §8.2)
+        swallow.tidy(self)
         self.emit(TurnEnd(round=self.round, actor=c.id))
         self.turn = None
         self._check_victory()
@@ -272,6 +276,7 @@ class Encounter(World):
         self.winner = winner
         self.end_reason = reason
         grapple.end_all(self)   # the fight is over: nobody is held into the next one (a crawl's)
+        swallow.end_all(self)   # nor kept inside a worm or a cube (docs/rules.md §11.13)
         for c in self.creatures.values():
             paralysis_wears_off(self, c, fight_over=True)
         self.emit(EncounterEnd(round=self.round, winner=winner, reason=reason,
@@ -293,7 +298,9 @@ class Encounter(World):
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
+        refused = swallow.refusal(self, c, action)   # swallowed or engulfed: cut out or escape (§11.13)
+        if refused is None:
+            refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
         if refused is not None:
             return refused
         result = handler(self, c, t, action)
@@ -304,6 +311,7 @@ class Encounter(World):
                 self._strain(c)  # a standard action costs a disabled creature 1 hp
             t.spend("full")
         grapple.after_action(self)   # improved grabs of the action's hits; grapples that ended (§11)
+        swallow.tidy(self)           # a dead host's contents come out (§11.13)
         if self.decided():
             t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
         if not t.standard and not t.move:
@@ -330,6 +338,7 @@ HANDLERS: dict[type, Callable] = {
     LightTorch: items.light_torch, DropLight: items.drop_light, Douse: items.douse, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
     Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay, Rage: rage.do_rage,
     specials.BreakFree: specials.do_break_free,
-    Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,
+    Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: swallow.do_escape, MoveGrapple: grapple.do_move_grapple,
+    Swallow: swallow.do_swallow, CutOut: swallow.do_cut, EngulfMove: swallow.do_engulf,
     Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush, Manyshot: attack_actions.do_manyshot,
 }

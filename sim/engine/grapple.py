@@ -178,10 +178,13 @@ def hold_reach(a: Creature, b: Creature) -> int:
 
 def tidy(w: World) -> None:
     """End the grapples that cannot go on: a creature dead, out of the fight (a grappler lets go
-    of a foe that is down, §11.3), or the two no longer within reach of each other."""
+    of a foe that is down, §11.3), or the two no longer within reach of each other (not the hold
+    of a creature inside another, §11.13)."""
     for c in w.creatures.values():
         for oid in list(c.grapple_with):
             o = w.creatures[oid]
+            if w.inside.get(c.id) == oid:
+                continue   # inside its swallower or engulfer: sim.engine.swallow ends that (§11.13)
             if not (c.in_fight and o.in_fight):
                 release(w, c, o, "out_of_fight")
             elif footprint_distance_ft(c.squares, o.squares) > hold_reach(c, o):

@@ -190,7 +190,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         w.emit(ActionTaken(round=w.round, actor=c.id, action="fizzle", item=a.item))
         return True  # the oil splashes but does not catch fire (RULES §3.5: 50%)
     hit_ids = set()
-    victims = [o for o in w.creatures.values() if o.alive and set(o.squares) & set(area)]
+    victims = [o for o in w.creatures.values() if o.alive and set(o.squares) & set(area) and o.id not in w.inside]
     if direct is not None and direct not in victims:
         victims.append(direct)
     for v in victims:

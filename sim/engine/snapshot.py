@@ -46,9 +46,10 @@ from sim.grid import CaveGrid
 from sim.specs import EncounterSpec
 
 #: The snapshot format's version; a file naming another is refused.
-SCHEMA = 3  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease)
-#: Older schemas read by adding what they lack: schema 2 had no lasting spell areas.
-MIGRATIONS = {2: {"zones": []}}
+SCHEMA = 4  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease);
+#            4: World.inside and World.gizzard (swallow whole, engulf: docs/rules.md §11.13)
+#: Older schemas read by adding what they lack: schema 2 had no lasting spell areas, 3 nobody inside.
+MIGRATIONS = {2: {"zones": []}, 3: {"inside": {}, "gizzard": {}}}
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure
@@ -382,10 +383,13 @@ def _check_state(w: Encounter) -> list[tuple[str, str]]:
             o = w.creatures.get(oid)
             if o is None or o is c:
                 bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is no other creature of this fight"))
-            elif cid not in o.grapple_with:
+            elif cid not in o.grapple_with and w.inside.get(cid) != oid:
                 bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is not grappling {cid!r} back"))
         if c.pinned_by is not None and c.pinned_by not in c.grapple_with:
             bad.append((f"{k}.pinned_by", f"{c.pinned_by!r} pins it but is not grappling it"))
+    for vid, hid in w.inside.items():   # swallowed or engulfed (docs/rules.md §11.13)
+        if vid not in ids or hid not in ids or vid == hid:
+            bad.append((f"state.inside.{vid}", f"{vid!r} inside {hid!r}: both must be creatures of this fight"))
     if sorted(w.order) != sorted(ids) and w.order:
         bad.append(("state.order", f"the initiative order {w.order} does not name each creature once"))
     if not isinstance(w.round, int) or w.round < 0:

@@ -291,7 +291,7 @@ def complete_pending(w: World, c: Creature) -> None:
     sq = set(squares)
     cands = []
     for o in w.creatures.values():
-        if o is c or not o.alive or not o.in_fight or not (sq & set(o.squares)):
+        if o is c or not o.alive or not o.in_fight or not (sq & set(o.squares)) or o.id in w.inside:
             continue
         if o.block.type in data["immune_types"] or "sleep" in o.block.defenses.immune:
             continue
@@ -319,7 +319,8 @@ def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast
     """Burning hands, fireball, lightning bolt: every other creature with a square in the area
     takes 1 die per caster level (up to the cap), Reflex half (DC 10 + spell level + ability
     modifier); the damage is an area effect (x1.5 on a swarm, §4.7)."""
-    victims = [o for o in w.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)]
+    victims = [o for o in w.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)
+               and o.id not in w.inside]   # inside a worm or a cube: out of the area (§11.13)
     w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=tuple(v.id for v in victims),
                      squares=tuple(squares), defensive=a.defensive))
     n = min(caster_level(c), int(data["max_dice"]))
@@ -340,7 +341,8 @@ def _grease(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> No
     """Grease (docs/rules.md §8.1): a zone for 1 round per caster level; every creature with a
     square in it makes a Reflex save or falls prone (a swarm does not fall, RULES §4.5)."""
     sq = set(squares)
-    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)]
+    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)
+              and o.id not in w.inside]
     w.emit(SpellCast(round=w.round, actor=c.id, spell="grease", targets=tuple(o.id for o in inside),
                      squares=tuple(squares), defensive=a.defensive))
     z = zones.Zone(spell="grease", squares=tuple(squares), owner=c.id,
@@ -356,7 +358,8 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
     friends too, makes a Will save or is blinded for 1 round per caster level (no spell
     resistance); a swarm too [PD]."""
     sq = set(squares)
-    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)]
+    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)
+              and o.id not in w.inside]
     w.emit(SpellCast(round=w.round, actor=c.id, spell="glitterdust", targets=tuple(o.id for o in inside),
                      squares=tuple(squares), defensive=a.defensive))
     dc = c.block.spells.save_dc(lvl)

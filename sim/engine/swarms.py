@@ -28,7 +28,7 @@ def engulfed(w: World, swarm: Creature) -> list[Creature]:
     """Creatures sharing at least one square with the swarm (each once, §7.28)."""
     sq = set(swarm.squares)
     return [c for c in w.creatures.values()
-            if c is not swarm and c.alive and not c.is_swarm and sq & set(c.squares)]
+            if c is not swarm and c.alive and not c.is_swarm and sq & set(c.squares) and c.id not in w.inside]
 
 
 def swarm_attack(w: World, swarm: Creature) -> None:

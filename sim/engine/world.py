@@ -15,7 +15,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from sim.classify import classify
-from sim.coords import Pos
+from sim.coords import Pos, inner_square
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.setup import build_creature, footprint, mover_for
@@ -126,6 +126,8 @@ class World:
         self.pending_grabs: list[tuple[str, str, str]] = []  # improved grab hits to resolve: (grabber, target, rider)
         self.spell_lights: list = []     # sim.vision.Light: magical darkness cast on a square (§9.1)
         self.zones: list = []            # sim.engine.zones.Zone: lasting spell areas (grease, docs/rules.md §8.1)
+        self.inside: dict[str, str] = {}   # swallowed or engulfed creature -> its host (docs/rules.md §11.13)
+        self.gizzard: dict[str, int] = {}  # swallowed creature -> the damage it has cut into the gizzard
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}
@@ -151,7 +153,7 @@ class World:
     def vision(self):
         """(LightGrid, Sight) of the fight as it stands: recomputed when a creature moves, falls,
         or lights, drops or picks up a light ("recomputed each turn", and within one)."""
-        live = [c for c in self.creatures.values() if c.alive]
+        live = [c for c in self.creatures.values() if c.alive and c.id not in self.inside]
         key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light) for c in live), tuple(self.dropped_lights),
                tuple(self.spell_lights))
         if key != self._vision_key:
@@ -234,10 +236,12 @@ class World:
         return any(float(self.grid.height_ft[y, x]) < h / 2 for x, y in c.squares)
 
     def enemies(self, c: Creature) -> list[Creature]:
-        return [o for o in self.creatures.values() if o.team != c.team and o.alive]
+        """Its living foes, but for those inside a swallower or engulfer (out of reach, §11.13)."""
+        return [o for o in self.creatures.values() if o.team != c.team and o.alive and o.id not in self.inside]
 
     def allies(self, c: Creature) -> list[Creature]:
-        return [o for o in self.creatures.values() if o.team == c.team and o is not c and o.alive]
+        return [o for o in self.creatures.values() if o.team == c.team and o is not c and o.alive
+                and o.id not in self.inside]
 
     def current(self) -> Creature | None:
         if self.turn is None:
@@ -274,7 +278,7 @@ class World:
         sharer = c.is_swarm
         tiny = c.size <= Size.TINY
         for o in self.creatures.values():
-            if o is c or not o.alive or o.is_swarm:
+            if o is c or not o.alive or o.is_swarm or o.id in self.inside:
                 continue
             far_apart = abs(int(o.size) - int(c.size)) >= 3
             for x, y in o.squares:
@@ -303,6 +307,11 @@ class World:
                                        score=self.swarm_score(c))
             return
         c.squares = footprint(self.field(c), c, pos)
+        for vid, hid in self.inside.items():   # what it swallowed or engulfed moves with it (§11.13)
+            if hid == c.id:
+                v = self.creatures[vid]
+                v.pos = inner_square(c.squares)
+                v.squares = [v.pos]
 
     def swarm_score(self, swarm: Creature):
         targets = [o for o in self.enemies(swarm) if o.in_fight or o.alive]
@@ -326,3 +335,4 @@ class World:
             self.emit(Moved(round=self.round, actor=c.id, path=tuple(steps), squares=tuple(c.squares),
                             prone=c.prone, action=action, partial=True))
             steps.clear()
+

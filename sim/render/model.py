@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from sim import events as ev
-from sim.coords import Pos
+from sim.coords import Pos, inner_square
 from sim.log import Narrator
 from sim.rules.sizes import Size
 
@@ -63,6 +63,7 @@ class CreatureView:
     initiative: int | None = None
     team_index: int = 0
     grapple_with: tuple = ()       # the creatures it is grappling with (the renderer's tether)
+    inside: str | None = None      # swallowed or engulfed by this creature (docs/rules.md §11.13)
 
     @property
     def alive(self) -> bool:
@@ -220,6 +221,29 @@ class ViewModel:
         elif c.squares and not c.swarm:
             c.pos = c.squares[0]
         c.prone = bool(e.prone)
+        for v in self.creatures.values():   # what it swallowed or engulfed moves with it (§11.13)
+            if v.inside == c.id and c.squares:
+                v.squares = [inner_square(c.squares)]
+                v.pos = v.squares[0]
+
+    def _on_swallowed(self, e: ev.Swallowed) -> None:
+        c = self.creatures.get(e.target)
+        if c is not None:
+            c.inside = e.actor
+
+    def _on_engulfed(self, e: ev.Engulfed) -> None:
+        for tid in e.targets:
+            c = self.creatures.get(tid)
+            if c is not None:
+                c.inside = e.actor
+
+    def _on_came_out(self, e: ev.CameOut) -> None:
+        c = self.creatures.get(e.actor)
+        if c is not None:
+            c.inside = None
+            if e.squares:
+                c.squares = [_pos(s) for s in e.squares]
+                c.pos = c.squares[0]
 
     def _on_swarm_shape(self, e: ev.SwarmShape) -> None:
         c = self.creatures.get(e.actor)

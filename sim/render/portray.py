@@ -68,12 +68,14 @@ CONDITION_BADGES: dict[str, tuple[str, tuple[int, int, int]]] = {
     "blessed": ("+", (120, 190, 255)),
     "burning": ("*", (255, 140, 40)),
     "running": ("r", (240, 220, 120)),
+    "swallowed": ("W", (200, 90, 200)),     # inside a purple worm (docs/rules.md §11.13)
+    "engulfed": ("E", (120, 220, 200)),     # inside a gelatinous cube
 }
 BADGE_NAMES = {
     "dying": "dying", "dead": "dead", "stable": "stable", "unconscious": "unconscious", "asleep": "asleep",
     "paralyzed": "paralyzed", "nauseated": "nauseated", "prone": "prone", "disabled": "disabled",
     "wounded": "bleeding", "poisoned": "poisoned", "diseased": "diseased", "blessed": "blessed", "burning": "burning",
-    "running": "running (no Dex to AC)",
+    "running": "running (no Dex to AC)", "swallowed": "swallowed whole", "engulfed": "engulfed",
 }
 
 

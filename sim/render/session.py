@@ -586,15 +586,24 @@ class PlayController(TableHand):
         if c is None or not self.controls(c):
             return
         cur = self.scene.maneuver_choice
-        i = MANEUVERS.index(cur) if cur in MANEUVERS else -1
-        self.scene.maneuver_choice = MANEUVERS[i + 1] if i + 1 < len(MANEUVERS) else None
+        options = MANEUVERS + (("swallow",) if any(r.kind == "swallow_whole" for r in c.block.riders) else ())
+        i = options.index(cur) if cur in options else -1
+        self.scene.maneuver_choice = options[i + 1] if i + 1 < len(options) else None
         self.scene.toast(f"{(self.scene.maneuver_choice or 'weapon').replace('_', ' ')}: click an enemy"
                          if self.scene.maneuver_choice else f"weapon: {self.scene.weapon_choice or c.wielding}", 1.4)
 
     def break_free(self, *, artist: bool = False) -> bool:
-        """B: try to escape a grapple (Shift+B: by Escape Artist), a standard action (§11.6)."""
-        from sim.engine.actions import Escape
+        """B: try to escape a grapple (Shift+B: by Escape Artist), a standard action (§11.6);
+        swallowed with a light slashing or piercing weapon in hand, B cuts at the gizzard instead
+        (Shift+B still escapes, §11.13)."""
+        from sim.engine.actions import CutOut, Escape
+        from sim.engine.attacks import melee_in_hand
+        from sim.engine.swallow import cutting, how_inside
 
+        c = self.current()
+        if (not artist and c is not None and c.id in self.enc.inside and how_inside(self.enc, c) == "swallowed"
+                and cutting(c, melee_in_hand(c))):
+            return self.perform(CutOut())
         return self.perform(Escape(artist=artist))
 
     # -- spells and the other actions of a turn ------------------------------------------------------------------
@@ -806,14 +815,15 @@ class PlayController(TableHand):
         return self.perform(LightTorch())
 
 
-#: What G cycles through in play (docs/rules.md §11), and the action a click on an enemy means.
+#: What G cycles through in play (docs/rules.md §11; a swallower also "swallow", §11.13), and the
+#: action a click on an enemy means.
 MANEUVERS = ("grapple", "trip", "bull_rush", "pin")
 
 
 def maneuver_action(name: str, target: str):
-    from sim.engine.actions import BullRush, Grapple, Pin, Trip
+    from sim.engine.actions import BullRush, Grapple, Pin, Swallow, Trip
 
-    return {"grapple": Grapple, "trip": Trip, "bull_rush": BullRush, "pin": Pin}[name](target)
+    return {"grapple": Grapple, "trip": Trip, "bull_rush": BullRush, "pin": Pin, "swallow": Swallow}[name](target)
 
 
 def load_replay(path: str | Path) -> list[ev.Event]:

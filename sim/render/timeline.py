@@ -39,7 +39,7 @@ NOTABLE_CONDITIONS = {"nauseated", "dying", "prone", "asleep", "paralyzed", "dis
                       "wounded", "blessed", "poisoned", "diseased", "burning", "pinned"}
 SAVE_NAMES = {"fortitude": "Fort", "reflex": "Ref", "will": "Will"}
 OPPOSED_WORDS = {"grapple_hold": "grab", "grapple_damage": "squeeze", "pin": "pin", "escape": "break free",
-                 "move_grapple": "drag", "trip": "trip", "trip_back": "trip back", "bull_rush": "bull rush"}
+                 "move_grapple": "drag", "swallow": "swallow", "trip": "trip", "trip_back": "trip back", "bull_rush": "bull rush"}
 
 
 @dataclass(slots=True)
@@ -386,6 +386,29 @@ class Director:
         self._add(FLOAT, t, 1.4, target=e.target, text=text, tone="magic", small=True)
         return 0.35
 
+    def _on_swallowed(self, e: ev.Swallowed, t, before):
+        """Swallowed whole (docs/rules.md §11.13): its token shrinks into the worm's middle."""
+        self._add(ENGULF, t, 0.7, actor=e.actor, target=e.target)
+        self._add(FLOAT, t, 1.4, target=e.target, text="swallowed whole", tone="bad")
+        return 0.6
+
+    def _on_engulfed(self, e: ev.Engulfed, t, before):
+        for tid in e.targets:
+            self._add(ENGULF, t, 0.7, actor=e.actor, target=tid)
+            self._add(FLOAT, t, 1.2, target=tid, text="engulfed", tone="bad", small=True)
+        for tid in e.avoided:
+            self._add(FLOAT, t, 1.0, target=tid, text="dodges aside", tone="good", small=True)
+        return 0.5 if e.targets or e.avoided else 0.2
+
+    def _on_gizzard_cut(self, e: ev.GizzardCut, t, before):
+        self._add(FLOAT, t, 1.1, target=e.actor, text=f"cuts {e.cut}/{e.needed}", tone="", small=True)
+        return 0.3
+
+    def _on_came_out(self, e: ev.CameOut, t, before):
+        words = {"cut": "cuts free", "escaped": "escapes", "host_dead": "out", "fight_over": "out"}
+        self._add(FLOAT, t, 1.2, target=e.actor, text=words.get(e.cause, "out"), tone="good", small=True)
+        return 0.4
+
     def _on_zone_end(self, e: ev.ZoneEnded, t, before):
         """A grease is gone: the model drops its sheen; a short beat, no animation of its own."""
         return 0.1
@@ -401,6 +424,7 @@ class Director:
         ev.Rolled: _on_roll, ev.DmEdit: _on_dm,
         ev.ArmorWork: _on_armor,
         ev.Opposed: _on_opposed, ev.ZoneEnded: _on_zone_end,
+        ev.Swallowed: _on_swallowed, ev.Engulfed: _on_engulfed, ev.GizzardCut: _on_gizzard_cut, ev.CameOut: _on_came_out,
     }
 
 

@@ -264,6 +264,8 @@ class Tokens:
                 other = self.model.get(oid)
                 if pair in drawn or other is None or not (cv.alive and other.alive):
                     continue
+                if cv.inside == oid or other.inside == cv.id:
+                    continue   # swallowed or engulfed: its badge says it, no rope (docs/rules.md §11.13)
                 drawn.add(pair)
                 if self.lighting is not None and not (self.lighting.shows(cv.id) or self.lighting.shows(oid)):
                     continue

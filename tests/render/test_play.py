@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from sim import events as ev
+from sim.engine import swallow
+from sim.engine.actions import Draw
+from sim.render.portray import badges
 from sim.render.session import play_scene
 
 from .helpers import spec
@@ -306,3 +309,29 @@ def test_grease_and_glitterdust_clicks_cast_them_where_they_point():
     while scene.spell_choice != "glitterdust":
         ctl.cycle_spell()
     assert ctl.spell_action((6, 2), point=(6.9, 2.2)).at == (7, 2)   # the nearest grid intersection
+
+
+def test_b_cuts_at_the_gizzard_when_swallowed():
+    """docs/rules.md §11.13: swallowed, with a light slashing or piercing weapon in hand, B cuts at
+    the gizzard (an attack on AC 17); the swallowed token wears its W badge on the worm."""
+    cave = ["w" * 12] * 6
+    s = spec(cave, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (5, 1)},
+                    {"id": "worm", "template": "purple-worm", "team": "monsters", "at": (0, 0)}],
+             seed=2, legend={"w": (30, 20)})
+    scene, ctl = ready(s)
+    enc = ctl.enc
+    bruna, worm = enc.creatures["bruna"], enc.creatures["worm"]
+    mark = len(enc.events)
+    swallow._put_inside(enc, worm, bruna, "swallowed")   # as a won swallow would (its events shown)
+    scene.feed(enc.events[mark:])
+    scene.director.skip_queue()
+    assert ctl.perform(Draw(attack="dagger"))
+    scene.director.skip_queue()
+    n = len(enc.events)
+    assert ctl.break_free()
+    cut = [e for e in enc.events[n:] if isinstance(e, ev.Attack)]
+    assert cut and cut[0].ac == 17 and cut[0].target == "worm"
+    scene.director.skip_queue()
+    scene.update(1 / 60)
+    cv = scene.model.creatures["bruna"]
+    assert "W" in [b.text for b in badges(cv)] and cv.squares[0] in scene.model.creatures["worm"].squares

@@ -22,8 +22,8 @@ from sim.rules.statblocks.types import ABILITIES, GRAPPLE_RIDER_KINDS, RIDER_KIN
 GRAPPLE_RIDER_KEYS: dict[str, tuple[str, ...]] = {
     "improved_grab": ("max_size",),
     "constrict": ("damage",),
-    "swallow_whole": ("max_size", "damage"),
-    "engulf": ("max_size", "damage", "save", "dc_ability"),
+    "swallow_whole": ("max_size", "damage", "cut", "holds"),
+    "engulf": ("max_size", "damage", "save", "dc_ability", "dc_bonus"),
     "paralysis": ("save", "dc_ability", "duration"),
 }
 _DAMAGE_REQUIRED = ("constrict", "swallow_whole", "engulf")
@@ -110,7 +110,23 @@ def _grapple_fields(chk: Check, r: Mapping[str, Any], label: str, kind: str) -> 
     duration = r.get("duration")
     if kind == "paralysis":
         ok = _check_duration(chk, duration, label) and ok
-    return dict(max_size=max_size, duration=duration) if ok else None
+    cut, holds = r.get("cut", 0), r.get("holds", {})
+    if not isinstance(cut, int) or isinstance(cut, bool) or cut < 0:
+        chk.bad(f"{label} cut", "the damage that cuts a way out of the gizzard: a whole number, e.g. cut = 25")
+        ok = False
+    if not isinstance(holds, dict) or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                               for n in holds.values()):
+        chk.bad(f"{label} holds", "how many of each size the interior holds: holds = { large = 2, medium = 8 }")
+        ok = False
+    elif any(get_size(chk, k, f"{label} holds") is None for k in holds):
+        ok = False
+    bonus = r.get("dc_bonus", 0)
+    if not isinstance(bonus, int) or isinstance(bonus, bool):
+        chk.bad(f"{label} dc_bonus", "a racial bonus in the DC: a whole number, e.g. dc_bonus = 1")
+        ok = False
+    if not ok:
+        return None
+    return dict(max_size=max_size, duration=duration, cut_hp=cut, holds=tuple(sorted(holds.items())), dc_bonus=bonus)
 
 
 def _check_grapple_damage(chk: Check, dmg: Any, label: str, kind: str) -> bool:

@@ -112,6 +112,8 @@ class RiderSpec:
     break_bonus: int = 0                # web: the Strength check DC is the escape DC + 4
     max_size: str | None = None        # improved grab, swallow whole, engulf: largest size it works on
     duration: str | None = None        # paralysis: "3d6 rounds"
+    cut_hp: int = 0                    # swallow whole: the damage that cuts a way out (purple worm: 25)
+    holds: tuple = ()                  # swallow whole: (size, how many of it the interior holds) pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,8 @@ class Rider:
     break_bonus: int = 0
     max_size: str | None = None
     duration: str | None = None
+    cut_hp: int = 0
+    holds: tuple = ()
 
 
 #: the fields a derived :class:`Rider` takes over from its :class:`RiderSpec` as they are (all but
