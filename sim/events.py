@@ -253,6 +253,21 @@ class Dispersed(Event):
     at: tuple
 
 
+@_event
+class Split(Event):
+    """An ooze split in two instead of being hurt (docs/rules.md §11.13): ``target`` keeps its id
+    with ``hp``, the new ooze ``new`` (described in ``creature`` as ``encounter_start`` lists a
+    combatant: squares, hp...) has as many; ``hp_before`` was the original's."""
+
+    type: ClassVar[str] = "split"
+    target: str
+    new: str
+    source: str | None
+    hp_before: int
+    hp: int
+    creature: dict
+
+
 # -- grapple, trip, bull rush (docs/rules.md §11) ----------------------------------------------------
 
 @_event
