@@ -51,12 +51,27 @@ def split_by(target: Creature, parts) -> bool:
         return False
     for p in parts:
         if p.kind in ("weapon", "sneak"):
-            types = p.types or (p.type,)
-            if any(t in by for t in types) and not (p.join == "or" and not all(t in by for t in types)):
+            if _cuts(by, p.types or (p.type,), p.join):
                 return True
         elif p.kind != "swarm" and p.type in by:
             return True
     return False
+
+
+def splits_with(target: Creature, att) -> bool:
+    """Whether a hit of the attack ``att`` (a sheet's :class:`~sim.rules.statblocks.Attack`) would
+    split ``target`` now: :func:`split_by` for its damage types and energies, and more than 10
+    hit points left (the AI's estimates read it)."""
+    by = splitters(target)
+    if not by or target.hp <= MAX_HP_UNSPLIT:
+        return False
+    return _cuts(by, att.damage_types or ("bludgeoning",), att.types_join) or any(e in by for _, e in att.extra_damage)
+
+
+def _cuts(by, types, join: str) -> bool:
+    """A weapon of these damage ``types`` splits: one of them splits, and it is not an "or"
+    weapon that can deal one that does not."""
+    return any(t in by for t in types) and not (join == "or" and not all(t in by for t in types))
 
 
 def dies_at_zero(c: Creature) -> bool:
@@ -92,6 +107,19 @@ def divide(w: World, target: Creature, parts, *, source: Creature | None) -> boo
     w.emit(Split(round=w.round, target=target.id, new=new.id, source=source.id if source else None,
                  hp_before=before, hp=target.hp, creature=describe(new)))
     return True
+
+
+def origin(cid: str, originals) -> str | None:
+    """The id among ``originals`` (the encounter's own creatures) that ``cid`` is or split off
+    from (``ochre-jelly.a.b`` -> ``ochre-jelly``; the longest that fits), or None.
+
+    >>> origin("ochre-jelly.a.b", ["ochre-jelly", "bruna"]), origin("bruna", ["bruna"]), origin("x.a", ["y"])
+    ('ochre-jelly', 'bruna', None)
+    """
+    if cid in originals:
+        return cid
+    fits = [o for o in originals if cid.startswith(o + ".")]
+    return max(fits, key=len) if fits else None
 
 
 def _half(w: World, c: Creature) -> Creature:
