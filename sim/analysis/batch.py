@@ -169,6 +169,8 @@ def _heat(enc) -> tuple[str, str, str]:
                 pos[c["id"]] = [tuple(s) for s in c["squares"]]
         elif t in ("moved", "swarm_shape"):
             pos[e.actor] = [tuple(s) for s in e.squares]
+        elif t == "split":   # a new half of an ooze (docs/rules.md §11.13)
+            pos[e.new] = [tuple(s) for s in e.creature["squares"]]
         elif t == "attack" and e.hit:  # the map is of hits taken (summary: "hits taken per square")
             for sq in pos.get(e.target, ()):
                 add(fight, sq)
