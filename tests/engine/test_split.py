@@ -15,7 +15,7 @@ import sim
 
 from sim.cli import main
 from sim.engine import snapshot as S
-from sim.engine.actions import Draw, Strike
+from sim.engine.actions import Draw, Move, Strike
 from sim.engine.ai import default_policy
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.fight import new_encounter
@@ -163,6 +163,17 @@ def test_the_new_half_acts_from_the_next_round_right_after_the_original():
     assert (1, "j.a") not in acted
     r2 = [cid for r, cid in acted if r == 2]
     assert r2.index("j.a") == r2.index("j") + 1
+
+
+def test_an_ooze_split_by_an_attack_of_opportunity_stops_where_it_is():
+    enc, j, f = duel(hp=40)
+    turn_of(enc, "j")
+    enc.rng = Fixed([15, 5])                             # the fighter's attack of opportunity: 7 slashing
+    mark = len(enc.events)
+    assert enc.perform(Move(to=(0, 2)))
+    events = enc.events[mark:]
+    assert [e.type for e in events][:3] == ["attack", "damage", "split"]
+    assert j.pos == (0, 0) and not of(events, "moved") and (j.hp, enc.creatures["j.a"].hp) == (20, 20)
 
 
 def test_no_room_for_the_other_half_it_cannot_split_and_is_hurt():
