@@ -139,11 +139,18 @@ def test_which_weapons_split_it():
     assert not splits_with(j, f.attack_named("longsword"))
 
 
+def test_show_names_what_splits_it(capsys):
+    assert main(["show", "ochre-jelly"]) == 0
+    out = capsys.readouterr().out
+    assert "split by slashing and piercing and electricity (docs/rules.md §11.13)" in out
+    assert "Not simulated" not in out
+
+
 def test_a_bad_split_entry_names_the_file_and_key(tmp_path):
     src = (Path(sim.__file__).parent / "data" / "monsters" / "ooze" / "black-pudding.toml").read_text(encoding="utf-8")
     bad = tmp_path / "pud.toml"
     bad.write_text(src.replace('split = ["slashing", "piercing"]', 'split = ["slashing", "fire"]'))
-    with pytest.raises(DataError, match=r"\[defenses\] split: 'fire' cannot split a creature"):
+    with pytest.raises(DataError, match=r"pud.toml: \[defenses\] split: 'fire' cannot split a creature"):
         load_template(str(bad))
 
 
