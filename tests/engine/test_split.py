@@ -15,10 +15,11 @@ import sim
 
 from sim.cli import main
 from sim.engine import snapshot as S
-from sim.engine.actions import Draw, Move, Strike
+from sim.engine.actions import Cast, Draw, Move, Strike
 from sim.engine.ai import default_policy
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.fight import new_encounter
+from sim.engine.spell_ai import area_spell
 from sim.engine.split import split_by, splits_with
 from sim.errors import DataError
 from sim.events import dumps, read_jsonl
@@ -29,6 +30,7 @@ from sim.render.timeline import Director
 from sim.rules.statblocks import load_template
 from tests.engine.helpers import encounter, ready
 from tests.engine.test_grapple import Fixed, turn_of
+from tests.engine.test_spells import Fixed as Repeat
 
 ROOM = ["........", "........", "........", "........"]
 
@@ -335,3 +337,24 @@ def test_a_monte_carlo_batch_with_a_splitting_ooze_summarises(tmp_path, capsys):
     split_rows = [r for r in rows if int(r["maxhp.ochre-jelly-1"]) < 69]
     assert split_rows and all(int(r["hp.ochre-jelly-1"]) <= int(r["maxhp.ochre-jelly-1"]) for r in rows)
     assert all(r["alive.oozes"] == "1" for r in rows)
+
+
+def test_a_lightning_bolt_splits_the_jelly_and_the_wizard_does_not_aim_one_at_jellies():
+    hall = ["." * 26] * 7
+    jellies = [{"id": "j1", "template": "ochre-jelly", "team": "m", "at": [5, 3]},
+               {"id": "j2", "template": "ochre-jelly", "team": "m", "at": [9, 3]}]
+    enc = ready(encounter(hall, [{"id": "w", "template": "elf-wizard-5", "team": "p", "at": [0, 3]}, *jellies]))
+    w = turn_of(enc, "w")
+    w.spells_left[3] = ["lightning-bolt"]       # (the shipped 5th-level wizard prepares fireball and haste)
+    foes = [enc.creatures["j1"], enc.creatures["j2"]]
+    assert area_spell(enc, w, foes) is None     # it would split both: worth nothing
+    for j in foes:
+        j.hp = 10                               # too small to split: the bolt hurts them now
+    assert area_spell(enc, w, foes).spell == "lightning-bolt"
+    for j in foes:
+        j.hp = 40
+    enc.rng = Repeat(20, 2)                     # concentration 20; every d6 2: 5d6 = 10; the saves fail
+    mark = len(enc.events)
+    assert enc.perform(Cast("lightning-bolt", at=(12, 3), defensive=True))
+    assert {e.target for e in of(enc.events[mark:], "split")} == {"j1", "j2"}
+    assert (foes[0].hp, foes[1].hp, enc.creatures["j1.a"].hp) == (20, 20, 20)
