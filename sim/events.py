@@ -255,7 +255,7 @@ class Dispersed(Event):
 
 @_event
 class Split(Event):
-    """An ooze split in two instead of being hurt (docs/rules.md §11.13): ``target`` keeps its id
+    """An ooze split in two instead of being hurt (docs/rules.md §11.14): ``target`` keeps its id
     with ``hp``, the new ooze ``new`` (described in ``creature`` as ``encounter_start`` lists a
     combatant: squares, hp...) has as many; ``hp_before`` was the original's."""
 
@@ -590,7 +590,7 @@ def check_event(d: Any, m: _Map | None) -> _Map | None:
         m = _check_start(d)
     elif kind == "encounter_start":
         raise _Bad("a second encounter_start: a log holds one fight")
-    elif kind == "split":   # a new creature joins the fight (docs/rules.md §11.13)
+    elif kind == "split":   # a new creature joins the fight (docs/rules.md §11.14)
         c = d.get("creature")
         if not isinstance(c, dict) or c.get("id") != d.get("new"):
             raise _Bad(f"creature must describe the new creature {_short(d.get('new'))}, got {_short(c)}")

@@ -235,7 +235,7 @@ class Narrator:
         return f"  {self.sv(e.target, 'disperses')}"
 
     def _split(self, e: ev.Split) -> str:
-        """An ooze split instead of hurt (docs/rules.md §11.13)."""
+        """An ooze split instead of hurt (docs/rules.md §11.14)."""
         return f"  {self.sv(e.target, 'splits')} in two: {self.n(e.target)} and {self.n(e.new)}, {e.hp} hp each"
 
     def _engulf(self, e: ev.Engulf) -> str:

@@ -169,7 +169,7 @@ def _heat(enc) -> tuple[str, str, str]:
                 pos[c["id"]] = [tuple(s) for s in c["squares"]]
         elif t in ("moved", "swarm_shape"):
             pos[e.actor] = [tuple(s) for s in e.squares]
-        elif t == "split":   # a new half of an ooze (docs/rules.md §11.13)
+        elif t == "split":   # a new half of an ooze (docs/rules.md §11.14)
             pos[e.new] = [tuple(s) for s in e.creature["squares"]]
         elif t == "attack" and e.hit:  # the map is of hits taken (summary: "hits taken per square")
             for sq in pos.get(e.target, ()):
@@ -223,13 +223,13 @@ def supplies_of(c) -> tuple[int, dict[str, int]]:
     return sum(len(v) for v in c.spells_left.values()), stock
 
 
-#: The end states from best to worst: a split ooze's record takes the best of its halves' (docs/rules.md §11.13).
+#: The end states from best to worst: a split ooze's record takes the best of its halves' (docs/rules.md §11.14).
 STATE_RANK = ("up", "asleep", "paralyzed", "unconscious", "stable", "dying", "dispersed", "dead")
 
 
 def _groups(enc) -> dict[str, list]:
     """Each of the encounter's own creatures (by id, in order) with the halves split off it
-    (docs/rules.md §11.13), the original first: the records keep the encounter's columns, a
+    (docs/rules.md §11.14), the original first: the records keep the encounter's columns, a
     split ooze counting as one creature (its hit points the sum of its living halves')."""
     originals = [c.id for c in enc.creatures.values() if c.split_round == 0]
     groups: dict[str, list] = {cid: [] for cid in originals}

@@ -146,7 +146,7 @@ def lines(b) -> list[str]:
     if d.spell_resistance:
         defs.append(f"spell resistance {d.spell_resistance}")
     if d.split:
-        defs.append(f"split by {' and '.join(d.split)} (docs/rules.md §11.13)")
+        defs.append(f"split by {' and '.join(d.split)} (docs/rules.md §11.14)")
     if defs:
         out.append("  Defences " + ", ".join(defs))
     if b.swarm is not None:

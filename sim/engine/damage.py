@@ -149,7 +149,7 @@ def deal_damage(w: World, target: Creature, parts: list[DamagePart], *, source: 
     if not target.alive:
         return 0
     if split.split_by(target, parts) and split.divide(w, target, parts, source=source):
-        return 0  # it splits in two instead (docs/rules.md §11.13)
+        return 0  # it splits in two instead (docs/rules.md §11.14)
     adjustments: dict[str, int] = {}
     raw: dict[str, int] = {}
     lethal = 0

@@ -127,7 +127,7 @@ class Encounter(World):
                     self._finish(None, "round_cap")
                     return None
             c = self.creatures[self.order[self.turn_index]]
-            if not c.alive or c.split_round == self.round:  # a new half acts from the next round (§11.13)
+            if not c.alive or c.split_round == self.round:  # a new half acts from the next round (§11.14)
                 continue
             self.turn = Turn(actor=c.id)
             self.turn_mark = len(self.events)

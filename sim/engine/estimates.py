@@ -52,7 +52,7 @@ def expected_damage(w: World, c: Creature, att, target: Creature) -> float:
             phys = {"immune": 0.0, "half": att.damage.average / 2, "full": att.damage.average}[rule]
             avg = phys + sum(d.average for d, _ in att.extra_damage)
     if split.splits_with(target, att):
-        avg *= SPLIT_WORTH  # it splits the ooze instead of hurting it (docs/rules.md §11.13)
+        avg *= SPLIT_WORTH  # it splits the ooze instead of hurting it (docs/rules.md §11.14)
     return hit_chance(plan.bonus, plan.ac) * max(0.0, avg)
 
 

@@ -230,7 +230,7 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
         if not five_ft and not withdraw:
             provoke_for_leaving(w, c, step.at)
         if not c.in_fight or len(w.creatures) != roster:
-            return False   # it fell, or split and stops where it is (docs/rules.md §11.13)
+            return False   # it fell, or split and stops where it is (docs/rules.md §11.14)
     else:
         attacks.provoke(w, c, "stand_up")
         if not c.in_fight:

@@ -531,7 +531,7 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
 
 def _parent(cid: str, originals: dict[str, Creature]) -> Creature | None:
     """The encounter's creature that ``cid`` split off from (``ochre-jelly.a``, ``ochre-jelly.a.b``:
-    docs/rules.md §11.13), if it is one that splits; else None."""
+    docs/rules.md §11.14), if it is one that splits; else None."""
     root = split.origin(cid, originals)
     c = originals.get(root) if root is not None and root != cid else None
     return c if c is not None and c.block.defenses.split else None

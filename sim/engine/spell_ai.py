@@ -50,7 +50,7 @@ def area_spell(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
                     area = set(area_of(w, c, cast))
                     if not area or area & ally_sq:
                         continue
-                    score, swarm = _score(area, foes, spell_data()[spell].get("energy", ""))  # a split jelly: none (§11.13)
+                    score, swarm = _score(area, foes, spell_data()[spell].get("energy", ""))  # a split jelly: none (§11.14)
                     if (swarm or score >= AREA_WORTH) and (best is None or score > best[0]):
                         best = (score, cast)
     return best[1] if best else None

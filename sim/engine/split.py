@@ -1,4 +1,4 @@
-"""Split (Ex): the ochre jelly and the black pudding (docs/rules.md §11.13).
+"""Split (Ex): the ochre jelly and the black pudding (docs/rules.md §11.14).
 
 A creature whose stat block lists ``[defenses] split`` (slashing and piercing weapons; the ochre
 jelly's electricity too) takes no damage from a hit of those: it splits into two identical

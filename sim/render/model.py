@@ -287,7 +287,7 @@ class ViewModel:
             c.conditions.add("dispersed")
 
     def _on_split(self, e: ev.Split) -> None:
-        """An ooze split in two (docs/rules.md §11.13): the original's hit points halve and a new
+        """An ooze split in two (docs/rules.md §11.14): the original's hit points halve and a new
         token joins, labelled after it ("Ochre jelly (a)"), right after it in the order."""
         c = self.creatures.get(e.target)
         d = e.creature

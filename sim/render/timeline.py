@@ -324,7 +324,7 @@ class Director:
         return 0.9
 
     def _on_split(self, e: ev.Split, t, before):
-        """An ooze splits (docs/rules.md §11.13): the model has put the new token down already; a
+        """An ooze splits (docs/rules.md §11.14): the model has put the new token down already; a
         word over each half."""
         self._add(FLOAT, t, 1.4, target=e.target, text="splits in two", tone="bad")
         self._add(FLOAT, t + 0.15, 1.2, target=e.new, text=f"{e.hp} hp", tone="bad", small=True)

@@ -94,7 +94,7 @@ class World:
         self._cache.clear()
 
     def _half(self, cid: str):
-        """A split ooze's new half (``ochre-jelly.a``, docs/rules.md §11.13) joins the shadow as a
+        """A split ooze's new half (``ochre-jelly.a``, docs/rules.md §11.14) joins the shadow as a
         copy of the creature it split off (then moved where the view model says), or None."""
         roots = [o for o in self.enc.creatures if cid.startswith(o + ".")]
         if self.live or not roots:

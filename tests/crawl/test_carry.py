@@ -17,7 +17,7 @@ NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "tr
                "armor_work", "armor_total", "armor_helper", "helping",
                "grapple_with", "pinned_by", "paralyzed_until",
                "rage_until", "rage_used",   # grapples and a rider's paralysis end with the fight
-               "split_round"}               # the round a split ooze's half joined (docs/rules.md §11.13)
+               "split_round"}               # the round a split ooze's half joined (docs/rules.md §11.14)
 
 
 def test_every_creature_field_is_carried_or_declared_the_fights_own():

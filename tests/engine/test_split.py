@@ -1,4 +1,4 @@
-"""Split (Ex): the ochre jelly and the black pudding (docs/rules.md §11.13), with exact numbers:
+"""Split (Ex): the ochre jelly and the black pudding (docs/rules.md §11.14), with exact numbers:
 slashing and piercing weapons (and the jelly's electricity) split the ooze instead of hurting it,
 each half with half its current hit points; at 10 hp or less it takes the damage and dies at 0.
 The new half joins the fight everywhere a creature is: initiative, saved games, the log, the
@@ -144,7 +144,7 @@ def test_which_weapons_split_it():
 def test_show_names_what_splits_it(capsys):
     assert main(["show", "ochre-jelly"]) == 0
     out = capsys.readouterr().out
-    assert "split by slashing and piercing and electricity (docs/rules.md §11.13)" in out
+    assert "split by slashing and piercing and electricity (docs/rules.md §11.14)" in out
     assert "Not simulated" not in out
 
 

@@ -1,4 +1,4 @@
-"""A split ooze on screen (docs/rules.md §11.13): replaying a fight where the ochre jelly splits,
+"""A split ooze on screen (docs/rules.md §11.14): replaying a fight where the ochre jelly splits,
 the new half gets a token, a place in the initiative list and a creature in the shadow world the
 screen asks the rules through; TAB selects it."""
 

@@ -46,7 +46,7 @@ _TOP_KEYS = {
     "grapple_bonus", "amorphous",                  # grapple
 }
 
-#: What a [defenses] split list may name (docs/rules.md §11.13): weapons of these damage types, or the energy.
+#: What a [defenses] split list may name (docs/rules.md §11.14): weapons of these damage types, or the energy.
 SPLIT_BY = ("slashing", "piercing", "electricity")
 
 _FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
