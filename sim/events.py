@@ -254,6 +254,21 @@ class Dispersed(Event):
     at: tuple
 
 
+@_event
+class Split(Event):
+    """An ooze split in two instead of being hurt (docs/rules.md §11.14): ``target`` keeps its id
+    with ``hp``, the new ooze ``new`` (described in ``creature`` as ``encounter_start`` lists a
+    combatant: squares, hp...) has as many; ``hp_before`` was the original's."""
+
+    type: ClassVar[str] = "split"
+    target: str
+    new: str
+    source: str | None
+    hp_before: int
+    hp: int
+    creature: dict
+
+
 # -- grapple, trip, bull rush (docs/rules.md §11) ----------------------------------------------------
 
 @_event
@@ -577,32 +592,37 @@ def _check_start(d: dict) -> _Map:
         raise _Bad("combatants must be a list of 1 to 1000 creatures")
     m = _Map(cols, rows, set())
     for k, c in enumerate(combatants):
-        what = f"combatants[{k}]"
-        if not isinstance(c, dict):
-            raise _Bad(f"{what} must be a table, got {_short(c)}")
-        cid = _text(c.get("id"), f"{what}.id")
-        if cid in m.ids:
-            raise _Bad(f"{what}.id {_short(cid)} is given twice")
-        m.ids.add(cid)
-        for key in ("name", "team", "template"):
-            _text(c.get(key, ""), f"{what}.{key}")
-        size = c.get("size")
-        try:
-            Size.parse(_text(size, f"{what}.size"))
-        except KeyError:
-            raise _Bad(f"{what}.size {_short(size)} is not a size (fine, diminutive, tiny, small, medium, large, "
-                       "huge, gargantuan, colossal)") from None
-        m.squares(c.get("squares"), f"{what}.squares")
-        if not c.get("squares"):
-            raise _Bad(f"{what}.squares is empty")
-        _whole(c.get("max_hp"), f"{what}.max_hp", 1, 1_000_000)
-        _whole(c.get("hp"), f"{what}.hp", -1_000_000, 1_000_000)
-        if not isinstance(c.get("swarm", False), bool):
-            raise _Bad(f"{what}.swarm must be true or false")
-        for key, x in c.items():
-            if key not in ("squares",):
-                _flat(x, f"{what}.{key}")
+        _check_combatant(m, c, f"combatants[{k}]")
     return m
+
+
+def _check_combatant(m: _Map, c: Any, what: str) -> None:
+    """One creature as ``encounter_start`` lists it (or a ``split`` event its new half); its id
+    joins the fight's."""
+    if not isinstance(c, dict):
+        raise _Bad(f"{what} must be a table, got {_short(c)}")
+    cid = _text(c.get("id"), f"{what}.id")
+    if cid in m.ids:
+        raise _Bad(f"{what}.id {_short(cid)} is given twice")
+    m.ids.add(cid)
+    for key in ("name", "team", "template"):
+        _text(c.get(key, ""), f"{what}.{key}")
+    size = c.get("size")
+    try:
+        Size.parse(_text(size, f"{what}.size"))
+    except KeyError:
+        raise _Bad(f"{what}.size {_short(size)} is not a size (fine, diminutive, tiny, small, medium, large, "
+                   "huge, gargantuan, colossal)") from None
+    m.squares(c.get("squares"), f"{what}.squares")
+    if not c.get("squares"):
+        raise _Bad(f"{what}.squares is empty")
+    _whole(c.get("max_hp"), f"{what}.max_hp", 1, 1_000_000)
+    _whole(c.get("hp"), f"{what}.hp", -1_000_000, 1_000_000)
+    if not isinstance(c.get("swarm", False), bool):
+        raise _Bad(f"{what}.swarm must be true or false")
+    for key, x in c.items():
+        if key not in ("squares",):
+            _flat(x, f"{what}.{key}")
 
 
 def check_event(d: Any, m: _Map | None) -> _Map | None:
@@ -620,6 +640,11 @@ def check_event(d: Any, m: _Map | None) -> _Map | None:
         m = _check_start(d)
     elif kind == "encounter_start":
         raise _Bad("a second encounter_start: a log holds one fight")
+    elif kind == "split":   # a new creature joins the fight (docs/rules.md §11.14)
+        c = d.get("creature")
+        if not isinstance(c, dict) or c.get("id") != d.get("new"):
+            raise _Bad(f"creature must describe the new creature {_short(d.get('new'))}, got {_short(c)}")
+        _check_combatant(m, c, "creature")
     for f in dataclasses.fields(cls):
         name, ann = f.name, str(f.type)
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING

@@ -238,6 +238,10 @@ class Narrator:
     def _dispersed(self, e: ev.Dispersed) -> str:
         return f"  {self.sv(e.target, 'disperses')}"
 
+    def _split(self, e: ev.Split) -> str:
+        """An ooze split instead of hurt (docs/rules.md §11.14)."""
+        return f"  {self.sv(e.target, 'splits')} in two: {self.n(e.target)} and {self.n(e.new)}, {e.hp} hp each"
+
     def _engulf(self, e: ev.Engulf) -> str:
         return f"{self.sv(e.actor, 'engulfs')} {', '.join(self.n(t) for t in e.targets)}"
 
@@ -358,7 +362,7 @@ LINES = {
     ev.SpellCast: Narrator._spell, ev.Refused: Narrator._refused, ev.EncounterEnd: Narrator._encounter_end,
     ev.Rolled: Narrator._roll, ev.DmEdit: Narrator._dm,
     ev.ArmorWork: Narrator._armor, ev.ZoneEnded: Narrator._zone_end,
-    ev.Opposed: Narrator._opposed,
+    ev.Opposed: Narrator._opposed, ev.Split: Narrator._split,
     ev.Swallowed: Narrator._swallowed, ev.Engulfed: Narrator._engulfed, ev.GizzardCut: Narrator._gizzard_cut,
     ev.CameOut: Narrator._came_out,
 }

@@ -40,6 +40,7 @@ import numpy as np
 from sim import __version__
 from sim.engine.fight import new_encounter
 from sim.engine.setup import build_creature
+from sim.engine.split import origin
 from sim.grid import CaveGrid
 from sim.rules import _data
 from sim.rules.categories import Category
@@ -168,6 +169,8 @@ def _heat(enc) -> tuple[str, str, str]:
                 pos[c["id"]] = [tuple(s) for s in c["squares"]]
         elif t in ("moved", "swarm_shape"):
             pos[e.actor] = [tuple(s) for s in e.squares]
+        elif t == "split":   # a new half of an ooze (docs/rules.md §11.14)
+            pos[e.new] = [tuple(s) for s in e.creature["squares"]]
         elif t == "attack" and e.hit:  # the map is of hits taken (summary: "hits taken per square")
             for sq in pos.get(e.target, ()):
                 add(fight, sq)
@@ -220,28 +223,48 @@ def supplies_of(c) -> tuple[int, dict[str, int]]:
     return sum(len(v) for v in c.spells_left.values()), stock
 
 
+#: The end states from best to worst: a split ooze's record takes the best of its halves' (docs/rules.md §11.14).
+STATE_RANK = ("up", "asleep", "paralyzed", "unconscious", "stable", "dying", "dispersed", "dead")
+
+
+def _groups(enc) -> dict[str, list]:
+    """Each of the encounter's own creatures (by id, in order) with the halves split off it
+    (docs/rules.md §11.14), the original first: the records keep the encounter's columns, a
+    split ooze counting as one creature (its hit points the sum of its living halves')."""
+    originals = [c.id for c in enc.creatures.values() if c.split_round == 0]
+    groups: dict[str, list] = {cid: [] for cid in originals}
+    for c in enc.creatures.values():
+        root = c.id if c.split_round == 0 else (origin(c.id, originals) or c.id)
+        groups.setdefault(root, []).append(c)
+    return groups
+
+
 def fight_record(enc, *, label: str, index: int, seed: int, before: dict | None = None) -> dict:
     """The flat record of a finished fight (``before``: :func:`supplies` at the start, for what
     was spent)."""
     rec: dict = {"variant": label, "index": index, "seed": seed, "winner": enc.winner or "",
                  "reason": enc.end_reason, "rounds": int(enc.round), "error": ""}
     teams: dict[str, list] = {}
-    for c in enc.creatures.values():
-        teams.setdefault(c.team, []).append(c)
-    for t, cs in teams.items():
-        rec[f"alive.{t}"] = sum(1 for c in cs if c.alive)
-        rec[f"standing.{t}"] = sum(1 for c in cs if c.in_fight)
-    for c in enc.creatures.values():
-        rec[f"hp.{c.id}"] = int(c.hp)
-        rec[f"maxhp.{c.id}"] = int(c.max_hp)
-        rec[f"state.{c.id}"] = creature_state(c)
-        rec[f"kills.{c.id}"] = "|".join(dict.fromkeys(c.kills))  # each victim once (down, then dead)
-        rec[f"fell.{c.id}"] = "" if c.fell_at is None else f"{c.fell_at[0]},{c.fell_at[1]}"
-        at = getattr(c, "pos", None)
-        rec[f"at.{c.id}"] = "" if at is None or not c.alive else f"{at[0]},{at[1]}"
-        rec[f"squeezing.{c.id}"] = int(c.squeezing_rounds)
-        rec[f"nauseated.{c.id}"] = int(c.nauseated_rounds)
-        rec[f"spells.{c.id}"], rec[f"used.{c.id}"] = _spent((before or {}).get(c.id), c)
+    groups = _groups(enc)
+    for group in groups.values():
+        teams.setdefault(group[0].team, []).append(group)
+    for t, gs in teams.items():
+        rec[f"alive.{t}"] = sum(1 for g in gs if any(c.alive for c in g))
+        rec[f"standing.{t}"] = sum(1 for g in gs if any(c.in_fight for c in g))
+    for cid, group in groups.items():
+        c = group[0]
+        alive = [m for m in group if m.alive]
+        rec[f"hp.{cid}"] = sum(int(m.hp) for m in alive) if alive else int(c.hp)
+        rec[f"maxhp.{cid}"] = sum(int(m.max_hp) for m in group)
+        rec[f"state.{cid}"] = min((creature_state(m) for m in group), key=STATE_RANK.index)
+        rec[f"kills.{cid}"] = "|".join(dict.fromkeys(k for m in group for k in m.kills))  # each victim once (down, then dead)
+        fell = next((m.fell_at for m in group if m.fell_at is not None), None) if not alive else c.fell_at
+        rec[f"fell.{cid}"] = "" if fell is None else f"{fell[0]},{fell[1]}"
+        at = getattr(alive[0], "pos", None) if alive else None
+        rec[f"at.{cid}"] = "" if at is None else f"{at[0]},{at[1]}"
+        rec[f"squeezing.{cid}"] = sum(int(m.squeezing_rounds) for m in group)
+        rec[f"nauseated.{cid}"] = sum(int(m.nauseated_rounds) for m in group)
+        rec[f"spells.{cid}"], rec[f"used.{cid}"] = _spent((before or {}).get(cid), c)
     rec["heat.fight"], rec["heat.fall"], rec["heat.stall"] = _heat(enc)
     return rec
 

@@ -145,6 +145,8 @@ def lines(b) -> list[str]:
     defs += [f"immune {x}" for x in d.immune]
     if d.spell_resistance:
         defs.append(f"spell resistance {d.spell_resistance}")
+    if d.split:
+        defs.append(f"split by {' and '.join(d.split)} (docs/rules.md §11.14)")
     if defs:
         out.append("  Defences " + ", ".join(defs))
     if b.swarm is not None:

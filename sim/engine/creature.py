@@ -72,6 +72,7 @@ class Creature:
     grapple_with: list[str] = field(default_factory=list)   # the creatures it is grappling with (docs/rules.md §11)
     pinned_by: str | None = None         # held immobile by this creature until its next turn (§11.5)
     paralyzed_until: int = 0             # paralysis from a rider: the last round it lasts (§11.8)
+    split_round: int = 0                 # a split ooze's new half: the round it split off (docs/rules.md §11.14)
 
     # -- identity -----------------------------------------------------------------------------------
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.engine import split
 from sim.engine.casting import disturb_casting
 from sim.engine.creature import Creature
 from sim.engine.world import World
@@ -147,6 +148,8 @@ def deal_damage(w: World, target: Creature, parts: list[DamagePart], *, source: 
     w.last_damage = 0
     if not target.alive:
         return 0
+    if split.split_by(target, parts) and split.divide(w, target, parts, source=source):
+        return 0  # it splits in two instead (docs/rules.md §11.14)
     adjustments: dict[str, int] = {}
     raw: dict[str, int] = {}
     lethal = 0
@@ -197,7 +200,7 @@ def update_state(w: World, c: Creature, *, source: Creature | None = None) -> No
         return
     con = c.block.abilities.con
     con_left = None if con is None else con - c.ability_damage.get("con", 0)
-    if c.hp <= dead_at or (con_left is not None and con_left <= 0):
+    if c.hp <= dead_at or (con_left is not None and con_left <= 0) or (c.hp <= 0 and split.dies_at_zero(c)):
         for cond in ("dying", "disabled", "unconscious", "stable"):
             clear_condition(w, c, cond)
         set_condition(w, c, "dead")

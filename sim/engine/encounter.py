@@ -35,7 +35,7 @@ from sim.engine.actions import BullRush, CutOut, EngulfMove, Escape, Grapple, Ma
 from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
-from sim.engine.setup import mover_for
+from sim.engine.setup import describe
 from sim.engine.swarms import distraction, swarm_attack
 from sim.engine.world import World
 from sim.events import EncounterEnd, EncounterStart, Event, Healed, Initiative, Refused, RoundStart, TurnEnd, TurnStart
@@ -84,11 +84,7 @@ class Encounter(World):
                               combatants=tuple(self.describe(c) for c in self.creatures.values()))
 
     def describe(self, c: Creature) -> dict:
-        return {"id": c.id, "name": c.name, "template": c.template, "team": c.team, "size": c.size.key,
-                "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
-                "component": c.block.swarm.component.key if c.is_swarm else None,
-                "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
-                "type": c.block.type, "sex": c.block.source.sex, "torch_lit": c.torch_lit, "light": c.light}
+        return describe(c)
 
     @property
     def round_cap(self) -> int:
@@ -132,7 +128,7 @@ class Encounter(World):
                     self._finish(None, "round_cap")
                     return None
             c = self.creatures[self.order[self.turn_index]]
-            if not c.alive:
+            if not c.alive or c.split_round == self.round:  # a new half acts from the next round (§11.14)
                 continue
             self.turn = Turn(actor=c.id)
             self.turn_mark = len(self.events)

@@ -9,13 +9,18 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import attacks
+from sim.engine import attacks, split
 from sim.engine.creature import Creature
 from sim.engine.damage import swarm_weapon_rule
 from sim.engine.world import World
 from sim.geometry import distance_squares_grid, footprint_distance_ft
 from sim.movement import distance_map
 from sim.movement.field import BLOCKED
+
+
+#: [PD] What a hit that splits an ooze is worth to the AI, as a share of its damage: little (any
+#: weapon that hurts it is better), not nothing (with no other weapon, it still strikes).
+SPLIT_WORTH = 0.1
 
 
 def needs_both_hands(c: Creature, att) -> bool:
@@ -46,6 +51,8 @@ def expected_damage(w: World, c: Creature, att, target: Creature) -> float:
             rule = swarm_weapon_rule(target, att.damage_types or ("bludgeoning",), att.types_join)  # RULES §4.7
             phys = {"immune": 0.0, "half": att.damage.average / 2, "full": att.damage.average}[rule]
             avg = phys + sum(d.average for d, _ in att.extra_damage)
+    if split.splits_with(target, att):
+        avg *= SPLIT_WORTH  # it splits the ooze instead of hurting it (docs/rules.md §11.14)
     return hit_chance(plan.bonus, plan.ac) * max(0.0, avg)
 
 

@@ -221,15 +221,16 @@ def escape_artist(w: World, c: Creature, step) -> bool:
 
 def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool = False, five_ft: bool = False) -> bool:
     """Take one step, resolving attacks of opportunity for leaving threatened squares first.
-    Returns False if the creature can no longer move (it fell, or slipped on grease)."""
+    Returns False if the creature can no longer move (it fell, slipped on grease, or split)."""
     if zones.stuck(w, c):
         return False  # it failed grease's Balance check this round (docs/rules.md §8.1)
     was_greased = bool(w.zones) and bool(set(c.squares) & zones.greased(w))
+    roster = len(w.creatures)
     if step.kind != "stand":
         if not five_ft and not withdraw:
             provoke_for_leaving(w, c, step.at)
-        if not c.in_fight:
-            return False
+        if not c.in_fight or len(w.creatures) != roster:
+            return False   # it fell, or split and stops where it is (docs/rules.md §11.14)
     else:
         attacks.provoke(w, c, "stand_up")
         if not c.in_fight:
@@ -248,7 +249,7 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
         # crawling provokes from every creature threatening the crawler at any point of the
         # crawl (RULES §5.1): arriving in a threatened square too, once per enemy per move
         provoke_for_leaving(w, c, step.at, why="crawling")
-        if not c.in_fight:
+        if not c.in_fight or len(w.creatures) != roster:
             return False
     if step.kind != "stand" and not zones.entered(w, c, was_greased):
         return False

@@ -135,6 +135,15 @@ def mover_for(c: Creature, *, in_combat: bool = True) -> Mover:
     return m.in_combat() if in_combat else m
 
 
+def describe(c: Creature) -> dict:
+    """A creature as the ``encounter_start`` event lists it (and the ``split`` event its new half)."""
+    return {"id": c.id, "name": c.name, "template": c.template, "team": c.team, "size": c.size.key,
+            "squares": [list(s) for s in c.squares], "hp": c.hp, "max_hp": c.max_hp, "swarm": c.is_swarm,
+            "component": c.block.swarm.component.key if c.is_swarm else None,
+            "speed": mover_for(c).speed_ft, "prone": c.prone, "wielding": c.wielding, "kind": c.block.kind,
+            "type": c.block.type, "sex": c.block.source.sex, "torch_lit": c.torch_lit, "light": c.light}
+
+
 def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
     if c.is_swarm:
         return [pos]

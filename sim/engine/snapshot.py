@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from sim.engine import split
 from sim.engine.creature import Creature
 from sim.engine.encounter import Encounter
 from sim.errors import DataError
@@ -47,9 +48,15 @@ from sim.specs import EncounterSpec
 
 #: The snapshot format's version; a file naming another is refused.
 SCHEMA = 4  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease);
-#            4: World.inside and World.gizzard (swallow whole, engulf: docs/rules.md §11.13)
-#: Older schemas read by adding what they lack: schema 2 had no lasting spell areas, 3 nobody inside.
+#            4: World.inside and World.gizzard (swallow whole, engulf: docs/rules.md §11.13), and
+#               split oozes (Creature.split_round, Defenses.split; halves beyond the encounter's
+#               creatures: docs/rules.md §11.14)
+#: Older schemas read by adding what they lack: schema 2 had no lasting spell areas, 3 nobody
+#: inside; a record of schema 3 or older lacks the fields schema 4 added (they take their
+#: defaults: nothing split).
 MIGRATIONS = {2: {"zones": []}, 3: {"inside": {}, "gizzard": {}}}
+#: Record fields a schema added, filled with their defaults when an older snapshot lacks them.
+ADDED_FIELDS = {4: frozenset({"split_round", "split"})}
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure
@@ -225,9 +232,10 @@ def _lookup(qual: Any, path: str) -> type:
 
 
 class _Decoder:
-    def __init__(self, creatures: dict[str, Creature]):
+    def __init__(self, creatures: dict[str, Creature], schema: int = SCHEMA):
         self.refs: dict[int, Any] = {}
         self.creatures = creatures
+        self.optional = frozenset().union(*(f for s, f in ADDED_FIELDS.items() if s > schema))
 
     def value(self, v: Any, path: str) -> Any:
         if v is None or isinstance(v, (bool, int, float, str)):
@@ -327,12 +335,12 @@ class _Decoder:
             raise _Bad(path, "a record without its fields")
         names = [f.name for f in dataclasses.fields(cls)]
         extra = sorted(set(fields) - set(names))
-        missing = [n for n in names if n not in fields]
+        missing = [n for n in names if n not in fields and n not in self.optional]
         if extra or missing:
             raise _Bad(path, f"does not fit {v['$record']} (" + "; ".join(
                 ([f"unknown field(s) {', '.join(extra)}"] if extra else [])
                 + ([f"missing field(s) {', '.join(missing)}"] if missing else [])) + ")")
-        kwargs = {n: self.value(fields[n], (path, n)) for n in names}
+        kwargs = {n: self.value(fields[n], (path, n)) for n in names if n in fields}
         init = {f.name for f in dataclasses.fields(cls) if f.init}
         try:
             obj = cls(**{k: x for k, x in kwargs.items() if k in init})
@@ -479,12 +487,12 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
         raise DataError(f"{path}: map: the snapshot belongs to the map {saved.get('name')!r} "
                         f"({saved.get('hash')}), but {spec.path} is on {ident['name']!r} ({ident['hash']}); "
                         "give the encounter it was saved from")
-    w = _restore(path, spec, data["state"], policy)
+    w = _restore(path, spec, data["state"], policy, schema=schema)
     return w, enc_file
 
 
 def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | None,
-             shared: dict | None = None) -> Encounter:
+             shared: dict | None = None, schema: int = SCHEMA) -> Encounter:
     w = Encounter(spec, policy=policy, shared=shared)
     fresh = {n for n in vars(w) if n not in DERIVED}
     unknown = sorted(set(state) - fresh)
@@ -497,11 +505,12 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
     raw = state["creatures"]
     if not isinstance(raw, dict):
         raise DataError(f"{path}: state.creatures: should be a table of creatures")
-    if sorted(raw) != sorted(w.creatures):
+    halves = [cid for cid in raw if cid not in w.creatures]
+    if not set(w.creatures) <= set(raw) or any(_parent(cid, w.creatures) is None for cid in halves):
         raise DataError(f"{path}: state.creatures: the creatures {sorted(raw)} are not the encounter's "
                         f"{sorted(w.creatures)}; give the encounter it was saved from")
     creatures: dict[str, Creature] = {}
-    dec = _Decoder(creatures)
+    dec = _Decoder(creatures, schema)
     try:
         for cid, rec in raw.items():
             c = dec.record(rec, f"state.creatures.{cid}")
@@ -524,6 +533,14 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
         key, what = problems[0]
         raise DataError(f"{path}: {key}: {what}; a snapshot must hold a state the fight can be in")
     return w
+
+
+def _parent(cid: str, originals: dict[str, Creature]) -> Creature | None:
+    """The encounter's creature that ``cid`` split off from (``ochre-jelly.a``, ``ochre-jelly.a.b``:
+    docs/rules.md §11.14), if it is one that splits; else None."""
+    root = split.origin(cid, originals)
+    c = originals.get(root) if root is not None and root != cid else None
+    return c if c is not None and c.block.defenses.split else None
 
 
 def load_text(text: str, spec: EncounterSpec, *, policy: Callable | None, name: str = "<snapshot>",

@@ -11,6 +11,7 @@ from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.spells import area_of
+from sim.engine.split import MAX_HP_UNSPLIT
 from sim.engine.zones import greased
 from sim.engine.world import World
 from sim.geometry import footprint_distance_ft, line_of_effect
@@ -20,8 +21,8 @@ from sim.vision import SEES
 AREA_WORTH = 2.0
 
 
-def _score(area: set, foes: list[Creature]) -> tuple[float, bool]:
-    hits = [f for f in foes if set(f.squares) & area]
+def _score(area: set, foes: list[Creature], energy: str = "") -> tuple[float, bool]:
+    hits = [f for f in foes if set(f.squares) & area and not (energy in f.block.defenses.split and f.hp > MAX_HP_UNSPLIT)]
     return sum(SWARM_AREA_FACTOR if f.is_swarm else 1.0 for f in hits), any(f.is_swarm for f in hits)
 
 
@@ -49,7 +50,7 @@ def area_spell(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
                     area = set(area_of(w, c, cast))
                     if not area or area & ally_sq:
                         continue
-                    score, swarm = _score(area, foes)
+                    score, swarm = _score(area, foes, spell_data()[spell].get("energy", ""))  # a split jelly: none (§11.14)
                     if (swarm or score >= AREA_WORTH) and (best is None or score > best[0]):
                         best = (score, cast)
     return best[1] if best else None

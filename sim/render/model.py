@@ -310,6 +310,28 @@ class ViewModel:
         if c is not None:
             c.conditions.add("dispersed")
 
+    def _on_split(self, e: ev.Split) -> None:
+        """An ooze split in two (docs/rules.md §11.14): the original's hit points halve and a new
+        token joins, labelled after it ("Ochre jelly (a)"), right after it in the order."""
+        c = self.creatures.get(e.target)
+        d = e.creature
+        if c is None or e.new in self.creatures:
+            return
+        c.hp = int(e.hp)
+        c.max_hp = int(d["max_hp"])
+        squares = [_pos(s) for s in d["squares"]]
+        suffix = e.new[len(e.target) + 1:] if e.new.startswith(e.target + ".") else e.new
+        label = f"{c.label} ({suffix})"
+        self.creatures[e.new] = CreatureView(
+            id=e.new, name=d["name"], label=label, team=c.team, template=c.template, size=c.size, k=c.k,
+            swarm=c.swarm, component=c.component, kind=c.kind, type=c.type, speed=int(d.get("speed", c.speed)),
+            squares=squares, pos=squares[0] if squares else c.pos, hp=int(d["hp"]), max_hp=int(d["max_hp"]),
+            prone=bool(d.get("prone", False)), wielding=d.get("wielding"), conditions=set(c.conditions) - {"grappled", "pinned"},
+            initiative=c.initiative, team_index=c.team_index)
+        self.narrator.names[e.new] = label
+        i = self.order.index(e.target) + 1 if e.target in self.order else len(self.order)
+        self.order.insert(i, e.new)
+
     def _on_zone_end(self, e: ev.ZoneEnded) -> None:
         self.zones.pop((e.spell, e.owner, tuple(_pos(q) for q in e.squares)), None)
 
@@ -389,6 +411,8 @@ def _tone(e: ev.Event) -> str:
     if t in ("save", "check"):
         return "good" if e.success else "bad"
     if t in ("died", "dispersed"):
+        return "bad"
+    if t == "split":
         return "bad"
     if t == "round_start":
         return "round"

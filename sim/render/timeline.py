@@ -323,6 +323,13 @@ class Director:
         self._add(FLOAT, t, 1.4, target=e.target, text="dispersed", tone="good")
         return 0.9
 
+    def _on_split(self, e: ev.Split, t, before):
+        """An ooze splits (docs/rules.md §11.14): the model has put the new token down already; a
+        word over each half."""
+        self._add(FLOAT, t, 1.4, target=e.target, text="splits in two", tone="bad")
+        self._add(FLOAT, t + 0.15, 1.2, target=e.new, text=f"{e.hp} hp", tone="bad", small=True)
+        return 0.6
+
     def _on_engulf(self, e: ev.Engulf, t, before):
         for tid in e.targets:
             self._add(ENGULF, t, 0.7, actor=e.actor, target=tid)
@@ -423,7 +430,7 @@ class Director:
         ev.SpellCast: _on_spell, ev.Refused: _on_refused, ev.EncounterEnd: _on_encounter_end,
         ev.Rolled: _on_roll, ev.DmEdit: _on_dm,
         ev.ArmorWork: _on_armor,
-        ev.Opposed: _on_opposed, ev.ZoneEnded: _on_zone_end,
+        ev.Opposed: _on_opposed, ev.ZoneEnded: _on_zone_end, ev.Split: _on_split,
         ev.Swallowed: _on_swallowed, ev.Engulfed: _on_engulfed, ev.GizzardCut: _on_gizzard_cut, ev.CameOut: _on_came_out,
     }
 

@@ -8,7 +8,7 @@ stand (:meth:`World.sync`) before each question. Answers are cached on the view'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -76,7 +76,7 @@ class World:
         if self.live or self._synced == model.version:
             return
         for cid, v in model.creatures.items():
-            c = self.enc.creatures.get(cid)
+            c = self.enc.creatures.get(cid) or self._half(cid)
             if c is None:
                 continue
             c.squares = list(v.squares)
@@ -92,6 +92,18 @@ class World:
                 c.wielding = v.wielding
         self._synced = model.version
         self._cache.clear()
+
+    def _half(self, cid: str):
+        """A split ooze's new half (``ochre-jelly.a``, docs/rules.md §11.14) joins the shadow as a
+        copy of the creature it split off (then moved where the view model says), or None."""
+        roots = [o for o in self.enc.creatures if cid.startswith(o + ".")]
+        if self.live or not roots:
+            return None
+        parent = self.enc.creatures[max(roots, key=len)]
+        c = replace(parent, id=cid, squares=list(parent.squares), trail=[], conditions=set(), kills=[],
+                    grapple_with=[], pinned_by=None)
+        self.enc.creatures[cid] = c
+        return c
 
     def _cached(self, key, fn):
         if self.live:

@@ -16,7 +16,8 @@ NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "tr
                # armor half taken off when the fight ends stays on (the work is the fight's clock)
                "armor_work", "armor_total", "armor_helper", "helping",
                "grapple_with", "pinned_by", "paralyzed_until",
-               "rage_until", "rage_used"}   # grapples and a rider's paralysis end with the fight
+               "rage_until", "rage_used",   # grapples and a rider's paralysis end with the fight
+               "split_round"}               # the round a split ooze's half joined (docs/rules.md §11.14)
 
 
 def test_every_creature_field_is_carried_or_declared_the_fights_own():

@@ -66,7 +66,8 @@ full_attack            routines of attack ids: [["club", "claw", "bite"], ["claw
 [senses]               darkvision_ft, low_light, scent, blindsense_ft, blindsight_ft,
                        tremorsense_ft, light_sensitivity
 [defenses]             damage_reduction = { amount, bypass }, resist = { fire = 10 },
-                       regeneration = { amount, bypassed_by = ["fire", "acid"] }, immune = [...]
+                       regeneration = { amount, bypassed_by = ["fire", "acid"] }, immune = [...],
+                       split = ["slashing", "piercing", "electricity"] (docs/rules.md §11.14)
 [[rider]]              key, kind (poison | disease | wounding), save, dc_ability (DC = 10 + HD/2 +
                        mod), initial, secondary, incubation, damage, bleed
 [[aura]]               key (stench), save, dc_ability, radius_ft, effect, duration_rounds

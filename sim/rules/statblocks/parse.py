@@ -46,6 +46,9 @@ _TOP_KEYS = {
     "grapple_bonus", "amorphous",                  # grapple
 }
 
+#: What a [defenses] split list may name (docs/rules.md §11.14): weapons of these damage types, or the energy.
+SPLIT_BY = ("slashing", "piercing", "electricity")
+
 _FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
 
 
@@ -713,11 +716,16 @@ def _parse_defenses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, 
     immune = list(race_row.get("immune", ()))
     immune += list(get_str_list(chk, raw, "immune", "[defenses] immune"))
     sr = get_int(chk, raw, "spell_resistance", "[defenses] spell_resistance", default=0, minimum=0, maximum=100) or 0
+    split = tuple(get_str_list(chk, raw, "split", "[defenses] split"))
+    for s in split:
+        if s not in SPLIT_BY:
+            chk.bad("[defenses] split", f"{s!r} cannot split a creature; allowed: {', '.join(SPLIT_BY)}")
     for k in raw:
-        if k not in ("damage_reduction", "resist", "regeneration", "immune", "spell_resistance"):
+        if k not in ("damage_reduction", "resist", "regeneration", "immune", "spell_resistance", "split"):
             chk.bad(f"[defenses] {k}", "unknown key; allowed: damage_reduction, resist, regeneration, immune, "
-                    "spell_resistance")
-    return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune), sr)
+                    "spell_resistance, split")
+    return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune), sr,
+                    tuple(s for s in split if s in SPLIT_BY))
 
 
 def _parse_auras(chk: Check, data: Mapping[str, Any]) -> list[AuraSpec]:

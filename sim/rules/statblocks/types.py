@@ -90,6 +90,7 @@ class Defenses:
     regeneration_bypassed_by: tuple[str, ...] = ()
     immune: tuple[str, ...] = ()
     spell_resistance: int = 0
+    split: tuple[str, ...] = ()         # what splits it instead of hurting it (docs/rules.md §11.14): slashing, piercing, electricity
 
 
 @dataclass(frozen=True, slots=True)
