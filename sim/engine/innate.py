@@ -134,7 +134,10 @@ def enlarged(block):
     src = block.source
     ab = dataclasses.replace(src.abilities, str=src.abilities.str + 2, dex=src.abilities.dex - 2)
     body = tuple((k, v * 2) for k, v in src.body_overrides)
-    new = dataclasses.replace(src, size=Size(int(src.size) + 1), abilities=ab, body_overrides=body)
+    size = Size(int(src.size) + 1)
+    weapons = tuple(dataclasses.replace(e, weapon=e.weapon.sized(size)) if e.weapon.size == src.size else e
+                    for e in src.weapons)         # what it carries grows with it
+    new = dataclasses.replace(src, size=size, abilities=ab, body_overrides=body, weapons=weapons)
     return derive(new, book_values=block.book_values)
 
 
