@@ -6,7 +6,8 @@
   20-ft radius holds the most of them, when one at least is in it and not already in magical
   darkness: the torch's bright light is gone (no more light blindness), and the foes fight at 20%
   miss chance while it still sees them. The darkmantle's tactic (SRD): darkness, then it drops on
-  the foe (its move of the same turn).
+  the foe (its move of the same turn). A creature hurt by bright light (light blindness or
+  sensitivity) standing in it darkens its own square first.
 * **faerie fire** -- on the foes its side locates but does not see (invisible), or sees with a
   miss chance not from magical darkness: the 5-ft burst at a corner of their space that outlines
   the most of them.
@@ -27,7 +28,7 @@ from sim.engine.creature import Creature
 from sim.engine.spells import area_of
 from sim.engine.world import World
 from sim.geometry import footprint_distance_ft, line_of_effect
-from sim.vision import LOCATES, SEES
+from sim.vision import BRIGHT, LOCATES, SEES
 from sim.vision.sight import SHADOW_MISS
 
 INVISIBLE_BEFORE_FT = (30, 120)   # invisibility when the nearest foe is this far (more than, at most)
@@ -64,7 +65,12 @@ def _can(w: World, c: Creature, spell: str, threatened: bool) -> bool:
 def darkness(w: World, c: Creature, foes: list[Creature], threatened: bool) -> Cast | None:
     if not _can(w, c, "darkness", threatened) or not needs_no_light(c):
         return None
-    magic = w.vision()[0].magic_dark
+    lights = w.vision()[0]
+    magic = lights.magic_dark
+    senses = c.block.senses
+    if (senses.light_blindness or senses.light_sensitivity) and not all(magic[y, x] for x, y in c.squares) \
+            and any(lights.normal[y, x] == BRIGHT for x, y in c.squares):
+        return Cast("darkness", at=tuple(c.pos))   # bright light on a drow or a duergar: darken its own square
     reliant = [f for f in foes if relies_on_light(f) and w.side_perceives(c.team, f) >= LOCATES
                and not all(magic[y, x] for x, y in f.squares)]
     if not reliant:
