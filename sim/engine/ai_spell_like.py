@@ -22,6 +22,8 @@ does not provoke, docs/rules.md §8.5).
 
 from __future__ import annotations
 
+import math
+
 from sim.engine import attacks, innate
 from sim.engine.actions import Cast, Turn
 from sim.engine.creature import Creature
@@ -89,7 +91,8 @@ def darkness(w: World, c: Creature, foes: list[Creature], threatened: bool) -> C
                 n = sum(1 for f in reliant if footprint_distance_ft([q], f.squares) <= radius
                         and line_of_effect(w.grid.rock, [q], f.squares))
                 near = min(footprint_distance_ft([q], f.squares) for f in reliant)
-                key = (-n, near, q[1], q[0])
+                straight = min(math.hypot(q[0] - x, q[1] - y) for f in reliant for x, y in f.squares)
+                key = (-n, near, straight, q[1], q[0])
                 if n and (best is None or key < best[0]):
                     best = (key, q)
     return Cast("darkness", at=best[1]) if best else None

@@ -74,7 +74,9 @@ def end(w: World, o: Creature, effect: str, cause: str) -> None:
     if w.memory.pop(f"{effect}:{o.id}", None) is None:
         return
     if effect == "enlarged":
-        o.block = without_armor(o.base_block) if o.armor_off else o.base_block   # its own size again
+        # its own size again, its armor (and shield) off if it had them off
+        drop = o.block.shield is None and o.base_block.shield is not None
+        o.block = without_armor(o.base_block, drop_shield=drop) if o.armor_off else o.base_block
         w.place(o, o.pos)
     damage.clear_condition(w, o, CONDITIONS[effect], cause)
 
