@@ -55,6 +55,9 @@ MAX_BYTES = 64 * 1024 * 1024
 #: queries (performance only, never outcomes), who plays the creatures and whose dice are typed
 #: (given on loading: the AI policy, the table's dice hand).
 DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "policy", "dice"})
+#: Record fields added since schema 3 with a default: a file without them reads them as the default
+#: (no schema bump: a stat block without spell-like abilities, docs/rules.md §8.5).
+ADDED_FIELDS = frozenset({("Source", "spell_like"), ("StatBlock", "spell_like")})
 
 
 class SnapshotTypeError(TypeError):
@@ -326,12 +329,14 @@ class _Decoder:
             raise _Bad(path, "a record without its fields")
         names = [f.name for f in dataclasses.fields(cls)]
         extra = sorted(set(fields) - set(names))
-        missing = [n for n in names if n not in fields]
+        added = {f.name: f.default for f in dataclasses.fields(cls)
+                 if f.name not in fields and (cls.__name__, f.name) in ADDED_FIELDS}
+        missing = [n for n in names if n not in fields and n not in added]
         if extra or missing:
             raise _Bad(path, f"does not fit {v['$record']} (" + "; ".join(
                 ([f"unknown field(s) {', '.join(extra)}"] if extra else [])
                 + ([f"missing field(s) {', '.join(missing)}"] if missing else [])) + ")")
-        kwargs = {n: self.value(fields[n], (path, n)) for n in names}
+        kwargs = {n: added[n] if n in added else self.value(fields[n], (path, n)) for n in names}
         init = {f.name for f in dataclasses.fields(cls) if f.init}
         try:
             obj = cls(**{k: x for k, x in kwargs.items() if k in init})

@@ -5,6 +5,7 @@ and the AI that uses them."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -321,3 +322,23 @@ def test_a_snapshot_keeps_the_uses_and_the_effects():
     assert g.size is Size.LARGE and len(g.squares) == 4 and "enlarged" in g.conditions
     assert back.memory["enlarged:g"] == enc.memory["enlarged:g"] and back.memory["sla:g:enlarge-person"] == 1
     assert g.block.spell_like == enc.creatures["g"].block.spell_like
+
+
+def test_a_snapshot_written_before_spell_like_abilities_still_reads():
+    enc = fight(HALL, [{"id": "g", "template": "goblin", "team": "m", "at": [8, 3]},
+                       {"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 3]}])
+    data = json.loads(snapshot.dumps(enc, encounter_file="test.toml"))
+
+    def strip(v):
+        if isinstance(v, dict):
+            if v.get("$record", "").endswith(("StatBlock", "Source")):
+                v["fields"].pop("spell_like", None)
+            for x in v.values():
+                strip(x)
+        elif isinstance(v, list):
+            for x in v:
+                strip(x)
+    strip(data)
+    assert "spell_like" not in json.dumps(data)
+    back = snapshot.load_text(json.dumps(data), enc.spec, policy=default_policy)
+    assert back.creatures["g"].block.spell_like == () and back.creatures["g"].block.source.spell_like == ()
