@@ -20,7 +20,7 @@ import dataclasses
 from sim.engine import damage, specials
 from sim.engine.creature import Creature
 from sim.engine.world import World
-from sim.events import SpellCast
+from sim.events import Condition, SpellCast
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
 from sim.rules.statblocks import SpellLike, derive, without_armor
@@ -66,7 +66,17 @@ def glamer_state(w: World) -> tuple:
 
 def _start(w: World, o: Creature, effect: str, last: int, cause: str) -> None:
     w.memory[f"{effect}:{o.id}"] = int(last)
-    damage.set_condition(w, o, CONDITIONS[effect], cause)
+    if effect == "enlarged":
+        _resized(w, o, True, cause)
+    else:
+        damage.set_condition(w, o, CONDITIONS[effect], cause)
+
+
+def _resized(w: World, o: Creature, active: bool, cause: str) -> None:
+    """The ``enlarged`` condition with the space it covers now and its size (the picture redraws it)."""
+    (o.conditions.add if active else o.conditions.discard)("enlarged")
+    w.emit(Condition(round=w.round, target=o.id, condition="enlarged", active=active, cause=cause,
+                     detail={"size": o.size.key, "squares": [list(q) for q in o.squares]}))
 
 
 def end(w: World, o: Creature, effect: str, cause: str) -> None:
@@ -78,6 +88,8 @@ def end(w: World, o: Creature, effect: str, cause: str) -> None:
         drop = o.block.shield is None and o.base_block.shield is not None
         o.block = without_armor(o.base_block, drop_shield=drop) if o.armor_off else o.base_block
         w.place(o, o.pos)
+        _resized(w, o, False, cause)
+        return
     damage.clear_condition(w, o, CONDITIONS[effect], cause)
 
 

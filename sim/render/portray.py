@@ -68,12 +68,16 @@ CONDITION_BADGES: dict[str, tuple[str, tuple[int, int, int]]] = {
     "blessed": ("+", (120, 190, 255)),
     "burning": ("*", (255, 140, 40)),
     "running": ("r", (240, 220, 120)),
+    "invisible": ("i", (200, 200, 230)),     # spell-like abilities (docs/rules.md §8.5)
+    "outlined": ("o", (230, 130, 255)),
+    "enlarged": ("E", (240, 200, 120)),
 }
 BADGE_NAMES = {
     "dying": "dying", "dead": "dead", "stable": "stable", "unconscious": "unconscious", "asleep": "asleep",
     "paralyzed": "paralyzed", "nauseated": "nauseated", "prone": "prone", "disabled": "disabled",
     "wounded": "bleeding", "poisoned": "poisoned", "diseased": "diseased", "blessed": "blessed", "burning": "burning",
     "running": "running (no Dex to AC)",
+    "invisible": "invisible", "outlined": "outlined (faerie fire)", "enlarged": "enlarged",
 }
 
 

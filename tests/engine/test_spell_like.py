@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
+from sim.cli import main
 from sim.engine import attacks, innate, snapshot
 from sim.engine.actions import Cast, Impossible
 from sim.engine.ai import default_policy
@@ -342,3 +344,16 @@ def test_a_snapshot_written_before_spell_like_abilities_still_reads():
     assert "spell_like" not in json.dumps(data)
     back = snapshot.load_text(json.dumps(data), enc.spec, policy=default_policy)
     assert back.creatures["g"].block.spell_like == () and back.creatures["g"].block.source.spell_like == ()
+
+
+def test_cavesim_validate_refuses_an_unknown_spell_like_spell_with_exit_2(tmp_path, capsys):
+    src = (Path(__file__).resolve().parents[2] / "sim/data/monsters/humanoid/drow-warrior.toml").read_text()
+    block = tmp_path / "drow.toml"
+    block.write_text(src.replace('spell = "faerie-fire"', 'spell = "faery-fire"'))
+    enc = tmp_path / "e.toml"
+    enc.write_text('[encounter]\nname = "t"\nseed = 1\n[map]\nname = "m"\nunits = "ft"\ngrid = """\n....\n"""\n'
+                   '[legend]\n"." = { width = 10, height = 10 }\n[[combatant]]\ntemplate = "drow.toml"\nat = [0, 0]\n'
+                   '[[combatant]]\ntemplate = "goblin"\nteam = "p"\nat = [3, 0]\n')
+    assert main(["validate", str(enc)]) == 2
+    err = capsys.readouterr().err
+    assert "drow.toml: [[spell_like]] 3 spell: unknown spell 'faery-fire'" in err and "Traceback" not in err
