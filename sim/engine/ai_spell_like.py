@@ -51,6 +51,8 @@ def innate_tactic(w: World, c: Creature, t: Turn, foes: list[Creature]) -> Cast 
     """The spell-like ability worth its use now, or None (see the module notes)."""
     if not c.block.spell_like or not t.standard or not w.vision_on:
         return None
+    if not any(innate.usable(w, c, s.spell) for s in c.block.spell_like):
+        return None
     threatened = any(set(c.squares) & attacks.threatens(w, f) for f in foes)
     for scorer in (darkness, faerie_fire, invisibility, enlarge):
         cast = scorer(w, c, foes, threatened)

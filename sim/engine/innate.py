@@ -81,7 +81,7 @@ def _resized(w: World, o: Creature, active: bool, cause: str) -> None:
 
 def end(w: World, o: Creature, effect: str, cause: str) -> None:
     """End an effect now (its duration over, an attack made while invisible)."""
-    if w.memory.pop(f"{effect}:{o.id}", None) is None:
+    if w.memory.pop(f"{effect}:{o.id}", None) is None and CONDITIONS[effect] not in o.conditions:
         return
     if effect == "enlarged":
         # its own size again, its armor (and shield) off if it had them off
@@ -97,8 +97,8 @@ def expire(w: World, c: Creature) -> None:
     """At the start of ``c``'s turn: its effects whose last round is past end."""
     for effect in CONDITIONS:
         last = w.memory.get(f"{effect}:{c.id}")
-        if last is not None and w.round > int(last):
-            end(w, c, effect, "expired")
+        if (last is not None and w.round > int(last)) or (last is None and CONDITIONS[effect] in c.conditions):
+            end(w, c, effect, "expired")   # (no record: carried from the crawl's last fight, whose clock it kept)
 
 
 def attacked(w: World, c: Creature) -> None:

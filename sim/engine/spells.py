@@ -114,7 +114,8 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if spell == "magic-missile" and target is not c and w.perception(c, target) < SEES:
             return Impossible(f"{c.name} cannot see {target.name}: magic missile needs sight of its target (RULES §8)")
         if spell in ("hold-person", "enlarge-person") and target.block.type not in data["target_types"]:
-            return Impossible(f"{spell.replace('-', ' ')} affects a humanoid: {target.name} is "
+            verb = "holds" if spell == "hold-person" else "affects"
+            return Impossible(f"{spell.replace('-', ' ')} {verb} a humanoid: {target.name} is "
                               f"{'a swarm' if target.is_swarm else target.block.type}")
         if spell == "enlarge-person" and not innate.active(w, target, "enlarged"):
             why = innate.room_to_grow(w, target)
