@@ -357,3 +357,12 @@ def test_cavesim_validate_refuses_an_unknown_spell_like_spell_with_exit_2(tmp_pa
     assert main(["validate", str(enc)]) == 2
     err = capsys.readouterr().err
     assert "drow.toml: [[spell_like]] 3 spell: unknown spell 'faery-fire'" in err and "Traceback" not in err
+
+
+def test_the_ai_drow_in_bright_light_darkens_its_own_square_but_not_when_threatened():
+    enc = fight(HALL, [{"id": "d", "template": "drow-warrior", "team": "m", "at": [12, 3]},
+                       {"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 3]}], lights=[BRIGHT_HALL])
+    d = turn_of(enc, "d")
+    assert innate_tactic(enc, d, enc.turn, [enc.creatures["f"]]) == Cast("darkness", at=(12, 3))
+    enc.place(enc.creatures["f"], (11, 3))               # a foe with a longsword next to it: Sp provokes, so not now
+    assert innate_tactic(enc, d, enc.turn, [enc.creatures["f"]]) is None
