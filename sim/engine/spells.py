@@ -394,6 +394,8 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
     dc = c.block.spells.save_dc(lvl)
     last = w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1
     for o in inside:
+        if "invisible" in o.conditions:
+            innate.end(w, o, "invisible", "glitterdust")   # the dust outlines it (docs/rules.md §8.2, §8.5)
         if not roll_save(w, o, "will", dc, "glitterdust", c.id):
             w.memory[f"glitter:{o.id}"] = [last, dc]
             damage.set_condition(w, o, "blinded", c.id)

@@ -366,3 +366,17 @@ def test_the_ai_drow_in_bright_light_darkens_its_own_square_but_not_when_threate
     assert innate_tactic(enc, d, enc.turn, [enc.creatures["f"]]) == Cast("darkness", at=(12, 3))
     enc.place(enc.creatures["f"], (11, 3))               # a foe with a longsword next to it: Sp provokes, so not now
     assert innate_tactic(enc, d, enc.turn, [enc.creatures["f"]]) is None
+
+
+def test_glitterdust_ends_an_invisible_duergars_invisibility():
+    enc = fight(HALL, [{"id": "w", "template": "elf-wizard-5", "team": "p", "at": [0, 3]},
+                       {"id": "g", "template": "duergar-warrior", "team": "m", "at": [10, 3]}], lights=[BRIGHT_HALL])
+    w, g = enc.creatures["w"], enc.creatures["g"]
+    turn_of(enc, "g")
+    assert enc.perform(Cast("invisibility", target="g"))
+    assert enc.perception(w, g) == NONE
+    turn_of(enc, "w")
+    enc.rng = Fixed(20)                                   # the duergar saves: not blinded, but seen
+    assert enc.perform(Cast("glitterdust", at=(10, 3)))
+    assert "invisible" not in g.conditions and "blinded" not in g.conditions
+    assert enc.perception(w, g) == SEES
