@@ -84,6 +84,9 @@ def facts(b) -> dict:
         sp = b.spells
         out["spells"] = {"class": sp.cls, "caster_level": sp.caster_level, "slots": list(sp.slots),
                          "domain_slots": list(sp.domain_slots), "prepared": [list(p) for p in sp.prepared]}
+    if b.spell_like:
+        out["spell_like"] = [{"spell": s.spell, "per_day": s.per_day, "caster_level": s.caster_level, "dc": s.dc,
+                              "kind": s.kind, "self_only": s.self_only} for s in b.spell_like]
     return json.loads(json.dumps(out, default=str))
 
 
@@ -168,6 +171,10 @@ def lines(b) -> list[str]:
         sp = b.spells
         out.append(f"  Spells ({sp.cls} {sp.caster_level}): slots " + " / ".join(str(x) for x in sp.slots)
                    + "; prepared " + " | ".join(", ".join(p) for p in sp.prepared if p))
+    if b.spell_like:   # docs/rules.md §8.5
+        out.append("  Spell-like " + "; ".join(
+            f"{s.spell.replace('-', ' ')} {s.per_day}/day (CL {s.caster_level}, DC {s.dc}"
+            + (", Su" if s.kind == "su" else "") + (", self only" if s.self_only else "") + ")" for s in b.spell_like))
     if b.gear:
         out.append("  Gear " + ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in b.gear))
     for dg in b.disagreements:

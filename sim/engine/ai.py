@@ -29,6 +29,7 @@ from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootSt
                                 Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
 from sim.engine.ai_grapple import grapple_tactic
+from sim.engine.ai_spell_like import innate_tactic
 from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
@@ -68,6 +69,9 @@ def default_policy(w: World, c: Creature, t: Turn):
         safe = t.standard and not any(set(c.squares) & attacks.threatens(w, f) for f in foes)
         return (_support(w, c, t, foes) or (light_up(w, c) if safe else None)
                 or _armor_for_hunt(w, c, t, foes, hunt) or hunt)
+    act = innate_tactic(w, c, t, foes)            # darkness, faerie fire, invisibility, enlarge (§8.5)
+    if act is not None:
+        return act
     act = unseen.keep_to_the_dark(w, c, t, foes)  # a side that sees in the dark keeps out of the light
     if act is not None:
         return act

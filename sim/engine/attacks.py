@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.engine.actions import Impossible
-from sim.engine import specials
+from sim.engine import innate, specials
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
@@ -171,6 +171,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
         mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
     if attacker.grappling:
         mods["grappling"] = _mod("attack", "grappling")   # -4 against the creature one grapples (§11.4)
+    if attacker.conditions and innate.unseen_attacker(w, attacker, target):
+        mods["invisible"] = _mod("attack", "invisible_attacker")   # +2 unseen (docs/rules.md §8.5)
 
     touch = bool(attack.touch)
     ac, ac_mods = target_ac(w, attacker, target, ranged=ranged, touch=touch)
@@ -356,7 +358,8 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
               touch: bool = False) -> tuple[int, dict[str, int]]:
     """The target's AC against this attack, with every part (RULES §2.4, §5.1, §5.4, §6.5)."""
     parts: dict[str, int] = {}
-    denied = loses_dex(w, target) or _grapple_denies_dex(attacker, target)
+    denied = loses_dex(w, target) or _grapple_denies_dex(attacker, target) or (
+        "invisible_attacker" if attacker.conditions and innate.unseen_attacker(w, attacker, target) else None)
     for name, value in target.block.ac_parts:
         key = name.replace(" ", "_")
         if touch and key in ("armor", "shield", "natural", "natural_armor"):
@@ -448,6 +451,7 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
     if hit and not specials.on_hit(w, plan):   # a web entangles, antennae rust: no damage
         weapon_damage(w, plan, critical=critical, multiplier=multiplier)
         specials.after_damage(w, plan)          # a metal weapon that hurts a rust monster corrodes
+    innate.attacked(w, a)                       # invisibility ends with the attack (docs/rules.md §8.5)
     return hit
 
 

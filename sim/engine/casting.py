@@ -17,7 +17,8 @@ from sim.rules.weapons import combat_modifier
 
 
 SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
-             "cure-moderate-wounds", "hold-person", "light", "darkness", "grease", "glitterdust")
+             "cure-moderate-wounds", "hold-person", "light", "darkness", "grease", "glitterdust",
+             "faerie-fire", "invisibility", "enlarge-person")
 
 
 #: The keys a ``[spell.NAME]`` table of ``sim/data/spells.toml`` may hold.
@@ -62,11 +63,21 @@ def _ranges() -> dict:
     return _data.load("spells.toml")["range"]
 
 
-def range_ft(c: Creature, rng: str) -> int:
+def range_ft(c: Creature, rng: str, cl: int | None = None) -> int:
     """A spell range in feet for this caster (``sim/data/spells.toml [range]``): close 25 ft + 5 ft
-    per two caster levels, medium 100 ft + 10 ft per level, touch 5 ft, self 0."""
+    per two caster levels, medium 100 ft + 10 ft per level, touch 5 ft, self 0; ``cl`` (a
+    spell-like ability's caster level, docs/rules.md §8.5) instead of the caster's own."""
     r = _ranges()[rng]
-    return int(r["base"]) + int(r["per_level"]) * (caster_level(c) // int(r["levels_per_step"]))
+    level = caster_level(c) if cl is None else cl
+    return int(r["base"]) + int(r["per_level"]) * (level // int(r["levels_per_step"]))
+
+
+def innate_level(c: Creature, spell: str) -> int | None:
+    """The caster level of ``c``'s spell-like ability of ``spell`` when no slot holds the spell
+    (it is cast from the ability then, docs/rules.md §8.5), else None."""
+    if has_spell(c, spell) is not None:
+        return None
+    return next((s.caster_level for s in c.block.spell_like if s.spell == spell), None)
 
 
 def has_spell(c: Creature, spell: str) -> int | None:

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import (armor, attack_actions, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells,
-                        swallow, zones)
+from sim.engine import (armor, attack_actions, attacks, damage, grapple, innate, items, maneuvers, moves, rage, specials,
+                        spells, swallow, zones)
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
@@ -158,6 +158,7 @@ class Encounter(World):
         if c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
         rage.end_rage_if_due(self, c)
+        innate.expire(self, c)          # invisibility, faerie fire, enlarge person over (docs/rules.md §8.5)
         if c.held is not None:
             spells.held_turn(self, c)
         if c.blessed_until and c.blessed_until < self.round:

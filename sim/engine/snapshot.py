@@ -55,8 +55,9 @@ SCHEMA = 4  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone)
 #: inside; a record of schema 3 or older lacks the fields schema 4 added (they take their
 #: defaults: nothing split).
 MIGRATIONS = {2: {"zones": []}, 3: {"inside": {}, "gizzard": {}}}
-#: Record fields a schema added, filled with their defaults when an older snapshot lacks them.
-ADDED_FIELDS = {4: frozenset({"split_round", "split"})}
+#: Record fields a schema added, filled with their defaults when an older snapshot lacks them
+#: (4: split oozes, docs/rules.md §11.14; stat blocks' spell-like abilities, §8.5).
+ADDED_FIELDS = {4: frozenset({"split_round", "split", "spell_like"})}
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure
@@ -550,4 +551,8 @@ def load_text(text: str, spec: EncounterSpec, *, policy: Callable | None, name: 
     data = json.loads(text)
     if map_identity(spec.grid)["hash"] != data["map"]["hash"]:
         raise DataError(f"{name}: map: the snapshot belongs to another map")
-    return _restore(Path(name), spec, data["state"], policy, shared)
+    schema = data.get("cavesim_snapshot", SCHEMA)
+    for old in range(schema, SCHEMA):   # an older text: what later schemas added, empty
+        for k, v in MIGRATIONS[old].items():
+            data["state"].setdefault(k, v)
+    return _restore(Path(name), spec, data["state"], policy, shared, schema=schema)

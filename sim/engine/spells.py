@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 
-from sim.engine import attacks, damage, specials, zones
+from sim.engine import attacks, damage, innate, specials, zones
 from sim.engine.actions import Cast, Impossible, Turn
-from sim.engine.casting import caster_level, has_spell, in_swarm, range_ft, spell_data, spend_slot, SIMULATED
+from sim.engine.casting import (caster_level, has_spell, in_swarm, innate_level, range_ft, spell_data, spend_slot,
+                                SIMULATED)
 from sim.engine.checks import concentration, label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import heal
@@ -37,8 +38,14 @@ def cast(w: World, c: Creature, t: Turn, a: Cast):
     if c.nauseated:
         return Impossible("nauseated: no spells (§5.2)")
     lvl = has_spell(c, spell)
-    if lvl is None:
-        return Impossible(f"{c.name} has no {spell} prepared")
+    sla = innate.usable(w, c, spell) if lvl is None else None   # a spell-like ability (docs/rules.md §8.5)
+    if lvl is None and sla is None:
+        return Impossible(f"{c.name} has no {spell} prepared" + (" (its use today is spent)"
+                                                                 if innate.ability(c, spell) else ""))
+    if sla is not None:
+        if sla.self_only and a.target not in (None, c.id):
+            return Impossible(f"{c.name}'s {spell.replace('-', ' ')} affects only itself")
+        lvl = sla.level
     data = spell_data()[spell]
     cat = attacks.standing_category(w, c)
     if cat is Category.TIGHT_SQUEEZE:
@@ -48,10 +55,15 @@ def cast(w: World, c: Creature, t: Turn, a: Cast):
     if isinstance(plan, Impossible):
         return plan
     t.spend("standard")
-    spend_slot(c, spell)
-    # casting provokes unless cast defensively (§8)
+    if sla is None:
+        spend_slot(c, spell)
+    else:
+        innate.spend(w, c, sla)
+    # casting provokes unless cast defensively (§8); a supernatural ability never (§8.5)
     lost = False
-    if a.defensive:
+    if sla is not None and sla.kind == "su":
+        pass
+    elif a.defensive:
         if not concentration(w, c, combat_modifier("concentration", "defensive_base") + lvl, "cast_defensively"):
             lost = True
     else:
@@ -64,20 +76,34 @@ def cast(w: World, c: Creature, t: Turn, a: Cast):
             dc = combat_modifier("concentration", "damaged_base") + w.damage_while_casting + lvl
             if not c.in_fight or not concentration(w, c, dc, "damaged_while_casting"):
                 lost = True
-    if not lost and c.in_fight and in_swarm(w, c):
+    if not lost and c.in_fight and in_swarm(w, c) and not (sla is not None and sla.kind == "su"):
         if not concentration(w, c, combat_modifier("concentration", "swarm_base") + lvl, "inside_swarm"):
             lost = True
     if lost or not c.in_fight:
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=(), defensive=a.defensive,
                            lost=True))
         return True
-    _effect(w, c, spell, data, plan, a, lvl)
+    if spell in innate.EFFECTS:
+        cl = sla.caster_level if sla is not None else caster_level(c)
+        innate.effect(w, c, spell, data, plan, a, cl=cl, sr=sla is None or sla.kind == "sp")
+    else:
+        _effect(w, c, spell, data, plan, a, lvl)
+    _ends_invisibility(w, c)
     return True
 
 
+def _ends_invisibility(w: World, c: Creature) -> None:
+    """A spell whose targets (or area) hold a foe is an attack: the caster's invisibility ends
+    (SRD *invisibility*; docs/rules.md §8.5)."""
+    last = next((e for e in reversed(w.events) if isinstance(e, SpellCast) and e.actor == c.id), None)
+    if last is not None and any(w.creatures[t].team != c.team for t in last.targets if t in w.creatures):
+        innate.attacked(w, c)
+
+
 def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
-    reach = range_ft(c, data["range"])
-    if spell in ("magic-missile", "cure-light-wounds", "cure-moderate-wounds", "hold-person"):
+    reach = range_ft(c, data["range"], innate_level(c, spell))
+    if spell in ("magic-missile", "cure-light-wounds", "cure-moderate-wounds", "hold-person", "invisibility",
+                 "enlarge-person"):
         target = w.creatures.get(a.target or "")
         if target is None or not target.alive:
             return Impossible("choose a living target")
@@ -87,8 +113,14 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
             return Impossible(f"no line of effect to {target.name}")
         if spell == "magic-missile" and target is not c and w.perception(c, target) < SEES:
             return Impossible(f"{c.name} cannot see {target.name}: magic missile needs sight of its target (RULES §8)")
-        if spell == "hold-person" and target.block.type not in data["target_types"]:
-            return Impossible(f"hold person holds a humanoid: {target.name} is {'a swarm' if target.is_swarm else target.block.type}")
+        if spell in ("hold-person", "enlarge-person") and target.block.type not in data["target_types"]:
+            verb = "holds" if spell == "hold-person" else "affects"
+            return Impossible(f"{spell.replace('-', ' ')} {verb} a humanoid: {target.name} is "
+                              f"{'a swarm' if target.is_swarm else target.block.type}")
+        if spell == "enlarge-person" and not innate.active(w, target, "enlarged"):
+            why = innate.room_to_grow(w, target)
+            if why:
+                return Impossible(why)
         return [target]
     if spell in ("light", "darkness"):
         return _plan_touch_object(w, c, spell, a)
@@ -96,7 +128,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if a.at is None or tuple(a.at) in c.squares:
             return Impossible("lightning bolt needs a square to aim at (outside the caster's space)")
         return line_squares(w, c, a.at, int(data["length_ft"]))
-    if spell in ("sleep", "fireball", "glitterdust"):
+    if spell in ("sleep", "fireball", "glitterdust", "faerie-fire"):
         if a.at is None:
             return Impossible(f"{spell.replace('-', ' ')} needs a point (a grid intersection)")
         px, py = a.at
@@ -164,7 +196,7 @@ def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[in
     return out
 
 
-AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt", "grease", "glitterdust")
+AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt", "grease", "glitterdust", "faerie-fire")
 
 
 def _plan_square(w: World, c: Creature, data: dict, a: Cast, reach: int):
@@ -365,6 +397,8 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
     dc = c.block.spells.save_dc(lvl)
     last = w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1
     for o in inside:
+        if "invisible" in o.conditions:
+            innate.end(w, o, "invisible", "glitterdust")   # the dust outlines it (docs/rules.md §8.2, §8.5)
         if not roll_save(w, o, "will", dc, "glitterdust", c.id):
             w.memory[f"glitter:{o.id}"] = [last, dc]
             damage.set_condition(w, o, "blinded", c.id)

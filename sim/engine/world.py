@@ -154,7 +154,8 @@ class World:
         """(LightGrid, Sight) of the fight as it stands: recomputed when a creature moves, falls,
         or lights, drops or picks up a light ("recomputed each turn", and within one)."""
         live = [c for c in self.creatures.values() if c.alive and c.id not in self.inside]
-        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light) for c in live), tuple(self.dropped_lights),
+        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light, "invisible" in c.conditions, "outlined" in c.conditions)
+                     for c in live), tuple(self.dropped_lights),
                tuple(self.spell_lights))
         if key != self._vision_key:
             self._vision = look(self.grid, live, self.dropped_lights, self.spell_lights)
@@ -204,7 +205,7 @@ class World:
 
     def field(self, c: Creature) -> MoveField:
         amorphous = self.amorphous(c)
-        key = (c.template, c.armor_off, c.block.speed.land, c.block.escape_artist, c.is_swarm, amorphous)
+        key = (c.template, c.armor_off, c.block.speed.land, c.block.escape_artist, c.is_swarm, amorphous, c.size)
         f = self._fields.get(key)
         if f is None:
             mover = mover_for(c)
@@ -222,7 +223,7 @@ class World:
 
     def categories(self, c: Creature) -> np.ndarray:
         """Category of every square for this creature's body (per square, not per footprint)."""
-        key = (c.template, c.is_swarm)
+        key = (c.template, c.is_swarm, c.size)   # an enlarged creature is classified at its new size
         cats = self._cats.get(key)
         if cats is None:
             body = swarm_body(c.block.swarm.component) if c.is_swarm else c.block.body

@@ -296,6 +296,10 @@ class ViewModel:
             c.conditions.discard(e.condition)
         if e.condition == "prone":
             c.prone = bool(e.active)
+        if e.condition == "enlarged" and e.detail.get("squares"):   # enlarge person: its new space (§8.5)
+            c.squares = [_pos(q) for q in e.detail["squares"]]
+            c.size = str(e.detail.get("size", c.size))
+            c.k = Size.parse(c.size).squares
         if e.condition == "grappled":   # detail "with": everyone it grapples now (docs/rules.md §11)
             c.grapple_with = tuple(e.detail.get("with", ())) if e.active else ()
 

@@ -70,12 +70,16 @@ CONDITION_BADGES: dict[str, tuple[str, tuple[int, int, int]]] = {
     "running": ("r", (240, 220, 120)),
     "swallowed": ("W", (200, 90, 200)),     # inside a purple worm (docs/rules.md §11.13)
     "engulfed": ("E", (120, 220, 200)),     # inside a gelatinous cube
+    "invisible": ("i", (200, 200, 230)),     # spell-like abilities (docs/rules.md §8.5)
+    "outlined": ("o", (230, 130, 255)),
+    "enlarged": ("L", (240, 200, 120)),   # L: larger (E is engulfed)
 }
 BADGE_NAMES = {
     "dying": "dying", "dead": "dead", "stable": "stable", "unconscious": "unconscious", "asleep": "asleep",
     "paralyzed": "paralyzed", "nauseated": "nauseated", "prone": "prone", "disabled": "disabled",
     "wounded": "bleeding", "poisoned": "poisoned", "diseased": "diseased", "blessed": "blessed", "burning": "burning",
     "running": "running (no Dex to AC)", "swallowed": "swallowed whole", "engulfed": "engulfed",
+    "invisible": "invisible", "outlined": "outlined (faerie fire)", "enlarged": "enlarged",
 }
 
 

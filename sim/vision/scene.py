@@ -31,6 +31,7 @@ from sim.errors import DataError
 from sim.grid import CaveGrid
 from sim.rules.weapons import gear_table
 from sim.vision import Light, LightGrid, Sight, Viewer, vision
+from sim.vision.magic import glamers
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,4 +154,8 @@ def look(grid: CaveGrid, creatures: Sequence, dropped: Iterable[DroppedLight] = 
     """Light and sight for the living ``creatures`` on ``grid`` (``extra``: lights of spells, such
     as :func:`darkness_light`)."""
     alive = [c for c in creatures if getattr(c, "alive", True)]
-    return vision(grid.rock, [*scene_lights(grid, alive, dropped), *extra], [viewer_of(c) for c in alive])
+    glowing = [gear_light("candle", at=(min(x for x, _ in c.squares), min(y for _, y in c.squares)),
+                          k=int(getattr(c, "k", 1)), name=f"faerie fire ({c.id})")
+               for c in alive if "outlined" in getattr(c, "conditions", ())]   # docs/rules.md §8.5
+    lg, s = vision(grid.rock, [*scene_lights(grid, alive, dropped), *extra, *glowing], [viewer_of(c) for c in alive])
+    return lg, glamers(s, lg, alive) if any(getattr(c, "conditions", None) for c in alive) else s

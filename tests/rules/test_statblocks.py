@@ -691,7 +691,7 @@ def test_grapple_riders_and_keys_of_the_new_monsters():
     assert (para.dc, para.duration) == (20, "3d6 rounds")                           # 10 + 4/2 + Con 8
     worm = load_template("purple-worm")
     assert dict((r.key, r.dc) for r in worm.riders)["worm-poison"] == 25          # 10 + 16/2 + Con 7
-    for name in ("darkmantle", "choker", "otyugh", "roper", "purple-worm", "gray-ooze",
+    for name in ("choker", "otyugh", "roper", "purple-worm", "gray-ooze",
                  "black-pudding", "gelatinous-cube"):
         assert load_template(name).source.unmodelled, name
 

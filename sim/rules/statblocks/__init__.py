@@ -106,12 +106,12 @@ from sim.rules.statblocks.tables import (
 from sim.rules.statblocks.templates import creature_body, list_templates, load_template, template_in, template_path
 from sim.rules.statblocks.types import (
     ABILITIES, BOOK_FIELDS, Abilities, Attack, Aura, Defenses, Disagreement, Feat, NaturalEntry, Printed, Rider,
-    Saves, Senses, Source, Speeds, Spellcasting, StatBlock, SwarmStats, WeaponEntry,
+    Saves, Senses, Source, Speeds, Spellcasting, SpellLike, StatBlock, SwarmStats, WeaponEntry,
 )
 
 __all__ = [
     "ABILITIES", "BOOK_FIELDS", "Abilities", "Attack", "AttackContext", "Aura", "Defenses", "Disagreement", "Feat",
-    "NaturalEntry", "Printed", "Rider", "Saves", "Senses", "Source", "Speeds", "Spellcasting", "StatBlock",
+    "NaturalEntry", "Printed", "Rider", "Saves", "Senses", "Source", "Speeds", "Spellcasting", "SpellLike", "StatBlock",
     "SwarmStats", "WeaponEntry", "ability_mod", "attacks_of", "attacks_with", "base_attack", "base_save",
     "bonus_spells", "class_table", "creature_body", "derive", "domain_table", "feat_table", "list_templates",
     "load_template", "template_in", "parse_feat", "parse_source", "race_table", "skill_table", "spell_table", "swarm_count",

@@ -251,7 +251,8 @@ def derive(source: Source, *, book_values: frozenset[str] | None = None) -> Stat
         key=src.key, name=src.name, kind=src.kind, size=src.size, type=src.type, subtypes=src.subtypes,
         race=src.race, levels=src.levels, abilities=ab, armor=src.armor, shield=src.shield, feats=src.feats,
         senses=src.senses, defenses=_class_dr(src), gear=src.gear, conditional=_conditional(race),
-        special_attacks=src.special_attacks, book_values=applied, printed=src.printed, source=src, **b,
+        special_attacks=src.special_attacks, book_values=applied, printed=src.printed, source=src,
+        spell_like=tuple(dataclasses.replace(s, dc=10 + s.level + ab.mod("cha")) for s in src.spell_like), **b,
     )
 
 

@@ -19,7 +19,7 @@ from sim.rules.statblocks.check import (
 from sim.rules.statblocks.printed import parse_printed
 from sim.rules.statblocks.riders import parse_riders
 from sim.rules.statblocks.specials import (
-    parse_hd_fraction, parse_save_bonus, parse_unmodelled,
+    parse_hd_fraction, parse_save_bonus, parse_spell_like, parse_unmodelled,
 )
 from sim.rules.statblocks.tables import (
     class_table, domain_table, feat_table, race_table, skill_table, spell_table, type_table,
@@ -44,6 +44,7 @@ _TOP_KEYS = {
     "description", "hp_rule", "special_attacks",
     "unmodelled", "save_bonus", "dodge_bonus",     # bestiary (statblocks/specials.py)
     "grapple_bonus", "amorphous",                  # grapple
+    "spell_like",                                  # spell-like abilities (docs/rules.md §8.5)
 }
 
 #: What a [defenses] split list may name (docs/rules.md §11.14): weapons of these damage types, or the energy.
@@ -130,6 +131,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
     hp_rule = _hp_rule(chk, data, kind)
     special_attacks = get_str_list(chk, data, "special_attacks", "special_attacks")
     unmodelled = parse_unmodelled(chk, data)
+    spell_like = parse_spell_like(chk, data)
     save_bonus = parse_save_bonus(chk, data)
     dodge_bonus = get_int(chk, data, "dodge_bonus", "dodge_bonus", default=0, minimum=0, maximum=10) or 0
     grapple_bonus = get_int(chk, data, "grapple_bonus", "grapple_bonus", minimum=-20) if "grapple_bonus" in data else 0
@@ -148,7 +150,7 @@ def parse_source(data: Mapping[str, Any], *, where: str, key: str) -> Source:
         special_attacks=special_attacks, unmodelled=unmodelled, save_bonus=save_bonus,
         dodge_bonus=dodge_bonus,
         grapple_bonus=int(grapple_bonus or 0), amorphous=bool(amorphous),
-        favored_enemies=favored, spells_known=known,
+        favored_enemies=favored, spells_known=known, spell_like=spell_like,
     )
 
 

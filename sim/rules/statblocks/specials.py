@@ -13,6 +13,8 @@ from typing import Any, Mapping
 from sim.errors import shorten
 from sim.rules import _data
 from sim.rules.statblocks.check import Check, close_names, get_str_list, is_int
+from sim.rules.statblocks.tables import spell_table
+from sim.rules.statblocks.types import SpellLike
 
 HD_FRACTIONS = {"1/4": Fraction(1, 4), "1/2": Fraction(1, 2)}
 POISON_EFFECTS = ("unconscious",)        # a poison whose damage is a condition, not ability damage
@@ -99,3 +101,56 @@ def rider_extras(chk: Check, r: Mapping[str, Any], label: str, kind: str) -> dic
 
 RIDER_KEYS = ("key", "kind", "save", "dc_ability", "initial", "secondary", "incubation", "damage", "bleed",
               "effect") + _INT_KEYS
+
+
+SPELL_LIKE_KEYS = ("spell", "per_day", "caster_level", "kind", "self_only")
+SPELL_LIKE_KINDS = ("sp", "su")
+
+
+def spell_level(spell: str) -> int:
+    """A spell-like ability's spell level (for its DC, docs/rules.md §8.5 [PD]): the spell's
+    Sor/Wiz level in ``classes.toml``, else the lowest level it has on any list."""
+    levels = spell_table()[spell]["levels"]
+    return int(levels["wizard"]) if "wizard" in levels else min(int(v) for v in levels.values())
+
+
+def parse_spell_like(chk: Check, data: Mapping[str, Any]) -> tuple[SpellLike, ...]:
+    """``[[spell_like]]`` entries: spell (a spell of ``sim/data/classes.toml``), per_day (1..10),
+    caster_level (1..40), kind ("sp" or "su"), self_only. The DC is derived."""
+    raw = data.get("spell_like", [])
+    if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
+        chk.bad("spell_like", "must be [[spell_like]] tables: spell, per_day, caster_level")
+        return ()
+    out: list[SpellLike] = []
+    spells = spell_table()
+    for i, e in enumerate(raw):
+        label = f"[[spell_like]] {i + 1}"
+        for k in e:
+            if k not in SPELL_LIKE_KEYS:
+                chk.bad(f"{label} {k}", f"unknown key; allowed: {', '.join(SPELL_LIKE_KEYS)}")
+        name = e.get("spell")
+        if not isinstance(name, str):
+            chk.bad(f"{label} spell", "missing; add spell = \"darkness\"")
+            continue
+        key = name.strip().lower().replace(" ", "-").replace("/", "-")
+        if key not in spells:
+            chk.bad(f"{label} spell", f"unknown spell {shorten(name)}: {close_names(key, spells)}")
+            continue
+        per_day, cl = e.get("per_day"), e.get("caster_level")
+        if not is_int(per_day) or not 1 <= per_day <= 10:
+            chk.bad(f"{label} per_day", f"uses per day, 1 to 10, got {shorten(per_day)}")
+            continue
+        if not is_int(cl) or not 1 <= cl <= 40:
+            chk.bad(f"{label} caster_level", f"a caster level, 1 to 40, got {shorten(cl)}")
+            continue
+        kind = e.get("kind", "sp")
+        if kind not in SPELL_LIKE_KINDS:
+            chk.bad(f"{label} kind", f"must be \"sp\" (spell-like) or \"su\" (supernatural), got {shorten(kind)}")
+            continue
+        self_only = e.get("self_only", False)
+        if not isinstance(self_only, bool):
+            chk.bad(f"{label} self_only", f"must be true or false, got {shorten(self_only)}")
+            continue
+        out.append(SpellLike(spell=key, per_day=int(per_day), caster_level=int(cl), level=spell_level(key),
+                             kind=kind, self_only=self_only))
+    return tuple(out)

@@ -328,6 +328,21 @@ class Spellcasting:
 
 
 @dataclass(frozen=True, slots=True)
+class SpellLike:
+    """One spell-like (Sp) or supernatural (Su) ability that works as a spell (docs/rules.md §8.5):
+    the spell, uses per day, caster level, the spell's level, and (derived) the save DC
+    10 + spell level + Cha modifier; ``self_only``: it affects only its user (duergar)."""
+
+    spell: str
+    per_day: int
+    caster_level: int
+    level: int
+    kind: str = "sp"                   # "sp" (spell-like) or "su" (supernatural: no AoO, no SR)
+    self_only: bool = False
+    dc: int = 0                        # derived (StatBlock): 10 + level + Cha modifier
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
     """Validated source facts of one stat block (no derived numbers)."""
 
@@ -383,6 +398,7 @@ class Source:
     resistance: int = 0
     favored_enemies: tuple[str, ...] = ()
     spells_known: bool = False             # [spells.known] instead of [spells.prepared]
+    spell_like: tuple[SpellLike, ...] = ()  # [[spell_like]] (docs/rules.md §8.5); dc filled by derive
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,6 +455,7 @@ class StatBlock:
     printed: Printed
     source: Source
     favored_enemy: tuple[tuple[str, int], ...] = ()   # ranger: (creature type, damage bonus)
+    spell_like: tuple[SpellLike, ...] = ()            # spell-like abilities with their DCs (§8.5)
 
     # -- conveniences -------------------------------------------------------------------------
     def favored_bonus(self, creature_type: str) -> int:
