@@ -45,6 +45,9 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
                 target.bleed = r.bleed  # several wounds do not add up
                 w.emit(Condition(round=w.round, target=target.id, condition="wounded", active=True,
                                    cause=source.id, detail={"bleed": r.bleed}))
+        elif r.kind == "weakness":       # a roper's strand (docs/rules.md §11.13)
+            if not roll_save(w, target, r.save or "fort", int(r.dc), "weakness", source.id) and r.initial:
+                ability_damage(w, target, r.initial, cause="weakness", source=source)
         elif r.kind == "paralysis":
             paralyse(w, source, target, r)
         elif r.kind == "improved_grab":

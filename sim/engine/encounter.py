@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Callable
 
 from sim.engine import armor, attack_actions, attacks, damage, grapple, items, maneuvers, moves, rage, specials, spells, zones
+from sim.engine import strand_actions
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
@@ -187,6 +188,7 @@ class Encounter(World):
             items.burn_tick(self, c)
         specials.wake_if_due(self, c)
         specials.start_of_turn(self, c)     # light blindness, a gaze met, the confusion roll (bestiary)
+        strand_actions.start_of_turn(self, c)   # a roper drags what its strands hold (docs/rules.md §11.13)
         if c.in_fight:
             distraction(self, c)
         if not c.is_swarm and c.in_fight and c.squares and self._squeezing(c):
@@ -293,7 +295,7 @@ class Encounter(World):
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
+        refused = grapple.refusal(self, c, action) or strand_actions.refusal(self, c, action)  # §11.4, §11.13
         if refused is not None:
             return refused
         result = handler(self, c, t, action)
@@ -332,4 +334,6 @@ HANDLERS: dict[type, Callable] = {
     specials.BreakFree: specials.do_break_free,
     Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: grapple.do_escape, MoveGrapple: grapple.do_move_grapple,
     Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush, Manyshot: attack_actions.do_manyshot,
+    strand_actions.StrandVolley: strand_actions.do_volley, strand_actions.BreakStrand: strand_actions.do_break,
+    strand_actions.SeverStrand: strand_actions.do_sever,
 }

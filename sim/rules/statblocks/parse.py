@@ -49,6 +49,10 @@ _TOP_KEYS = {
 _FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
 
 
+#: special attacks a Weapon Focus may name besides weapons and natural attacks (the roper's strand)
+SPECIAL_FOCUS = ("strand",)
+
+
 def parse_feat(text: str) -> Feat:
     """ "Weapon Focus (greatclub)" -> Feat("weapon-focus", "greatclub").
 
@@ -320,7 +324,7 @@ def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:
             chk.bad(f"feats[{i}]", f"{shorten(text)} needs a parameter, e.g. \"{text} (longsword)\"")
             continue
         if row.get("parameter") == "weapon" and f.param is not None:
-            if f.param not in natural_kinds():
+            if f.param not in natural_kinds() and f.param not in SPECIAL_FOCUS:
                 try:
                     f = Feat(f.key, resolve_weapon_name(f.param))
                 except DataError as exc:
@@ -713,11 +717,16 @@ def _parse_defenses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, 
     immune = list(race_row.get("immune", ()))
     immune += list(get_str_list(chk, raw, "immune", "[defenses] immune"))
     sr = get_int(chk, raw, "spell_resistance", "[defenses] spell_resistance", default=0, minimum=0, maximum=100) or 0
+    vulnerable = get_str_list(chk, raw, "vulnerable", "[defenses] vulnerable")
+    for v in vulnerable:
+        if v not in ("acid", "fire", "cold", "electricity", "sonic"):
+            chk.bad("[defenses] vulnerable", f"an energy type (acid, fire, cold, electricity, sonic), got {shorten(v)}")
     for k in raw:
-        if k not in ("damage_reduction", "resist", "regeneration", "immune", "spell_resistance"):
+        if k not in ("damage_reduction", "resist", "regeneration", "immune", "spell_resistance", "vulnerable"):
             chk.bad(f"[defenses] {k}", "unknown key; allowed: damage_reduction, resist, regeneration, immune, "
-                    "spell_resistance")
-    return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune), sr)
+                    "spell_resistance, vulnerable")
+    return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune), sr,
+                    tuple(vulnerable))
 
 
 def _parse_auras(chk: Check, data: Mapping[str, Any]) -> list[AuraSpec]:

@@ -25,6 +25,7 @@ WEAPON_DAMAGE_RULES = ("immune", "half_slashing_piercing", "normal")
 RIDER_KINDS = (
     "poison", "disease", "wounding",
     "web", "rust", "gaze",              # bestiary specials (sim/engine/specials.py)
+    "strand", "weakness",               # the roper (sim/engine/strands.py, docs/rules.md §11.13)
 )
 # Special attacks built on the grapple (SRD Combat, Special Attacks; docs/rules.md "Grapple").
 GRAPPLE_RIDER_KINDS = ("improved_grab", "constrict", "swallow_whole", "engulf", "paralysis")
@@ -90,6 +91,7 @@ class Defenses:
     regeneration_bypassed_by: tuple[str, ...] = ()
     immune: tuple[str, ...] = ()
     spell_resistance: int = 0
+    vulnerable: tuple[str, ...] = ()    # energy types that deal half again as much (roper: fire)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,7 @@ class RiderSpec:
     break_bonus: int = 0                # web: the Strength check DC is the escape DC + 4
     max_size: str | None = None        # improved grab, swallow whole, engulf: largest size it works on
     duration: str | None = None        # paralysis: "3d6 rounds"
+    count: int = 0                     # strand: how many at once (the roper's six)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +137,7 @@ class Rider:
     break_bonus: int = 0
     max_size: str | None = None
     duration: str | None = None
+    count: int = 0
 
 
 #: the fields a derived :class:`Rider` takes over from its :class:`RiderSpec` as they are (all but
