@@ -91,6 +91,9 @@ def _rider_text(r) -> str:
     """``fort DC 12, initial 1d4 str, ...``; a web's escape and break DCs; a gaze's range."""
     if r.kind == "web":
         return f"escape DC {r.dc}, break DC {r.dc + r.break_bonus}, {r.uses_per_day} a day, up to {r.range_ft} ft"
+    if r.kind == "strand":
+        return (f"{r.count} at once, up to {r.range_ft} ft, Strength DC {r.dc}, Escape Artist DC "
+                f"{r.dc + r.break_bonus}, 10 hp each")
     text = f"{r.save} DC {r.dc}" if r.dc else "no save"
     if r.kind == "gaze":
         return text + f", {r.range_ft} ft, {r.effect} {r.duration_rounds} rounds"
@@ -145,6 +148,7 @@ def lines(b) -> list[str]:
     defs += [f"immune {x}" for x in d.immune]
     if d.spell_resistance:
         defs.append(f"spell resistance {d.spell_resistance}")
+    defs += [f"vulnerable to {x}" for x in d.vulnerable]
     if defs:
         out.append("  Defences " + ", ".join(defs))
     if b.swarm is not None:
