@@ -233,8 +233,8 @@ def do_sever(w: World, c: Creature, t: Turn, a: SeverStrand):
         return True
     dealt = max(1, roll_dice(w, att.damage, c, f"{att.name} damage to a strand") + c.str_mod_delta())
     left = s[1] - dealt
-    w.emit(Condition(round=w.round, target=target.id, condition="strand_cut", active=left <= 0, cause=c.id,
-                     detail={"damage": dealt, "strand_hp": max(0, left)}))
+    w.emit(Condition(round=w.round, target=target.id, condition="stuck", active=True, cause=c.id,
+                     detail={"strand_damage": dealt, "strand_hp": max(0, left)}))
     if left <= 0:
         strands.free(w, target, "severed")
     else:

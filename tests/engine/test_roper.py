@@ -150,14 +150,19 @@ def test_severing_a_strand_opposed_rolls_minus_4_attached_and_10_hp():
     a = enc.creatures["a"]
     stuck_earlier(enc)
     turn_of(enc, "a")
-    enc.rng = Fixed(15, 10, 6)                      # the fighter 15, the strand 10; damage die 6
+    enc.rng = Fixed(15, 10, 6)                      # the fighter 15, the strand 10; the longsword's d8: 6
     assert enc.perform(SeverStrand("a"))
     opp = of_type(enc, "opposed")[-1]
+    assert opp.total == 15 + 6                      # longsword +6
     assert opp.target_modifiers["attached"] == -4 and opp.target_total == 10 + 11 - 4 and opp.success
-    cut = [e for e in of_type(enc, "condition") if e.condition == "strand_cut"][-1]
-    hp_left = cut.detail["strand_hp"]
-    assert hp_left == max(0, 10 - cut.detail["damage"])
-    assert ("stuck" in a.conditions) == (hp_left > 0)
+    assert not [e for e in of_type(enc, "attack") if e.actor == "r"]    # no attack of opportunity
+    cut = [e for e in of_type(enc, "condition") if "strand_damage" in e.detail][-1]
+    assert (cut.detail["strand_damage"], cut.detail["strand_hp"]) == (8, 2)   # 1d8+2 = 8 of its 10 hp
+    assert "stuck" in a.conditions
+    turn_of(enc, "a")
+    enc.rng = Fixed(15, 10, 6)
+    assert enc.perform(SeverStrand("a"))
+    assert "stuck" not in a.conditions and strands.stuck_to(enc, a) is None
 
 
 def test_spell_resistance_30_against_magic_missile():
