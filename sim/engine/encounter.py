@@ -295,7 +295,9 @@ class Encounter(World):
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = grapple.refusal(self, c, action) or strand_actions.refusal(self, c, action)  # §11.4, §11.13
+        refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
+        if refused is None:
+            refused = strand_actions.refusal(self, c, action)   # stuck to a roper's strand (§11.13)
         if refused is not None:
             return refused
         result = handler(self, c, t, action)
