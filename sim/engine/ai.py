@@ -184,8 +184,8 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
         if (c.torch_lit or (c.light and gear(c.light).hands)) and needs_both_hands(c, best):
             return DropLight()  # a free action: the light keeps shining from the floor
         full = t.full_round and _full_attack_worth(c, best)
-        trip = ai_maneuvers.trip_if_it_pays(w, c, t, target, value * (len(best.bonuses) if full else 1))
-        if trip is not None:  # Improved Trip or a trip weapon, when it pays (sim.engine.ai_maneuvers)
+        trip = ai_maneuvers.maneuver_if_it_pays(w, c, t, target, value * (len(best.bonuses) if full else 1))
+        if trip is not None:  # a trip or a bull rush, when it pays (sim.engine.ai_maneuvers)
             return trip
         return FullAttack(target.id, best.name) if full else Strike(target.id, best.name)
     if not t.standard and not t.move:
