@@ -222,7 +222,7 @@ class Narrator:
         if e.condition == "ability_damage":
             d = e.detail
             return f"  {self.sv(e.target, 'takes')} {d.get('amount')} {str(d.get('ability', '')).title()} damage"
-        if e.condition == "stuck" and "strand_damage" in e.detail:   # a roper's strand cut (docs/rules.md §11.13)
+        if e.condition == "stuck" and "strand_damage" in e.detail:   # a roper's strand cut (docs/rules.md §11.15)
             return (f"  the strand holding {self.n(e.target)} takes {e.detail['strand_damage']} "
                     f"({e.detail['strand_hp']} hp left)")
         state = "" if e.active else " no longer"

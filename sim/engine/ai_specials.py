@@ -28,7 +28,7 @@ def override(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Callab
             return confused_action(w, c, t, behaviour, caster, melee)
     if specials.entangled(w, c) is not None and t.standard:
         return specials.BreakFree()
-    act = ai_strands.override(w, c, t, foes)     # a roper's strands, a stuck creature (§11.13)
+    act = ai_strands.override(w, c, t, foes)     # a roper's strands, a stuck creature (§11.15)
     if act is not None:
         return act
     return web_throw(w, c, t, foes)

@@ -1,4 +1,4 @@
-"""What the default AI does with a roper's strands (docs/rules.md §11.13):
+"""What the default AI does with a roper's strands (docs/rules.md §11.15):
 
 * the roper, with its full round free, makes its full attack (:class:`StrandVolley`): a strand at
   each foe it perceives within 50 ft that no strand holds yet (nearest first, as many as it has

@@ -168,7 +168,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     if attacker.blessed_until >= w.round:
         mods["bless"] = _mod("attack", "bless")
     if attack.kind == "natural" and (drawn := strands.drawn_in_bonus(w, attacker, attack, target)):
-        mods["drawn_in"] = drawn        # a roper's bite at a foe its strand drew in (§11.13)
+        mods["drawn_in"] = drawn        # a roper's bite at a foe its strand drew in (§11.15)
     if attacker.conditions:
         mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
     if attacker.grappling:
@@ -449,7 +449,7 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
                          threat=threat, confirm_roll=confirm_roll, confirm_total=confirm_total,
                          concealment=concealment, miss_chance=chance, miss_roll=miss_roll,
                          guessed=plan.guessed_at is not None, at=plan.guessed_at))
-    if hit and strands.is_strand(att):          # a strand sticks and saps Strength: no damage (§11.13)
+    if hit and strands.is_strand(att):          # a strand sticks and saps Strength: no damage (§11.15)
         strands.stick(w, a, t)
         apply_riders(w, a, t, att.riders)
     elif hit and not specials.on_hit(w, plan):   # a web entangles, antennae rust: no damage

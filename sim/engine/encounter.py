@@ -188,7 +188,7 @@ class Encounter(World):
             items.burn_tick(self, c)
         specials.wake_if_due(self, c)
         specials.start_of_turn(self, c)     # light blindness, a gaze met, the confusion roll (bestiary)
-        strand_actions.start_of_turn(self, c)   # a roper drags what its strands hold (docs/rules.md §11.13)
+        strand_actions.start_of_turn(self, c)   # a roper drags what its strands hold (docs/rules.md §11.15)
         if c.in_fight:
             distraction(self, c)
         if not c.is_swarm and c.in_fight and c.squares and self._squeezing(c):
@@ -297,7 +297,7 @@ class Encounter(World):
             raise ValueError(f"not an action: {action!r}")
         refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
         if refused is None:
-            refused = strand_actions.refusal(self, c, action)   # stuck to a roper's strand (§11.13)
+            refused = strand_actions.refusal(self, c, action)   # stuck to a roper's strand (§11.15)
         if refused is not None:
             return refused
         result = handler(self, c, t, action)

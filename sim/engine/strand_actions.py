@@ -1,4 +1,4 @@
-"""What the roper's strands do in a turn (docs/rules.md §11.13; SRD Roper, Drag and Strands):
+"""What the roper's strands do in a turn (docs/rules.md §11.15; SRD Roper, Drag and Strands):
 
 * **drag**: at the start of the roper's turn each foe stuck to one of its strands since an
   earlier round is pulled 10 ft (two squares) closer, provoking no attack of opportunity; each
@@ -243,7 +243,7 @@ def do_sever(w: World, c: Creature, t: Turn, a: SeverStrand):
 
 
 def refusal(w: World, c: Creature, action) -> Impossible | None:
-    """A stuck creature cannot move away from its roper (our decision, docs/rules.md §11.13)."""
+    """A stuck creature cannot move away from its roper (our decision, docs/rules.md §11.15)."""
     s = strands.stuck_to(w, c)
     if s is None or not isinstance(action, (Move, FiveFootStep, Run, Withdraw, Charge)):
         return None

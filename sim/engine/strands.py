@@ -1,4 +1,4 @@
-"""The roper's strands, the state they leave (docs/rules.md §11.13; SRD Roper):
+"""The roper's strands, the state they leave (docs/rules.md §11.15; SRD Roper):
 
 * a strand (``Attack`` "strand" of the stat block: ranged touch, 50 ft, no range increment) that
   hits sticks to the foe: it is "stuck" (no damage) until it breaks free, the strand is severed

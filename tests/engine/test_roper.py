@@ -1,4 +1,4 @@
-"""The roper's strands with exact numbers (docs/rules.md §11.13; SRD Roper): the +11 ranged touch
+"""The roper's strands with exact numbers (docs/rules.md §11.15; SRD Roper): the +11 ranged touch
 to 50 ft, weakness (Fort DC 18, 2d8 Str), the 10-ft drag (along a tunnel, stopped by rock), the
 +4 bite at a foe drawn in, breaking free (Escape Artist DC 23, Strength DC 19), severing a
 strand (opposed attack rolls, -4 attached, 10 hp), spell resistance 30, fire vulnerability, and

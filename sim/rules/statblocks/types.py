@@ -25,7 +25,7 @@ WEAPON_DAMAGE_RULES = ("immune", "half_slashing_piercing", "normal")
 RIDER_KINDS = (
     "poison", "disease", "wounding",
     "web", "rust", "gaze",              # bestiary specials (sim/engine/specials.py)
-    "strand", "weakness",               # the roper (sim/engine/strands.py, docs/rules.md §11.13)
+    "strand", "weakness",               # the roper (sim/engine/strands.py, docs/rules.md §11.15)
 )
 # Special attacks built on the grapple (SRD Combat, Special Attacks; docs/rules.md "Grapple").
 GRAPPLE_RIDER_KINDS = ("improved_grab", "constrict", "swallow_whole", "engulf", "paralysis")
