@@ -6,10 +6,15 @@ what the AI does with them."""
 
 from __future__ import annotations
 
+from sim.engine import snapshot as S
 from sim.engine import strands
-from sim.engine.actions import Move, Strike
+from sim.engine.actions import Cast, Move, Strike
 from sim.engine.ai import default_policy
 from sim.engine.damage import DamagePart, deal_damage
+from sim.engine.fight import new_encounter
+from sim.events import dumps
+from sim.loaders import load_encounter
+from sim.paths import maps_dir
 from sim.engine.strand_actions import BreakStrand, SeverStrand, StrandVolley
 
 from .test_specials import fight, strike
@@ -171,7 +176,6 @@ def test_spell_resistance_30_against_magic_missile():
     hp = r.hp
     turn_of(enc, "w")
     enc.rng = Fixed(19)                             # 19 + caster level 10 = 29 < SR 30
-    from sim.engine.actions import Cast
     assert enc.perform(Cast("magic-missile", target="r"))
     check = of_type(enc, "check")[-1]
     assert (check.skill, check.dc, check.modifier, check.success) == ("caster_level", 30, 10, False)
@@ -206,3 +210,22 @@ def test_the_ai_stuck_foe_takes_the_better_way_out():
     stuck_earlier(enc)
     turn_of(enc, "a")
     assert default_policy(enc, enc.creatures["a"], enc.turn) == SeverStrand("a")   # a fighter cuts it
+
+
+def test_a_strand_goes_round_in_a_snapshot():
+    """Who is stuck to which roper, the strand's hit points and the round it stuck are saved and
+    loaded, and the fight plays on the same (sim/engine/snapshot.py)."""
+    path = maps_dir() / "otyugh_midden.toml"
+    spec = load_encounter(path)
+    w = new_encounter(spec, seed=1)
+    w.start()
+    while w.advance() and not any(strands.stuck_to(w, c) for c in w.creatures.values()):
+        pass
+    stuck = {c.id: strands.stuck_to(w, c) for c in w.creatures.values() if strands.stuck_to(w, c)}
+    assert stuck
+    loaded = S.load_text(S.dumps(w, encounter_file=path), spec, policy=default_policy)
+    assert {c.id: tuple(strands.stuck_to(loaded, c)) for c in loaded.creatures.values()
+            if strands.stuck_to(loaded, c)} == {k: tuple(v) for k, v in stuck.items()}
+    w.run()
+    loaded.run()
+    assert dumps(loaded.events) == dumps(w.events)
