@@ -4,8 +4,9 @@
   earlier round is pulled 10 ft (two squares) closer, provoking no attack of opportunity; each
   step goes to a neighbouring square its body fits (not rock, nobody there, no diagonal past a
   rock corner) that brings it closer; it stops at rock, beside the roper, or after 10 ft. The
-  constricted-space categories apply where it ends (it may be squeezing). A foe it ends within
-  10 ft of the roper is bitten at +4 this round;
+  constricted-space categories apply where it ends (it may be squeezing); a foe in a grapple is
+  not dragged (the grapple holds it). A foe within 10 ft of the roper after the drag is bitten
+  at +4 this round;
 * **volley** (:class:`StrandVolley`, a full-round action: the SRD full attack "6 strands and
   bite"): one strand at each named foe (each its own ranged touch attack, each provoking like any
   ranged attack), then the bite at a foe within reach;
@@ -74,7 +75,7 @@ def start_of_turn(w: World, c: Creature) -> None:
         return
     drawn = []
     for o in strands.held_by(w, c):
-        if strands.stuck_to(w, o)[2] < w.round:
+        if strands.stuck_to(w, o)[2] < w.round and not o.grappling:   # [PD] a grapple holds it in place
             drag(w, c, o)
         if footprint_distance_ft(c.squares, o.squares) <= 10:
             drawn.append(o.id)

@@ -229,3 +229,17 @@ def test_a_strand_goes_round_in_a_snapshot():
     w.run()
     loaded.run()
     assert dumps(loaded.events) == dumps(w.events)
+
+
+def test_a_foe_in_a_grapple_is_not_dragged():
+    enc = fight([("r", "roper", "m", (1, 1)), ("a", "human-fighter-3", "p", (9, 1)),
+                 ("o", "orc", "m", (10, 1))], rows=HALL)
+    a, o = enc.creatures["a"], enc.creatures["o"]
+    stuck_earlier(enc)
+    a.grapple_with.append("o")
+    o.grapple_with.append("a")
+    a.conditions.add("grappled")
+    o.conditions.add("grappled")
+    enc.round += 1
+    turn_of(enc, "r")
+    assert a.pos == (9, 1)
