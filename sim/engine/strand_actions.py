@@ -24,6 +24,7 @@ import dataclasses
 
 from sim.engine import strands
 from sim.engine.actions import Charge, FiveFootStep, Impossible, Move, Run, Turn, Withdraw
+from sim.engine.attack_actions import needs_draw
 from sim.engine.attacks import plan_attack, provoke, resolve_attack
 from sim.engine.checks import roll_dice, skill_check
 from sim.engine.creature import Creature
@@ -201,10 +202,11 @@ def do_break(w: World, c: Creature, t: Turn, a: BreakStrand):
 
 
 def sever_attack(c: Creature, name: str | None):
-    """The melee attack ``c`` can cut a strand with (slashing or bludgeoning), or None."""
+    """The melee attack in hand (or natural) ``c`` can cut a strand with (slashing or
+    bludgeoning), or None."""
     for att in ([c.attack_named(name)] if name else [c.wielded()] + c.melee_options()):
         if att is not None and att.mode == "melee" and not att.touch and att.damage.average > 0 \
-                and any(ty in _SEVER_TYPES for ty in att.damage_types):
+                and not needs_draw(c, att) and any(ty in _SEVER_TYPES for ty in att.damage_types):
             return att
     return None
 

@@ -243,3 +243,14 @@ def test_a_foe_in_a_grapple_is_not_dragged():
     enc.round += 1
     turn_of(enc, "r")
     assert a.pos == (9, 1)
+
+
+def test_a_strand_is_cut_only_with_a_melee_weapon_in_hand():
+    enc = roper_and(template="elf-ranger-3", at=(8, 1))
+    a = enc.creatures["a"]
+    a.wielding = "composite-longbow"                # the bow in hand: the longsword is not
+    stuck_earlier(enc)
+    turn_of(enc, "a")
+    result = enc.perform(SeverStrand("a"))
+    assert not result and "slashing or bludgeoning" in result.reason
+    assert default_policy(enc, a, enc.turn) == BreakStrand()
