@@ -5,6 +5,7 @@ level; delay poison stops a poison's damage; the AI casts it near a poisonous fo
 from __future__ import annotations
 
 from sim.engine.actions import Cast
+from sim.engine.afflictions import poison_secondaries
 from sim.engine.ai import default_policy
 from sim.rules.statblocks import load_template
 
@@ -59,3 +60,13 @@ def test_delay_poison_caster_level_and_slot_in_the_cast_event():
     (cast,) = of_type(enc, "spell")
     assert cast.spell == "delay-poison" and cast.targets == ("r",)
     assert enc.creatures["r"].spells_left[1] == ["delay-poison"]
+
+
+def test_delay_poison_stops_the_secondary_save_too():
+    enc = fight([("s", "monstrous-spider-medium", "m", (12, 2)), ("r", "elf-ranger-4", "p", (2, 2))], rows=HALL)
+    r = enc.creatures["r"]
+    r.poison_due.append((enc.round, "spider-poison", "s"))     # bitten a minute ago: the secondary is due
+    r.conditions.add("poison_delayed")
+    mark = len(enc.events)
+    poison_secondaries(enc, r)
+    assert not [e for e in enc.events[mark:] if e.type == "save"] and not r.ability_damage
