@@ -512,7 +512,7 @@ class PlayController(TableHand):
         if here:
             target = here[0]
             if c is not None and self.controls(c) and target.team != c.team and sc.maneuver_choice:
-                self.perform(maneuver_action(sc.maneuver_choice, target.id))
+                self.perform(maneuver_action(sc.maneuver_choice, target.id, actor=c.id))
                 return
             if c is not None and self.controls(c) and target.team != c.team:
                 choice = sc.weapon_choice or c.wielding
@@ -592,9 +592,16 @@ class PlayController(TableHand):
                          if self.scene.maneuver_choice else f"weapon: {self.scene.weapon_choice or c.wielding}", 1.4)
 
     def break_free(self, *, artist: bool = False) -> bool:
-        """B: try to escape a grapple (Shift+B: by Escape Artist), a standard action (§11.6)."""
+        """B: try to escape a grapple (Shift+B: by Escape Artist), a standard action (§11.6); stuck
+        to a roper's strand (and in no grapple), break free of it (by the better of Escape Artist
+        and Strength; Shift+B: by Escape Artist), docs/rules.md §11.15."""
         from sim.engine.actions import Escape
+        from sim.engine.strand_actions import BreakStrand
+        from sim.engine.strands import stuck_to
 
+        c = self.current()
+        if c is not None and not c.grappling and stuck_to(self.enc, c) is not None:
+            return self.perform(BreakStrand("escape_artist" if artist else None))
         return self.perform(Escape(artist=artist))
 
     # -- spells and the other actions of a turn ------------------------------------------------------------------
@@ -807,12 +814,16 @@ class PlayController(TableHand):
 
 
 #: What G cycles through in play (docs/rules.md §11), and the action a click on an enemy means.
-MANEUVERS = ("grapple", "trip", "bull_rush", "pin")
+#: "cut_strand": a click on the roper cuts the strand holding the one acting (docs/rules.md §11.15).
+MANEUVERS = ("grapple", "trip", "bull_rush", "pin", "cut_strand")
 
 
-def maneuver_action(name: str, target: str):
+def maneuver_action(name: str, target: str, *, actor: str = ""):
     from sim.engine.actions import BullRush, Grapple, Pin, Trip
+    from sim.engine.strand_actions import SeverStrand
 
+    if name == "cut_strand":
+        return SeverStrand(actor)
     return {"grapple": Grapple, "trip": Trip, "bull_rush": BullRush, "pin": Pin}[name](target)
 
 
