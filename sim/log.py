@@ -158,7 +158,7 @@ class Narrator:
         cats = sorted({s["category"].replace("_", " ").lower() for s in e.path if s["category"] != "CLEAR"})
         end = tuple(e.path[-1]["at"])
         verb = {"five_foot_step": "steps", "charge": "charges", "withdraw": "withdraws", "double_move": "moves (double)",
-                "run": "runs", "engulf": "rolls over"}.get(e.action, "moves")
+                "run": "runs", "engulf": "rolls over", "dragged": "is dragged"}.get(e.action, "moves")
         if self._moving == (e.actor, e.action) and e.action in ("double_move", "withdraw", "run"):
             verb = "moves on"   # the same move, taken up again after an interruption (an attack of opportunity)
         self._moving = (e.actor, e.action)
@@ -226,6 +226,9 @@ class Narrator:
         if e.condition == "ability_damage":
             d = e.detail
             return f"  {self.sv(e.target, 'takes')} {d.get('amount')} {str(d.get('ability', '')).title()} damage"
+        if e.condition == "stuck" and "strand_damage" in e.detail:   # a roper's strand cut (docs/rules.md §11.15)
+            return (f"  the strand holding {self.n(e.target)} takes {e.detail['strand_damage']} "
+                    f"({e.detail['strand_hp']} hp left)")
         state = "" if e.active else " no longer"
         others = e.detail.get("with") if e.condition in ("grappled", "pinned") else None
         names = ", ".join(self.n(o) for o in others) if others else ""

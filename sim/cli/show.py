@@ -94,6 +94,9 @@ def _rider_text(r) -> str:
     """``fort DC 12, initial 1d4 str, ...``; a web's escape and break DCs; a gaze's range."""
     if r.kind == "web":
         return f"escape DC {r.dc}, break DC {r.dc + r.break_bonus}, {r.uses_per_day} a day, up to {r.range_ft} ft"
+    if r.kind == "strand":
+        return (f"{r.count} at once, up to {r.range_ft} ft, Strength DC {r.dc}, Escape Artist DC "
+                f"{r.dc + r.break_bonus}, 10 hp each")
     text = f"{r.save} DC {r.dc}" if r.dc else "no save"
     if r.kind == "gaze":
         return text + f", {r.range_ft} ft, {r.effect} {r.duration_rounds} rounds"
@@ -150,6 +153,7 @@ def lines(b) -> list[str]:
         defs.append(f"spell resistance {d.spell_resistance}")
     if d.split:
         defs.append(f"split by {' and '.join(d.split)} (docs/rules.md §11.14)")
+    defs += [f"vulnerable to {x}" for x in d.vulnerable]
     if defs:
         out.append("  Defences " + ", ".join(defs))
     if b.swarm is not None:

@@ -32,8 +32,8 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
         if r is None or not target.living or not target.alive:
             continue
         if r.kind == "poison":
-            if "poison" in target.block.defenses.immune:
-                continue
+            if "poison" in target.block.defenses.immune or "poison_delayed" in target.conditions:
+                continue        # immune, or delay poison (docs/rules.md §8.6)
             failed = not roll_save(w, target, r.save or "fort", int(r.dc), "poison", source.id)
             if failed and r.effect == "unconscious":
                 specials.knock_out(w, target, specials.KNOCKED_OUT_ROUNDS, source.id)   # drow sleep poison
@@ -45,6 +45,9 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
                 target.bleed = r.bleed  # several wounds do not add up
                 w.emit(Condition(round=w.round, target=target.id, condition="wounded", active=True,
                                    cause=source.id, detail={"bleed": r.bleed}))
+        elif r.kind == "weakness":       # a roper's strand (docs/rules.md §11.15)
+            if not roll_save(w, target, r.save or "fort", int(r.dc), "weakness", source.id) and r.initial:
+                ability_damage(w, target, r.initial, cause="weakness", source=source)
         elif r.kind == "paralysis":
             paralyse(w, source, target, r)
         elif r.kind == "improved_grab":
@@ -106,8 +109,8 @@ def poison_secondaries(w: World, c: Creature) -> None:
     for _, key, src_id in due:
         src = w.creatures.get(src_id)
         r = rider(src.block, key) if src is not None else None
-        if r is None or not c.alive:
-            continue
+        if r is None or not c.alive or "poison_delayed" in c.conditions:
+            continue        # delay poison: the secondary damage is not rolled while it lasts (§8.6)
         failed = not roll_save(w, c, r.save or "fort", int(r.dc), "poison_secondary", src_id)
         if r.effect == "unconscious":   # 2d4 hours asleep on a failure: the rest of the fight
             if failed:

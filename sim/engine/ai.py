@@ -37,7 +37,7 @@ from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
-from sim.engine.spell_ai import area_spell, glitter_group, grease_brute, hold_target, light_up
+from sim.engine.spell_ai import area_spell, delay_poison, glitter_group, grease_brute, hold_target, light_up
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
@@ -191,8 +191,8 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
         if (c.torch_lit or (c.light and gear(c.light).hands)) and needs_both_hands(c, best):
             return DropLight()  # a free action: the light keeps shining from the floor
         full = t.full_round and _full_attack_worth(c, best)
-        trip = ai_maneuvers.trip_if_it_pays(w, c, t, target, value * (len(best.bonuses) if full else 1))
-        if trip is not None:  # Improved Trip or a trip weapon, when it pays (sim.engine.ai_maneuvers)
+        trip = ai_maneuvers.maneuver_if_it_pays(w, c, t, target, value * (len(best.bonuses) if full else 1))
+        if trip is not None:  # a trip or a bull rush, when it pays (sim.engine.ai_maneuvers)
             return trip
         return FullAttack(target.id, best.name) if full else Strike(target.id, best.name)
     if not t.standard and not t.move:
@@ -592,7 +592,7 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if dest:
                 return Move(min(dest, key=lambda p: float(d.actions[p[1], p[0]])))
     if not any(set(c.squares) & attacks.threatens(w, f) for f in foes):  # casting provokes
-        hold = hold_target(w, c, foes)
+        hold = hold_target(w, c, foes) or delay_poison(w, c, foes)   # §8; delay poison §8.6
         if hold is not None:
             return hold
     if has_spell(c, "bless") is not None and c.blessed_until < w.round:

@@ -13,19 +13,26 @@ was about to attack when that pays by expected damage (sim.engine.estimates):
   without Improved Trip the defender's attack of opportunity.
 
 It trips when chance x gain > cost, gain and cost each counted up to the target's hit points left
-(damage beyond what drops it pays nothing: a goblin one hit drops is struck, not tripped). Pure
-questions: nothing here changes the world.
+(damage beyond what drops it pays nothing: a goblin one hit drops is struck, not tripped).
+
+It bull rushes (docs/rules.md §11.11 [PD]) the foe it was about to attack, instead of that attack,
+to push it off a wounded ally: when the push risks no attack of opportunity (Improved Bull Rush,
+or the foe does not threaten it), it wins the opposed check at least half the time, the foe
+threatens an ally at half its hit points or fewer, even the least push (5 ft straight away, into
+a square the foe fits) takes that ally out of the foe's reach, and the attack it gives up would
+not be expected to drop the foe. Pure questions: nothing here changes the world.
 """
 
 from __future__ import annotations
 
 from sim.engine import attacks
-from sim.engine.actions import Trip, Turn
+from sim.engine.actions import BullRush, Trip, Turn
 from sim.engine.creature import Creature
 from sim.engine.estimates import expected_damage, hit_chance
 from sim.engine.grapple import touch_plan
-from sim.engine.maneuvers import _best_of, check_parts
+from sim.engine.maneuvers import _best_of, can_stand, check_parts, push_direction
 from sim.engine.world import World
+from sim.geometry import footprint_distance_ft
 from sim.rules.weapons import combat_modifier
 
 
@@ -100,3 +107,53 @@ def trip_if_it_pays(w: World, c: Creature, t: Turn, target: Creature, given_up: 
         return None
     v = trip_values(w, c, target, given_up)
     return Trip(target.id) if v["chance"] * v["gain"] > v["cost"] else None
+
+
+RUSH_MIN_CHANCE = 0.5
+
+
+def rushable(c: Creature, target: Creature) -> bool:
+    """The refusals of sim.engine.maneuvers.do_bull_rush: a swarm, a foe two sizes larger, one in
+    its grapple, one not adjacent."""
+    if target.is_swarm or c.is_swarm or int(target.size) > int(c.size) + 1 or target.id in c.grapple_with:
+        return False
+    return min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in c.squares for x2, y2 in target.squares) <= 1
+
+
+def rescued(w: World, c: Creature, target: Creature) -> list[Creature]:
+    """The wounded allies (hp at most half) the least push of ``target`` takes out of its reach."""
+    dx, dy = push_direction(c, target)
+    nxt = (target.pos[0] + dx, target.pos[1] + dy)
+    if (dx, dy) == (0, 0) or not can_stand(w, target, nxt):
+        return []
+    after = w.field(target).occupied(nxt)
+    reach = max(5, target.reach_ft())
+    out = []
+    for o in w.creatures.values():
+        if o is c or o.team != c.team or not o.in_fight or o.hp * 2 > o.max_hp:
+            continue
+        if footprint_distance_ft(target.squares, o.squares) <= reach < footprint_distance_ft(after, o.squares):
+            out.append(o)
+    return out
+
+
+def rush_chance(c: Creature, target: Creature) -> float:
+    mine = sum(check_parts(c, "str", defender=False, feat="improved-bull-rush").values())
+    theirs = sum(check_parts(target, "str", defender=True, feat="improved-bull-rush").values())
+    return opposed_chance(mine, theirs)
+
+
+def bull_rush_if_it_pays(w: World, c: Creature, t: Turn, target: Creature, given_up: float):
+    """A :class:`BullRush` of ``target`` when it pushes the foe off a wounded ally (see above), else None."""
+    if not t.standard or not target.in_fight or not rushable(c, target) or given_up >= target.hp:
+        return None
+    if not c.block.has_feat("improved-bull-rush") and set(c.squares) & attacks.threatens(w, target):
+        return None
+    if rush_chance(c, target) < RUSH_MIN_CHANCE or not rescued(w, c, target):
+        return None
+    return BullRush(target.id)
+
+
+def maneuver_if_it_pays(w: World, c: Creature, t: Turn, target: Creature, given_up: float):
+    """A trip, else a bull rush, when it pays (the attack it replaces: ``given_up``), else None."""
+    return trip_if_it_pays(w, c, t, target, given_up) or bull_rush_if_it_pays(w, c, t, target, given_up)

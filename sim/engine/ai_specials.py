@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import attacks, moves, specials
+from sim.engine import ai_strands, attacks, moves, specials
 from sim.engine.actions import Delay, Move, Strike, Turn
 from sim.engine.creature import Creature
 from sim.engine.world import World
@@ -28,6 +28,9 @@ def override(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Callab
             return confused_action(w, c, t, behaviour, caster, melee)
     if specials.entangled(w, c) is not None and t.standard:
         return specials.BreakFree()
+    act = ai_strands.override(w, c, t, foes)     # a roper's strands, a stuck creature (§11.15)
+    if act is not None:
+        return act
     return web_throw(w, c, t, foes)
 
 

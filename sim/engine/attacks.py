@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.engine.actions import Impossible
-from sim.engine import innate, specials
+from sim.engine import innate, specials, strands
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
@@ -148,6 +148,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     why = _grappling_attack(attacker, attack, target) if attacker.grappling else None
     if why or (why := specials.refuse_attack(w, attacker, attack, target) if attack.kind == "special" else None):
         return Impossible(why)
+    if strands.is_strand(attack) and (why := strands.refuse(w, attacker, target)):
+        return Impossible(why)
     mods = attacker_modifiers(w, attacker, attack, kind=kind, iterative=iterative, bonus_override=bonus_override)
     if isinstance(mods, Impossible):
         return mods
@@ -167,6 +169,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             mods["helpless_target"] = _mod("attack", "helpless_melee")
     if attacker.blessed_until >= w.round:
         mods["bless"] = _mod("attack", "bless")
+    if attack.kind == "natural" and (drawn := strands.drawn_in_bonus(w, attacker, attack, target)):
+        mods["drawn_in"] = drawn        # a roper's bite at a foe its strand drew in (§11.15)
     if attacker.conditions:
         mods.update(specials.attack_modifiers(w, attacker))   # dazzled, entangled (bestiary)
     if attacker.grappling:
@@ -297,6 +301,8 @@ def max_increments(attack: Attack) -> int:
     (``Weapon.max_increments``: thrown 5, projectile 10); a natural ranged attack by its kind."""
     if attack.weapon is not None and attack.weapon.max_increments:
         return attack.weapon.max_increments
+    if strands.is_strand(attack):
+        return 1                        # "up to 50 feet away (no range increment)"
     return THROWN_MAX_INCREMENTS if attack.thrown else PROJECTILE_MAX_INCREMENTS
 
 
@@ -448,7 +454,10 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
                          threat=threat, confirm_roll=confirm_roll, confirm_total=confirm_total,
                          concealment=concealment, miss_chance=chance, miss_roll=miss_roll,
                          guessed=plan.guessed_at is not None, at=plan.guessed_at))
-    if hit and not specials.on_hit(w, plan):   # a web entangles, antennae rust: no damage
+    if hit and strands.is_strand(att):          # a strand sticks and saps Strength: no damage (§11.15)
+        strands.stick(w, a, t)
+        apply_riders(w, a, t, att.riders)
+    elif hit and not specials.on_hit(w, plan):   # a web entangles, antennae rust: no damage
         weapon_damage(w, plan, critical=critical, multiplier=multiplier)
         specials.after_damage(w, plan)          # a metal weapon that hurts a rust monster corrodes
     innate.attacked(w, a)                       # invisibility ends with the attack (docs/rules.md §8.5)

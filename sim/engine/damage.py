@@ -121,6 +121,10 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
             amount = new
     # energy resistance (per attack, after the other adjustments) and damage reduction (physical only)
     d = target.block.defenses
+    if d.vulnerable and part.type in d.vulnerable and not _physical(part):
+        new = amount * 3 // 2     # vulnerability: half again as much, rounded down (docs/rules.md §11.15)
+        adjustments[f"vulnerable_{part.type}"] = adjustments.get(f"vulnerable_{part.type}", 0) + (new - amount)
+        amount = new
     for etype, value in d.resist:
         if part.type == etype and not _physical(part):
             cut = min(amount, int(value))

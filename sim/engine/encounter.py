@@ -28,6 +28,7 @@ from typing import Callable
 
 from sim.engine import (armor, attack_actions, attacks, damage, grapple, innate, items, maneuvers, moves, rage, specials,
                         spells, swallow, zones)
+from sim.engine import strand_actions
 from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
                                 DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
                                 Turn, Withdraw)
@@ -187,6 +188,7 @@ class Encounter(World):
             items.burn_tick(self, c)
         specials.wake_if_due(self, c)
         specials.start_of_turn(self, c)     # light blindness, a gaze met, the confusion roll (bestiary)
+        strand_actions.start_of_turn(self, c)   # a roper drags what its strands hold (docs/rules.md §11.15)
         if c.in_fight:
             distraction(self, c)
         if not c.is_swarm and c.in_fight and c.squares and self._squeezing(c):
@@ -298,6 +300,8 @@ class Encounter(World):
         refused = swallow.refusal(self, c, action)   # swallowed or engulfed: cut out or escape (§11.13)
         if refused is None:
             refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
+        if refused is None:
+            refused = strand_actions.refusal(self, c, action)   # stuck to a roper's strand (§11.15)
         if refused is not None:
             return refused
         result = handler(self, c, t, action)
@@ -338,4 +342,6 @@ HANDLERS: dict[type, Callable] = {
     Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: swallow.do_escape, MoveGrapple: grapple.do_move_grapple,
     Swallow: swallow.do_swallow, CutOut: swallow.do_cut, EngulfMove: swallow.do_engulf,
     Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush, Manyshot: attack_actions.do_manyshot,
+    strand_actions.StrandVolley: strand_actions.do_volley, strand_actions.BreakStrand: strand_actions.do_break,
+    strand_actions.SeverStrand: strand_actions.do_sever,
 }

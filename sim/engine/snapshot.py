@@ -56,8 +56,9 @@ SCHEMA = 4  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone)
 #: defaults: nothing split).
 MIGRATIONS = {2: {"zones": []}, 3: {"inside": {}, "gizzard": {}}}
 #: Record fields a schema added, filled with their defaults when an older snapshot lacks them
-#: (4: split oozes, docs/rules.md §11.14; stat blocks' spell-like abilities, §8.5).
-ADDED_FIELDS = {4: frozenset({"split_round", "split", "spell_like"})}
+#: (4: split oozes, docs/rules.md §11.14; stat blocks' spell-like abilities, §8.5; the riders'
+#: swallow-whole and strand numbers, §11.13, §11.15; energy vulnerability).
+ADDED_FIELDS = {4: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable"})}
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure

@@ -129,3 +129,28 @@ def glitter_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
                 if n >= 2 and (best is None or n > best[0]):
                     best = (n, cast)
     return best[1] if best else None
+
+
+def poisonous(c: Creature) -> bool:
+    return any(r.kind == "poison" for r in c.block.riders)
+
+
+def delay_poison(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Delay poison (a ranger's 1st-level spell, docs/rules.md §8.6) on itself or an ally it can
+    touch, when a poisonous foe it perceives is within 60 ft and no foe threatens it (casting
+    provokes): first one with a poison's secondary save still to come, then the one nearest a
+    poisonous foe; never one already protected or immune to poison."""
+    if has_spell(c, "delay-poison") is None:
+        return None
+    venom = [f for f in foes if poisonous(f) and f.in_fight and w.perception(c, f) >= SEES
+             and footprint_distance_ft(c.squares, f.squares) <= 60]
+    if not venom:
+        return None
+    cands = [a for a in w.allies(c) + [c] if a.alive and a.in_fight and a.living
+             and "poison_delayed" not in a.conditions and "poison" not in a.block.defenses.immune
+             and footprint_distance_ft(c.squares, a.squares) <= 5]
+    if not cands:
+        return None
+    best = min(cands, key=lambda a: (not a.poison_due, min(footprint_distance_ft(a.squares, f.squares) for f in venom),
+                                     a.id))
+    return Cast("delay-poison", target=best.id)

@@ -103,7 +103,7 @@ def _ends_invisibility(w: World, c: Creature) -> None:
 def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
     reach = range_ft(c, data["range"], innate_level(c, spell))
     if spell in ("magic-missile", "cure-light-wounds", "cure-moderate-wounds", "hold-person", "invisibility",
-                 "enlarge-person"):
+                 "enlarge-person", "delay-poison"):
         target = w.creatures.get(a.target or "")
         if target is None or not target.alive:
             return Impossible("choose a living target")
@@ -282,6 +282,10 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
         if target.bleed:
             target.bleed = 0
             damage.clear_condition(w, target, "wounded", "healed")
+    elif spell == "delay-poison":       # immune to poison for the rest of the fight (docs/rules.md §8.6)
+        target = plan[0]
+        w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
+        damage.set_condition(w, target, "poison_delayed", c.id)
     elif spell in ("burning-hands", "fireball", "lightning-bolt"):
         _area_damage(w, c, spell, data, plan, a, lvl)
     elif spell == "grease":

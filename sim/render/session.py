@@ -512,7 +512,7 @@ class PlayController(TableHand):
         if here:
             target = here[0]
             if c is not None and self.controls(c) and target.team != c.team and sc.maneuver_choice:
-                self.perform(maneuver_action(sc.maneuver_choice, target.id))
+                self.perform(maneuver_action(sc.maneuver_choice, target.id, actor=c.id))
                 return
             if c is not None and self.controls(c) and target.team != c.team:
                 choice = sc.weapon_choice or c.wielding
@@ -595,15 +595,20 @@ class PlayController(TableHand):
     def break_free(self, *, artist: bool = False) -> bool:
         """B: try to escape a grapple (Shift+B: by Escape Artist), a standard action (§11.6);
         swallowed with a light slashing or piercing weapon in hand, B cuts at the gizzard instead
-        (Shift+B still escapes, §11.13)."""
+        (Shift+B still escapes, §11.13); stuck to a roper's strand (and in no grapple), break free
+        of it (by the better of Escape Artist and Strength; Shift+B: by Escape Artist), §11.15."""
         from sim.engine.actions import CutOut, Escape
         from sim.engine.attacks import melee_in_hand
+        from sim.engine.strand_actions import BreakStrand
+        from sim.engine.strands import stuck_to
         from sim.engine.swallow import cutting, how_inside
 
         c = self.current()
         if (not artist and c is not None and c.id in self.enc.inside and how_inside(self.enc, c) == "swallowed"
                 and cutting(c, melee_in_hand(c))):
             return self.perform(CutOut())
+        if c is not None and not c.grappling and stuck_to(self.enc, c) is not None:
+            return self.perform(BreakStrand("escape_artist" if artist else None))
         return self.perform(Escape(artist=artist))
 
     # -- spells and the other actions of a turn ------------------------------------------------------------------
@@ -816,13 +821,17 @@ class PlayController(TableHand):
 
 
 #: What G cycles through in play (docs/rules.md §11; a swallower also "swallow", §11.13), and the
-#: action a click on an enemy means.
-MANEUVERS = ("grapple", "trip", "bull_rush", "pin")
+#: action a click on an enemy means. "cut_strand": a click on the roper cuts the strand holding the
+#: one acting (docs/rules.md §11.15).
+MANEUVERS = ("grapple", "trip", "bull_rush", "pin", "cut_strand")
 
 
-def maneuver_action(name: str, target: str):
+def maneuver_action(name: str, target: str, *, actor: str = ""):
     from sim.engine.actions import BullRush, Grapple, Pin, Swallow, Trip
+    from sim.engine.strand_actions import SeverStrand
 
+    if name == "cut_strand":
+        return SeverStrand(actor)
     return {"grapple": Grapple, "trip": Trip, "bull_rush": BullRush, "pin": Pin, "swallow": Swallow}[name](target)
 
 

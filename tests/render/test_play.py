@@ -263,7 +263,7 @@ def test_m_chooses_a_maneuver_and_b_breaks_free():
     hold, = [e for e in new if isinstance(e, ev.Opposed)]
     assert hold.purpose == "grapple_hold" and hold.success
     assert ctl.enc.creatures["bruna"].grapple_with == ["gob"]
-    for want in ("trip", "bull_rush", "pin", None):
+    for want in ("trip", "bull_rush", "pin", "cut_strand", None):
         ctl.cycle_maneuver()
         assert scene.maneuver_choice == want
     scene.director.skip_queue()
@@ -335,3 +335,40 @@ def test_b_cuts_at_the_gizzard_when_swallowed():
     scene.update(1 / 60)
     cv = scene.model.creatures["bruna"]
     assert "W" in [b.text for b in badges(cv)] and cv.squares[0] in scene.model.creatures["worm"].squares
+
+
+def _stuck_to_a_roper(seed=4):
+    from sim.engine import strands
+    hall = ["#" * 18] + ["#" + "." * 16 + "#"] * 2 + ["#" * 18]     # she stands 60 ft away: out of its strands
+    s = spec(hall, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (14, 1)},
+                    {"id": "rop", "template": "roper", "team": "monsters", "at": (1, 1)}], seed=seed)
+    scene, ctl = ready(s, control=("party", "monsters"))
+    for _ in range(4):          # the roper's turn (both sides are the players'): passed
+        if ctl.current().id == "bruna":
+            break
+        ctl.end_turn()
+        scene.director.skip_queue()
+        ctl.pump()
+    assert ctl.current().id == "bruna"
+    scene.director.skip_queue()
+    enc = ctl.enc
+    strands.stick(enc, enc.creatures["rop"], enc.creatures["bruna"])
+    return scene, ctl
+
+
+def test_b_breaks_free_of_a_ropers_strand_and_m_cuts_it():
+    """docs/rules.md §11.15: stuck to a strand, B breaks free (the better of Escape Artist and
+    Strength: a fighter's Strength, DC 19); M five times then a click on the roper cuts it."""
+    scene, ctl = _stuck_to_a_roper()
+    n = len(ctl.enc.events)
+    ctl.break_free()
+    check, = [e for e in ctl.enc.events[n:] if isinstance(e, ev.Check)]
+    assert (check.skill, check.dc, check.cause) == ("strength", 19, "strand")
+    scene, ctl = _stuck_to_a_roper()
+    for _ in range(5):
+        ctl.cycle_maneuver()
+    assert scene.maneuver_choice == "cut_strand"
+    n = len(ctl.enc.events)
+    ctl.click_square((1, 1))
+    opp, = [e for e in ctl.enc.events[n:] if isinstance(e, ev.Opposed)]
+    assert opp.purpose == "sever_strand" and opp.target_modifiers["attached"] == -4

@@ -158,7 +158,7 @@ def test_bad_unmodelled_and_hit_dice(tmp_path, extra, pattern):
 
 
 @pytest.mark.parametrize("rider,pattern", [
-    ('kind = "webb"', r"\[\[rider\]\] #1 kind: must be one of poison, disease, wounding, web, rust, gaze, improved_grab, constrict, swallow_whole, engulf, paralysis, got 'webb'"),
+    ('kind = "webb"', r"\[\[rider\]\] #1 kind: must be one of poison, disease, wounding, web, rust, gaze, strand, weakness, improved_grab, constrict, swallow_whole, engulf, paralysis, got 'webb'"),
     ('kind = "gaze"\nsave = "will"\ndc_ability = "cha"\nrange_ft = 30\neffect = "petrify"',
      r"\[\[rider\]\] #1 effect: must be one of confusion, got 'petrify'"),
     ('kind = "gaze"\nsave = "will"\ndc_ability = "cha"\neffect = "confusion"', r"a gaze needs range_ft = 30"),
@@ -179,7 +179,7 @@ def test_bad_spell_resistance_and_save_bonus(tmp_path):
 
 
 @pytest.mark.parametrize("extra,message", [
-    ('[[rider]]\nkey = "x"\nkind = "webb"\n', "[[rider]] #1 kind: must be one of poison, disease, wounding, web, rust, gaze, improved_grab, constrict, swallow_whole, engulf, paralysis, got 'webb'"),
+    ('[[rider]]\nkey = "x"\nkind = "webb"\n', "[[rider]] #1 kind: must be one of poison, disease, wounding, web, rust, gaze, strand, weakness, improved_grab, constrict, swallow_whole, engulf, paralysis, got 'webb'"),
     ('unmodelled = ["clingg"]\n', "unmodelled: unknown ability 'clingg': did you mean cling"),
 ])
 def test_validate_gives_one_located_message_and_exit_2(tmp_path, capsys, extra, message):

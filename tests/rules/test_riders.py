@@ -72,5 +72,5 @@ def test_an_unknown_kind_names_both_families():
     chk = Check("x.toml")
     assert parse_riders(chk, {"rider": [{"key": "s", "kind": "split"}, "nope"]}) == []
     assert chk.problems[0] == ("x.toml: [[rider]] #1 kind: must be one of poison, disease, wounding, web, rust, "
-                               "gaze, improved_grab, constrict, swallow_whole, engulf, paralysis, got 'split'")
+                               "gaze, strand, weakness, improved_grab, constrict, swallow_whole, engulf, paralysis, got 'split'")
     assert chk.problems[1] == "x.toml: [[rider]] #2: must be a table"

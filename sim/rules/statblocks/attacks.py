@@ -244,6 +244,20 @@ def web_attack(ctx: AttackContext, range_ft: int) -> Attack:
                   range_ft=10 if range_ft >= 10 else range_ft, effective_index=1, riders=("web",), touch=True)
 
 
+def strand_attack(ctx: AttackContext, range_ft: int) -> Attack:
+    """A roper's strand (SRD Roper, Strands): a ranged touch attack (BAB + Dex + size, + Weapon
+    Focus (strand)) that strikes up to ``range_ft`` away with no range increment; no damage, it
+    sticks (sim.engine.strands) and saps Strength (the weakness rider)."""
+    parts = [("base attack", ctx.bab), ("dex", ctx.dex_mod), ("size", ctx.size.modifier)]
+    if "strand" in ctx.focus:
+        parts.append(("weapon focus", ctx.focus_bonus))
+    bonus = sum(v for _, v in parts)
+    riders = tuple(r.key for r in ctx.src.riders if r.kind == "weakness")
+    return Attack(name="strand", kind="special", mode="ranged", thrown=False, weapon=None, count=1, primary=True,
+                  bonus=bonus, bonuses=(bonus,), bonus_parts=tuple(parts), damage=Dice(0, 0, 0), damage_parts=(),
+                  range_ft=range_ft, effective_index=1, riders=("strand",) + riders, touch=True)
+
+
 def attacks_of(src: Source, ab: Abilities, bab: int, swarm: SwarmStats | None):
     """Every single attack option and the full attack routines (the file's ``full_attack`` or
     one routine per weapon, then all natural attacks, then the swarm)."""
@@ -264,6 +278,11 @@ def attacks_of(src: Source, ab: Abilities, bab: int, swarm: SwarmStats | None):
     web = next((r for r in src.riders if r.kind == "web"), None)
     if web is not None:
         a = web_attack(ctx, web.range_ft)
+        single.append(a)
+        by_name[a.name] = a
+    strand = next((r for r in src.riders if r.kind == "strand"), None)
+    if strand is not None:
+        a = strand_attack(ctx, strand.range_ft)
         single.append(a)
         by_name[a.name] = a
     if swarm is not None:

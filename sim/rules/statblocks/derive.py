@@ -100,11 +100,14 @@ def _spellcasting(src: Source, ab: Abilities) -> Spellcasting | None:
         raise DataError(f"{src.path}: [levels] {cls}: spells per day are tabulated for levels 1-{len(table)} "
                         "(RULES §8)")
     base = [int(x) for x in table[lvl - 1]]
+    if not base:
+        return None         # a ranger below 4th level casts no spells (SRD Ranger)
     mod = ab.mod(row["casting"])
     slots = tuple(n + bonus_spells(mod, l) for l, n in enumerate(base))
     domain_slots: tuple[int, ...] = tuple(0 if l == 0 else 1 for l in range(len(base))) if row.get("domains") else ()
     return Spellcasting(
-        cls=cls, ability=row["casting"], caster_level=lvl, slots=slots, domain_slots=domain_slots,
+        cls=cls, ability=row["casting"], caster_level=lvl // 2 if row.get("caster_level") == "half" else lvl,
+        slots=slots, domain_slots=domain_slots,
         prepared=tuple(dict(src.prepared).get(l, ()) for l in range(len(base))),
         domain_prepared=tuple(dict(src.domain_prepared).get(l) for l in range(len(base))) if domain_slots else (),
         domains=src.domains, ability_mod=mod, spontaneous=bool(row.get("spontaneous", False)),

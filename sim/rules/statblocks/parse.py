@@ -53,6 +53,10 @@ SPLIT_BY = ("slashing", "piercing", "electricity")
 _FEAT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$")
 
 
+#: special attacks a Weapon Focus may name besides weapons and natural attacks (the roper's strand)
+SPECIAL_FOCUS = ("strand",)
+
+
 def parse_feat(text: str) -> Feat:
     """ "Weapon Focus (greatclub)" -> Feat("weapon-focus", "greatclub").
 
@@ -325,7 +329,7 @@ def _feats(chk: Check, data: Mapping[str, Any]) -> tuple[Feat, ...]:
             chk.bad(f"feats[{i}]", f"{shorten(text)} needs a parameter, e.g. \"{text} (longsword)\"")
             continue
         if row.get("parameter") == "weapon" and f.param is not None:
-            if f.param not in natural_kinds():
+            if f.param not in natural_kinds() and f.param not in SPECIAL_FOCUS:
                 try:
                     f = Feat(f.key, resolve_weapon_name(f.param))
                 except DataError as exc:
@@ -722,12 +726,16 @@ def _parse_defenses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, 
     for s in split:
         if s not in SPLIT_BY:
             chk.bad("[defenses] split", f"{s!r} cannot split a creature; allowed: {', '.join(SPLIT_BY)}")
+    vulnerable = get_str_list(chk, raw, "vulnerable", "[defenses] vulnerable")
+    for v in vulnerable:
+        if v not in ("acid", "fire", "cold", "electricity", "sonic"):
+            chk.bad("[defenses] vulnerable", f"an energy type (acid, fire, cold, electricity, sonic), got {shorten(v)}")
     for k in raw:
-        if k not in ("damage_reduction", "resist", "regeneration", "immune", "spell_resistance", "split"):
+        if k not in ("damage_reduction", "resist", "regeneration", "immune", "spell_resistance", "split", "vulnerable"):
             chk.bad(f"[defenses] {k}", "unknown key; allowed: damage_reduction, resist, regeneration, immune, "
-                    "spell_resistance, split")
+                    "spell_resistance, split, vulnerable")
     return Defenses(amount, bypass, tuple(sorted(resist.items())), r_amount, r_by, tuple(immune), sr,
-                    tuple(s for s in split if s in SPLIT_BY))
+                    tuple(s for s in split if s in SPLIT_BY), tuple(vulnerable))
 
 
 def _parse_auras(chk: Check, data: Mapping[str, Any]) -> list[AuraSpec]:

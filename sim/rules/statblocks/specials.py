@@ -24,8 +24,11 @@ SPECIAL_RIDERS: dict[str, tuple[bool, bool, tuple[str, ...]]] = {
     "web": (False, True, ("uses_per_day", "range_ft", "break_bonus")),
     "rust": (True, True, ("dc_bonus",)),
     "gaze": (True, True, ("range_ft", "effect", "duration_rounds")),
+    # the roper's strands: the DC (Str-based) is the Strength check's, Escape Artist's is + break_bonus
+    "strand": (False, True, ("count", "range_ft", "break_bonus")),
+    "weakness": (True, True, ()),
 }
-_INT_KEYS = ("dc", "dc_bonus", "uses_per_day", "range_ft", "duration_rounds", "break_bonus")
+_INT_KEYS = ("dc", "dc_bonus", "uses_per_day", "range_ft", "duration_rounds", "break_bonus", "count")
 
 
 @functools.cache
@@ -90,6 +93,10 @@ def rider_extras(chk: Check, r: Mapping[str, Any], label: str, kind: str) -> dic
             out["effect"] = r["effect"]
     if kind == "web":
         out.setdefault("uses_per_day", 8)
+        out.setdefault("range_ft", 50)
+        out.setdefault("break_bonus", 4)
+    if kind == "strand":
+        out.setdefault("count", 6)
         out.setdefault("range_ft", 50)
         out.setdefault("break_bonus", 4)
     if kind == "gaze" and "effect" not in out:

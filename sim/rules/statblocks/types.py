@@ -25,6 +25,7 @@ WEAPON_DAMAGE_RULES = ("immune", "half_slashing_piercing", "normal")
 RIDER_KINDS = (
     "poison", "disease", "wounding",
     "web", "rust", "gaze",              # bestiary specials (sim/engine/specials.py)
+    "strand", "weakness",               # the roper (sim/engine/strands.py, docs/rules.md §11.15)
 )
 # Special attacks built on the grapple (SRD Combat, Special Attacks; docs/rules.md "Grapple").
 GRAPPLE_RIDER_KINDS = ("improved_grab", "constrict", "swallow_whole", "engulf", "paralysis")
@@ -91,6 +92,7 @@ class Defenses:
     immune: tuple[str, ...] = ()
     spell_resistance: int = 0
     split: tuple[str, ...] = ()         # what splits it instead of hurting it (docs/rules.md §11.14): slashing, piercing, electricity
+    vulnerable: tuple[str, ...] = ()    # energy types that deal half again as much (roper: fire)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,7 @@ class RiderSpec:
     duration: str | None = None        # paralysis: "3d6 rounds"
     cut_hp: int = 0                    # swallow whole: the damage that cuts a way out (purple worm: 25)
     holds: tuple = ()                  # swallow whole: (size, how many of it the interior holds) pairs
+    count: int = 0                     # strand: how many at once (the roper's six)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,7 @@ class Rider:
     duration: str | None = None
     cut_hp: int = 0
     holds: tuple = ()
+    count: int = 0
 
 
 #: the fields a derived :class:`Rider` takes over from its :class:`RiderSpec` as they are (all but

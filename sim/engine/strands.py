@@ -1,0 +1,104 @@
+"""The roper's strands, the state they leave (docs/rules.md §11.15; SRD Roper):
+
+* a strand (``Attack`` "strand" of the stat block: ranged touch, 50 ft, no range increment) that
+  hits sticks to the foe: it is "stuck" (no damage) until it breaks free, the strand is severed
+  (10 hp) or the roper is out of the fight; its weakness rider (Fort or 2d8 Str damage) goes
+  with the hit;
+* a roper has at most ``count`` (six) strands out at once;
+* a foe the drag drew within 10 ft this round is bitten at +4 (:func:`drawn_in_bonus`).
+
+The state lives in ``World.memory``: ``("stuck", target id) -> (roper id, strand hp left, round
+stuck)``, ``("drawn_in", roper id) -> (round, target ids)``. The actions (drag, break free,
+sever, the volley) are in :mod:`sim.engine.strand_actions`; this module is what the attack
+code needs (it imports no rule module that imports it).
+"""
+
+from __future__ import annotations
+
+from sim.engine.creature import Creature
+from sim.engine.damage import clear_condition
+from sim.engine.world import World
+from sim.events import Condition
+
+STRAND_HP = 10          # SRD: a strand has 10 hit points
+DRAWN_IN_BITE = 4       # SRD: "bite with a +4 attack bonus in the same round"
+ATTACHED_SUNDER = -4    # SRD: the roper's opposed attack roll against a sunder of an attached strand
+
+
+def strand_rider(c: Creature):
+    return next((r for r in c.block.riders if r.kind == "strand"), None)
+
+
+def is_strand(attack) -> bool:
+    return attack.kind == "special" and attack.name == "strand"
+
+
+def stuck_to(w: World, c: Creature) -> tuple | None:
+    """(roper id, strand hp left, round stuck) of the strand holding ``c``, or None."""
+    if "stuck" not in c.conditions:
+        return None
+    return w.memory.get(("stuck", c.id))
+
+
+def held_by(w: World, roper: Creature) -> list[Creature]:
+    """The creatures ``roper``'s strands hold now (by id: a stable order)."""
+    out = []
+    for o in w.creatures.values():
+        s = stuck_to(w, o)
+        if s is not None and s[0] == roper.id:
+            out.append(o)
+    return sorted(out, key=lambda o: o.id)
+
+
+def strands_free(w: World, roper: Creature) -> int:
+    r = strand_rider(roper)
+    return 0 if r is None else max(0, int(r.count) - len(held_by(w, roper)))
+
+
+def escape_dcs(roper: Creature) -> tuple[int, int]:
+    """(Escape Artist DC, Strength DC): the rider's Str-based DC (19) is the Strength check's; the
+    Escape Artist DC adds the +4 racial bonus (23)."""
+    r = strand_rider(roper)
+    return int(r.dc) + int(r.break_bonus), int(r.dc)
+
+
+def refuse(w: World, roper: Creature, target: Creature) -> str | None:
+    """Why a strand cannot be fired at ``target`` now, or None."""
+    if strands_free(w, roper) <= 0:
+        return f"all of {roper.name}'s {strand_rider(roper).count} strands are out"
+    if target.is_swarm:
+        return "a strand cannot hold a swarm"
+    s = stuck_to(w, target)
+    if s is not None:
+        return f"{target.name} is already stuck to a strand"
+    return None
+
+
+def stick(w: World, roper: Creature, target: Creature) -> None:
+    """A strand hit: ``target`` is stuck (SRD Drag: "the strand latches onto the opponent's body")."""
+    if not target.alive or stuck_to(w, target) is not None:
+        return
+    ea, st = escape_dcs(roper)
+    w.memory[("stuck", target.id)] = (roper.id, STRAND_HP, w.round)
+    target.conditions.add("stuck")
+    w.emit(Condition(round=w.round, target=target.id, condition="stuck", active=True, cause=roper.id,
+                     detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": STRAND_HP}))
+
+
+def free(w: World, c: Creature, cause: str) -> None:
+    if w.memory.pop(("stuck", c.id), None) is not None or "stuck" in c.conditions:
+        clear_condition(w, c, "stuck", cause)
+
+
+def drawn_in_bonus(w: World, attacker: Creature, attack, target: Creature) -> int:
+    """+4 on the bite at a foe the drag drew within 10 ft this round, else 0."""
+    if attack.name != "bite":
+        return 0
+    d = w.memory.get(("drawn_in", attacker.id))
+    return DRAWN_IN_BITE if d is not None and d[0] == w.round and target.id in d[1] else 0
+
+
+def release_all(w: World, roper: Creature, cause: str) -> None:
+    """A roper out of the fight lets go of everything it holds."""
+    for o in held_by(w, roper):
+        free(w, o, cause)
