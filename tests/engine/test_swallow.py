@@ -318,7 +318,7 @@ def test_an_engulfed_creature_escapes_and_the_cube_burns_it_each_turn():
 def test_inside_goes_round_a_snapshot():
     """Who is inside whom and the gizzard's cuts are saved and loaded; the fight goes on the same."""
     spec = load_encounter(maps_dir() / "otyugh_midden.toml")
-    fight = new_encounter(spec, seed=3)
+    fight = new_encounter(spec, seed=7)
     fight.start()
     while fight.advance() and not fight.inside:
         pass
@@ -349,7 +349,7 @@ def test_the_view_model_keeps_the_swallowed_on_its_worm():
     """The screen's model: the swallowed creature sits on the worm's middle square and moves with
     it; out, it stands where the engine put it."""
     spec = load_encounter(maps_dir() / "otyugh_midden.toml")
-    fight = new_encounter(spec, seed=3)
+    fight = new_encounter(spec, seed=7)
     fight.start()
     while fight.advance() and not fight.inside:
         pass
