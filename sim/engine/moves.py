@@ -223,7 +223,9 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
     """Take one step, resolving attacks of opportunity for leaving threatened squares first.
     Returns False if the creature can no longer move (it fell, or slipped on grease)."""
     if zones.stuck(w, c):
-        return False  # it failed grease's Balance check this round (docs/rules.md §8.1)
+        return False  # it failed grease's Balance check this round (§8.1), or a web holds it fast (§8.3)
+    if step.kind != "stand" and w.zones and not zones.web_step(w, c, step):
+        return False  # its check to move through the web this round gave no more feet (docs/rules.md §8.3)
     was_greased = bool(w.zones) and bool(set(c.squares) & zones.greased(w))
     if step.kind != "stand":
         if not five_ft and not withdraw:
@@ -252,6 +254,10 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
             return False
     if step.kind != "stand" and not zones.entered(w, c, was_greased):
         return False
+    if w.zones and step.kind != "stand":
+        zones.after_step(w, c)   # caught by a web walked into, or free of it (docs/rules.md §8.3)
+        if zones.stuck(w, c) or not c.in_fight:
+            return False
     return True
 
 
