@@ -18,8 +18,9 @@ TONE_RGB = {"damage": palette.DAMAGE_TEXT, "swarm": palette.SWARM_TEXT, "fire": 
             "heal": palette.HEAL_TEXT, "miss": palette.MISS_TEXT, "good": (170, 235, 170), "bad": (255, 150, 130),
             "magic": palette.MAGIC, "crit": palette.CRIT_TEXT, "": palette.UI_TEXT}
 
-#: The colour of a lasting spell area on the floor (grease: oily amber).
-ZONE_RGB = {"grease": (205, 170, 60)}
+#: The colour of a lasting spell area on the floor (grease: oily amber; web: strand white; stinking
+#: cloud: a sickly yellow-green).
+ZONE_RGB = {"grease": (205, 170, 60), "web": (225, 225, 215), "stinking-cloud": (150, 185, 60)}
 
 
 class Effects:
