@@ -36,7 +36,7 @@ from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
-from sim.engine.spell_ai import area_spell, glitter_group, grease_brute, hold_target, light_up
+from sim.engine.spell_ai import area_spell, cloud_group, glitter_group, grease_brute, hold_target, light_up, web_choke
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
@@ -521,8 +521,8 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
         return None
     allies = w.allies(c)
     ally_sq = {s for a in allies for s in a.squares}
-    big = (area_spell(w, c, foes) or hold_target(w, c, foes) or glitter_group(w, c, foes)  # §8; §8.2
-           or grease_brute(w, c, foes))  # grease §8.1
+    big = (area_spell(w, c, foes) or hold_target(w, c, foes) or web_choke(w, c, foes)  # §8; web §8.3
+           or cloud_group(w, c, foes) or glitter_group(w, c, foes) or grease_brute(w, c, foes))  # §8.4, §8.2, §8.1
     if big is not None:
         return big
     if has_spell(c, "burning-hands") is not None:

@@ -261,3 +261,54 @@ def test_the_view_model_keeps_web_and_cloud_until_their_end():
     assert len(m.zones) == 2
     m.apply(ZoneEnded(round=6, spell="web", owner="w", squares=((1, 1),)))
     assert list(m.zones) == [("stinking-cloud", "w", ((2, 2),))]
+
+
+# ---- the AI ----------------------------------------------------------------------------------------
+
+# a hall (x 0..9) whose mouth opens on a tunnel 1 square wide (y = 3) going east to a second hall
+MOUTH = ["##########" + "#" * 10 + "......",
+         "..........#" + "#" * 9 + "......",
+         ".........." + "#" * 10 + "......",
+         ".........." + "." * 10 + "......",
+         ".........." + "#" * 10 + "......",
+         ".........." + "#" * 10 + "......",
+         "##########" + "#" * 10 + "......"]
+
+
+def test_the_ai_webs_the_tunnel_mouth_before_the_ogre_comes_out():
+    enc = _wizard(MOUTH, [1, 3], {"id": "o", "template": "ogre", "team": "m", "at": [23, 3]},
+                  {"id": "f", "template": "human-fighter-1", "team": "p", "at": [2, 4]})
+    w = turn_of(enc, "w")
+    for lvl in (1, 3):
+        w.spells_left[lvl] = []           # the web alone (no fireball, cloud or grease)
+    w.spells_left[2] = ["web"]
+    from sim.engine.spell_ai import web_choke
+    cast = web_choke(enc, w, enc.enemies(w))
+    assert cast is not None
+    area = set(spells.area_of(enc, w, cast))
+    assert any((x, 3) in area for x in range(10, 20))           # across the tunnel
+    assert not area & {(1, 3), (2, 4)}                          # neither the caster nor the fighter
+    n = len(enc.events)
+    enc.ai_turn()
+    assert [c.spell for c in of_type(enc, "spell", n)] == ["web"] and enc.zones[0].spell == "web"
+
+
+def test_the_ai_clouds_a_group_of_foes_but_not_its_friends():
+    from sim.engine.spell_ai import cloud_group
+    enc = _wizard(HALL, [0, 3], {"id": "g", "template": "goblin", "team": "m", "at": [14, 3]},
+                  {"id": "h", "template": "goblin", "team": "m", "at": [15, 4]},
+                  {"id": "f", "template": "human-fighter-1", "team": "p", "at": [13, 2]})
+    w = turn_of(enc, "w")
+    assert cloud_group(enc, w, enc.enemies(w)) is None         # the fighter stands among them
+    enc.place(enc.creatures["f"], (1, 0))
+    cast = cloud_group(enc, w, enc.enemies(w))
+    assert cast is not None and cast.spell == "stinking-cloud"
+    area = set(spells.area_of(enc, w, cast))
+    assert (14, 3) in area and (15, 4) in area
+
+
+def test_no_web_nor_cloud_on_a_lone_goblin_in_the_open():
+    from sim.engine.spell_ai import cloud_group, web_choke
+    enc = _wizard(OPEN, [0, 15], {"id": "g", "template": "goblin", "team": "m", "at": [14, 15]})
+    w = turn_of(enc, "w")
+    assert web_choke(enc, w, enc.enemies(w)) is None and cloud_group(enc, w, enc.enemies(w)) is None
