@@ -20,6 +20,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
 from sim.engine.world import World
 from sim.events import Condition, ZoneEnded
+from sim.geometry import squares_on_segment
 from sim.rules.dice import Dice
 
 
@@ -200,6 +201,24 @@ def after_step(w: World, c: Creature) -> None:
         catch(w, c, here[0])
     elif w.memory.get(f"inweb:{c.id}"):
         _leave_web(w, c, "left_web")
+
+
+WEB_TOTAL_COVER_FT = 20
+
+
+def web_feet(w: World, a, b) -> int:
+    """The feet of web between two spaces: 5 ft for each web square outside both that the line
+    between their centres crosses (5 ft: cover; 20 ft: total cover, SRD web)."""
+    web = webbed(w)
+    if not web:
+        return 0
+    own = set(a) | set(b)
+    return 5 * sum(1 for q in squares_on_segment(_centre(a), _centre(b)) if q in web and q not in own)
+
+
+def _centre(sq) -> tuple[float, float]:
+    sq = list(sq)
+    return (sum(x for x, _ in sq) / len(sq) + 0.5, sum(y for _, y in sq) / len(sq) + 0.5)
 
 
 def burn(w: World, squares, source: Creature) -> None:

@@ -312,3 +312,18 @@ def test_no_web_nor_cloud_on_a_lone_goblin_in_the_open():
     enc = _wizard(OPEN, [0, 15], {"id": "g", "template": "goblin", "team": "m", "at": [14, 15]})
     w = turn_of(enc, "w")
     assert web_choke(enc, w, enc.enemies(w)) is None and cloud_group(enc, w, enc.enemies(w)) is None
+
+
+def test_web_strands_give_cover_and_20_ft_of_them_total_cover():
+    from sim.engine import attacks
+    enc = _wizard(CORRIDOR, [0, 1], {"id": "f", "template": "human-fighter-1", "team": "p", "at": [4, 1]},
+                  {"id": "g", "template": "goblin", "team": "m", "at": [8, 1]})
+    f, g = enc.creatures["f"], enc.creatures["g"]
+    _, parts = attacks.target_ac(enc, f, g, ranged=True)
+    assert "cover" not in parts
+    enc.zones = [zones.Zone(spell="web", squares=tuple((x, 1) for x in range(6, 14)), owner="w", last_round=99, dc=15)]
+    _, parts = attacks.target_ac(enc, f, g, ranged=True)
+    assert parts["cover"] == 4 and zones.web_feet(enc, f.squares, g.squares) == 10   # (6, 1) and (7, 1)
+    enc.place(g, (11, 1))                                                            # (6..10, 1): 25 ft of web
+    plan = attacks.plan_attack(enc, f, attacks.first_melee(f), g)
+    assert isinstance(plan, Impossible) and "total cover" in plan.reason
