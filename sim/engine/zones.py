@@ -17,7 +17,7 @@ from sim.engine import specials
 from sim.engine.casting import spell_data
 from sim.engine.checks import label, roll_dice, roll_save, skill_check
 from sim.engine.creature import Creature
-from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
+from sim.engine.damage import DamagePart, deal_damage, set_condition
 from sim.engine.world import World
 from sim.events import Condition, ZoneEnded
 from sim.geometry import squares_on_segment
