@@ -7,12 +7,16 @@ the turn planner (:mod:`sim.engine.ai`) asks; each returns a :class:`Cast` or No
 
 from __future__ import annotations
 
-from sim.engine.actions import Cast
+import numpy as np
+
+from sim.engine import moves
+from sim.engine.actions import Cast, Move
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.spells import area_of
-from sim.engine.zones import greased
+from sim.engine.estimates import distance_field
+from sim.engine.zones import clouded, greased
 from sim.engine.world import World
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.vision import SEES
@@ -224,3 +228,17 @@ def cloud_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
                 if n >= 2 and (best is None or n > best[0]):
                     best = (n, cast)
     return best[1] if best else None
+
+
+def leave_cloud(w: World, c: Creature) -> Move | None:
+    """A creature nauseated in a stinking cloud (one move action, §5.2) walks out of it: to the
+    nearest square (in actions, then feet) whose space is clear of the cloud (docs/rules.md §8.4)."""
+    cloud = clouded(w)
+    if not cloud or not set(c.squares) & cloud:
+        return None
+    d = distance_field(w, c)
+    ys, xs = np.nonzero(d.reachable() & (d.actions <= 1))
+    _, no_end = w.occupancy_masks(c)
+    cands = sorted((float(d.actions[y, x]), (x, y)) for x, y in zip(xs.tolist(), ys.tolist())
+                   if not no_end[y, x] and not {(x + i, y + j) for i in range(c.k) for j in range(c.k)} & cloud)
+    return next((Move(p) for _, p in cands if moves.movement_plan(w, c, p, budget=1)), None)

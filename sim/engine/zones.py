@@ -172,10 +172,15 @@ def web_step(w: World, c: Creature, step) -> bool:
     a Strength or Escape Artist check (the better) once a round and moves 5 ft for each full 5
     points over 10 (SRD web); a step out of or within web squares spends those feet. Walking
     into the web from outside costs nothing: it is caught there (:func:`after_step`)."""
-    if c.is_swarm or not w.memory.get(f"inweb:{c.id}"):
+    if c.is_swarm:
         return True
     web = webbed(w)
-    if not (set(c.squares) & web):
+    inside = bool(set(c.squares) & web)
+    if not inside and not _space(c, step.at) & web:
+        return True
+    if w.occupancy_masks(c)[1][step.at[1], step.at[0]]:
+        return False   # [PD] no slipping past another creature in the strands: it would stop in its space
+    if not inside or not w.memory.get(f"inweb:{c.id}"):
         return True
     key = f"webmove:{c.id}"
     got = w.memory.get(key)

@@ -327,3 +327,11 @@ def test_web_strands_give_cover_and_20_ft_of_them_total_cover():
     enc.place(g, (11, 1))                                                            # (6..10, 1): 25 ft of web
     plan = attacks.plan_attack(enc, f, attacks.first_melee(f), g)
     assert isinstance(plan, Impossible) and "total cover" in plan.reason
+
+
+def test_a_nauseated_goblin_walks_out_of_the_cloud():
+    enc, g, _ = _clouded(2)
+    turn_of(enc, "g")
+    assert g.nauseated
+    enc.ai_turn()
+    assert not set(g.squares) & zones.clouded(enc)
