@@ -195,6 +195,8 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
             break
         used = max(used, act)
         out.append(step)
+    if w.zones:
+        out = zones.web_cut(w, c, out)   # a web stops a move where it may end (docs/rules.md §8.3)
     _, no_end = w.occupancy_masks(c)
 
     def free(p) -> bool:

@@ -197,6 +197,32 @@ def web_step(w: World, c: Creature, step) -> bool:
     return True
 
 
+def web_cut(w: World, c: Creature, steps: list) -> list:
+    """A planned path cut where a web may stop it, so that every stop is a square it may end in
+    [PD]: walking in, at the first web square (it is caught there); inside, before the first
+    square it could not end in (its check may give out at any step)."""
+    if c.is_swarm:
+        return steps
+    web = webbed(w)
+    if not web:
+        return steps
+    inside = bool(set(c.squares) & web)
+    no_end = w.occupancy_masks(c)[1]
+    out = []
+    for s in steps:
+        if getattr(s, "kind", "") == "stand":
+            out.append(s)
+            continue
+        into = bool(_space(c, s.at) & web)
+        if inside and no_end[s.at[1], s.at[0]]:
+            break
+        out.append(s)
+        if not inside and into:
+            break
+        inside = into
+    return out
+
+
 def after_step(w: World, c: Creature) -> None:
     """After a step: caught by a web it walked into; free when it stands clear of every web."""
     if c.is_swarm or not w.zones or not c.in_fight:
