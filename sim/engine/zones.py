@@ -17,7 +17,7 @@ from sim.engine import specials
 from sim.engine.casting import spell_data
 from sim.engine.checks import label, roll_dice, roll_save, skill_check
 from sim.engine.creature import Creature
-from sim.engine.damage import DamagePart, deal_damage, set_condition
+from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
 from sim.engine.world import World
 from sim.events import Condition, ZoneEnded
 from sim.geometry import squares_on_segment
@@ -308,3 +308,13 @@ def cloud_turn(w: World, c: Creature) -> bool:
         return False
     w.memory[key] = left - 1
     return True
+
+
+def fight_over(w: World) -> None:
+    """The party walks on (a crawl, docs/rules.md §8.3, §8.4): the fight's zones stay behind, so
+    no one stays entangled, and a stinking cloud's nausea is over before the next fight [PD]."""
+    if w.zones:
+        end(w, list(w.zones))
+    for c in w.creatures.values():
+        if w.memory.pop(f"cloudsick:{c.id}", "none") != "none" and c.nauseated:
+            clear_condition(w, c, "nauseated", "expired")

@@ -238,7 +238,8 @@ class Effects:
         col = {"sleep": (140, 160, 255), "bless": (255, 220, 120), "cure-light-wounds": palette.HEAL_TEXT,
                "cure-moderate-wounds": palette.HEAL_TEXT, "lightning-bolt": (190, 215, 255),
                "light": (255, 250, 210), "darkness": (90, 60, 130), "glitterdust": (255, 215, 90),
-               "grease": ZONE_RGB["grease"]}.get(spell, palette.MAGIC)
+               "grease": ZONE_RGB["grease"], "web": ZONE_RGB["web"],
+               "stinking-cloud": ZONE_RGB["stinking-cloud"]}.get(spell, palette.MAGIC)
         pts = [self.token_centre(tid, t) for tid in targets] + [(x + 0.5, y + 0.5) for x, y in squares]
         if spell in ("burning-hands", "fireball"):
             return  # drawn with the ground effects
