@@ -51,6 +51,7 @@ from typing import Callable
 import numpy as np
 
 from sim.coords import Pos
+from sim.engine import zones
 from sim.engine.creature import Creature
 from sim.engine.fight import new_encounter
 from sim.engine.setup import build_creature, carry_over, mover_for
@@ -678,6 +679,7 @@ def _fight(spec: CrawlSpec, grid: CaveGrid, at: Pos, behind: list[Pos], party: l
         e.prone = e.prone or bool(enc.field(e).prone[e.pos[1], e.pos[0]])  # placed where it can only crawl
         enc.place(e, e.pos)
     enc.run()
+    zones.fight_over(enc)   # webs and clouds stay behind: nobody walks on entangled (docs/rules.md §8.3)
     standing = []
     for c in party:  # and back: what the fight spent stays spent for the next one
         e = enc.creatures[c.id]

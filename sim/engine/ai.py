@@ -37,7 +37,8 @@ from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
-from sim.engine.spell_ai import area_spell, delay_poison, glitter_group, grease_brute, hold_target, light_up
+from sim.engine.spell_ai import (area_spell, cloud_group, delay_poison, glitter_group, grease_brute, hold_target, leave_cloud,
+                                 light_up, web_choke)
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
@@ -316,7 +317,8 @@ def _reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
     wait = _hold_chokepoint(w, c, t, target, p)
     if wait is not None:
         return wait
-    if t.full_move and actions > 1 and att is not None and att.mode == "melee" and att.name == (c.wielding or att.name):
+    if (t.full_move and actions > 1 and att is not None and att.mode == "melee" and att.name == (c.wielding or att.name)
+            and "entangled" not in c.conditions):   # no charging entangled (a web, §8.3)
         ch = moves.charge_square(w, c, target, att)
         if not isinstance(ch, Impossible):
             return Charge(target.id, att.name)
@@ -528,8 +530,8 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
         return None
     allies = w.allies(c)
     ally_sq = {s for a in allies for s in a.squares}
-    big = (area_spell(w, c, foes) or hold_target(w, c, foes) or glitter_group(w, c, foes)  # §8; §8.2
-           or grease_brute(w, c, foes))  # grease §8.1
+    big = (area_spell(w, c, foes) or hold_target(w, c, foes) or web_choke(w, c, foes)  # §8; web §8.3
+           or cloud_group(w, c, foes) or glitter_group(w, c, foes) or grease_brute(w, c, foes))  # §8.4, §8.2, §8.1
     if big is not None:
         return big
     if has_spell(c, "burning-hands") is not None:
@@ -681,10 +683,10 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
 
 
 def _nauseated(w: World, c: Creature, t: Turn, foes: list[Creature]):
-    """One move action: get out of the swarm if it can (RULES §5.2)."""
+    """One move action: get out of the swarm, or the stinking cloud, if it can (RULES §5.2)."""
     if not (t.move or t.standard) or t.moved or t.stepped:
         return None
-    return _flee_swarms(w, c, t, foes, budget=1)
+    return _flee_swarms(w, c, t, foes, budget=1) or leave_cloud(w, c)   # out of a stinking cloud (§8.4)
 
 
 def _flee_swarms(w: World, c: Creature, t: Turn, foes: list[Creature], *, budget: int):

@@ -27,7 +27,9 @@ def override(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Callab
         if behaviour != "act_normally":
             return confused_action(w, c, t, behaviour, caster, melee)
     if specials.entangled(w, c) is not None and t.standard:
-        return specials.BreakFree()
+        in_web = w.memory.get(f"inweb:{c.id}")   # the web spell: a stuck creature breaks loose in a full
+        if not in_web or (w.memory.get(f"webstuck:{c.id}") and t.full_round):   # round; a loose one walks
+            return specials.BreakFree()
     act = ai_strands.override(w, c, t, foes)     # a roper's strands, a stuck creature (§11.15)
     if act is not None:
         return act

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.engine.actions import Impossible
-from sim.engine import innate, specials, strands
+from sim.engine import innate, specials, strands, zones
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
@@ -150,6 +150,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
         return Impossible(why)
     if strands.is_strand(attack) and (why := strands.refuse(w, attacker, target)):
         return Impossible(why)
+    if w.zones and zones.web_feet(w, attacker.squares, target.squares) >= zones.WEB_TOTAL_COVER_FT:
+        return Impossible(f"{target.name} has total cover: 20 ft of web between (docs/rules.md §8.3)")
     mods = attacker_modifiers(w, attacker, attack, kind=kind, iterative=iterative, bonus_override=bonus_override)
     if isinstance(mods, Impossible):
         return mods
@@ -404,6 +406,8 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
 
 
 def _has_cover(w: World, attacker: Creature, target: Creature, ranged: bool) -> bool:
+    if w.zones and zones.web_feet(w, attacker.squares, target.squares) >= 5:
+        return True   # 5 ft of web strands between: cover (docs/rules.md §8.3)
     if target.is_swarm and not ranged:
         return False
     creatures = None

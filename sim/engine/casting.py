@@ -18,7 +18,7 @@ from sim.rules.weapons import combat_modifier
 
 SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
              "cure-moderate-wounds", "hold-person", "light", "darkness", "grease", "glitterdust",
-             "faerie-fire", "invisibility", "enlarge-person", "delay-poison")
+             "faerie-fire", "invisibility", "enlarge-person", "delay-poison", "web", "stinking-cloud")
 
 
 #: The keys a ``[spell.NAME]`` table of ``sim/data/spells.toml`` may hold.
@@ -26,7 +26,7 @@ SPELL_KEYS = frozenset({
     "level", "range", "targets", "missiles", "damage", "energy", "save", "swarms", "area", "radius_ft", "hit_dice",
     "max_hd_each", "casting_time", "duration_rounds_per_level", "immune_types", "length_ft", "damage_per_level",
     "max_dice", "heal", "per_level", "max_bonus", "stops_bleeding", "bonus", "target_types", "gear", "side_ft",
-    "balance_dc"})
+    "balance_dc", "strength_dc", "escape_dc", "move_over", "burn", "after"})
 
 
 def check_spells(table: dict, name: str = "sim/data/spells.toml") -> dict:

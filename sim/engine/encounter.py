@@ -156,7 +156,9 @@ class Encounter(World):
             damage.clear_condition(self, c, "running", "expired")
         if "asleep" in c.conditions and c.asleep_until and self.round > c.asleep_until:
             damage.clear_condition(self, c, "asleep", "expired")
-        if c.nauseated:
+        if zones.cloud_turn(self, c):    # in a stinking cloud, or 1d4+1 rounds after (docs/rules.md §8.4)
+            pass
+        elif c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
         rage.end_rage_if_due(self, c)
         innate.expire(self, c)          # invisibility, faerie fire, enlarge person over (docs/rules.md §8.5)

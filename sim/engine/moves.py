@@ -195,6 +195,8 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
             break
         used = max(used, act)
         out.append(step)
+    if w.zones:
+        out = zones.web_cut(w, c, out)   # a web stops a move where it may end (docs/rules.md §8.3)
     _, no_end = w.occupancy_masks(c)
 
     def free(p) -> bool:
@@ -223,7 +225,9 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
     """Take one step, resolving attacks of opportunity for leaving threatened squares first.
     Returns False if the creature can no longer move (it fell, slipped on grease, or split)."""
     if zones.stuck(w, c):
-        return False  # it failed grease's Balance check this round (docs/rules.md §8.1)
+        return False  # it failed grease's Balance check this round (§8.1), or a web holds it fast (§8.3)
+    if step.kind != "stand" and w.zones and not zones.web_step(w, c, step):
+        return False  # its check to move through the web this round gave no more feet (docs/rules.md §8.3)
     was_greased = bool(w.zones) and bool(set(c.squares) & zones.greased(w))
     roster = len(w.creatures)
     if step.kind != "stand":
@@ -253,6 +257,10 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
             return False
     if step.kind != "stand" and not zones.entered(w, c, was_greased):
         return False
+    if w.zones and step.kind != "stand":
+        zones.after_step(w, c)   # caught by a web walked into, or free of it (docs/rules.md §8.3)
+        if zones.stuck(w, c) or not c.in_fight:
+            return False
     return True
 
 

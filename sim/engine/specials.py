@@ -164,13 +164,18 @@ def entangle(w: World, spider: Creature, target: Creature) -> None:
     if r is None or not target.alive or "entangled" in target.conditions:
         return
     escape_dc = int(r.dc)
-    break_dc = escape_dc + int(r.break_bonus)
-    w.memory[("entangled", target.id)] = (escape_dc, break_dc, spider.id)
+    hold_entangled(w, target, escape_dc, escape_dc + int(r.break_bonus), spider.id)
+
+
+def hold_entangled(w: World, target: Creature, escape_dc: int, break_dc: int, source: str) -> None:
+    """Entangled (the spiders' web, the web spell, docs/rules.md §8.3): -2 on attacks, -4 Dex,
+    half speed, until it breaks free (``escape_dc``: Escape Artist; ``break_dc``: Strength)."""
+    w.memory[("entangled", target.id)] = (escape_dc, break_dc, source)
     w.memory[("entangled_speed", target.id)] = target.block.speed.land
     half = max(5, target.block.speed.land // 2 // 5 * 5)
     target.block = dataclasses.replace(target.block, speed=dataclasses.replace(target.block.speed, land=half))
-    set_condition(w, target, "entangled", spider.id)
-    w.emit(Condition(round=w.round, target=target.id, condition="entangled", active=True, cause=spider.id,
+    set_condition(w, target, "entangled", source)
+    w.emit(Condition(round=w.round, target=target.id, condition="entangled", active=True, cause=source,
                      detail={"escape_dc": escape_dc, "break_dc": break_dc, "speed": half}))
 
 
@@ -197,6 +202,12 @@ def do_break_free(w: World, c: Creature, t: Turn, a: BreakFree):
     held = entangled(w, c)
     if held is None:
         return Impossible(f"{c.name} is not entangled")
+    in_web = bool(w.memory.get(f"inweb:{c.id}"))
+    if in_web and not w.memory.get(f"webstuck:{c.id}"):
+        return Impossible(f"{c.name} is loose in the web: it moves through it (a check each round, docs/rules.md §8.3)")
+    why = t.needs(c, full=True) if in_web else None
+    if why:
+        return Impossible(f"breaking loose of a web takes 1 round: {why}")
     escape_dc, break_dc, _ = held
     how = a.how or break_free_odds(c, escape_dc, break_dc)[0]
     if how not in ("escape_artist", "strength"):
@@ -205,8 +216,10 @@ def do_break_free(w: World, c: Creature, t: Turn, a: BreakFree):
         ok = skill_check(w, c, "escape_artist", escape_dc, int(c.block.escape_artist), "web")
     else:
         ok = skill_check(w, c, "strength", break_dc, c.block.abilities.mod("str") + c.str_mod_delta(), "web")
-    t.spend("standard")
-    if ok:
+    t.spend("full" if in_web else "standard")
+    if ok and in_web:
+        w.memory.pop(f"webstuck:{c.id}", None)   # loose, still entangled while in the web (SRD web)
+    elif ok:
         free_from_web(w, c, how)
     return True
 

@@ -1,18 +1,23 @@
 """Which of the 3rd-level spells pays this turn (RULES §8; areas against swarms §4.7): fireball or
 lightning bolt on a swarm or a cluster of foes, hold person on the biggest humanoid, grease under
-a brute on its way to the caster (docs/rules.md §8.1). Small scorers
+a brute on its way to the caster (docs/rules.md §8.1), web across a tunnel mouth or on a group
+(§8.3), stinking cloud on a group (§8.4). Small scorers
 the turn planner (:mod:`sim.engine.ai`) asks; each returns a :class:`Cast` or None.
 """
 
 from __future__ import annotations
 
-from sim.engine.actions import Cast
+import numpy as np
+
+from sim.engine import moves
+from sim.engine.actions import Cast, Move
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.spells import area_of
+from sim.engine.estimates import distance_field
 from sim.engine.split import MAX_HP_UNSPLIT
-from sim.engine.zones import greased
+from sim.engine.zones import clouded, greased
 from sim.engine.world import World
 from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.vision import SEES
@@ -154,3 +159,112 @@ def delay_poison(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     best = min(cands, key=lambda a: (not a.poison_due, min(footprint_distance_ft(a.squares, f.squares) for f in venom),
                                      a.id))
     return Cast("delay-poison", target=best.id)
+
+
+def _cut_off(w: World, start, goals: set, blocked: set, limit: int) -> bool:
+    """No walk of at most ``limit`` squares (8 ways, rock and ``blocked`` left out) joins ``start``
+    to a square of ``goals``: a web closes the passage (or leaves only a long detour)."""
+    rock = w.grid.rock
+    rows, cols = rock.shape
+    seen, frontier = set(start), list(start)
+    for _ in range(limit):
+        nxt = []
+        for x, y in frontier:
+            for dx, dy in _EIGHT:
+                q = (x + dx, y + dy)
+                if q in seen or not (0 <= q[0] < cols and 0 <= q[1] < rows) or rock[q[1], q[0]] or q in blocked:
+                    continue
+                if q in goals:
+                    return False
+                seen.add(q)
+                nxt.append(q)
+        if not nxt:
+            return True
+        frontier = nxt
+    return True
+
+
+_EIGHT = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Web (docs/rules.md §8.3) where it pays: across the passage foes come along (its squares cut
+    every foe not yet next to the party off from the caster, friends all on the caster's side: a
+    tunnel mouth), or on two or more foes; never on the caster nor a friend, never a swarm's web
+    (it holds none). Aimed at the intersections on the line from the caster to each foe and at
+    the corners of each foe's space; the best holds the most foes, then closes the passage, then
+    lies farthest from the party (which keeps its own ground free)."""
+    if c.block.spells is None or has_spell(c, "web") is None:
+        return None
+    friends = w.allies(c)
+    ally_sq = {s for a in friends for s in a.squares} | set(c.squares)
+    held = [f for f in foes if f.in_fight and not f.is_swarm and "entangled" not in f.conditions]
+    if not held:
+        return None
+    coming = [f for f in held if all(footprint_distance_ft(f.squares, a.squares) > 5 for a in [c, *friends])]
+    cx, cy = c.pos
+    aims = []
+    for f in held:
+        fx, fy = f.pos
+        n = max(abs(fx - cx), abs(fy - cy))
+        aims += [(cx + round((fx - cx) * k / n), cy + round((fy - cy) * k / n)) for k in range(4, n)]
+        aims += [(x + i, y + j) for x, y in f.squares for i in (0, 1) for j in (0, 1)]
+    best, tried = None, set()
+    for at in aims:
+        if at in tried:
+            continue
+        tried.add(at)
+        cast = Cast("web", at=at)
+        area = set(area_of(w, c, cast))
+        if not area or area & ally_sq:
+            continue
+        n = sum(1 for f in held if set(f.squares) & area)
+        outside = [f for f in coming if not set(f.squares) & area]
+        limit = max((max(abs(f.pos[0] - cx), abs(f.pos[1] - cy)) for f in outside), default=0) + 8
+        closes = (bool(outside) and _cut_off(w, c.squares, {s for f in outside for s in f.squares}, area, limit)
+                  and all(not _cut_off(w, c.squares, set(a.squares), area, limit) for a in friends))
+        if n >= 2 or closes:
+            key = (n, closes, footprint_distance_ft(area, ally_sq))   # then the farthest from the party
+            if best is None or key > best[0]:
+                best = (key, cast)
+    return best[1] if best else None
+
+
+def cloud_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Stinking cloud (docs/rules.md §8.4) on two or more living foes not nauseated yet: aimed at
+    a corner of each foe's space, the point whose spread holds the most of them and no friend nor
+    the caster."""
+    if c.block.spells is None or has_spell(c, "stinking-cloud") is None:
+        return None
+    ally_sq = {s for a in w.allies(c) for s in a.squares} | set(c.squares)
+    sick = [f for f in foes if f.in_fight and not f.nauseated and f.block.type not in ("undead", "construct")
+            and "poison" not in f.block.defenses.immune]
+    best, tried = None, set()
+    for f in sick:
+        for x, y in f.squares:
+            for at in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)):
+                if at in tried:
+                    continue
+                tried.add(at)
+                cast = Cast("stinking-cloud", at=at)
+                area = set(area_of(w, c, cast))
+                if not area or area & ally_sq:
+                    continue
+                n = sum(1 for g in sick if set(g.squares) & area)
+                if n >= 2 and (best is None or n > best[0]):
+                    best = (n, cast)
+    return best[1] if best else None
+
+
+def leave_cloud(w: World, c: Creature) -> Move | None:
+    """A creature nauseated in a stinking cloud (one move action, §5.2) walks out of it: to the
+    nearest square (in actions, then feet) whose space is clear of the cloud (docs/rules.md §8.4)."""
+    cloud = clouded(w)
+    if not cloud or not set(c.squares) & cloud:
+        return None
+    d = distance_field(w, c)
+    ys, xs = np.nonzero(d.reachable() & (d.actions <= 1))
+    _, no_end = w.occupancy_masks(c)
+    cands = sorted((float(d.actions[y, x]), (x, y)) for x, y in zip(xs.tolist(), ys.tolist())
+                   if not no_end[y, x] and not {(x + i, y + j) for i in range(c.k) for j in range(c.k)} & cloud)
+    return next((Move(p) for _, p in cands if moves.movement_plan(w, c, p, budget=1)), None)

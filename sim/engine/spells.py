@@ -128,7 +128,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if a.at is None or tuple(a.at) in c.squares:
             return Impossible("lightning bolt needs a square to aim at (outside the caster's space)")
         return line_squares(w, c, a.at, int(data["length_ft"]))
-    if spell in ("sleep", "fireball", "glitterdust", "faerie-fire"):
+    if spell in ("sleep", "fireball", "glitterdust", "faerie-fire", "web", "stinking-cloud"):
         if a.at is None:
             return Impossible(f"{spell.replace('-', ' ')} needs a point (a grid intersection)")
         px, py = a.at
@@ -142,7 +142,11 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
         if spell != "sleep" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
             return Impossible(f"no line of effect to the point {tuple(a.at)}")
-        return burst_area(w, a.at, int(data["radius_ft"]))
+        area = burst_area(w, a.at, int(data["radius_ft"]))
+        if spell == "web" and not zones.anchored(w.grid.rock, area):
+            return Impossible(f"a web at {tuple(a.at)} has no anchors: rock must border it on two opposite sides "
+                              "(docs/rules.md §8.3)")
+        return area
     if spell == "burning-hands":
         if a.direction is None or tuple(a.direction) == (0, 0) or any(v not in (-1, 0, 1) for v in a.direction):
             return Impossible("burning hands needs a direction (one of the eight)")
@@ -196,7 +200,8 @@ def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[in
     return out
 
 
-AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt", "grease", "glitterdust", "faerie-fire")
+AREA_SPELLS = ("sleep", "burning-hands", "bless", "fireball", "lightning-bolt", "grease", "glitterdust", "faerie-fire",
+               "web", "stinking-cloud")
 
 
 def _plan_square(w: World, c: Creature, data: dict, a: Cast, reach: int):
@@ -292,6 +297,8 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
         _grease(w, c, data, plan, a, lvl)
     elif spell == "glitterdust":
         _glitterdust(w, c, data, plan, a, lvl)
+    elif spell in ("web", "stinking-cloud"):
+        _lasting_spread(w, c, spell, data, plan, a, lvl)
     elif spell in ("light", "darkness"):
         _light_effect(w, c, spell, data, plan, a)
     elif spell == "hold-person":
@@ -371,6 +378,8 @@ def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast
         if amount > 0:
             damage.deal_damage(w, v, [damage.DamagePart(amount, data["energy"], "energy", area=True)], source=c,
                                cause="spell")
+    if data["energy"] == "fire" and w.zones:
+        zones.burn(w, squares, c)   # fire burns a web away (docs/rules.md §8.3)
 
 
 def _grease(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> None:
@@ -387,6 +396,25 @@ def _grease(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> No
     w.zones = [*w.zones, z]
     for o in inside:
         zones.fall(w, o, z, "grease")
+
+
+def _lasting_spread(w: World, c: Creature, spell: str, data: dict, squares, a: Cast, lvl: int) -> None:
+    """Web (docs/rules.md §8.3) and stinking cloud (§8.4): a zone for their duration; every
+    creature with a square in it, friends too, is caught (web: Reflex, entangled and stuck or
+    loose) or sickened (cloud: Fortitude or nauseated). Neither allows spell resistance (SRD)."""
+    sq = set(squares)
+    inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)]
+    w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=tuple(o.id for o in inside),
+                     squares=tuple(squares), defensive=a.defensive))
+    z = zones.Zone(spell=spell, squares=tuple(squares), owner=c.id,
+                   last_round=w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1,
+                   dc=c.block.spells.save_dc(lvl))
+    w.zones = [*w.zones, z]
+    for o in inside:
+        if spell == "web":
+            zones.catch(w, o, z)
+        else:
+            zones.sicken(w, o, z)
 
 
 def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> None:

@@ -29,7 +29,8 @@ from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
 from sim.specs import EncounterSpec
 from sim.vision import LOCATES, SEES
-from sim.vision.scene import look
+from sim.vision.fog import FOG_SPELLS, through_fog
+from sim.vision.scene import look, viewer_of
 from sim.vision.sight import TOTAL_MISS
 
 
@@ -154,11 +155,14 @@ class World:
         """(LightGrid, Sight) of the fight as it stands: recomputed when a creature moves, falls,
         or lights, drops or picks up a light ("recomputed each turn", and within one)."""
         live = [c for c in self.creatures.values() if c.alive and c.id not in self.inside]
+        fog = frozenset(q for z in self.zones if z.spell in FOG_SPELLS for q in z.squares)
         key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light, "invisible" in c.conditions, "outlined" in c.conditions)
-                     for c in live), tuple(self.dropped_lights),
-               tuple(self.spell_lights))
+                     for c in live), tuple(self.dropped_lights), tuple(self.spell_lights), fog)
         if key != self._vision_key:
             self._vision = look(self.grid, live, self.dropped_lights, self.spell_lights)
+            if fog:   # a stinking cloud's fog: concealment through it (docs/rules.md §8.4)
+                light, seen = self._vision
+                self._vision = (light, through_fog(seen, [viewer_of(c) for c in live], fog))
             self._vision_key = key
         return self._vision
 

@@ -13,16 +13,20 @@ from __future__ import annotations
 
 import dataclasses
 
+from sim.engine import specials
 from sim.engine.casting import spell_data
-from sim.engine.checks import roll_save, skill_check
+from sim.engine.checks import label, roll_dice, roll_save, skill_check
 from sim.engine.creature import Creature
+from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
 from sim.engine.world import World
 from sim.events import Condition, ZoneEnded
+from sim.geometry import squares_on_segment
+from sim.rules.dice import Dice
 
 
 @dataclasses.dataclass(frozen=True)
 class Zone:
-    spell: str                    # "grease"
+    spell: str                    # "grease", "web", "stinking-cloud"
     squares: tuple                # ((x, y), ...)
     owner: str                    # the caster's id
     last_round: int               # the last round it lasts
@@ -63,8 +67,9 @@ def _prone(w: World, c: Creature) -> None:
 
 
 def stuck(w: World, c: Creature) -> bool:
-    """It failed grease's Balance check this round: no more moving this round (SRD)."""
-    return w.memory.get(f"grease:{c.id}") == [w.round, False]
+    """It failed grease's Balance check this round (no more moving this round, SRD), or a web holds
+    it fast (a failed Reflex save, until it breaks loose: docs/rules.md §8.3)."""
+    return w.memory.get(f"grease:{c.id}") == [w.round, False] or bool(w.memory.get(f"webstuck:{c.id}"))
 
 
 def entered(w: World, c: Creature, was_greased: bool) -> bool:
@@ -98,10 +103,218 @@ def expire(w: World) -> None:
     """Zones whose last round is over end (checked at the start of each turn)."""
     if not w.zones:
         return
-    keep = []
-    for z in w.zones:
-        if w.round > z.last_round:
-            w.emit(ZoneEnded(round=w.round, spell=z.spell, owner=z.owner, squares=z.squares))
-        else:
-            keep.append(z)
-    w.zones = keep
+    gone = [z for z in w.zones if w.round > z.last_round]
+    if gone:
+        end(w, gone)
+
+
+def end(w: World, gone: list[Zone]) -> None:
+    """These zones end: a ``zone_end`` each; a creature a web held and no other web holds is free."""
+    w.zones = [z for z in w.zones if z not in gone]
+    for z in gone:
+        w.emit(ZoneEnded(round=w.round, spell=z.spell, owner=z.owner, squares=z.squares))
+    if any(z.spell == WEB for z in gone):
+        for c in w.creatures.values():
+            if w.memory.get(f"inweb:{c.id}") and not set(c.squares) & webbed(w):
+                _leave_web(w, c, "web_gone")
+
+
+# -- web (docs/rules.md §8.3) ------------------------------------------------------------------------
+
+WEB, CLOUD = "web", "stinking-cloud"
+
+
+def webbed(w: World) -> frozenset:
+    return frozenset(q for z in w.zones if z.spell == WEB for q in z.squares)
+
+
+def anchored(rock, squares) -> bool:
+    """[PD] a web needs two opposite anchors: rock (or the map's edge) borders its squares both
+    north and south, or both west and east (docs/rules.md §8.3)."""
+    rows, cols = rock.shape
+
+    def solid(x, y) -> bool:
+        return not (0 <= x < cols and 0 <= y < rows) or bool(rock[y, x])
+
+    sq = list(squares)
+    n = any(solid(x, y - 1) for x, y in sq) and any(solid(x, y + 1) for x, y in sq)
+    e = any(solid(x - 1, y) for x, y in sq) and any(solid(x + 1, y) for x, y in sq)
+    return n or e
+
+
+def catch(w: World, c: Creature, z: Zone) -> None:
+    """A creature in the web's squares (when cast, or walking in): entangled (Escape Artist DC 25,
+    Strength DC 20); a failed Reflex save holds it fast, a made one leaves it loose. A swarm is
+    not held [PD]."""
+    if c.is_swarm or not c.in_fight or w.memory.get(f"inweb:{c.id}"):
+        return
+    d = spell_data()[WEB]
+    if "entangled" not in c.conditions:
+        specials.hold_entangled(w, c, int(d["escape_dc"]), int(d["strength_dc"]), z.owner)
+    w.memory[f"inweb:{c.id}"] = True
+    if not roll_save(w, c, "ref", z.dc, "web", z.owner):
+        w.memory[f"webstuck:{c.id}"] = True
+
+
+def _leave_web(w: World, c: Creature, cause: str) -> None:
+    for k in (f"inweb:{c.id}", f"webstuck:{c.id}", f"webmove:{c.id}"):
+        w.memory.pop(k, None)
+    if specials.entangled(w, c) is not None:
+        specials.free_from_web(w, c, cause)
+
+
+def _space(c: Creature, at) -> set:
+    return {(at[0] + i, at[1] + j) for i in range(c.k) for j in range(c.k)}
+
+
+def web_step(w: World, c: Creature, step) -> bool:
+    """Before a step: may ``c`` take it through the web? A loose creature moving in the web makes
+    a Strength or Escape Artist check (the better) once a round and moves 5 ft for each full 5
+    points over 10 (SRD web); a step out of or within web squares spends those feet. Walking
+    into the web from outside costs nothing: it is caught there (:func:`after_step`)."""
+    if c.is_swarm:
+        return True
+    web = webbed(w)
+    inside = bool(set(c.squares) & web)
+    if not inside and not _space(c, step.at) & web:
+        return True
+    if w.occupancy_masks(c)[1][step.at[1], step.at[0]]:
+        return False   # [PD] no slipping past another creature in the strands: it would stop in its space
+    if not inside or not w.memory.get(f"inweb:{c.id}"):
+        return True
+    key = f"webmove:{c.id}"
+    got = w.memory.get(key)
+    if got is None or got[0] != w.round:
+        how, _ = specials.break_free_odds(c, 0, 0)
+        mod = int(c.block.escape_artist) if how == "escape_artist" else c.block.abilities.mod("str") + c.str_mod_delta()
+        over = int(spell_data()[WEB]["move_over"])
+        skill_check(w, c, how, over + 5, mod, "web", at=tuple(c.pos))
+        got = [w.round, 5 * max(0, (w.events[-1].total - over) // 5)]
+    if got[1] < int(step.feet):
+        w.memory[key] = [w.round, 0]
+        return False
+    w.memory[key] = [w.round, got[1] - int(step.feet)]
+    return True
+
+
+def web_cut(w: World, c: Creature, steps: list) -> list:
+    """A planned path cut where a web may stop it, so that every stop is a square it may end in
+    [PD]: walking in, at the first web square (it is caught there); inside, before the first
+    square it could not end in (its check may give out at any step)."""
+    if c.is_swarm:
+        return steps
+    web = webbed(w)
+    if not web:
+        return steps
+    inside = bool(set(c.squares) & web)
+    no_end = w.occupancy_masks(c)[1]
+    out = []
+    for s in steps:
+        if getattr(s, "kind", "") == "stand":
+            out.append(s)
+            continue
+        into = bool(_space(c, s.at) & web)
+        if inside and no_end[s.at[1], s.at[0]]:
+            break
+        out.append(s)
+        if not inside and into:
+            break
+        inside = into
+    return out
+
+
+def after_step(w: World, c: Creature) -> None:
+    """After a step: caught by a web it walked into; free when it stands clear of every web."""
+    if c.is_swarm or not w.zones or not c.in_fight:
+        return
+    here = [z for z in w.zones if z.spell == WEB and set(c.squares) & set(z.squares)]
+    if here:
+        catch(w, c, here[0])
+    elif w.memory.get(f"inweb:{c.id}"):
+        _leave_web(w, c, "left_web")
+
+
+WEB_TOTAL_COVER_FT = 20
+
+
+def web_feet(w: World, a, b) -> int:
+    """The feet of web between two spaces: 5 ft for each web square outside both that the line
+    between their centres crosses (5 ft: cover; 20 ft: total cover, SRD web)."""
+    web = webbed(w)
+    if not web:
+        return 0
+    own = set(a) | set(b)
+    return 5 * sum(1 for q in squares_on_segment(_centre(a), _centre(b)) if q in web and q not in own)
+
+
+def _centre(sq) -> tuple[float, float]:
+    sq = list(sq)
+    return (sum(x for x, _ in sq) / len(sq) + 0.5, sum(y for _, y in sq) / len(sq) + 0.5)
+
+
+def burn(w: World, squares, source: Creature) -> None:
+    """Fire in a web's squares burns the whole web away [PD] (SRD: any fire sets it alight): 2d4
+    fire to every creature in it, which is then free."""
+    sq = set(squares)
+    lit = [z for z in w.zones if z.spell == WEB and sq & set(z.squares)]
+    if not lit:
+        return
+    inside = [c for c in w.creatures.values() if c.alive and any(set(c.squares) & set(z.squares) for z in lit)]
+    end(w, lit)
+    dice = Dice.parse(str(spell_data()[WEB]["burn"]))
+    for c in inside:
+        amount = roll_dice(w, dice, source, f"burning web on {label(w, c)}")
+        deal_damage(w, c, [DamagePart(amount, "fire", "energy", area=True)], source=source, cause="spell")
+
+
+# -- stinking cloud (docs/rules.md §8.4) -----------------------------------------------------------
+
+def clouded(w: World) -> frozenset:
+    return frozenset(q for z in w.zones if z.spell == CLOUD for q in z.squares)
+
+
+def sicken(w: World, c: Creature, z: Zone) -> None:
+    """A living creature in the cloud, not nauseated by it yet: Fortitude or nauseated (a poison:
+    immune to poison, undead and constructs are not)."""
+    if not c.in_fight or f"cloudsick:{c.id}" in w.memory:
+        return
+    if c.block.type in ("undead", "construct") or "poison" in c.block.defenses.immune:
+        return
+    if not roll_save(w, c, "fort", z.dc, "stinking_cloud", z.owner):
+        w.memory[f"cloudsick:{c.id}"] = None
+        set_condition(w, c, "nauseated", z.owner)
+
+
+def cloud_turn(w: World, c: Creature) -> bool:
+    """At the start of ``c``'s turn: on the caster's turn each creature in its clouds that is not
+    nauseated saves again (SRD); True while ``c`` stays nauseated by a cloud: inside one, or for
+    1d4+1 of its turns after it left (rolled when it is first found outside)."""
+    if w.zones:
+        for z in [z for z in w.zones if z.spell == CLOUD and z.owner == c.id]:
+            for o in list(w.creatures.values()):
+                if o.alive and set(o.squares) & set(z.squares):
+                    sicken(w, o, z)
+    key = f"cloudsick:{c.id}"
+    if key not in w.memory:
+        return False
+    if set(c.squares) & clouded(w):
+        w.memory[key] = None
+        return True
+    left = w.memory[key]
+    if left is None:
+        left = roll_dice(w, Dice.parse(str(spell_data()[CLOUD]["after"])), c, "stinking cloud: rounds nauseated after")
+    if left <= 0 or not c.alive:
+        del w.memory[key]
+        return False
+    w.memory[key] = left - 1
+    return True
+
+
+def fight_over(w: World) -> None:
+    """The party walks on (a crawl, docs/rules.md §8.3, §8.4): the fight's zones stay behind, so
+    no one stays entangled, and a stinking cloud's nausea is over before the next fight [PD]."""
+    if w.zones:
+        end(w, list(w.zones))
+    for c in w.creatures.values():
+        if w.memory.pop(f"cloudsick:{c.id}", "none") != "none" and c.nauseated:
+            clear_condition(w, c, "nauseated", "expired")

@@ -18,8 +18,9 @@ TONE_RGB = {"damage": palette.DAMAGE_TEXT, "swarm": palette.SWARM_TEXT, "fire": 
             "heal": palette.HEAL_TEXT, "miss": palette.MISS_TEXT, "good": (170, 235, 170), "bad": (255, 150, 130),
             "magic": palette.MAGIC, "crit": palette.CRIT_TEXT, "": palette.UI_TEXT}
 
-#: The colour of a lasting spell area on the floor (grease: oily amber).
-ZONE_RGB = {"grease": (205, 170, 60)}
+#: The colour of a lasting spell area on the floor (grease: oily amber; web: strand white; stinking
+#: cloud: a sickly yellow-green).
+ZONE_RGB = {"grease": (205, 170, 60), "web": (225, 225, 215), "stinking-cloud": (150, 185, 60)}
 
 
 class Effects:
@@ -237,7 +238,8 @@ class Effects:
         col = {"sleep": (140, 160, 255), "bless": (255, 220, 120), "cure-light-wounds": palette.HEAL_TEXT,
                "cure-moderate-wounds": palette.HEAL_TEXT, "lightning-bolt": (190, 215, 255),
                "light": (255, 250, 210), "darkness": (90, 60, 130), "glitterdust": (255, 215, 90),
-               "grease": ZONE_RGB["grease"]}.get(spell, palette.MAGIC)
+               "grease": ZONE_RGB["grease"], "web": ZONE_RGB["web"],
+               "stinking-cloud": ZONE_RGB["stinking-cloud"]}.get(spell, palette.MAGIC)
         pts = [self.token_centre(tid, t) for tid in targets] + [(x + 0.5, y + 0.5) for x, y in squares]
         if spell in ("burning-hands", "fireball"):
             return  # drawn with the ground effects

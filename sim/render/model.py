@@ -27,6 +27,9 @@ from sim.coords import Pos, inner_square
 from sim.log import Narrator
 from sim.rules.sizes import Size
 
+#: The spells that leave a lasting area on the floor until its zone_end (docs/rules.md §8.1, §8.3, §8.4).
+ZONE_SPELLS = ("grease", "web", "stinking-cloud")
+
 
 def _pos(p) -> Pos:
     return (int(p[0]), int(p[1]))
@@ -272,11 +275,11 @@ class ViewModel:
             c.pos = _pos(e.after["at"])
 
     def _on_spell(self, e: ev.SpellCast) -> None:
-        """Light and darkness change the picture's light (RULES §9.1); grease lies on the floor
-        until its ``zone_end`` (docs/rules.md §8.1)."""
-        if not e.lost and e.spell == "grease":
+        """Light and darkness change the picture's light (RULES §9.1); grease, a web, a stinking
+        cloud lie on the floor until their ``zone_end`` (docs/rules.md §8.1, §8.3, §8.4)."""
+        if not e.lost and e.spell in ZONE_SPELLS:
             sq = tuple(_pos(q) for q in e.squares)
-            self.zones[("grease", e.actor, sq)] = sq
+            self.zones[(e.spell, e.actor, sq)] = sq
         if e.lost or e.spell not in ("light", "darkness"):
             return
         if e.spell == "light":

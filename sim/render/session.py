@@ -659,7 +659,7 @@ class PlayController(TableHand):
             if here:
                 return Cast(spell, target=here[0].id, defensive=defensive)
             return Cast(spell, at=sq, defensive=defensive)   # aimed through the clicked square's centre
-        if spell in ("sleep", "fireball", "glitterdust"):
+        if spell in ("sleep", "fireball", "glitterdust", "web", "stinking-cloud"):
             px, py = point if point is not None else (sq[0] + 0.5, sq[1] + 0.5)
             return Cast(spell, at=(int(round(px)), int(round(py))), defensive=defensive)
         if spell == "burning-hands":

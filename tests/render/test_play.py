@@ -132,7 +132,7 @@ def test_x_chooses_a_spell_and_a_click_casts_it_where_it_points():
                     {"id": "gob2", "template": "goblin", "team": "monsters", "at": (9, 4)}], seed=4)
     scene, ctl = ready(s)
     assert ctl.current().id == "ilde"
-    assert ctl.spell_options() == ["magic-missile", "sleep", "burning-hands", "light"]
+    assert ctl.spell_options() == ["magic-missile", "sleep", "burning-hands", "light", "web"]
     ctl.cycle_spell()
     assert scene.spell_choice == "magic-missile"
     ctl.cycle_spell()
@@ -150,13 +150,16 @@ def test_x_chooses_a_spell_and_a_click_casts_it_where_it_points():
     cast = [e for e in ctl.enc.events[n:] if isinstance(e, ev.SpellCast)]
     assert cast[0].spell == "burning-hands" and (4, 2) in [tuple(q) for q in cast[0].squares]
     assert scene.spell_choice is None and scene.area_preview == []
-    assert ctl.spell_options() == ["magic-missile", "sleep", "light"]   # the slot is spent
+    assert ctl.spell_options() == ["magic-missile", "sleep", "light", "web"]   # the slot is spent
     ctl.cycle_spell()
     ctl.cycle_spell()
     ctl.cycle_spell()
     assert scene.spell_choice == "light"
     assert ctl.spell_action((2, 2)).target == "ilde"             # on the caster's own gear
     assert ctl.spell_action((3, 2)).at == (3, 2)                  # on the square clicked
+    ctl.cycle_spell()
+    assert scene.spell_choice == "web"                            # a spread at the intersection nearest the click
+    assert ctl.spell_action((8, 2), point=(8.8, 2.9)).at == (9, 3)
 
 
 def test_spell_clicks_without_a_target_say_what_is_needed():

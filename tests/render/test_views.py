@@ -163,6 +163,9 @@ def test_play_view_keys_cast_a_spell_with_its_area_under_the_cursor_and_drop_pro
     post_key(pygame.K_x)                        # light (a touch spell on gear or a square: no area)
     run(app, 2)
     assert scene.spell_choice == "light"
+    post_key(pygame.K_x)                        # web (docs/rules.md §8.3)
+    run(app, 2)
+    assert scene.spell_choice == "web"
     post_key(pygame.K_x)                        # back to weapons: no area any more
     run(app, 2)
     assert scene.spell_choice is None and scene.area_preview == []
