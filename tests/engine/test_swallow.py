@@ -367,3 +367,15 @@ def test_the_view_model_keeps_the_swallowed_on_its_worm():
     assert model.creatures[vid].inside is None and model.creatures[vid].squares == [(6, 3)]
     lines = [ln.text for ln in model.log]
     assert any(t.endswith("whole") and "swallows" in t for t in lines)
+
+
+def test_the_dms_hand_does_not_move_a_creature_inside_or_its_host():
+    """The DM's hand (cavesim play, G) refuses to move the swallowed or the worm holding it: the
+    way out is cutting or escaping (docs/rules.md §11.13)."""
+    from sim.engine import dm
+
+    enc, w, f = swallowed_fighter()
+    r = dm.move_token(enc, "b", (8, 1))
+    assert not r and "is inside" in r.reason and w.name in r.reason
+    r = dm.move_token(enc, "w", (0, 2))
+    assert not r and "holds a creature inside it" in r.reason
