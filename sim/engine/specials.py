@@ -174,7 +174,7 @@ def hold_entangled(w: World, target: Creature, escape_dc: int, break_dc: int, so
     w.memory[("entangled_speed", target.id)] = target.block.speed.land
     half = max(5, target.block.speed.land // 2 // 5 * 5)
     target.block = dataclasses.replace(target.block, speed=dataclasses.replace(target.block.speed, land=half))
-    set_condition(w, target, "entangled", source)
+    target.conditions.add("entangled")   # one condition event, with the numbers (not set_condition's bare one too)
     w.emit(Condition(round=w.round, target=target.id, condition="entangled", active=True, cause=source,
                      detail={"escape_dc": escape_dc, "break_dc": break_dc, "speed": half}))
 
