@@ -15,6 +15,8 @@ from sim.engine.fight import new_encounter
 from sim.events import dumps
 from sim.loaders import load_encounter
 from sim.paths import maps_dir
+from sim.render import portray
+from sim.render.model import ViewModel
 from sim.engine.strand_actions import BreakStrand, SeverStrand, StrandVolley
 
 from .test_specials import fight, strike
@@ -254,3 +256,33 @@ def test_a_strand_is_cut_only_with_a_melee_weapon_in_hand():
     result = enc.perform(SeverStrand("a"))
     assert not result and "slashing or bludgeoning" in result.reason
     assert default_policy(enc, a, enc.turn) == BreakStrand()
+
+
+def stuck_pairs_of_view(events) -> dict:
+    model = ViewModel()
+    for e in events:
+        model.apply(e)
+    return {c.id: c.stuck_to for c in model.creatures.values() if c.stuck_to}
+
+
+def test_the_view_model_knows_who_is_stuck_to_whom_from_the_events_and_a_saved_game():
+    """The screen draws each strand from the "stuck" conditions (docs/rules.md §11.15): the first
+    names the roper; a cut that leaves the strand hanging names the cutter and changes nothing;
+    breaking free, a cut through and the roper out end it. A loaded game replays its events."""
+    path = maps_dir() / "otyugh_midden.toml"
+    spec = load_encounter(path)
+    w = new_encounter(spec, seed=1)
+    w.start()
+    seen_cut = seen_free = False
+    while w.advance() and w.round < 8:
+        engine = {c.id: strands.stuck_to(w, c)[0] for c in w.creatures.values() if strands.stuck_to(w, c)}
+        assert stuck_pairs_of_view(w.events) == engine
+        seen_cut |= any(e.type == "condition" and "strand_damage" in e.detail for e in w.events)
+        seen_free |= any(e.type == "condition" and e.condition == "stuck" and not e.active for e in w.events)
+    assert seen_cut and seen_free and engine          # both happened, and some are still held
+    loaded = S.load_text(S.dumps(w, encounter_file=path), spec, policy=default_policy)
+    assert stuck_pairs_of_view(loaded.events) == engine
+
+
+def test_the_stuck_badge_and_its_name():
+    assert portray.CONDITION_BADGES["stuck"][0] == "S" and portray.BADGE_NAMES["stuck"] == "stuck to a roper's strand"
