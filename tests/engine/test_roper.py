@@ -291,7 +291,7 @@ def test_the_stuck_badge_and_its_name():
 def test_the_ai_ally_cuts_a_friend_free_when_no_foe_is_in_its_reach():
     """[PD] docs/rules.md §11.15: b, beside the stuck a (30 ft from the roper, so the drag still
     pulls it) and with no foe within its reach, cuts a's strand: its longsword +6 against the
-    strand's +11 -4, 1d8+2 of the strand's 10 hp (chance 0.29 >= 15%)."""
+    strand's +11 -4, 1d8+2 of the strand's 10 hp (chance 0.28 >= 15%)."""
     enc = fight([("r", "roper", "m", (1, 1)), ("a", "human-fighter-3", "p", (9, 1)),
                  ("b", "human-fighter-3", "p", (10, 1))], rows=HALL)
     stuck_earlier(enc)
