@@ -67,6 +67,7 @@ class CreatureView:
     team_index: int = 0
     grapple_with: tuple = ()       # the creatures it is grappling with (the renderer's tether)
     inside: str | None = None      # swallowed or engulfed by this creature (docs/rules.md §11.13)
+    stuck_to: str | None = None    # the roper whose strand holds it (docs/rules.md §11.15: the strand drawn)
 
     @property
     def alive(self) -> bool:
@@ -305,6 +306,8 @@ class ViewModel:
             c.k = Size.parse(c.size).squares
         if e.condition == "grappled":   # detail "with": everyone it grapples now (docs/rules.md §11)
             c.grapple_with = tuple(e.detail.get("with", ())) if e.active else ()
+        if e.condition == "stuck" and "strand_damage" not in e.detail:   # a roper's strand (§11.15): its cause
+            c.stuck_to = e.cause if e.active else None   # is the roper (a cut that leaves it names the cutter)
 
     def _on_died(self, e: ev.Died) -> None:
         c = self.creatures.get(e.target)

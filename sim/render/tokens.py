@@ -251,6 +251,42 @@ class Tokens:
         self._draw_token_bodies(surf, anims, t)
         self._armour_over(surf, kit)
         self._draw_grapple_tethers(surf, t)   # over the tokens: adjacent grapplers' rope would hide under them
+        self._draw_strands(surf, t)
+
+    def _draw_strands(self, surf, t) -> None:
+        """A roper's strand (docs/rules.md §11.15) from the roper to each creature it holds, from the
+        "stuck" conditions of the events: a thin pale cord sagging a little, swaying, with a blob
+        where it sticks; it goes when the creature breaks free, the strand is cut or the roper is out."""
+        ts = self.camera.ts
+        for cv in self.model.creatures.values():
+            roper = self.model.get(cv.stuck_to) if cv.stuck_to else None
+            if roper is None or not (cv.alive and roper.alive) or cv.inside is not None:
+                continue
+            if self.lighting is not None and not (self.lighting.shows(cv.id) or self.lighting.shows(roper.id)):
+                continue
+            pa = self._px(*self.token_centre(roper.id, t))
+            pb = self._px(*self.token_centre(cv.id, t))
+            length = math.hypot(pb[0] - pa[0], pb[1] - pa[1]) or 1.0
+            ux, uy = (pb[0] - pa[0]) / length, (pb[1] - pa[1]) / length
+            ra, rb = ts * 0.42 * roper.k, ts * 0.38 * cv.k    # from the edge of one token to the other's
+            if length > ra + rb + 2:
+                pa = (pa[0] + ux * ra, pa[1] + uy * ra)
+                pb = (pb[0] - ux * rb, pb[1] - uy * rb)
+            dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+            length = math.hypot(dx, dy) or 1.0
+            n = max(8, int(length / 5))
+            sag = min(ts * 0.5, length * 0.08) * (0.8 + 0.2 * math.sin(self.clock * 2 + stable_hash(cv.id) % 5))
+            nx, ny = -dy / length, dx / length
+            if ny < 0:
+                nx, ny = -nx, -ny         # it sags downwards on the screen
+            pts = [(pa[0] + dx * i / n + nx * sag * math.sin(math.pi * i / n),
+                    pa[1] + dy * i / n + ny * sag * math.sin(math.pi * i / n)) for i in range(n + 1)]
+            width = max(2, int(ts * 0.06))
+            pygame.draw.lines(surf, (34, 32, 20), False, pts, width + 2)
+            pygame.draw.lines(surf, palette.ROPER_STRAND, False, pts, width)
+            bx, by = int(pb[0]), int(pb[1])
+            pygame.draw.circle(surf, (34, 32, 20), (bx, by), width * 2 + 1)
+            pygame.draw.circle(surf, palette.ROPER_STRAND, (bx, by), width * 2)
 
     def _draw_grapple_tethers(self, surf, t) -> None:
         """A knotted rope binding each pair of grappling creatures (docs/rules.md §11), drawn over

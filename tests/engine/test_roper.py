@@ -7,7 +7,7 @@ what the AI does with them."""
 from __future__ import annotations
 
 from sim.engine import snapshot as S
-from sim.engine import strands
+from sim.engine import ai_strands, strands
 from sim.engine.actions import Cast, Move, Strike
 from sim.engine.ai import default_policy
 from sim.engine.damage import DamagePart, deal_damage
@@ -15,6 +15,8 @@ from sim.engine.fight import new_encounter
 from sim.events import dumps
 from sim.loaders import load_encounter
 from sim.paths import maps_dir
+from sim.render import portray
+from sim.render.model import ViewModel
 from sim.engine.strand_actions import BreakStrand, SeverStrand, StrandVolley
 
 from .test_specials import fight, strike
@@ -254,3 +256,77 @@ def test_a_strand_is_cut_only_with_a_melee_weapon_in_hand():
     result = enc.perform(SeverStrand("a"))
     assert not result and "slashing or bludgeoning" in result.reason
     assert default_policy(enc, a, enc.turn) == BreakStrand()
+
+
+def stuck_pairs_of_view(events) -> dict:
+    model = ViewModel()
+    for e in events:
+        model.apply(e)
+    return {c.id: c.stuck_to for c in model.creatures.values() if c.stuck_to}
+
+
+def test_the_view_model_knows_who_is_stuck_to_whom_from_the_events_and_a_saved_game():
+    """The screen draws each strand from the "stuck" conditions (docs/rules.md §11.15): the first
+    names the roper; a cut that leaves the strand hanging names the cutter and changes nothing;
+    breaking free, a cut through and the roper out end it. A loaded game replays its events."""
+    path = maps_dir() / "otyugh_midden.toml"
+    spec = load_encounter(path)
+    w = new_encounter(spec, seed=1)
+    w.start()
+    seen_cut = seen_free = False
+    while w.advance() and w.round < 8:
+        engine = {c.id: strands.stuck_to(w, c)[0] for c in w.creatures.values() if strands.stuck_to(w, c)}
+        assert stuck_pairs_of_view(w.events) == engine
+        seen_cut |= any(e.type == "condition" and "strand_damage" in e.detail for e in w.events)
+        seen_free |= any(e.type == "condition" and e.condition == "stuck" and not e.active for e in w.events)
+    assert seen_cut and seen_free and engine          # both happened, and some are still held
+    loaded = S.load_text(S.dumps(w, encounter_file=path), spec, policy=default_policy)
+    assert stuck_pairs_of_view(loaded.events) == engine
+
+
+def test_the_stuck_badge_and_its_name():
+    assert portray.CONDITION_BADGES["stuck"][0] == "S" and portray.BADGE_NAMES["stuck"] == "stuck to a roper's strand"
+
+
+def test_the_ai_ally_cuts_a_friend_free_when_no_foe_is_in_its_reach():
+    """[PD] docs/rules.md §11.15: b, beside the stuck a (30 ft from the roper, so the drag still
+    pulls it) and with no foe within its reach, cuts a's strand: its longsword +6 against the
+    strand's +11 -4, 1d8+2 of the strand's 10 hp (chance 0.28 >= 15%)."""
+    enc = fight([("r", "roper", "m", (1, 1)), ("a", "human-fighter-3", "p", (9, 1)),
+                 ("b", "human-fighter-3", "p", (10, 1))], rows=HALL)
+    stuck_earlier(enc)
+    turn_of(enc, "b")
+    b = enc.creatures["b"]
+    assert ai_strands.cut_chance(enc, b, b.wielded(), enc.creatures["a"]) >= ai_strands.FRIEND_MIN_CHANCE
+    act = default_policy(enc, b, enc.turn)
+    assert act == SeverStrand("a")
+    enc.rng = Fixed(15, 10, 6)                      # b 15 + 6 = 21 beats the strand's 10 + 11 - 4 = 17; d8 6 + 2
+    assert enc.perform(act)
+    cut = [e for e in of_type(enc, "condition") if "strand_damage" in e.detail][-1]
+    assert (cut.target, cut.cause, cut.detail["strand_damage"], cut.detail["strand_hp"]) == ("a", "b", 8, 2)
+    assert strands.stuck_to(enc, enc.creatures["a"])[1] == 2
+    turn_of(enc, "b")
+    enc.rng = Fixed(15, 10, 6)
+    assert default_policy(enc, b, enc.turn) == SeverStrand("a")     # 2 hp left: a likelier cut still
+    assert enc.perform(SeverStrand("a"))
+    assert strands.stuck_to(enc, enc.creatures["a"]) is None and "stuck" not in enc.creatures["a"].conditions
+
+
+def test_the_ai_ally_does_not_cut_a_friend_free_when_it_should_attack_or_the_drag_is_over():
+    """[PD] §11.15: a foe within b's reach (the orc) is attacked instead; a friend already beside
+    its roper is not pulled any more; a friend beyond b's reach is not cut."""
+    enc = fight([("r", "roper", "m", (1, 1)), ("a", "human-fighter-3", "p", (9, 1)),
+                 ("b", "human-fighter-3", "p", (10, 1)), ("o", "orc", "m", (11, 1))], rows=HALL)
+    stuck_earlier(enc)
+    turn_of(enc, "b")
+    assert not isinstance(default_policy(enc, enc.creatures["b"], enc.turn), SeverStrand)
+    enc = fight([("r", "roper", "m", (1, 1)), ("a", "human-fighter-3", "p", (3, 1)),
+                 ("b", "human-fighter-3", "p", (4, 1))], rows=HALL)
+    stuck_earlier(enc)
+    b = enc.creatures["b"]
+    assert ai_strands.cut_friend(enc, b, [enc.creatures["r"]]) is None        # a is beside the roper
+    enc = fight([("r", "roper", "m", (1, 1)), ("a", "human-fighter-3", "p", (9, 1)),
+                 ("b", "human-fighter-3", "p", (12, 1))], rows=HALL)
+    stuck_earlier(enc)
+    b = enc.creatures["b"]
+    assert ai_strands.cut_friend(enc, b, [enc.creatures["r"]]) is None        # 10 ft away: beyond its reach

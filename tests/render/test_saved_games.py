@@ -134,3 +134,22 @@ def test_cli_play_load(tmp_path, capsys):
     assert "map: the snapshot belongs to the map" in capsys.readouterr().err
     assert main(["play", "--load", str(snap), "--seed", "3", "--max-frames", "3"]) == 2
     assert "leave --seed out" in capsys.readouterr().err
+
+
+def test_a_loaded_game_draws_the_strands_it_saved(tmp_path):
+    """docs/rules.md §11.15: who is stuck to which roper comes back with a saved game (the screen
+    replays its events), so the strand is drawn again."""
+    from sim.engine import strands
+
+    s = spec(["##########", "#........#", "#........#", "#........#", "##########"],
+             [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (7, 2)},
+              {"id": "roper", "template": "roper", "team": "monsters", "at": (1, 1)}], seed=4)
+    save = tmp_path / "s.json"
+    scene, ctl = play_scene(s, size=(800, 400), control={"party"}, save_path=save)
+    enc = ctl.enc
+    strands.stick(enc, enc.creatures["roper"], enc.creatures["bruna"])
+    assert ctl.save_game()
+    ctl.undo_stack.clear()
+    scene.model.__init__()
+    assert ctl.load_game() and ctl.enc is not enc
+    assert scene.model.creatures["bruna"].stuck_to == "roper" and "stuck" in scene.model.creatures["bruna"].conditions

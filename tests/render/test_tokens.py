@@ -175,3 +175,33 @@ def test_grappling_creatures_are_bound_by_a_rope():
     between = [surf.get_at((int(x), int(y) + dy))[:3] for x in range(int(x0), int(x1)) for dy in range(-4, 5)]
     bare = sum(near(p, palette.GRAPPLE_ROPE, 30) for p in between)   # the floor has a little of that brown
     assert roped - bare > (x1 - x0)
+
+
+def test_a_roper_strand_joins_the_roper_to_the_creature_it_holds():
+    """docs/rules.md §11.15: a strand (palette.ROPER_STRAND) runs from the roper to the creature
+    its "stuck" condition names, with the badge S; it goes when the creature is free."""
+    s = spec(ROOM, [{"id": "bruna", "template": "human-fighter-3", "team": "party", "at": (6, 2)},
+                    {"id": "roper", "template": "roper", "team": "monsters", "at": (1, 1)}])
+    stuck = start_events(s) + [ev.Condition(round=1, target="bruna", condition="stuck", active=True, cause="roper",
+                                            detail={"escape_artist_dc": 23, "strength_dc": 19, "strand_hp": 10})]
+    cut = stuck + [ev.Condition(round=1, target="bruna", condition="stuck", active=True, cause="bruna",
+                                detail={"strand_damage": 4, "strand_hp": 6})]
+    freed = cut + [ev.Condition(round=1, target="bruna", condition="stuck", active=False, cause="strength")]
+
+    def strand_pixels(events):
+        scene, _ = scene_for(s, size=(800, 400), events=events)
+        surf = surface(scene)
+        x0, _ = scene.camera.to_screen(3.4, 2.0)
+        x1, _ = scene.camera.to_screen(6.0, 2.5)
+        _, y0 = scene.camera.to_screen(0, 1.8)
+        _, y1 = scene.camera.to_screen(0, 2.9)
+        box_px = [surf.get_at((x, y))[:3] for x in range(int(x0), int(x1)) for y in range(int(y0), int(y1))]
+        return scene, sum(near(p, palette.ROPER_STRAND, 25) for p in box_px), int(x1 - x0)
+
+    scene, held, width = strand_pixels(cut)
+    assert scene.model.creatures["bruna"].stuck_to == "roper"       # the cut left it hanging: still the roper's
+    look = scene._look(scene.model.creatures["bruna"])
+    assert "stuck" in [b.key for b, _ in look["badges"]]
+    scene, bare, _ = strand_pixels(freed)
+    assert scene.model.creatures["bruna"].stuck_to is None
+    assert held - bare > width, (held, bare, width)
