@@ -73,6 +73,7 @@ CONDITION_BADGES: dict[str, tuple[str, tuple[int, int, int]]] = {
     "invisible": ("i", (200, 200, 230)),     # spell-like abilities (docs/rules.md §8.5)
     "outlined": ("o", (230, 130, 255)),
     "enlarged": ("L", (240, 200, 120)),   # L: larger (E is engulfed)
+    "blurred": ("%", (170, 190, 230)),      # blur: 20% miss chance
 }
 BADGE_NAMES = {
     "dying": "dying", "dead": "dead", "stable": "stable", "unconscious": "unconscious", "asleep": "asleep",
@@ -80,6 +81,7 @@ BADGE_NAMES = {
     "wounded": "bleeding", "poisoned": "poisoned", "diseased": "diseased", "blessed": "blessed", "burning": "burning",
     "running": "running (no Dex to AC)", "swallowed": "swallowed whole", "engulfed": "engulfed",
     "invisible": "invisible", "outlined": "outlined (faerie fire)", "enlarged": "enlarged",
+    "blurred": "blurred (20% miss)",
 }
 
 
