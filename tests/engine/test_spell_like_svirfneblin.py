@@ -4,11 +4,14 @@ negates, DC 10 + 2 + Cha modifier, spell resistance, blinded for good), and the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sim.engine import innate, snapshot
 from sim.engine.actions import Cast
 from sim.engine.ai import default_policy
 from sim.engine.ai_spell_like import innate_tactic, threat
-from sim.engine.fight import new_encounter
+from sim.engine.fight import new_encounter, run_fight
+from sim.loaders import load_encounter
 from sim.rules.statblocks import load_template
 from tests.engine.helpers import ready, spec
 from tests.engine.test_spell_like import BRIGHT_HALL, HALL, fight, sure_hit
@@ -159,3 +162,10 @@ def test_the_ai_svirfneblin_blinds_the_foe_that_threatens_it_most_then_blurs_bef
     assert innate_tactic(enc, s, enc.turn, [gob, f]) == Cast("blur", target="s")
     enc.place(gob, (3, 3))                     # next to it: casting provokes, so not now
     assert innate_tactic(enc, s, enc.turn, [gob, f]) is None
+
+
+def test_the_drow_patrol_runs_to_an_end_with_the_guides_blindness():
+    enc = run_fight(load_encounter(Path(__file__).resolve().parents[2] / "maps" / "drow_patrol.toml"))
+    assert enc.finished and enc.winner == "party"
+    casts = [e for e in enc.events if e.type == "spell" and e.actor == "guide"]
+    assert casts and casts[0].spell == "blindness-deafness" and casts[0].round == 1
