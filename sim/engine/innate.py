@@ -1,6 +1,6 @@
 """Spell-like and supernatural abilities that work as spells (docs/rules.md §8.5), and the spells
-they bring: *faerie fire*, *invisibility*, *enlarge person*, *blur* and *blindness/deafness* (darkness is the spell of
-:mod:`sim.engine.spells`). A stat block's ``[[spell_like]]`` entries give the spell, the uses per
+they bring: *faerie fire*, *invisibility*, *enlarge person*, *blur* and *blindness/deafness*
+(darkness is the spell of :mod:`sim.engine.spells`). A stat block's ``[[spell_like]]`` entries give the spell, the uses per
 day, the caster level and (derived) the DC; the uses spent and the effects under way live in the
 fight's memory (``World.memory``), so snapshots and crawls carry them like any note:
 

@@ -448,7 +448,8 @@ def glitter_turn(w: World, c: Creature) -> None:
     last, dc = w.memory[key]
     if w.round >= last or not c.alive or roll_save(w, c, "will", dc, "glitterdust", None):
         del w.memory[key]
-        damage.clear_condition(w, c, "blinded", "expired" if w.round >= last else "saved")
+        if f"blind:{c.id}" not in w.memory:      # blindness/deafness keeps it blind (docs/rules.md §8.5)
+            damage.clear_condition(w, c, "blinded", "expired" if w.round >= last else "saved")
 
 
 def held_turn(w: World, c: Creature) -> None:

@@ -169,3 +169,17 @@ def test_the_drow_patrol_runs_to_an_end_with_the_guides_blindness():
     assert enc.finished and enc.winner == "party"
     casts = [e for e in enc.events if e.type == "spell" and e.actor == "guide"]
     assert casts and casts[0].spell == "blindness-deafness" and casts[0].round == 1
+
+
+def test_glitterdust_ending_does_not_end_blindness():
+    enc = fight(HALL, [{"id": "s", "template": "svirfneblin-warrior", "team": "p", "at": [2, 3]},
+                       {"id": "f", "template": "human-fighter-3", "team": "m", "at": [16, 3]}], lights=[BRIGHT_HALL])
+    f = enc.creatures["f"]
+    turn_of(enc, "s")
+    rng, enc.rng = enc.rng, Fixed(1)
+    assert enc.perform(Cast("blindness-deafness", target="f"))
+    enc.memory["glitter:f"] = [enc.round, 12]          # a glitterdust's last round, now
+    enc.rng = rng
+    turn_of(enc, "f")
+    enc.end_turn()
+    assert "glitter:f" not in enc.memory and "blinded" in f.conditions
