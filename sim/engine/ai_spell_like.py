@@ -16,6 +16,12 @@
 * **enlarge person** (itself, the duergar) -- when melee is near: a foe within 30 ft, none next
   to it, and room to grow where it stands (its bigger body not in a tight squeeze).
 
+* **blindness/deafness** (the svirfneblin) -- on the foe that threatens it most (the best
+  expected damage of one of its attacks against the user's AC, from the stat block: hit chance
+  times average damage; ties: the nearest, then the id), living, not blinded yet, that its side
+  locates within medium range and a line of effect; it always picks blindness.
+* **blur** (itself, the svirfneblin) -- before closing: a foe within 30 ft, none next to it.
+
 A Sp ability provokes like a spell: none is used while a foe threatens the user (a Su ability
 does not provoke, docs/rules.md §8.5).
 """
@@ -26,7 +32,9 @@ import math
 
 from sim.engine import attacks, innate
 from sim.engine.actions import Cast, Turn
+from sim.engine.casting import range_ft
 from sim.engine.creature import Creature
+from sim.engine.estimates import hit_chance
 from sim.engine.spells import area_of
 from sim.engine.world import World
 from sim.geometry import footprint_distance_ft, line_of_effect
@@ -35,6 +43,7 @@ from sim.vision.sight import SHADOW_MISS
 
 INVISIBLE_BEFORE_FT = (30, 120)   # invisibility when the nearest foe is this far (more than, at most)
 ENLARGE_WITHIN_FT = 30           # enlarge person when a foe is this near
+BLUR_WITHIN_FT = 30              # blur when a foe is this near (none next to it)
 
 
 def needs_no_light(c: Creature) -> bool:
@@ -54,7 +63,7 @@ def innate_tactic(w: World, c: Creature, t: Turn, foes: list[Creature]) -> Cast 
     if not any(innate.usable(w, c, s.spell) for s in c.block.spell_like):
         return None
     threatened = any(set(c.squares) & attacks.threatens(w, f) for f in foes)
-    for scorer in (darkness, faerie_fire, invisibility, enlarge):
+    for scorer in (darkness, faerie_fire, invisibility, enlarge, blindness, blur):
         cast = scorer(w, c, foes, threatened)
         if cast is not None:
             return cast
@@ -147,3 +156,37 @@ def enlarge(w: World, c: Creature, foes: list[Creature], threatened: bool) -> Ca
     if near is None or near > ENLARGE_WITHIN_FT or near <= 5 or innate.room_to_grow(w, c) is not None:
         return None
     return Cast("enlarge-person", target=c.id)
+
+
+def threat(f: Creature, c: Creature) -> float:
+    """How much ``f`` threatens ``c``: the best expected damage of one of its attacks against
+    ``c``'s AC, from the stat block (hit chance times average damage)."""
+    return max((hit_chance(int(a.bonus or 0), c.block.ac) * a.damage.average for a in f.block.attacks
+                if a.damage is not None), default=0.0)
+
+
+def blindness(w: World, c: Creature, foes: list[Creature], threatened: bool) -> Cast | None:
+    s = innate.usable(w, c, "blindness-deafness")
+    if not _can(w, c, "blindness-deafness", threatened):
+        return None
+    reach = range_ft(c, "medium", s.caster_level)
+    best = None
+    for f in foes:
+        if not f.living or "blinded" in f.conditions or w.side_perceives(c.team, f) < LOCATES:
+            continue
+        near = footprint_distance_ft(c.squares, f.squares)
+        if near > reach or not line_of_effect(w.grid.rock, c.squares, f.squares):
+            continue
+        key = (-threat(f, c), near, f.id)
+        if best is None or key < best[0]:
+            best = (key, f)
+    return Cast("blindness-deafness", target=best[1].id) if best else None
+
+
+def blur(w: World, c: Creature, foes: list[Creature], threatened: bool) -> Cast | None:
+    if not _can(w, c, "blur", threatened) or "blurred" in c.conditions:
+        return None
+    near = _nearest_ft(w, c, foes)
+    if near is None or near > BLUR_WITHIN_FT or near <= 5:
+        return None
+    return Cast("blur", target=c.id)

@@ -18,7 +18,8 @@ from sim.rules.weapons import combat_modifier
 
 SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
              "cure-moderate-wounds", "hold-person", "light", "darkness", "grease", "glitterdust",
-             "faerie-fire", "invisibility", "enlarge-person", "delay-poison", "web", "stinking-cloud")
+             "faerie-fire", "invisibility", "enlarge-person", "delay-poison", "web", "stinking-cloud", "blur",
+             "blindness-deafness")
 
 
 #: The keys a ``[spell.NAME]`` table of ``sim/data/spells.toml`` may hold.

@@ -1,16 +1,19 @@
 """Spell-like and supernatural abilities that work as spells (docs/rules.md §8.5), and the spells
-they bring: *faerie fire*, *invisibility* and *enlarge person* (darkness is the spell of
-:mod:`sim.engine.spells`). A stat block's ``[[spell_like]]`` entries give the spell, the uses per
+they bring: *faerie fire*, *invisibility*, *enlarge person*, *blur* and *blindness/deafness*
+(darkness is the spell of :mod:`sim.engine.spells`). A stat block's ``[[spell_like]]`` entries give the spell, the uses per
 day, the caster level and (derived) the DC; the uses spent and the effects under way live in the
 fight's memory (``World.memory``), so snapshots and crawls carry them like any note:
 
 * ``sla:ID:SPELL``  -- uses spent this fight;
-* ``invisible:ID``, ``outlined:ID``, ``enlarged:ID`` -- the last round of the effect.
+* ``invisible:ID``, ``outlined:ID``, ``enlarged:ID``, ``blurred:ID`` -- the last round of the effect;
+* ``blind:ID`` -- the DC of the blindness/deafness that blinded it (permanent: no last round).
 
 The effects are conditions of the creature too (``invisible``, ``outlined``, ``enlarged``), which
 the vision overlay (:mod:`sim.vision.magic`) reads: an invisible creature is seen by nobody but a
 blindsighted viewer (blindsense, tremorsense and scent still locate it), an outlined one glows
-like a candle and keeps no concealment but that of magical darkness.
+like a candle and keeps no concealment but that of magical darkness (nor blur's). A blurred
+creature has concealment (20%) against every attacker whose blindsight does not reach it
+(:meth:`World.miss_chance`, ``BLUR_MISS``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from sim.engine import damage, specials
+from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
 from sim.engine.world import World
 from sim.events import Condition, SpellCast
@@ -27,11 +31,11 @@ from sim.rules.statblocks import SpellLike, derive, without_armor
 from sim.vision import SEES
 
 #: The spell-like abilities the engine plays (the others stay ``unmodelled``: spell-like-abilities).
-PLAYED = ("darkness", "faerie-fire", "invisibility", "enlarge-person")
+PLAYED = ("darkness", "faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
 #: The spells this module carries out (darkness is :mod:`sim.engine.spells`' own).
-EFFECTS = ("faerie-fire", "invisibility", "enlarge-person")
-#: effect key -> its condition
-CONDITIONS = {"invisible": "invisible", "outlined": "outlined", "enlarged": "enlarged"}
+EFFECTS = ("faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
+#: effect key -> its condition (the effects with a duration; blindness/deafness is permanent)
+CONDITIONS = {"invisible": "invisible", "outlined": "outlined", "enlarged": "enlarged", "blurred": "blurred"}
 
 
 def ability(c: Creature, spell: str) -> SpellLike | None:
@@ -112,9 +116,10 @@ def unseen_attacker(w: World, attacker: Creature, target: Creature) -> bool:
     return "invisible" in attacker.conditions and w.perception(target, attacker) < SEES
 
 
-def effect(w: World, c: Creature, spell: str, data: dict, plan, a, *, cl: int, sr: bool) -> None:
-    """Carry out faerie fire, invisibility or enlarge person (``plan``: the area's squares, or
-    the one target in a list) at caster level ``cl``; ``sr``: spell resistance applies."""
+def effect(w: World, c: Creature, spell: str, data: dict, plan, a, *, cl: int, sr: bool, dc: int = 0) -> None:
+    """Carry out faerie fire, invisibility, enlarge person, blur or blindness/deafness (``plan``:
+    the area's squares, or the one target in a list) at caster level ``cl``; ``sr``: spell
+    resistance applies; ``dc``: the save DC (blindness/deafness)."""
     rounds = int(data["duration_rounds_per_level"]) * cl
     last = w.round + rounds - 1
     if spell == "faerie-fire":
@@ -132,6 +137,10 @@ def effect(w: World, c: Creature, spell: str, data: dict, plan, a, *, cl: int, s
                      defensive=a.defensive))
     if spell == "invisibility":
         _start(w, target, "invisible", last, c.id)
+    elif spell == "blur":
+        _start(w, target, "blurred", last, c.id)
+    elif spell == "blindness-deafness":
+        blind(w, c, target, cl=cl, sr=sr, dc=dc)
     elif spell == "enlarge-person":
         if active(w, target, "enlarged"):
             w.memory[f"enlarged:{target.id}"] = int(last)
@@ -139,6 +148,20 @@ def effect(w: World, c: Creature, spell: str, data: dict, plan, a, *, cl: int, s
         target.block = enlarged(target.block)
         w.place(target, target.pos)
         _start(w, target, "enlarged", last, c.id)
+
+
+def blind(w: World, c: Creature, o: Creature, *, cl: int, sr: bool, dc: int) -> None:
+    """Blindness/deafness (SRD; docs/rules.md §8.5 [PD]): the caster always picks blindness;
+    spell resistance, then a Fortitude save negates; else ``o`` is blinded for good (the rest of
+    the fight, and of a crawl)."""
+    if "blinded" in o.conditions and f"blind:{o.id}" in w.memory:
+        return
+    if sr and o is not c and specials.resists_spell(w, c, o, cl):
+        return
+    if roll_save(w, o, "fort", dc, "blindness", c.id):
+        return
+    w.memory[f"blind:{o.id}"] = int(dc)
+    damage.set_condition(w, o, "blinded", c.id)
 
 
 def enlarged(block):

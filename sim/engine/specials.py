@@ -377,7 +377,7 @@ def _light(w: World, c: Creature) -> None:
         return
     if w.settings.get("light_sensitivity", "daylight") != "bright":
         return      # the SRD's trigger: sunlight or daylight, which no cave has
-    if "blinded" in c.conditions:
+    if "blinded" in c.conditions and f"blind:{c.id}" not in w.memory:   # blindness/deafness stays (§8.5)
         clear_condition(w, c, "blinded", "expired")
     bright = in_bright_light(w, c)
     was = w.memory.get(("was_bright", c.id), False)

@@ -85,7 +85,8 @@ def cast(w: World, c: Creature, t: Turn, a: Cast):
         return True
     if spell in innate.EFFECTS:
         cl = sla.caster_level if sla is not None else caster_level(c)
-        innate.effect(w, c, spell, data, plan, a, cl=cl, sr=sla is None or sla.kind == "sp")
+        dc = sla.dc if sla is not None else (c.block.spells.save_dc(lvl) if c.block.spells else 0)
+        innate.effect(w, c, spell, data, plan, a, cl=cl, sr=sla is None or sla.kind == "sp", dc=dc)
     else:
         _effect(w, c, spell, data, plan, a, lvl)
     _ends_invisibility(w, c)
@@ -103,7 +104,7 @@ def _ends_invisibility(w: World, c: Creature) -> None:
 def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
     reach = range_ft(c, data["range"], innate_level(c, spell))
     if spell in ("magic-missile", "cure-light-wounds", "cure-moderate-wounds", "hold-person", "invisibility",
-                 "enlarge-person", "delay-poison"):
+                 "enlarge-person", "delay-poison", "blur", "blindness-deafness"):
         target = w.creatures.get(a.target or "")
         if target is None or not target.alive:
             return Impossible("choose a living target")
@@ -117,6 +118,8 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
             verb = "holds" if spell == "hold-person" else "affects"
             return Impossible(f"{spell.replace('-', ' ')} {verb} a humanoid: {target.name} is "
                               f"{'a swarm' if target.is_swarm else target.block.type}")
+        if spell == "blindness-deafness" and not target.living:
+            return Impossible(f"blindness/deafness affects a living creature: {target.name} is {target.block.type}")
         if spell == "enlarge-person" and not innate.active(w, target, "enlarged"):
             why = innate.room_to_grow(w, target)
             if why:
@@ -445,7 +448,8 @@ def glitter_turn(w: World, c: Creature) -> None:
     last, dc = w.memory[key]
     if w.round >= last or not c.alive or roll_save(w, c, "will", dc, "glitterdust", None):
         del w.memory[key]
-        damage.clear_condition(w, c, "blinded", "expired" if w.round >= last else "saved")
+        if f"blind:{c.id}" not in w.memory:      # blindness/deafness keeps it blind (docs/rules.md §8.5)
+            damage.clear_condition(w, c, "blinded", "expired" if w.round >= last else "saved")
 
 
 def held_turn(w: World, c: Creature) -> None:

@@ -20,6 +20,7 @@ from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.setup import build_creature, footprint, mover_for
 from sim.events import Event, Moved
+from sim.geometry import footprint_distance_ft
 from sim.grid import CaveGrid
 from sim.movement import move_field
 from sim.movement.field import BLOCKED, MoveField
@@ -79,6 +80,21 @@ class QueryCache:
         self.lines = Memo(65536)
         self.distances = Memo(64)
         self.bursts = Memo(4096)
+
+
+BLUR_MISS = 20      # blur's concealment (SRD *blur*; docs/rules.md §8.5)
+
+
+def blur_miss(attacker: Creature, target: Creature) -> int:
+    """Blur's miss chance on an attack of ``attacker`` on ``target``: 20, or 0 when the target is
+    not blurred, or is outlined (faerie fire), or the attacker's blindsight reaches it (it does not
+    need to see it); a blurred creature it does not see has the greater concealment of the unseen."""
+    if "blurred" not in target.conditions or "outlined" in target.conditions:
+        return 0
+    bs = attacker.block.senses.blindsight_ft
+    if bs and footprint_distance_ft(attacker.squares, target.squares) <= bs:
+        return 0
+    return BLUR_MISS
 
 
 class World:
@@ -188,12 +204,13 @@ class World:
             return 0
         if "blinded" in attacker.conditions:
             return TOTAL_MISS   # blinded by light (drow light blindness): every foe totally concealed
+        blur = blur_miss(attacker, target)
         if not self.vision_on:
-            return 0
+            return blur
         s = self.vision()[1]
         if attacker.id not in s.ids or target.id not in s.ids:
-            return 0
-        return s.miss_chance(attacker.id, target.id)
+            return blur
+        return max(blur, s.miss_chance(attacker.id, target.id))    # concealments do not stack
 
     def blinded(self, c: Creature) -> bool:
         """Effectively blinded: its own squares are dark to it, no darkvision (§9.3.4)."""

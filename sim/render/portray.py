@@ -74,6 +74,7 @@ CONDITION_BADGES: dict[str, tuple[str, tuple[int, int, int]]] = {
     "outlined": ("o", (230, 130, 255)),
     "enlarged": ("L", (240, 200, 120)),   # L: larger (E is engulfed)
     "stuck": ("S", (218, 214, 150)),      # held by a roper's strand (docs/rules.md §11.15; s is stable)
+    "blurred": ("%", (170, 190, 230)),      # blur: 20% miss chance
 }
 BADGE_NAMES = {
     "dying": "dying", "dead": "dead", "stable": "stable", "unconscious": "unconscious", "asleep": "asleep",
@@ -82,6 +83,7 @@ BADGE_NAMES = {
     "running": "running (no Dex to AC)", "swallowed": "swallowed whole", "engulfed": "engulfed",
     "invisible": "invisible", "outlined": "outlined (faerie fire)", "enlarged": "enlarged",
     "stuck": "stuck to a roper's strand",
+    "blurred": "blurred (20% miss)",
 }
 
 

@@ -71,7 +71,7 @@ def test_the_parsed_spell_like_abilities_match_the_srd(template, expected):
 
 def test_what_is_not_played_stays_unmodelled():
     assert "spell-like-abilities" in load_template("drow-warrior").source.unmodelled        # dancing lights
-    assert "spell-like-abilities" in load_template("svirfneblin-warrior").source.unmodelled
+    assert "spell-like-abilities" in load_template("svirfneblin-warrior").source.unmodelled       # disguise self
     assert "spell-like-abilities" not in load_template("duergar-warrior").source.unmodelled
     assert not load_template("darkmantle").source.unmodelled
     assert "darkness-su" not in _data.load("abilities.toml")["ability"]
