@@ -275,24 +275,56 @@ MOUTH = ["##########" + "#" * 10 + "......",
          "##########" + "#" * 10 + "......"]
 
 
-def test_the_ai_webs_the_tunnel_mouth_before_the_ogre_comes_out():
-    enc = _wizard(MOUTH, [1, 3], {"id": "o", "template": "ogre", "team": "m", "at": [23, 3]},
-                  {"id": "f", "template": "human-fighter-1", "team": "p", "at": [2, 4]})
+def _mouth(friend: str, *others, foe="goblin"):
+    enc = _wizard(MOUTH, [1, 3], {"id": "o", "template": foe, "team": "m", "at": [23, 3]},
+                  {"id": "f", "template": friend, "team": "p", "at": [2, 4]}, *others)
     w = turn_of(enc, "w")
     for lvl in (1, 3):
         w.spells_left[lvl] = []           # the web alone (no fireball, cloud or grease)
     w.spells_left[2] = ["web"]
-    from sim.engine.spell_ai import web_choke
+    return enc, w
+
+
+def test_the_ai_webs_the_tunnel_mouth_when_its_friends_all_fight_at_range():
+    from sim.engine.spell_ai import goers, web_choke
+    enc, w = _mouth("elf-wizard-5")            # the friend is a caster: nobody to send down the tunnel
+    assert web_choke(enc, w, enc.enemies(w)) is not None
+    assert goers(enc, w, enc.enemies(w)) == []
     cast = web_choke(enc, w, enc.enemies(w))
     assert cast is not None
     area = set(spells.area_of(enc, w, cast))
     assert any((x, 3) in area for x in range(10, 20))           # across the tunnel
-    assert not area & {(1, 3), (2, 4)}                          # neither the caster nor the fighter
+    assert not area & {(1, 3), (2, 4)}                          # neither the caster nor its friend
+    assert not enc.creatures["o"].squares[0] in area            # a choke web: it catches nobody
     n = len(enc.events)
     enc.ai_turn()
     assert [c.spell for c in of_type(enc, "spell", n)] == ["web"] and enc.zones[0].spell == "web"
 
 
+def test_no_web_across_the_tunnel_its_fighter_must_cross():
+    from sim.engine.spell_ai import goers, web_choke
+    enc, w = _mouth("human-fighter-1")         # docs/rules.md §8.3's AI: the fighter walks to the goblin
+    f = enc.creatures["f"]
+    assert goers(enc, w, enc.enemies(w)) == [f]
+    assert web_choke(enc, w, enc.enemies(w)) is None
+    f.hp = f.max_hp // 2                        # wounded (half its hit points): it stays, the web closes the tunnel
+    assert goers(enc, w, enc.enemies(w)) == []
+    assert web_choke(enc, w, enc.enemies(w)) is not None
+
+
+def test_one_dangerous_foe_is_webbed_where_it_stands_two_goblins_too_but_not_one():
+    from sim.engine.spell_ai import dangerous, web_choke
+    enc, w = _mouth("elf-wizard-5", foe="ogre")    # Large: bigger than the caster [PD]
+    o = enc.creatures["o"]
+    assert dangerous(w, o)
+    area = set(spells.area_of(enc, w, web_choke(enc, w, enc.enemies(w))))
+    assert set(o.squares) & area
+    enc, w = _mouth("elf-wizard-5", {"id": "g", "template": "goblin", "team": "m", "at": [23, 5]})
+    assert not dangerous(w, enc.creatures["o"])    # a goblin: 1 Hit Die, Small
+    area = set(spells.area_of(enc, w, web_choke(enc, w, enc.enemies(w))))
+    assert (23, 3) in area and (23, 5) in area         # both goblins held
+    enc, w = _mouth("human-fighter-1", {"id": "g", "template": "goblin", "team": "m", "at": [23, 5]})
+    assert web_choke(enc, w, enc.enemies(w)) is None   # its fighter walks to them: they are on its way
 def test_the_ai_clouds_a_group_of_foes_but_not_its_friends():
     from sim.engine.spell_ai import cloud_group
     enc = _wizard(HALL, [0, 3], {"id": "g", "template": "goblin", "team": "m", "at": [14, 3]},
