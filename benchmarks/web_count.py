@@ -17,8 +17,12 @@ def count(path: str, runs: int, first: int = 1) -> dict:
         enc = run_fight(spec, seed=seed)
         casters = {e.actor for e in enc.events if getattr(e, "type", "") == "spell" and e.spell == "web"}
         tally["webs"] += sum(1 for e in enc.events if getattr(e, "type", "") == "spell" and e.spell == "web")
+        seen = set()   # a catch: one creature, one round (its Condition comes twice)
         for e in enc.events:
             if getattr(e, "type", "") == "condition" and e.condition == "entangled" and e.active and e.cause in casters:
+                if (e.round, e.target) in seen:
+                    continue
+                seen.add((e.round, e.target))
                 side = enc.creatures[e.target].team == enc.creatures[e.cause].team
                 tally["friends_caught" if side else "foes_caught"] += 1
         tally["fights"] += 1

@@ -38,7 +38,7 @@ from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.spell_ai import (area_spell, cloud_group, delay_poison, glitter_group, grease_brute, hold_target, leave_cloud,
-                                 light_up, web_choke)
+                                 keep_out, light_up, web_choke)
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
@@ -98,6 +98,7 @@ def default_policy(w: World, c: Creature, t: Turn):
         act = _ranged(w, c, t, foes)
         if act is not None:
             return act
+        return keep_out(w, c, _melee(w, c, t, foes))   # not into its own side's web (§8.3)
     return _melee(w, c, t, foes)
 
 

@@ -290,6 +290,22 @@ def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     return None
 
 
+def keep_out(w: World, c: Creature, act):
+    """A caster or archer does not walk into its own side's web to fight in melee (docs/rules.md
+    §8.3's AI [PD]): a move whose steps enter a square of a web a friend (or it) cast becomes
+    None (it waits); any other action is kept."""
+    if not isinstance(act, Move) or not w.zones:
+        return act
+    team = {a.id for a in w.allies(c)} | {c.id}
+    own = {q for z in w.zones if z.spell == "web" and z.owner in team for q in z.squares}
+    if not own or set(c.squares) & own:
+        return act
+    steps = moves.movement_plan(w, c, act.to, budget=2 if act.double else 1)
+    if any({(s.at[0] + i, s.at[1] + j) for i in range(c.k) for j in range(c.k)} & own for s in steps):
+        return None
+    return act
+
+
 def cloud_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     """Stinking cloud (docs/rules.md §8.4) on two or more living foes not nauseated yet: aimed at
     a corner of each foe's space, the point whose spread holds the most of them and no friend nor
