@@ -195,15 +195,17 @@ def _cut_off(w: World, start, goals: set, blocked: set, limit: int) -> bool:
 _EIGHT = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def goers(w: World, c: Creature, foes: list[Creature]) -> list[Creature]:
+def goers(w: World, c: Creature, foes: list[Creature], *, engaged: bool = False) -> list[Creature]:
     """The caster's friends who want to walk to the foes (docs/rules.md §8.3's AI): in the fight,
-    fighting in melee (not casters nor archers, :func:`is_ranged`), not engaged yet (no foe within
-    its reach) and not wounded (more than half their hit points) [PD]."""
+    fighting in melee (not casters nor archers, :func:`is_ranged`), not wounded (more than half
+    their hit points) [PD], and not engaged yet (no foe within its reach) unless ``engaged``
+    (one fighting now walks on to the next foe when its own falls)."""
     out = []
     for a in w.allies(c):
         if not a.in_fight or is_ranged(a) or a.hp * 2 <= a.max_hp:
             continue
-        if any(footprint_distance_ft(a.squares, f.squares) <= max(5, a.reach_ft()) for f in foes if f.in_fight):
+        if not engaged and any(footprint_distance_ft(a.squares, f.squares) <= max(5, a.reach_ft())
+                               for f in foes if f.in_fight):
             continue
         out.append(a)
     return out
@@ -216,21 +218,21 @@ def _around(w: World, squares) -> set:
 
 
 def in_the_way(w: World, area: set, walkers: list[Creature], foes: list[Creature]) -> bool:
-    """The web's squares lie on the way a friend walks to its nearest foe: round them its walk to
-    a square next to that foe grows longer, or there is none (the foe held in it, say)."""
+    """The web's squares lie on the way a friend walks to a foe (any foe: the nearest may fall
+    first, and it goes on to the next): round them its walk to a square next to that foe grows
+    longer, or there is none (the foe held in it, say)."""
     for a in walkers:
-        near = [f for f in foes if f.in_fight]
-        if not near:
-            return False
-        t = min(near, key=lambda f: (footprint_distance_ft(a.squares, f.squares), f.id))
-        goal = _around(w, t.squares) - set(t.squares)
-        limit = footprint_distance_ft(a.squares, t.squares) // 5 + 12
-        free = _walk(w, a.squares, goal, set(), limit)
-        if free is None:
-            continue
-        webbed = _walk(w, a.squares, goal - area, area, limit)
-        if webbed is None or webbed > free:
-            return True
+        for t in foes:
+            if not t.in_fight:
+                continue
+            goal = _around(w, t.squares) - set(t.squares)
+            limit = footprint_distance_ft(a.squares, t.squares) // 5 + 12
+            free = _walk(w, a.squares, goal, set(), limit)
+            if free is None:
+                continue
+            webbed = _walk(w, a.squares, goal - area, area, limit)
+            if webbed is None or webbed > free:
+                return True
     return False
 
 
@@ -284,8 +286,9 @@ def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
                       and all(not _cut_off(w, c.squares, set(a.squares), area, limit) for a in friends))
         if n >= 2 or (n == 1 and dangerous(c, caught[0])) or closes:
             cands.append(((n, closes, footprint_distance_ft(area, ally_sq)), cast, area))   # then the farthest
+    fighters = goers(w, c, foes, engaged=True)
     for _, cast, area in sorted(cands, key=lambda t: t[0], reverse=True):   # stable: the first aim of a key
-        if not in_the_way(w, area, walkers, foes):
+        if not in_the_way(w, area, fighters, foes):
             return cast
     return None
 
