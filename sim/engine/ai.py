@@ -69,7 +69,7 @@ def default_policy(w: World, c: Creature, t: Turn):
             return hunt
         safe = t.standard and not any(set(c.squares) & attacks.threatens(w, f) for f in foes)
         return (_support(w, c, t, foes) or (light_up(w, c) if safe else None)
-                or _armor_for_hunt(w, c, t, foes, hunt) or hunt)
+                or _armor_for_hunt(w, c, t, foes, hunt) or keep_out(w, c, hunt))   # not into its side's web (§8.3)
     act = innate_tactic(w, c, t, foes)            # darkness, faerie fire, invisibility, enlarge (§8.5)
     if act is not None:
         return act

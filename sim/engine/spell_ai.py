@@ -294,9 +294,9 @@ def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
 
 
 def keep_out(w: World, c: Creature, act):
-    """A caster or archer does not walk into its own side's web to fight in melee (docs/rules.md
-    §8.3's AI [PD]): a move whose steps enter a square of a web a friend (or it) cast becomes
-    None (it waits); any other action is kept."""
+    """A caster or archer does not walk into its own side's web to fight in melee, nor anyone to
+    hunt a foe it does not see (docs/rules.md §8.3's AI [PD]): a move whose steps enter a square
+    of a web a friend (or it) cast becomes None (it waits); any other action is kept."""
     if not isinstance(act, Move) or not w.zones:
         return act
     team = {a.id for a in w.allies(c)} | {c.id}
