@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import moves
-from sim.engine.actions import Cast, Move
+from sim.engine.actions import Cast, Charge, Move
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
@@ -19,7 +19,7 @@ from sim.engine.estimates import distance_field, is_ranged
 from sim.engine.split import MAX_HP_UNSPLIT
 from sim.engine.zones import clouded, greased
 from sim.engine.world import World
-from sim.geometry import footprint_distance_ft, line_of_effect
+from sim.geometry import footprint_distance_ft, line_of_effect, squares_on_segment
 from sim.vision import SEES
 
 # an area spell is worth its slot on a swarm, or on foes worth at least this many (a swarm counts x1.5)
@@ -297,12 +297,16 @@ def keep_out(w: World, c: Creature, act):
     """A caster or archer does not walk into its own side's web to fight in melee, nor anyone to
     hunt a foe it does not see (docs/rules.md §8.3's AI [PD]): a move whose steps enter a square
     of a web a friend (or it) cast becomes None (it waits); any other action is kept."""
-    if not isinstance(act, Move) or not w.zones:
+    if not isinstance(act, (Move, Charge)) or not w.zones:
         return act
     team = {a.id for a in w.allies(c)} | {c.id}
     own = {q for z in w.zones if z.spell == "web" and z.owner in team for q in z.squares}
     if not own or set(c.squares) & own:
         return act
+    if isinstance(act, Charge):   # the charge's line, centre to centre, short of the foe's space
+        t = w.creatures[act.target]
+        line = set(squares_on_segment((c.pos[0] + c.k / 2, c.pos[1] + c.k / 2), (t.pos[0] + t.k / 2, t.pos[1] + t.k / 2)))
+        return None if (line - set(t.squares)) & own else act
     steps = moves.movement_plan(w, c, act.to, budget=2 if act.double else 1)
     if any({(s.at[0] + i, s.at[1] + j) for i in range(c.k) for j in range(c.k)} & own for s in steps):
         return None
