@@ -367,3 +367,38 @@ def test_a_nauseated_goblin_walks_out_of_the_cloud():
     assert g.nauseated
     enc.ai_turn()
     assert not set(g.squares) & zones.clouded(enc)
+
+
+# ---- walking round a web, keeping out of one's own (docs/rules.md §8.3's AI [PD]) -------------
+
+def _web_zone(enc, squares, owner="w"):
+    z = zones.Zone(spell="web", squares=tuple(squares), owner=owner, last_round=enc.round + 100, dc=15)
+    enc.zones.append(z)
+    return z
+
+
+def test_a_move_goes_round_a_web_when_a_way_exists_and_through_when_none():
+    from sim.engine import moves
+    enc = _wizard(HALL, [0, 0], {"id": "f", "template": "human-fighter-1", "team": "p", "at": [2, 3]})
+    _web_zone(enc, [(5, y) for y in range(1, 6)])      # x = 5, rows 1-5: rows 0 and 6 stay clear
+    f = turn_of(enc, "f")
+    steps = moves.path_to(enc, f, (8, 3)).steps
+    assert tuple(steps[-1].at) == (8, 3)
+    assert not {tuple(s.at) for s in steps} & {(5, y) for y in range(1, 6)}     # round it, by row 0 or 6
+    assert {tuple(s.at) for s in steps} & {(5, 0), (5, 6)}
+    enc.zones.clear()
+    _web_zone(enc, [(5, y) for y in range(7)])         # wall to wall: the only way is through
+    steps = moves.movement_plan(enc, f, (8, 3), budget=2)
+    assert steps and tuple(steps[-1].at)[0] == 5        # it stops at the first web square (§8.3)
+
+
+def test_a_wizard_does_not_walk_into_its_own_web_to_fight_in_melee():
+    from sim.engine.spell_ai import keep_out
+    enc = _wizard(HALL, [2, 3], {"id": "g", "template": "goblin", "team": "m", "at": [9, 3]})
+    _web_zone(enc, [(x, y) for x in range(5, 9) for y in range(7)])
+    w = turn_of(enc, "w")
+    assert keep_out(enc, w, Move(to=(5, 3))) is None               # its own web: it waits
+    assert keep_out(enc, w, Move(to=(2, 5))) == Move(to=(2, 5))    # clear of it: the move stands
+    enc.zones.clear()
+    _web_zone(enc, [(x, y) for x in range(5, 9) for y in range(7)], owner="g")
+    assert keep_out(enc, w, Move(to=(5, 3))) == Move(to=(5, 3))    # a foe's web is not its own
