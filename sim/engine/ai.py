@@ -38,7 +38,7 @@ from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.spell_ai import (area_spell, cloud_group, delay_poison, glitter_group, grease_brute, hold_target, leave_cloud,
-                                 light_up, web_choke)
+                                 keep_out, light_up, web_choke)
 from sim.engine.estimates import (
     attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
@@ -69,7 +69,7 @@ def default_policy(w: World, c: Creature, t: Turn):
             return hunt
         safe = t.standard and not any(set(c.squares) & attacks.threatens(w, f) for f in foes)
         return (_support(w, c, t, foes) or (light_up(w, c) if safe else None)
-                or _armor_for_hunt(w, c, t, foes, hunt) or hunt)
+                or _armor_for_hunt(w, c, t, foes, hunt) or keep_out(w, c, hunt))   # not into its side's web (§8.3)
     act = innate_tactic(w, c, t, foes)            # darkness, faerie fire, invisibility, enlarge (§8.5)
     if act is not None:
         return act
@@ -98,6 +98,7 @@ def default_policy(w: World, c: Creature, t: Turn):
         act = _ranged(w, c, t, foes)
         if act is not None:
             return act
+        return keep_out(w, c, _melee(w, c, t, foes))   # not into its own side's web (§8.3)
     return _melee(w, c, t, foes)
 
 

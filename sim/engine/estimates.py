@@ -6,10 +6,12 @@ the World's query cache, keyed by the state of the fight). Pure questions: nothi
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import attacks, split
+from sim.engine import attacks, split, zones
 from sim.engine.creature import Creature
 from sim.engine.damage import swarm_weapon_rule
 from sim.engine.world import World
@@ -86,13 +88,38 @@ def is_ranged(c: Creature) -> bool:
 
 def distance_field(w: World, c: Creature):
     f = w.field(c)
-    key = (id(f), c.id, c.pos, c.prone, w.occupancy_signature())  # one search per state of the fight
+    avoid = zones.web_avoided(w, c) if w.zones else frozenset()
+    key = (id(f), c.id, c.pos, c.prone, w.occupancy_signature(), avoid)  # one search per state of the fight
     d = w.cache.distances.get(key)
     if d is None:
         blocked, _ = w.occupancy_masks(c)
         blocked[c.pos[1], c.pos[0]] = False
-        d = w.cache.distances.put(key, distance_map(f, c.pos, expected=True, blocked=blocked, prone=c.prone))
+        d = distance_map(f, c.pos, expected=True, blocked=blocked, prone=c.prone)
+        if avoid:
+            d = _round_web(f, c, d, blocked, avoid)
+        d = w.cache.distances.put(key, d)
     return d
+
+
+def _round_web(f, c: Creature, d, blocked: np.ndarray, avoid: frozenset):
+    """The times round the webs where a way round exists, through them elsewhere (the move's own
+    path, :func:`sim.engine.moves.round_web`; docs/rules.md §8.3's AI)."""
+    rows, cols = blocked.shape
+    round_it = blocked.copy()
+    for x, y in avoid:
+        if 0 <= x < cols and 0 <= y < rows:
+            round_it[y, x] = True
+    r = distance_map(f, c.pos, expected=True, blocked=round_it, prone=c.prone)
+    ok = r.reachable()
+    # through a web only: a round more (WEB_ROUND) than the walk, so a square clear of it is chosen first
+    late = ~ok & d.reachable()
+    actions = np.where(ok, r.actions, d.actions + 2 * WEB_ROUND)
+    feet = np.where(ok, r.feet, np.where(late, d.feet + 2 * WEB_ROUND * c.speed_ft_value(), d.feet))
+    rounds = np.where(ok, r.rounds, np.where(late, d.rounds + WEB_ROUND, d.rounds))
+    return dataclasses.replace(d, actions=actions, feet=feet.astype(d.feet.dtype), rounds=rounds.astype(d.rounds.dtype))
+
+
+WEB_ROUND = 1   # [PD] a square reached only through a web counts a round (two move actions) further
 
 
 def attack_squares(w: World, c: Creature, target: Creature, reach: int) -> list[Pos]:

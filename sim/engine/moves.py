@@ -80,18 +80,37 @@ def path_to(w: World, c: Creature, to: Pos):
     blocked[c.pos[1], c.pos[0]] = False
     if blocked[to[1], to[0]]:
         return Impossible(f"{to} is held by an enemy")
-    path = search_path(w, c, f, to, blocked)
+    path = round_web(w, c, f, to, blocked) if w.zones else None
+    if path is None:
+        path = search_path(w, c, f, to, blocked)
     if not path.reachable:
         return Impossible(f"no way to {to} for {c.name}")
     return armor.keep_armored(w, c, f, to, blocked, path)  # around the crawlway in armor, if a way exists
 
 
-def search_path(w: World, c: Creature, f: MoveField, to: Pos, blocked: np.ndarray):
+def round_web(w: World, c: Creature, f: MoveField, to: Pos, blocked: np.ndarray):
+    """The path round every web, when ``c`` stands outside them and one exists to a square
+    outside them (docs/rules.md §8.3's AI [PD]: nobody walks into a known web needlessly);
+    else None."""
+    avoid = zones.web_avoided(w, c)
+    if not avoid or tuple(to) in avoid:
+        return None
+    rows, cols = blocked.shape
+    round_it = blocked.copy()
+    for x, y in avoid:
+        if 0 <= x < cols and 0 <= y < rows:
+            round_it[y, x] = True
+    path = search_path(w, c, f, to, round_it, tag=avoid)
+    return path if path.reachable else None
+
+
+def search_path(w: World, c: Creature, f: MoveField, to: Pos, blocked: np.ndarray, *, tag=None):
     """The path search of a move of ``c`` to ``to`` over ``blocked`` squares, from what its turn
     has spent of its movement (:func:`turn_spent`), remembered for the state of the fight
-    (``w.cache.paths``; the AI asks the same questions before it moves)."""
+    (``w.cache.paths``; the AI asks the same questions before it moves). ``tag``: what was
+    added to the occupancy's ``blocked`` (the squares round a web), part of the key."""
     spent = turn_spent(w, c)
-    key = (id(f), c.id, c.pos, c.prone, tuple(to), spent, w.occupancy_signature())
+    key = (id(f), c.id, c.pos, c.prone, tuple(to), spent, w.occupancy_signature(), tag)
     path = w.cache.paths.get(key)
     if path is None:
         path = w.cache.paths.put(key, find_path(f, c.pos, to, blocked=blocked, prone=c.prone, spent=spent))

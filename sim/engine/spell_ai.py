@@ -10,16 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import moves
-from sim.engine.actions import Cast, Move
+from sim.engine.actions import Cast, Charge, Move
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
 from sim.engine.spells import area_of
-from sim.engine.estimates import distance_field
+from sim.engine.estimates import distance_field, is_ranged
 from sim.engine.split import MAX_HP_UNSPLIT
 from sim.engine.zones import clouded, greased
 from sim.engine.world import World
-from sim.geometry import footprint_distance_ft, line_of_effect
+from sim.geometry import footprint_distance_ft, line_of_effect, squares_on_segment
 from sim.vision import SEES
 
 # an area spell is worth its slot on a swarm, or on foes worth at least this many (a swarm counts x1.5)
@@ -161,13 +161,15 @@ def delay_poison(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     return Cast("delay-poison", target=best.id)
 
 
-def _cut_off(w: World, start, goals: set, blocked: set, limit: int) -> bool:
-    """No walk of at most ``limit`` squares (8 ways, rock and ``blocked`` left out) joins ``start``
-    to a square of ``goals``: a web closes the passage (or leaves only a long detour)."""
+def _walk(w: World, start, goals: set, blocked: set, limit: int) -> int | None:
+    """The fewest squares (8 ways, rock and ``blocked`` left out) from ``start`` to a square of
+    ``goals``, or None when no walk of at most ``limit`` squares gets there."""
     rock = w.grid.rock
     rows, cols = rock.shape
     seen, frontier = set(start), list(start)
-    for _ in range(limit):
+    if seen & goals:
+        return 0
+    for n in range(1, limit + 1):
         nxt = []
         for x, y in frontier:
             for dx, dy in _EIGHT:
@@ -175,25 +177,80 @@ def _cut_off(w: World, start, goals: set, blocked: set, limit: int) -> bool:
                 if q in seen or not (0 <= q[0] < cols and 0 <= q[1] < rows) or rock[q[1], q[0]] or q in blocked:
                     continue
                 if q in goals:
-                    return False
+                    return n
                 seen.add(q)
                 nxt.append(q)
         if not nxt:
-            return True
+            return None
         frontier = nxt
-    return True
+    return None
+
+
+def _cut_off(w: World, start, goals: set, blocked: set, limit: int) -> bool:
+    """No walk of at most ``limit`` squares joins ``start`` to ``goals`` round ``blocked``: a web
+    closes the passage (or leaves only a long detour)."""
+    return _walk(w, start, goals, blocked, limit) is None
 
 
 _EIGHT = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
+def goers(w: World, c: Creature, foes: list[Creature], *, engaged: bool = False) -> list[Creature]:
+    """The caster's friends who want to walk to the foes (docs/rules.md §8.3's AI): in the fight,
+    fighting in melee (not casters nor archers, :func:`is_ranged`), not wounded (more than half
+    their hit points) [PD], and not engaged yet (no foe within its reach) unless ``engaged``
+    (one fighting now walks on to the next foe when its own falls)."""
+    out = []
+    for a in w.allies(c):
+        if not a.in_fight or is_ranged(a) or a.hp * 2 <= a.max_hp:
+            continue
+        if not engaged and any(footprint_distance_ft(a.squares, f.squares) <= max(5, a.reach_ft())
+                               for f in foes if f.in_fight):
+            continue
+        out.append(a)
+    return out
+
+
+def _around(w: World, squares) -> set:
+    rows, cols = w.grid.rock.shape
+    return {(x + dx, y + dy) for x, y in squares for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+            if 0 <= x + dx < cols and 0 <= y + dy < rows}
+
+
+def in_the_way(w: World, area: set, walkers: list[Creature], foes: list[Creature]) -> bool:
+    """The web's squares lie on the way a friend walks to a foe (any foe: the nearest may fall
+    first, and it goes on to the next): round them its walk to a square next to that foe grows
+    longer, or there is none (the foe held in it, say)."""
+    for a in walkers:
+        for t in foes:
+            if not t.in_fight:
+                continue
+            goal = _around(w, t.squares) - set(t.squares)
+            limit = footprint_distance_ft(a.squares, t.squares) // 5 + 12
+            free = _walk(w, a.squares, goal, set(), limit)
+            if free is None:
+                continue
+            webbed = _walk(w, a.squares, goal - area, area, limit)
+            if webbed is None or webbed > free:
+                return True
+    return False
+
+
+def dangerous(c: Creature, f: Creature) -> bool:
+    """One foe worth a web to itself [PD]: of the caster's Hit Dice or more, or bigger than it
+    (the brutes grease also waits for, §8.1)."""
+    return f.block.hit_dice >= c.block.hit_dice or f.size > c.size
+
+
 def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
-    """Web (docs/rules.md §8.3) where it pays: across the passage foes come along (its squares cut
-    every foe not yet next to the party off from the caster, friends all on the caster's side: a
-    tunnel mouth), or on two or more foes; never on the caster nor a friend, never a swarm's web
-    (it holds none). Aimed at the intersections on the line from the caster to each foe and at
-    the corners of each foe's space; the best holds the most foes, then closes the passage, then
-    lies farthest from the party (which keeps its own ground free)."""
+    """Web (docs/rules.md §8.3) where it pays: on two or more foes, or on one dangerous foe
+    (:func:`dangerous`); or, when no friend wants to walk to the foes (:func:`goers`), across the
+    passage they come along (its squares cut every foe not yet next to the party off from the
+    caster, friends all on the caster's side: a tunnel mouth). Never on the caster nor a friend,
+    never on a friend's way to its foe (:func:`in_the_way`), never a swarm's web (it holds none).
+    Aimed at the intersections on the line from the caster to each foe and at the corners of each
+    foe's space; the best holds the most foes, then closes the passage, then lies farthest from
+    the party (which keeps its own ground free)."""
     if c.block.spells is None or has_spell(c, "web") is None:
         return None
     friends = w.allies(c)
@@ -201,6 +258,7 @@ def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     held = [f for f in foes if f.in_fight and not f.is_swarm and "entangled" not in f.conditions]
     if not held:
         return None
+    walkers = goers(w, c, foes)
     coming = [f for f in held if all(footprint_distance_ft(f.squares, a.squares) > 5 for a in [c, *friends])]
     cx, cy = c.pos
     aims = []
@@ -209,7 +267,7 @@ def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
         n = max(abs(fx - cx), abs(fy - cy))
         aims += [(cx + round((fx - cx) * k / n), cy + round((fy - cy) * k / n)) for k in range(4, n)]
         aims += [(x + i, y + j) for x, y in f.squares for i in (0, 1) for j in (0, 1)]
-    best, tried = None, set()
+    cands, tried = [], set()
     for at in aims:
         if at in tried:
             continue
@@ -218,16 +276,41 @@ def web_choke(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
         area = set(area_of(w, c, cast))
         if not area or area & ally_sq:
             continue
-        n = sum(1 for f in held if set(f.squares) & area)
-        outside = [f for f in coming if not set(f.squares) & area]
-        limit = max((max(abs(f.pos[0] - cx), abs(f.pos[1] - cy)) for f in outside), default=0) + 8
-        closes = (bool(outside) and _cut_off(w, c.squares, {s for f in outside for s in f.squares}, area, limit)
-                  and all(not _cut_off(w, c.squares, set(a.squares), area, limit) for a in friends))
-        if n >= 2 or closes:
-            key = (n, closes, footprint_distance_ft(area, ally_sq))   # then the farthest from the party
-            if best is None or key > best[0]:
-                best = (key, cast)
-    return best[1] if best else None
+        caught = [f for f in held if set(f.squares) & area]
+        n = len(caught)
+        closes = False
+        if not walkers:   # a choke web only protects a party with nobody to send through it
+            outside = [f for f in coming if not set(f.squares) & area]
+            limit = max((max(abs(f.pos[0] - cx), abs(f.pos[1] - cy)) for f in outside), default=0) + 8
+            closes = (bool(outside) and _cut_off(w, c.squares, {s for f in outside for s in f.squares}, area, limit)
+                      and all(not _cut_off(w, c.squares, set(a.squares), area, limit) for a in friends))
+        if n >= 2 or (n == 1 and dangerous(c, caught[0])) or closes:
+            cands.append(((n, closes, footprint_distance_ft(area, ally_sq)), cast, area))   # then the farthest
+    fighters = goers(w, c, foes, engaged=True)
+    for _, cast, area in sorted(cands, key=lambda t: t[0], reverse=True):   # stable: the first aim of a key
+        if not in_the_way(w, area, fighters, foes):
+            return cast
+    return None
+
+
+def keep_out(w: World, c: Creature, act):
+    """A caster or archer does not walk into its own side's web to fight in melee, nor anyone to
+    hunt a foe it does not see (docs/rules.md §8.3's AI [PD]): a move whose steps enter a square
+    of a web a friend (or it) cast becomes None (it waits); any other action is kept."""
+    if not isinstance(act, (Move, Charge)) or not w.zones:
+        return act
+    team = {a.id for a in w.allies(c)} | {c.id}
+    own = {q for z in w.zones if z.spell == "web" and z.owner in team for q in z.squares}
+    if not own or set(c.squares) & own:
+        return act
+    if isinstance(act, Charge):   # the charge's line, centre to centre, short of the foe's space
+        t = w.creatures[act.target]
+        line = set(squares_on_segment((c.pos[0] + c.k / 2, c.pos[1] + c.k / 2), (t.pos[0] + t.k / 2, t.pos[1] + t.k / 2)))
+        return None if (line - set(t.squares)) & own else act
+    steps = moves.movement_plan(w, c, act.to, budget=2 if act.double else 1)
+    if any({(s.at[0] + i, s.at[1] + j) for i in range(c.k) for j in range(c.k)} & own for s in steps):
+        return None
+    return act
 
 
 def cloud_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:

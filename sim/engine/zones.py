@@ -128,6 +128,17 @@ def webbed(w: World) -> frozenset:
     return frozenset(q for z in w.zones if z.spell == WEB for q in z.squares)
 
 
+def web_avoided(w: World, c: Creature) -> frozenset:
+    """The reference squares a creature outside every web keeps out of when a way round exists
+    (docs/rules.md §8.3's AI [PD]): those whose space would touch a web square. None to avoid
+    for a creature already in a web, or a swarm (it is not held)."""
+    web = webbed(w)
+    if not web or c.is_swarm or set(c.squares) & web:
+        return frozenset()
+    k = c.k
+    return frozenset((x - i, y - j) for x, y in web for i in range(k) for j in range(k))
+
+
 def anchored(rock, squares) -> bool:
     """[PD] a web needs two opposite anchors: rock (or the map's edge) borders its squares both
     north and south, or both west and east (docs/rules.md §8.3)."""

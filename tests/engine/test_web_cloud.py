@@ -275,24 +275,56 @@ MOUTH = ["##########" + "#" * 10 + "......",
          "##########" + "#" * 10 + "......"]
 
 
-def test_the_ai_webs_the_tunnel_mouth_before_the_ogre_comes_out():
-    enc = _wizard(MOUTH, [1, 3], {"id": "o", "template": "ogre", "team": "m", "at": [23, 3]},
-                  {"id": "f", "template": "human-fighter-1", "team": "p", "at": [2, 4]})
+def _mouth(friend: str, *others, foe="goblin"):
+    enc = _wizard(MOUTH, [1, 3], {"id": "o", "template": foe, "team": "m", "at": [23, 3]},
+                  {"id": "f", "template": friend, "team": "p", "at": [2, 4]}, *others)
     w = turn_of(enc, "w")
     for lvl in (1, 3):
         w.spells_left[lvl] = []           # the web alone (no fireball, cloud or grease)
     w.spells_left[2] = ["web"]
-    from sim.engine.spell_ai import web_choke
+    return enc, w
+
+
+def test_the_ai_webs_the_tunnel_mouth_when_its_friends_all_fight_at_range():
+    from sim.engine.spell_ai import goers, web_choke
+    enc, w = _mouth("elf-wizard-5")            # the friend is a caster: nobody to send down the tunnel
+    assert web_choke(enc, w, enc.enemies(w)) is not None
+    assert goers(enc, w, enc.enemies(w)) == []
     cast = web_choke(enc, w, enc.enemies(w))
     assert cast is not None
     area = set(spells.area_of(enc, w, cast))
     assert any((x, 3) in area for x in range(10, 20))           # across the tunnel
-    assert not area & {(1, 3), (2, 4)}                          # neither the caster nor the fighter
+    assert not area & {(1, 3), (2, 4)}                          # neither the caster nor its friend
+    assert not enc.creatures["o"].squares[0] in area            # a choke web: it catches nobody
     n = len(enc.events)
     enc.ai_turn()
     assert [c.spell for c in of_type(enc, "spell", n)] == ["web"] and enc.zones[0].spell == "web"
 
 
+def test_no_web_across_the_tunnel_its_fighter_must_cross():
+    from sim.engine.spell_ai import goers, web_choke
+    enc, w = _mouth("human-fighter-1")         # docs/rules.md §8.3's AI: the fighter walks to the goblin
+    f = enc.creatures["f"]
+    assert goers(enc, w, enc.enemies(w)) == [f]
+    assert web_choke(enc, w, enc.enemies(w)) is None
+    f.hp = f.max_hp // 2                        # wounded (half its hit points): it stays, the web closes the tunnel
+    assert goers(enc, w, enc.enemies(w)) == []
+    assert web_choke(enc, w, enc.enemies(w)) is not None
+
+
+def test_one_dangerous_foe_is_webbed_where_it_stands_two_goblins_too_but_not_one():
+    from sim.engine.spell_ai import dangerous, web_choke
+    enc, w = _mouth("elf-wizard-5", foe="ogre")    # Large: bigger than the caster [PD]
+    o = enc.creatures["o"]
+    assert dangerous(w, o)
+    area = set(spells.area_of(enc, w, web_choke(enc, w, enc.enemies(w))))
+    assert set(o.squares) & area
+    enc, w = _mouth("elf-wizard-5", {"id": "g", "template": "goblin", "team": "m", "at": [23, 5]})
+    assert not dangerous(w, enc.creatures["o"])    # a goblin: 1 Hit Die, Small
+    area = set(spells.area_of(enc, w, web_choke(enc, w, enc.enemies(w))))
+    assert (23, 3) in area and (23, 5) in area         # both goblins held
+    enc, w = _mouth("human-fighter-1", {"id": "g", "template": "goblin", "team": "m", "at": [23, 5]})
+    assert web_choke(enc, w, enc.enemies(w)) is None   # its fighter walks to them: they are on its way
 def test_the_ai_clouds_a_group_of_foes_but_not_its_friends():
     from sim.engine.spell_ai import cloud_group
     enc = _wizard(HALL, [0, 3], {"id": "g", "template": "goblin", "team": "m", "at": [14, 3]},
@@ -335,3 +367,38 @@ def test_a_nauseated_goblin_walks_out_of_the_cloud():
     assert g.nauseated
     enc.ai_turn()
     assert not set(g.squares) & zones.clouded(enc)
+
+
+# ---- walking round a web, keeping out of one's own (docs/rules.md §8.3's AI [PD]) -------------
+
+def _web_zone(enc, squares, owner="w"):
+    z = zones.Zone(spell="web", squares=tuple(squares), owner=owner, last_round=enc.round + 100, dc=15)
+    enc.zones.append(z)
+    return z
+
+
+def test_a_move_goes_round_a_web_when_a_way_exists_and_through_when_none():
+    from sim.engine import moves
+    enc = _wizard(HALL, [0, 0], {"id": "f", "template": "human-fighter-1", "team": "p", "at": [2, 3]})
+    _web_zone(enc, [(5, y) for y in range(1, 6)])      # x = 5, rows 1-5: rows 0 and 6 stay clear
+    f = turn_of(enc, "f")
+    steps = moves.path_to(enc, f, (8, 3)).steps
+    assert tuple(steps[-1].at) == (8, 3)
+    assert not {tuple(s.at) for s in steps} & {(5, y) for y in range(1, 6)}     # round it, by row 0 or 6
+    assert {tuple(s.at) for s in steps} & {(5, 0), (5, 6)}
+    enc.zones.clear()
+    _web_zone(enc, [(5, y) for y in range(7)])         # wall to wall: the only way is through
+    steps = moves.movement_plan(enc, f, (8, 3), budget=2)
+    assert steps and tuple(steps[-1].at)[0] == 5        # it stops at the first web square (§8.3)
+
+
+def test_a_wizard_does_not_walk_into_its_own_web_to_fight_in_melee():
+    from sim.engine.spell_ai import keep_out
+    enc = _wizard(HALL, [2, 3], {"id": "g", "template": "goblin", "team": "m", "at": [9, 3]})
+    _web_zone(enc, [(x, y) for x in range(5, 9) for y in range(7)])
+    w = turn_of(enc, "w")
+    assert keep_out(enc, w, Move(to=(5, 3))) is None               # its own web: it waits
+    assert keep_out(enc, w, Move(to=(2, 5))) == Move(to=(2, 5))    # clear of it: the move stands
+    enc.zones.clear()
+    _web_zone(enc, [(x, y) for x in range(5, 9) for y in range(7)], owner="g")
+    assert keep_out(enc, w, Move(to=(5, 3))) == Move(to=(5, 3))    # a foe's web is not its own
