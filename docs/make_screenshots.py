@@ -89,7 +89,7 @@ def main() -> None:
         ("overlays.png", frame("demo.toml", 14.0, overlays={"size": 5, "reach": True}, select="tordek", lit=False)),
         ("fog-monsters.png", frame("kobold_warren.toml", 6.0, view="monsters")),
         ("fog-party.png", frame("kobold_warren.toml", 6.0, view="party")),
-        ("crawl-lit.png", crawl_frame("crawl_warrens.toml", 47.0)),
+        ("crawl-lit.png", crawl_frame("crawl_warrens.toml", 62.0)),
     ]
     for name, img in shots:
         print(save(img, name))
