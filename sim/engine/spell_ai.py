@@ -111,29 +111,34 @@ def grease_brute(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     return max(cands, key=lambda t: t[0])[1] if cands else None
 
 
-def glitter_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
-    """Glitterdust on two or more foes not blind yet (a swarm counts like any foe): aimed at a
-    corner of each foe's space, the point whose spread holds the most of them and no friend nor
-    the caster."""
-    if c.block.spells is None or has_spell(c, "glitterdust") is None:
-        return None
+def _group_burst(w: World, c: Creature, spell: str, targets: list[Creature]) -> Cast | None:
+    """``spell`` (a spread) on two or more of ``targets``: aimed at a corner of each one's space,
+    the point whose area holds the most of them and no friend nor the caster; None if no point
+    holds two."""
     ally_sq = {s for a in w.allies(c) for s in a.squares} | set(c.squares)
-    seeing = [f for f in foes if f.in_fight and "blinded" not in f.conditions]
     best, tried = None, set()
-    for f in seeing:
+    for f in targets:
         for x, y in f.squares:
             for at in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)):
                 if at in tried:
                     continue
                 tried.add(at)
-                cast = Cast("glitterdust", at=at)
+                cast = Cast(spell, at=at)
                 area = set(area_of(w, c, cast))
                 if not area or area & ally_sq:
                     continue
-                n = sum(1 for g in seeing if set(g.squares) & area)
+                n = sum(1 for g in targets if set(g.squares) & area)
                 if n >= 2 and (best is None or n > best[0]):
                     best = (n, cast)
     return best[1] if best else None
+
+
+def glitter_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
+    """Glitterdust on two or more foes not blind yet (a swarm counts like any foe), placed by
+    :func:`_group_burst`."""
+    if c.block.spells is None or has_spell(c, "glitterdust") is None:
+        return None
+    return _group_burst(w, c, "glitterdust", [f for f in foes if f.in_fight and "blinded" not in f.conditions])
 
 
 def poisonous(c: Creature) -> bool:
@@ -314,29 +319,13 @@ def keep_out(w: World, c: Creature, act):
 
 
 def cloud_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
-    """Stinking cloud (docs/rules.md §8.4) on two or more living foes not nauseated yet: aimed at
-    a corner of each foe's space, the point whose spread holds the most of them and no friend nor
-    the caster."""
+    """Stinking cloud (docs/rules.md §8.4) on two or more living foes not nauseated yet, placed by
+    :func:`_group_burst`."""
     if c.block.spells is None or has_spell(c, "stinking-cloud") is None:
         return None
-    ally_sq = {s for a in w.allies(c) for s in a.squares} | set(c.squares)
     sick = [f for f in foes if f.in_fight and not f.nauseated and f.block.type not in ("undead", "construct")
             and "poison" not in f.block.defenses.immune]
-    best, tried = None, set()
-    for f in sick:
-        for x, y in f.squares:
-            for at in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)):
-                if at in tried:
-                    continue
-                tried.add(at)
-                cast = Cast("stinking-cloud", at=at)
-                area = set(area_of(w, c, cast))
-                if not area or area & ally_sq:
-                    continue
-                n = sum(1 for g in sick if set(g.squares) & area)
-                if n >= 2 and (best is None or n > best[0]):
-                    best = (n, cast)
-    return best[1] if best else None
+    return _group_burst(w, c, "stinking-cloud", sick)
 
 
 def leave_cloud(w: World, c: Creature) -> Move | None:
