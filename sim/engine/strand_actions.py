@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 
 from sim.engine import strands
+from sim.engine.specials import break_free_odds
 from sim.engine.actions import Charge, FiveFootStep, Impossible, Move, Run, Turn, Withdraw
 from sim.engine.attack_actions import needs_draw
 from sim.engine.attacks import plan_attack, provoke, resolve_attack
@@ -172,11 +173,8 @@ def do_volley(w: World, c: Creature, t: Turn, a: StrandVolley):
 # -- the stuck creature ---------------------------------------------------------------------------------
 
 def break_odds(c: Creature, roper: Creature) -> tuple[str, int]:
-    """The better way out for ``c``: ("escape_artist" or "strength", modifier - DC)."""
-    ea_dc, st_dc = strands.escape_dcs(roper)
-    ea = int(c.block.escape_artist) - ea_dc
-    st = c.block.abilities.mod("str") + c.str_mod_delta() - st_dc
-    return ("escape_artist", ea) if ea >= st else ("strength", st)
+    """The better way out for ``c``: ("escape_artist" or "strength", modifier - DC), as from a web."""
+    return break_free_odds(c, *strands.escape_dcs(roper))
 
 
 def do_break(w: World, c: Creature, t: Turn, a: BreakStrand):
