@@ -1,9 +1,9 @@
 """``lit = true`` lights a torch the stat block wields as a ``[[weapon]]`` (issue 34 item 3).
 
-SRD, Torch (Equipment): "A torch burns for 1 hour, shedding normal light in a 20-foot radius and
-providing shadowy illumination out to a 40-foot radius. ... If a torch is used in combat, treat it
-as a one-handed improvised weapon that deals bludgeoning damage equal to that of a gauntlet of its
-size, plus 1 point of fire damage." (RULES §3.5: 1d3 Medium; against a swarm, 1d3 fire a hit.)
+SRD, Torch (Goods and Services): "A torch burns for 1 hour, clearly illuminating a 20-foot radius
+and providing shadowy illumination out to a 40- foot radius. If a torch is used in combat, treat
+it as a one-handed improvised weapon that deals bludgeoning damage equal to that of a gauntlet of
+its size, plus 1 point of fire damage." (RULES §3.5: 1d3 Medium; against a swarm, 1d3 fire a hit.)
 
 A stat block with ``[[weapon]] name = "torch"`` and no torch in its ``[gear]``, told ``lit = true``
 by the encounter, used to fight with an unlit torch (bludgeoning only) and to stand blinded in the
