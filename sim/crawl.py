@@ -32,7 +32,7 @@ Time model (each number is exact for this model, and tested):
 * Monsters placed in the map start a fight when they notice the party: by their senses (darkvision,
   blindsense or tremorsense, at least 60 ft, with a line of effect), or by the party's light, which
   they see from any distance along a clear line (a torch is seen far beyond its own radius, RULES
-  §9.3.4). The party notices monsters only by its own light and senses (RULES §9.3: a monster
+  §9.3.4), unless they are blind (grimlocks, oozes: their senses only). The party notices monsters only by its own light and senses (RULES §9.3: a monster
   in the party's light, or in a light of its own or of the map, which the party sees from any
   distance along a clear line; a dwarf's darkvision; a member's blindsense or scent), every
   member counted at the leader's square; so the monsters usually notice first. The fight starts
@@ -54,7 +54,7 @@ from sim.coords import Pos
 from sim.engine import zones
 from sim.engine.creature import Creature
 from sim.engine.fight import new_encounter
-from sim.engine.setup import build_creature, carry_over, mover_for
+from sim.engine.setup import build_creature, carry_over, mover_for, wielded_torches
 from sim.errors import DataError
 from sim.geometry import distance_squares, line_of_effect
 from sim.grid import CaveGrid, effective_width_ft
@@ -577,6 +577,12 @@ def _sense_range_ft(template: str, base: str = ".") -> int:
     return max(60, s.darkvision_ft, s.blindsense_ft, s.tremorsense_ft)
 
 
+def _monster_blind(m: CombatantSpec, base: str = ".") -> bool:
+    """The monster is blind by nature (``[senses] blind``): it sees no light."""
+    b = _monster_block(m.template, base)
+    return b is not None and bool(b.senses.blind)
+
+
 def _block_squares(at: Pos, space_ft: float, swarm: bool = False) -> set[Pos]:
     """The squares a creature of this space covers from ``at`` (its top-left square)."""
     k = 1 if swarm else max(1, int(space_ft // 5))
@@ -594,13 +600,14 @@ def _trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], 
     (§6.2)."""
     if not monsters:
         return None
-    views = {m.id: field_of_view(grid.rock, m.at) for m in monsters} if lit else {}
+    # a blind monster (grimlocks, oozes) sees no light: only its senses notice the party
+    views = {m.id: field_of_view(grid.rock, m.at) for m in monsters if lit and not _monster_blind(m, base)}
     fixed = [*map_lights(grid), *(gear_light(it, at=m.at) for m in monsters if (it := _monster_light(m, base)))]
     for i, sq in enumerate(squares):
         seen = []
         for m in monsters:
             r = _sense_range_ft(m.template, base) // 5
-            if lit and views[m.id][sq[1], sq[0]]:
+            if m.id in views and views[m.id][sq[1], sq[0]]:
                 seen.append((m, "light"))  # the party's light, seen down the tunnel (RULES §9.3.4)
             elif distance_squares(m.at, sq) <= r and line_of_effect(grid.rock, [sq], [m.at]):
                 seen.append((m, "senses"))
@@ -625,7 +632,8 @@ def _monster_light(m: CombatantSpec, base: str) -> str | None:
         return None
     b = _monster_block(m.template, base)
     carried = dict(b.gear) if b is not None else {}
-    return "torch" if carried.get("torch", 0) + dict(m.items).get("torch", 0) > 0 else None
+    wielded = wielded_torches(b) if b is not None else 0   # a torch among its [[weapon]]s
+    return "torch" if carried.get("torch", 0) + wielded + dict(m.items).get("torch", 0) > 0 else None
 
 
 def _party_notices(grid: CaveGrid, sq: Pos, party: list[Creature], item: str | None, monsters: list[CombatantSpec],

@@ -70,7 +70,7 @@ def facts(b) -> dict:
            "feats": [f.key for f in b.feats], "skills": dict(b.skills),
            "senses": {k: getattr(b.senses, k) for k in ("darkvision_ft", "low_light", "scent", "blindsense_ft",
                                                         "blindsight_ft", "tremorsense_ft", "light_sensitivity",
-                                                        "light_blindness")},
+                                                        "light_blindness", "blind")},
            "riders": [{"key": r.key, "kind": r.kind, "save": r.save, "dc": r.dc} for r in b.riders],
            "spell_resistance": b.defenses.spell_resistance, "unmodelled": list(b.source.unmodelled),
            "gear": dict(b.gear), "book_values": sorted(b.book_values),

@@ -40,7 +40,7 @@ def speed_text(sp) -> str:
 
 def senses_text(se) -> str:
     """``darkvision 60 ft, low-light, scent`` (or ``normal``)."""
-    parts = []
+    parts = ["blind"] if getattr(se, "blind", False) else []
     if se.darkvision_ft:
         parts.append(f"darkvision {se.darkvision_ft} ft")
     if se.low_light:

@@ -172,7 +172,7 @@ def blindness(w: World, c: Creature, foes: list[Creature], threatened: bool) -> 
     reach = range_ft(c, "medium", s.caster_level)
     best = None
     for f in foes:
-        if not f.living or "blinded" in f.conditions or w.side_perceives(c.team, f) < LOCATES:
+        if not f.living or "blinded" in f.conditions or f.sightless or w.side_perceives(c.team, f) < LOCATES:
             continue
         near = footprint_distance_ft(c.squares, f.squares)
         if near > reach or not line_of_effect(w.grid.rock, c.squares, f.squares):

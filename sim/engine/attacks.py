@@ -396,8 +396,10 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
         parts["pinned"] = _mod("ac", "pinned")   # others get +4 against a pinned creature (§11.5)
     if target.charged:
         parts["charged"] = _mod("ac", "charge")
-    if denied == "blinded":
-        parts["blinded"] = _mod("ac", "blinded")  # -2 (RULES §5.4)
+    if denied == "blinded" or w.blinded(target):
+        # -2 (RULES §5.4; SRD Blinded: "takes a -2 penalty to Armor Class, loses his Dexterity
+        # bonus to AC"), whatever else also takes its Dex: flat-footed, helpless, running...
+        parts["blinded"] = _mod("ac", "blinded")
     if _has_cover(w, attacker, target, ranged):
         parts["cover"] = _mod("ac", "cover")
     if target.conditions:

@@ -110,6 +110,13 @@ class Creature:
     def mindless(self) -> bool:
         return self.block.abilities.int is None
 
+    @property
+    def sightless(self) -> bool:
+        """Blind by nature (``[senses] blind``: grimlocks, oozes): it sees nothing, perceives by
+        blindsight and its other senses, and nothing that works through sight touches it (gaze,
+        blinding; docs/rules.md §9.3)."""
+        return bool(self.block.senses.blind)
+
     # -- state ----------------------------------------------------------------------------------------
     @property
     def alive(self) -> bool:

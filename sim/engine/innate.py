@@ -154,8 +154,8 @@ def blind(w: World, c: Creature, o: Creature, *, cl: int, sr: bool, dc: int) -> 
     """Blindness/deafness (SRD; docs/rules.md §8.5 [PD]): the caster always picks blindness;
     spell resistance, then a Fortitude save negates; else ``o`` is blinded for good (the rest of
     the fight, and of a crawl)."""
-    if "blinded" in o.conditions and f"blind:{o.id}" in w.memory:
-        return
+    if ("blinded" in o.conditions and f"blind:{o.id}" in w.memory) or specials.immune_to_blinding(o):
+        return   # blind already, or blind by nature (docs/rules.md §9.3): nothing to take away
     if sr and o is not c and specials.resists_spell(w, c, o, cl):
         return
     if roll_save(w, o, "fort", dc, "blindness", c.id):

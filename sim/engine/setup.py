@@ -48,10 +48,17 @@ def with_extra_attacks(block: StatBlock, extra) -> StatBlock:
     return dataclasses.replace(block, attacks=block.attacks + tuple(a for a in extra if a.name not in names))
 
 
+def wielded_torches(block: StatBlock) -> int:
+    """Torches the stat block fights with (``[[weapon]] name = "torch"``), besides its ``[gear]``."""
+    return sum(int(e.count) for e in block.source.weapons if e.name == "torch")
+
+
 def build_creature(spec: CombatantSpec, base_path: str) -> Creature:
     block = _resolve_template(spec, base_path)
     block, wielding = weapon_choice(block, spec.weapon)
     items = {k: int(v) for k, v in block.gear}
+    if wielded_torches(block):   # a torch among its weapons is a torch it carries: lit = true lights it
+        items["torch"] = items.get("torch", 0) + wielded_torches(block)
     for k, v in spec.items:
         gear(k)  # an unknown item is refused here, with the names it might have meant
         items[k] = items.get(k, 0) + v
@@ -90,6 +97,9 @@ def check_placement(spec: EncounterSpec) -> list[str]:
         except DataError as exc:
             problems.extend(f"{spec.where(cs, 'template/weapon')}: {p}" for p in exc.problems)
             continue
+        if cs.lit and not (c.torch_lit or c.light):
+            problems.append(f"{spec.where(cs, 'lit')}: {c.name} has nothing to light (no torch in its [gear] or "
+                            "among its [[weapon]]s, no lantern); give it one (items = { torch = 1 }) or remove lit")
         problem, squares = placement_problem(spec.grid, c, cs.at, placed)
         if problem:
             problems.append(f"{spec.where(cs, 'at')}: {problem}")

@@ -331,8 +331,19 @@ def confusion_behaviour(roll: int) -> str:
 
 
 def immune_to_gaze(c: Creature) -> bool:
+    """Immune to gaze attacks: by its defences, mind-affecting immunity or mindlessness, or blind
+    (SRD: grimlocks and oozes are "immune to gaze attacks, visual effects, illusions, and other
+    attack forms that rely on sight")."""
     imm = c.block.defenses.immune
-    return "gaze" in imm or any(m in imm for m in MIND_IMMUNE) or c.mindless
+    return "gaze" in imm or any(m in imm for m in MIND_IMMUNE) or c.mindless or c.sightless
+
+
+def immune_to_blinding(c: Creature) -> bool:
+    """Nothing can blind it: it is blind by nature and perceives by blindsight (SRD Blindsight:
+    "Blinding attacks do not penalize creatures using blindsight"; grimlocks and oozes are immune
+    to "visual effects ... and other attack forms that rely on sight"): glitterdust's and
+    blindness/deafness's blindness pass it by (docs/rules.md §9.3)."""
+    return c.sightless
 
 
 def gaze_at(w: World, gazer: Creature, c: Creature) -> bool:

@@ -138,7 +138,8 @@ def glitter_group(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     :func:`_group_burst`."""
     if c.block.spells is None or has_spell(c, "glitterdust") is None:
         return None
-    return _group_burst(w, c, "glitterdust", [f for f in foes if f.in_fight and "blinded" not in f.conditions])
+    return _group_burst(w, c, "glitterdust", [f for f in foes if f.in_fight and "blinded" not in f.conditions
+                                              and not f.sightless])
 
 
 def poisonous(c: Creature) -> bool:

@@ -434,6 +434,8 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
     for o in inside:
         if "invisible" in o.conditions:
             innate.end(w, o, "invisible", "glitterdust")   # the dust outlines it (docs/rules.md §8.2, §8.5)
+        if specials.immune_to_blinding(o):
+            continue   # blind already: the dust blinds nothing (docs/rules.md §9.3 [PD])
         if not roll_save(w, o, "will", dc, "glitterdust", c.id):
             w.memory[f"glitter:{o.id}"] = [last, dc]
             damage.set_condition(w, o, "blinded", c.id)

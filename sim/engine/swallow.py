@@ -80,14 +80,32 @@ def interior_ac(host: Creature) -> int:
     return 10 + int(host.block.source.natural_armor) // 2
 
 
+def capacity(r, size: Size) -> int:
+    """How many creatures of ``size`` the interior holds (``r.holds``), 0 for a size it cannot
+    take: the smallest size listed counts for every smaller one too (SRD purple worm: "2 Large,
+    8 Medium, 32 Small, 128 Tiny, or 512 Diminutive or smaller opponents").
+
+    >>> from types import SimpleNamespace as NS
+    >>> worm = NS(holds=(("large", 2), ("medium", 8), ("small", 32), ("tiny", 128), ("diminutive", 512)))
+    >>> [capacity(worm, s) for s in (Size.HUGE, Size.LARGE, Size.MEDIUM, Size.SMALL, Size.TINY, Size.FINE)]
+    [0, 2, 8, 32, 128, 512]
+    """
+    holds = {Size.parse(k): int(n) for k, n in r.holds}
+    if size in holds:
+        return holds[size]
+    smallest = min(holds, default=None)
+    return holds[smallest] if smallest is not None and size < smallest else 0
+
+
 def room_for(w: World, host: Creature, r, t: Creature) -> bool:
     """Whether ``t`` fits beside what is inside already: each creature of a size the interior
-    holds n of takes 1/n of it (a purple worm: 2 Large, 8 Medium or Small, 32 Tiny...)."""
-    holds = dict(r.holds)
-    if t.size.key not in holds:
+    holds n of takes 1/n of it (a purple worm: 2 Large, 8 Medium, 32 Small, 128 Tiny, 512
+    Diminutive or smaller)."""
+    n = capacity(r, t.size)
+    if n <= 0:
         return False
-    used = sum((Fraction(1, holds[o.size.key]) for o in contents(w, host) if o.size.key in holds), Fraction(0))
-    return used + Fraction(1, holds[t.size.key]) <= 1
+    used = sum((Fraction(1, m) for o in contents(w, host) if (m := capacity(r, o.size)) > 0), Fraction(0))
+    return used + Fraction(1, n) <= 1
 
 
 def _put_inside(w: World, host: Creature, t: Creature, how: str) -> None:

@@ -7,6 +7,8 @@ For every ordered pair (viewer, target) of :class:`Viewer` s, :func:`sight` deci
   vision), or the target is within the viewer's darkvision or blindsight. Concealment: 20% when
   the best-lit square of the target is only shadowy and neither darkvision nor blindsight reaches
   it, or when the whole target stands in magical darkness (even against darkvision); else none.
+  A *blind* viewer (grimlocks, oozes: ``[senses] blind``) has no sight at all: neither light nor
+  darkvision shows it anything; it sees only within its blindsight.
 * ``LOCATES``: not seen, but pinpointed: blindsense within range (with a line), tremorsense
   within range (the target touches the ground: fliers do not), or scent within 5 ft. The target
   has total concealment (50%), but the viewer knows its square.
@@ -15,7 +17,9 @@ For every ordered pair (viewer, target) of :class:`Viewer` s, :func:`sight` deci
 
 A viewer is *effectively blinded* (§9.3.4) when every square of its own space is dark to it and
 it has neither darkvision nor blindsight: no Dex to AC, -2 AC, half speed (the engine applies
-that). It still sees lit squares far away: a torch is seen down a long tunnel.
+that). It still sees lit squares far away: a torch is seen down a long tunnel. A blind viewer
+with blindsight is never blinded (SRD: "blinding attacks do not penalize creatures using
+blindsight"); one without it always is.
 
 Sight by light is symmetric (§9.3.7): the line is the same both ways, so when A sees B by light
 and A's own squares are lit in B's view, B sees A. An unlit kobold with darkvision watches the
@@ -23,7 +27,8 @@ torch bearer, who does not see it.
 
 Each side's *seen* mask holds the squares any of its members sees now: in the member's field of
 view and lit to it, or within its darkvision (rock faces bordering the view included). The
-*explored* mask is their running union (:func:`explore`).
+*explored* mask is their running union (:func:`explore`). A blind member adds only the squares
+within its blindsight.
 
 >>> import numpy as np
 >>> from sim.vision.light import Light, light_levels
@@ -38,6 +43,10 @@ view and lit to it, or within its darkvision (rock faces bordering the view incl
 (50, 0)
 >>> bool(s.blinded[1])                                  # darkvision: never blinded by the dark
 False
+>>> grimlock = Viewer("grimlock", "monsters", ((10, 0),), blindsight_ft=40, blind=True)
+>>> s = sight(rock, light_levels(rock, [torch]), [fighter, grimlock])
+>>> s.level_of("grimlock", "bruna"), s.miss_chance("grimlock", "bruna")   # 50 ft: the torch shows it nothing
+(0, 50)
 """
 
 from __future__ import annotations
@@ -73,6 +82,7 @@ class Viewer:
     tremorsense_ft: int = 0
     scent: bool = False
     grounded: bool = True   # touches the ground (tremorsense finds it); fliers do not
+    blind: bool = False     # no sight at all: only blindsight (and the other senses) perceive
 
     def __post_init__(self) -> None:
         if not self.squares:
@@ -88,7 +98,8 @@ class Viewer:
         return cls(id=id, team=team, squares=tuple((int(x), int(y)) for x, y in squares),
                    darkvision_ft=int(senses.darkvision_ft), low_light=bool(senses.low_light),
                    blindsense_ft=int(senses.blindsense_ft), blindsight_ft=int(senses.blindsight_ft),
-                   tremorsense_ft=int(senses.tremorsense_ft), scent=bool(senses.scent), grounded=grounded)
+                   tremorsense_ft=int(senses.tremorsense_ft), scent=bool(senses.scent), grounded=grounded,
+                   blind=bool(getattr(senses, "blind", False)))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -161,14 +172,15 @@ def _sq_dist(r0, c0, r1, c1):
 @numba.njit(cache=True, nogil=True)
 def _sight_kernel(opaque, normal, low, magic, sq, off, props, n_teams, level, miss, blinded, seen,
                   stamp, cells, token, tok_of):
-    """props int64 [n, 8]: darkvision, low-light, blindsense, blindsight, tremorsense (feet),
-    scent, grounded, team index. Fills level, miss, blinded, seen; returns the last token."""
+    """props int64 [n, 9]: darkvision, low-light, blindsense, blindsight, tremorsense (feet),
+    scent, grounded, team index, blind. Fills level, miss, blinded, seen; returns the last token."""
     rows, cols = opaque.shape
     n = off.shape[0] - 1
     depth = rows + cols
     for i in range(n):
         dv, ll, bse, bsi = props[i, 0], props[i, 1], props[i, 2], props[i, 3]
         team = props[i, 7]
+        blind = props[i, 8] != 0
         lv = low if ll else normal
         token += 1
         tok_of[i] = token
@@ -180,14 +192,14 @@ def _sight_kernel(opaque, normal, low, magic, sq, off, props, n_teams, level, mi
                 dark = False
             if not opaque[r, c]:
                 m = shadowcast(opaque, r, c, depth, stamp, token, cells, m)
-        blinded[i] = dark and dv == 0 and bsi == 0
+        blinded[i] = bsi == 0 and (blind or (dark and dv == 0))
         if team >= 0:
             for q in range(m):
                 r, c = cells[q, 0], cells[q, 1]
-                if lv[r, c] != DARK:
+                if lv[r, c] != DARK and not blind:
                     seen[team, r, c] = True
                     continue
-                reach = max(dv, bsi)
+                reach = bsi if blind else max(dv, bsi)
                 if reach > 0:
                     for s in range(off[i], off[i + 1]):
                         if 5 * _sq_dist(sq[s, 0], sq[s, 1], r, c) <= reach:
@@ -220,7 +232,7 @@ def _sight_kernel(opaque, normal, low, magic, sq, off, props, n_teams, level, mi
                 if bsi > 0 and ft <= bsi:
                     got = SEES
                     chance = 0
-                else:
+                elif not blind:
                     if dv > 0 and ft <= dv:
                         got = SEES
                         chance = SHADOW_MISS if all_magic else 0
@@ -252,7 +264,7 @@ def sight(rock: np.ndarray, light: LightGrid, viewers: Sequence[Viewer], *, scra
     teams = tuple(dict.fromkeys(v.team for v in vs))
     off = np.zeros(n + 1, dtype=np.int64)
     flat: list[tuple[int, int]] = []
-    props = np.zeros((n, 8), dtype=np.int64)
+    props = np.zeros((n, 9), dtype=np.int64)
     for i, v in enumerate(vs):
         for x, y in v.squares:
             if not (0 <= x < cols and 0 <= y < rows):
@@ -260,7 +272,7 @@ def sight(rock: np.ndarray, light: LightGrid, viewers: Sequence[Viewer], *, scra
             flat.append((y, x))
         off[i + 1] = len(flat)
         props[i] = (v.darkvision_ft, int(v.low_light), v.blindsense_ft, v.blindsight_ft, v.tremorsense_ft,
-                    int(v.scent), int(v.grounded), teams.index(v.team))
+                    int(v.scent), int(v.grounded), teams.index(v.team), int(v.blind))
     sq = np.array(flat, dtype=np.int64).reshape(-1, 2)
     level = np.zeros((n, n), dtype=np.uint8)
     miss = np.zeros((n, n), dtype=np.uint8)

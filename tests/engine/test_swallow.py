@@ -4,7 +4,11 @@ order); caves are inline (tests/engine/helpers.py legend)."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
+
+import pytest
 
 from sim import events as ev
 from sim.engine import grapple, swallow
@@ -15,6 +19,7 @@ from sim.engine.fight import new_encounter
 from sim.loaders import load_encounter
 from sim.paths import maps_dir
 from sim.render.model import ViewModel
+from sim.rules.sizes import Size
 from sim.events import dumps
 from sim.log import Narrator
 from tests.engine.helpers import encounter, ready
@@ -379,3 +384,49 @@ def test_the_dms_hand_does_not_move_a_creature_inside_or_its_host():
     assert not r and "is inside" in r.reason and w.name in r.reason
     r = dm.move_token(enc, "w", (0, 2))
     assert not r and "holds a creature inside it" in r.reason
+
+
+# -- the gizzard's capacity, size by size (issue 34 item 4) ----------------------------------------------------
+
+def _gizzard_of(size_template, n_inside, resize=None):
+    """The worm with ``n_inside`` copies of one creature inside, and one more of it outside."""
+    enc, w = worm_and(("x", size_template, (5, 0)))
+    x = enc.creatures["x"]
+    if resize is not None:
+        x.block = dataclasses.replace(x.block, size=Size.parse(resize))
+    for i in range(n_inside):
+        y = copy.copy(x)
+        y.id = f"x{i}"
+        enc.creatures[y.id] = y
+        enc.inside[y.id] = "w"
+    return enc, w, x
+
+
+@pytest.mark.parametrize("template, resize, n", [
+    ("ogre", None, 2), (FIGHTER, None, 8), ("kobold", None, 32), ("monstrous-centipede-tiny", None, 128),
+    ("monstrous-centipede-tiny", "diminutive", 512), ("monstrous-centipede-tiny", "fine", 512)])
+def test_a_full_gizzard_for_each_size(template, resize, n):
+    """SRD purple worm: "A Gargantuan worm's interior can hold 2 Large, 8 Medium, 32 Small, 128
+    Tiny, or 512 Diminutive or smaller opponents." With n - 1 inside there is room for one more;
+    with n inside, none (not even for the smallest)."""
+    enc, w, x = _gizzard_of(template, n - 1, resize)
+    r = swallow.rider_of(w, "swallow_whole")
+    assert swallow.capacity(r, x.size) == n
+    assert swallow.room_for(enc, w, r, x)
+    enc, w, x = _gizzard_of(template, n, resize)
+    assert not swallow.room_for(enc, w, r, x)
+
+
+def test_the_worms_holds_table_is_the_srds():
+    """The purple worm's stat block: 2 Large, 8 Medium, 32 Small, 128 Tiny, 512 Diminutive (the
+    old table had 8 Small, 32 Tiny, 128 Diminutive); a Small creature takes 1/32: one Large
+    (1/2) and sixteen Small (16/32) fill it."""
+    enc, w, x = _gizzard_of("kobold", 16)
+    r = swallow.rider_of(w, "swallow_whole")
+    assert dict(r.holds) == {"large": 2, "medium": 8, "small": 32, "tiny": 128, "diminutive": 512}
+    assert swallow.room_for(enc, w, r, x)              # 16/32 inside
+    ogre = copy.copy(enc.creatures["x0"])
+    ogre.id = "o"
+    ogre.block = dataclasses.replace(ogre.block, size=Size.LARGE)
+    enc.creatures["o"], enc.inside["o"] = ogre, "w"     # + 1/2 = 1: full
+    assert not swallow.room_for(enc, w, r, x)

@@ -64,7 +64,8 @@ full_attack            routines of attack ids: [["club", "claw", "bite"], ["claw
 [body]                 form ("tall"/"long"), height, head, shoulders, depth (feet)
 [speed]                land, climb, swim, burrow, fly, maneuverability (monsters; PCs: race)
 [senses]               darkvision_ft, low_light, scent, blindsense_ft, blindsight_ft,
-                       tremorsense_ft, light_sensitivity
+                       tremorsense_ft, light_sensitivity, light_blindness, blind (no sight at
+                       all: it perceives by blindsight and its other senses only)
 [defenses]             damage_reduction = { amount, bypass }, resist = { fire = 10 },
                        regeneration = { amount, bypassed_by = ["fire", "acid"] }, immune = [...],
                        split = ["slashing", "piercing", "electricity"] (docs/rules.md §11.14)

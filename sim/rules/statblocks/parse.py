@@ -695,6 +695,12 @@ def _parse_senses(chk: Check, data: Mapping[str, Any], race_row: Mapping[str, An
     for k in raw:
         if k not in {f.name for f in dataclasses.fields(Senses)}:
             chk.bad(f"[senses] {k}", "unknown sense; allowed: " + ", ".join(f.name for f in dataclasses.fields(Senses)))
+    if kw.get("blind"):   # no sight at all: no eyes to see in the dark or dim light with, or to be dazzled
+        for k in ("darkvision_ft", "low_light", "light_sensitivity", "light_blindness"):
+            if kw.get(k):
+                chk.bad(f"[senses] {k}", f"a blind creature (blind = true) sees nothing, so it has no {k}; "
+                        "remove one of the two")
+                kw.pop(k)
     return Senses(**kw)
 
 

@@ -80,6 +80,7 @@ class Senses:
     tremorsense_ft: int = 0
     light_sensitivity: bool = False
     light_blindness: bool = False       # drow: blinded a round by bright light, then dazzled
+    blind: bool = False                 # no sight at all (grimlocks, oozes): blindsight and the other senses only
 
 
 @dataclass(frozen=True, slots=True)
