@@ -72,7 +72,7 @@ PALETTE_FT: tuple[float, ...] = (0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7
 FLIP_BITS = 0xF0000000  # H flip, V flip, diagonal flip, hex 120 degree rotation
 GID_MASK = 0x0FFFFFFF
 MAX_FILE_BYTES = 64 * 1024 * 1024      # the map, an external tileset, the picture (and all tilesets together)
-MAX_JSON_DEPTH = 64                    # arrays and objects nested in a TMJ / TSJ file
+MAX_JSON_DEPTH = 100                   # arrays and objects nested in a TMJ / TSJ file
 MAX_GROUP_DEPTH = 32                   # group layers nested in group layers
 MAX_TILE_PX = 10_000                   # a tile's side in pixels
 MAX_OBJECT_PX = 1e9                    # an object's x, y, width or height, either way (pixels)
@@ -916,10 +916,10 @@ def tiled_picture(doc: TiledDoc) -> Path | None:
     if not named:
         return None
     where = f"{doc.path}: image layer {PICTURE_LAYER!r}"
-    try:
-        img = (doc.path.parent / named[0]).resolve()
-    except (OSError, ValueError, RuntimeError):
-        raise DataError(f"{where}: {shorten(named[0])} is not a usable file name; fix the image path in Tiled") from None
+    if "\x00" in named[0]:
+        raise DataError(f"{where}: {shorten(named[0])} is not a usable file name (it holds a NUL); fix the image "
+                        "path in Tiled")
+    img = Path(os.path.abspath(doc.path.parent / named[0]))
     if img.suffix.lower() not in (".png", ".webp"):
         raise DataError(f"{where}: {shorten(named[0])} is not a PNG or WebP picture; convert it, or rename the layer "
                         "to keep it out of the import")
