@@ -510,9 +510,10 @@ class _TmxReader:
         return out
 
 
-def _json(raw: bytes, path: Path) -> Any:
+def _json(raw: bytes, path: Path, flat: dict[int, set] | None = None) -> Any:
     """JSON text into Python, nested at most :data:`MAX_JSON_DEPTH` deep (deeper is refused
-    before anything walks it)."""
+    before anything walks it). ``flat``, when given, gets the types held by each list that holds
+    no list or object (keyed by ``id``: a layer's data is then type-checked without a second pass)."""
     try:
         doc = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -532,8 +533,11 @@ def _json(raw: bytes, path: Path) -> Any:
             raise DataError(f"{path}: JSON arrays or objects nested more than {MAX_JSON_DEPTH} deep; "
                             "re-save it from Tiled")
         items = list(v.values()) if isinstance(v, dict) else v
-        if {list, dict} & set(map(type, items)):  # not a flat list (a layer's data, checked in one pass in C)
+        types = set(map(type, items))   # one pass in C: a layer's data of a million GIDs costs ~20 ms
+        if {list, dict} & types:
             stack.extend((c, depth + 1) for c in items if isinstance(c, (list, dict)))
+        elif flat is not None and items is v:
+            flat[id(v)] = types
     return doc
 
 
@@ -558,6 +562,7 @@ class _TmjReader:
         self.path = path
         self.max_size = max_size
         self.ext = ext
+        self.flat: dict[int, set] = {}   # id(list) -> the types it holds (a flat list), from _json
 
     def props(self, obj: Mapping[str, Any], where: str) -> dict[str, Any]:
         raw = obj.get("properties", [])
@@ -572,7 +577,7 @@ class _TmjReader:
         return out
 
     def read(self, raw: bytes) -> TiledDoc:
-        doc = _json(raw, self.path)
+        doc = _json(raw, self.path, self.flat)
         if not isinstance(doc, dict) or "layers" not in doc:
             raise DataError(f"{self.path}: not a Tiled JSON map (no \"layers\"); export it from Tiled as JSON")
         cols, rows, tw, th = _check_map_header(
@@ -655,7 +660,8 @@ class _TmjReader:
             if not isinstance(data, list) or len(data) != n:
                 got = f"{len(data):,}" if isinstance(data, list) else type(data).__name__
                 raise DataError(f"{where}: layer data must be a list of {n:,} GIDs, got {got}")
-            if not set(map(type, data)) <= {int}:  # not true/false, not 1.0, not "1"
+            types = self.flat.get(id(data))
+            if not (set(map(type, data)) if types is None else types) <= {int}:  # not true/false, 1.0 or "1"
                 raise DataError(f"{where}: layer data holds a value that is not a GID (a whole number 0..4294967295)")
             try:
                 arr = np.array(data, dtype=np.int64)
