@@ -78,6 +78,7 @@ MAX_TILE_PX = 10_000                   # a tile's side in pixels
 MAX_OBJECT_PX = 1e9                    # an object's x, y, width or height, either way (pixels)
 MAX_PICTURE_PIXELS = 64_000_000        # the floor picture (an image layer named "picture"): 8000 x 8000
 MAX_NAME_CHARS = 100                   # a point's or the map's name
+MAX_TILESETS = 10_000                  # tilesets in one map (embedded or external)
 SQUARE_FT = 5.0
 VALUE_LAYERS = ("width_ft", "height_ft")
 DIFFICULT_LAYER = "difficult"
@@ -409,7 +410,11 @@ class _TmxReader:
             self.path, root.get("orientation"), root.get("infinite", "0"), root.get("width"), root.get("height"),
             root.get("tilewidth"), root.get("tileheight"), self.max_size, json_value=False)
         self.cols, self.rows = cols, rows
-        tilesets = tuple(self.tileset(ts) for ts in root.findall("tileset"))
+        found = root.findall("tileset")
+        if len(found) > MAX_TILESETS:
+            raise DataError(f"{self.path}: {len(found):,} <tileset> elements, over the limit of {MAX_TILESETS:,}; "
+                            "merge tilesets in Tiled")
+        tilesets = tuple(self.tileset(ts) for ts in found)
         layers: list[TileLayer] = []
         objects: list[MapObject] = []
         self.pictures: list[tuple[str, str]] = []
@@ -585,7 +590,11 @@ class _TmjReader:
             doc.get("tilewidth"), doc.get("tileheight"), self.max_size, json_value=True)
         self.cols, self.rows = cols, rows
         tilesets = []
-        for ts in _list(doc.get("tilesets"), str(self.path), "\"tilesets\""):
+        found = _list(doc.get("tilesets"), str(self.path), "\"tilesets\"")
+        if len(found) > MAX_TILESETS:
+            raise DataError(f"{self.path}: {len(found):,} tilesets, over the limit of {MAX_TILESETS:,}; merge tilesets "
+                            "in Tiled")
+        for ts in found:
             if not isinstance(ts, dict):
                 raise DataError(f"{self.path}: a tileset must be a JSON object, got {shorten(ts)}")
             firstgid = _int_in(ts.get("firstgid"), 1, GID_MASK, f"{self.path}: a tileset", "firstgid", json_value=True)
@@ -695,10 +704,42 @@ class _TmjReader:
 # =================================================================================================
 
 
-def tile_lut(doc: TiledDoc, layer: TileLayer) -> tuple[np.ndarray, np.ndarray, list[tuple[Tileset | None, int]]]:
-    """The distinct tiles of a layer: ``(inverse, gids, tiles)`` where ``gids[inverse]`` is the
-    layer with its flip bits cleared, and ``tiles[k]`` is (tileset, local id) of ``gids[k]``
-    (``(None, 0)`` for the empty GID 0). A GID that belongs to no tileset is refused."""
+@dataclass(frozen=True, slots=True)
+class TileLut:
+    """The distinct tiles of a layer: ``gids[inverse]`` is the layer with its flip bits cleared;
+    ``gids[k]`` is tile ``local[k]`` of tileset ``order[owner[k]]`` (``owner[k] = -1``: the empty
+    GID 0). ``gids`` is sorted, so ``owner`` is too: each tileset's tiles are one slice."""
+
+    inverse: np.ndarray
+    gids: np.ndarray
+    order: tuple[Tileset, ...]
+    owner: np.ndarray
+    local: np.ndarray
+
+    def slices(self, mask: np.ndarray) -> list[tuple[int, int, int]]:
+        """``(tileset index, start, stop)`` of every tileset that holds a tile where ``mask``."""
+        owners = np.unique(self.owner[mask & (self.owner >= 0)]).tolist()
+        bounds = np.searchsorted(self.owner, np.array(owners + [o + 1 for o in owners], dtype=np.int64))
+        m = len(owners)
+        return [(o, int(bounds[i]), int(bounds[m + i])) for i, o in enumerate(owners)]
+
+
+def _sorted_ids(ids: list[int]) -> np.ndarray:
+    return np.sort(np.array(ids, dtype=np.int64)) if ids else np.zeros(0, np.int64)
+
+
+def _lookup(ids: np.ndarray, local: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(hit, pos)``: ``hit[i]`` when ``local[i]`` is in the sorted ``ids``, at ``ids[pos[i]]``."""
+    if not len(ids):
+        return np.zeros(len(local), bool), np.zeros(len(local), np.intp)
+    pos = np.minimum(np.searchsorted(ids, local), len(ids) - 1)
+    return ids[pos] == local, pos
+
+
+def tile_lut(doc: TiledDoc, layer: TileLayer) -> TileLut:
+    """The distinct tiles of a layer (:class:`TileLut`), in numpy: a layer of 16 million
+    different GIDs costs a sort, not 16 million Python steps. A GID that belongs to no tileset is
+    refused."""
     clean = layer.gids & np.uint32(GID_MASK)
     top = int(clean.max(initial=0))
     if top < (1 << 22):  # the usual case: a dense remap table, O(n) (np.unique sorts)
@@ -709,22 +750,32 @@ def tile_lut(doc: TiledDoc, layer: TileLayer) -> tuple[np.ndarray, np.ndarray, l
     else:
         gids, inverse = np.unique(clean, return_inverse=True)
         inverse = inverse.reshape(clean.shape)
-    order = sorted(doc.tilesets, key=lambda t: t.firstgid)
-    firsts = np.array([t.firstgid for t in order], dtype=np.int64)
-    tiles: list[tuple[Tileset | None, int]] = []
-    for g in gids.tolist():
-        if g == 0:
-            tiles.append((None, 0))
-            continue
-        k = int(np.searchsorted(firsts, g, side="right")) - 1
-        ts = order[k] if k >= 0 else None
-        if ts is None or not ts.has(g - ts.firstgid):
-            r, c = np.argwhere(clean == g)[0]
-            raise DataError(f"{doc.path}: layer {layer.name!r} square ({int(c)}, {int(r)}): GID {g} belongs to no "
-                            f"tileset (the map's tilesets start at {', '.join(str(t.firstgid) for t in order) or 'none'}); "
-                            "a tileset was removed or shortened; re-add it or erase those tiles")
-        tiles.append((ts, g - ts.firstgid))
-    return inverse, gids, tiles
+    order = tuple(sorted(doc.tilesets, key=lambda t: t.firstgid))
+    firsts = np.array([t.firstgid for t in order] or [GID_MASK + 1], dtype=np.int64)
+    counts = np.array([t.tilecount for t in order] or [0], dtype=np.int64)
+    g = gids.astype(np.int64)
+    owner = np.searchsorted(firsts, g, side="right") - 1
+    owner[g == 0] = -1
+    safe = np.maximum(owner, 0)
+    local = g - firsts[safe]
+    held = (g == 0) | ((owner >= 0) & (local < counts[safe]))
+    lut = TileLut(inverse, gids, order, owner, local)
+    beyond = ~held & (owner >= 0)   # past the tileset's tilecount: held only where the tileset lists the tile
+    listed: dict[int, np.ndarray] = {}
+    for o, i, j in lut.slices(beyond):
+        tiles = order[o].tiles
+        ids = listed.setdefault(id(tiles), _sorted_ids(list(tiles)))
+        hit, _ = _lookup(ids, local[i:j])
+        held[i:j] |= hit & beyond[i:j]
+    if not held.all():
+        k = int(np.flatnonzero(~held)[0])
+        bad = int(g[k])
+        r, c = np.argwhere(clean == bad)[0]
+        starts = shorten_text(", ".join(str(t.firstgid) for t in order) or "none", 100)
+        raise DataError(f"{doc.path}: layer {shorten(layer.name)} square ({int(c)}, {int(r)}): GID {bad} belongs to "
+                        f"no tileset (the map's tilesets start at {starts}); a tileset was removed or shortened; "
+                        "re-add it or erase those tiles")
+    return lut
 
 
 def _first_square(inverse: np.ndarray, k: int) -> tuple[int, int]:
@@ -733,37 +784,82 @@ def _first_square(inverse: np.ndarray, k: int) -> tuple[int, int]:
 
 
 def _tile_name(ts: Tileset, local: int) -> str:
-    return f"tile {local} of tileset {ts.name!r}"
+    return f"tile {local} of tileset {shorten(ts.name)}"
 
 
-def _float_prop(doc, layer, inverse, k, ts, local, key, units, *, required=True) -> float | None:
-    props = ts.tiles.get(local, {})
-    if key not in props:
-        if not required:
-            return None
-        x, y = _first_square(inverse, k)
-        raise DataError(f"{ts.where}: layer {layer.name!r} square ({x}, {y}): {_tile_name(ts, local)} has no "
+def _float_check(key: str, units: str):
+    """A tile's length property ``key`` -> feet: a number from 0 (rock) to :data:`MAX_LENGTH` in
+    the map's units, the bounds of a TOML map's widths and ceilings."""
+    def check(ts: Tileset, local: int, v: Any) -> float:
+        f = number(v)
+        if f is None:
+            raise DataError(f"{ts.where}: {_tile_name(ts, local)} property {key!r} = {shorten(v)} must be a float "
+                            f"(in {units})")
+        if not math.isfinite(f) or not 0 <= f <= MAX_LENGTH:
+            raise DataError(f"{ts.where}: {_tile_name(ts, local)} property {key!r} = {shorten(v)} must be a number "
+                            f"from 0 (rock) to {MAX_LENGTH} {units}, the widths and ceilings a map allows")
+        return to_feet(f, units)
+    return check
+
+
+def _bool_check(key: str):
+    def check(ts: Tileset, local: int, v: Any) -> float:
+        if not isinstance(v, bool):
+            raise DataError(f"{ts.where}: {_tile_name(ts, local)} property {key!r} = {shorten(v)} must be a bool "
+                            "(true/false)")
+        return 1.0 if v else 0.0
+    return check
+
+
+def _prop_table(lut: TileLut, key: str, check, need: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(present, value)`` per distinct tile: whether the tile carries property ``key``, and
+    ``check(tileset, local, raw)`` of it -- for the tiles where ``need``; the first bad value among
+    them is refused. Work: the tiles a tileset lists (once per tileset file) and a sorted
+    search per tileset, however many GIDs the layer holds."""
+    n = len(lut.gids)
+    present, value = np.zeros(n, bool), np.zeros(n, np.float64)
+    prepared: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    for o, i, j in lut.slices(need):
+        ts = lut.order[o]
+        prep = prepared.get(id(ts.tiles))
+        if prep is None:
+            rows = []
+            for tid, props in ts.tiles.items():
+                if key in props:
+                    try:
+                        rows.append((tid, check(ts, tid, props[key]), True))
+                    except DataError:
+                        rows.append((tid, 0.0, False))
+            rows.sort()
+            prep = (np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.float64),
+                    np.array([r[2] for r in rows], dtype=bool))
+            prepared[id(ts.tiles)] = prep
+        ids, vals, ok = prep
+        hit, pos = _lookup(ids, lut.local[i:j])
+        hit &= need[i:j]
+        bad = hit & ~ok[pos] if len(ids) else hit
+        if bad.any():
+            local = int(lut.local[i + int(np.flatnonzero(bad)[0])])
+            check(ts, local, ts.tiles[local][key])   # raises the located message
+        present[i:j] = hit
+        if len(ids):
+            value[i:j] = np.where(hit, vals[pos], 0.0)
+    return present, value
+
+
+def _required(doc: TiledDoc, layer: TileLayer, lut: TileLut, key: str, units: str, need: np.ndarray) -> np.ndarray:
+    """The float property ``key`` (feet) of every tile where ``need``; a tile without it is refused
+    at its first square."""
+    present, value = _prop_table(lut, key, _float_check(key, units), need)
+    missing = need & ~present
+    if missing.any():
+        k = int(np.flatnonzero(missing)[0])
+        ts, local = lut.order[int(lut.owner[k])], int(lut.local[k])
+        x, y = _first_square(lut.inverse, k)
+        raise DataError(f"{ts.where}: layer {shorten(layer.name)} square ({x}, {y}): {_tile_name(ts, local)} has no "
                         f"property {key!r}; give the tile a float property {key!r} (in {units}) in Tiled's "
                         "tileset editor")
-    v = props[key]
-    f = number(v)
-    if f is None:
-        raise DataError(f"{ts.where}: {_tile_name(ts, local)} property {key!r} = {shorten(v)} must be a float "
-                        f"(in {units})")
-    if not math.isfinite(f) or not 0 <= f <= MAX_LENGTH:
-        raise DataError(f"{ts.where}: {_tile_name(ts, local)} property {key!r} = {shorten(v)} must be a number from "
-                        f"0 (rock) to {MAX_LENGTH} {units}, the widths and ceilings a map allows")
-    return to_feet(f, units)
-
-
-def _bool_prop(ts: Tileset, local: int, key: str) -> bool | None:
-    v = ts.tiles.get(local, {}).get(key)
-    if v is None:
-        return None
-    if not isinstance(v, bool):
-        raise DataError(f"{ts.where}: {_tile_name(ts, local)} property {key!r} = {shorten(v)} must be a bool "
-                        "(true/false)")
-    return v
+    return value
 
 
 def _map_units(doc: TiledDoc) -> str:
@@ -792,22 +888,16 @@ def _layers_by_name(doc: TiledDoc) -> dict[str, TileLayer]:
 
 
 def _value_layer(doc: TiledDoc, layer: TileLayer, units: str) -> np.ndarray:
-    inverse, gids, tiles = tile_lut(doc, layer)
-    lut = np.zeros(len(gids), dtype=np.float64)
-    for k, (ts, local) in enumerate(tiles):
-        if ts is not None:
-            lut[k] = _float_prop(doc, layer, inverse, k, ts, local, "ft", units)
-    return lut[inverse]
+    lut = tile_lut(doc, layer)
+    return _required(doc, layer, lut, "ft", units, lut.owner >= 0)[lut.inverse]
 
 
 def _flag_layer(doc: TiledDoc, layer: TileLayer, key: str) -> np.ndarray:
-    inverse, gids, tiles = tile_lut(doc, layer)
-    lut = np.zeros(len(gids), dtype=bool)
-    for k, (ts, local) in enumerate(tiles):
-        if ts is not None:
-            v = _bool_prop(ts, local, key)
-            lut[k] = True if v is None else v
-    return lut[inverse]
+    """Any tile marks the square, unless the tile says ``key = false``."""
+    lut = tile_lut(doc, layer)
+    used = lut.owner >= 0
+    present, value = _prop_table(lut, key, _bool_check(key), used)
+    return (used & (~present | (value > 0)))[lut.inverse]
 
 
 def tiled_arrays(doc: TiledDoc) -> dict[str, np.ndarray]:
@@ -836,18 +926,14 @@ def tiled_arrays(doc: TiledDoc) -> dict[str, np.ndarray]:
             layer = by_name[SEMANTIC_LAYER]
         else:
             layer = candidates[0]
-        inverse, gids, tiles = tile_lut(doc, layer)
-        n = len(gids)
-        lw, lh, ld, lr = np.zeros(n), np.zeros(n), np.zeros(n, bool), np.ones(n, bool)
-        for k, (ts, local) in enumerate(tiles):
-            if ts is None:
-                continue
-            if _bool_prop(ts, local, "rock"):
-                continue
-            lw[k] = _float_prop(doc, layer, inverse, k, ts, local, "width_ft", units)
-            lh[k] = _float_prop(doc, layer, inverse, k, ts, local, "height_ft", units)
-            ld[k] = bool(_bool_prop(ts, local, "difficult"))
-            lr[k] = False
+        lut = tile_lut(doc, layer)
+        used = lut.owner >= 0
+        rock_p, rock_v = _prop_table(lut, "rock", _bool_check("rock"), used)
+        floor = used & ~(rock_p & (rock_v > 0))   # a rock tile needs no width or height
+        lw = np.where(floor, _required(doc, layer, lut, "width_ft", units, floor), 0.0)
+        lh = np.where(floor, _required(doc, layer, lut, "height_ft", units, floor), 0.0)
+        diff_p, diff_v = _prop_table(lut, "difficult", _bool_check("difficult"), floor)
+        ld, lr, inverse = floor & diff_p & (diff_v > 0), ~floor, lut.inverse
         w, h, d, empty = lw[inverse], lh[inverse], ld[inverse], lr[inverse]
     door = _flag_layer(doc, by_name[DOOR_LAYER], "door") if DOOR_LAYER in by_name else np.zeros(shape, bool)
     rock = empty | (w <= 0) | (h <= 0) | door   # a closed door is rock for movement (SCHEMA: door)

@@ -486,3 +486,39 @@ def test_entity_bomb_in_an_external_tileset(tmp_path):
 def test_shipped_entity_bomb_still_refused(tmp_path):
     src = Path(__file__).resolve().parents[1] / "data" / "entity_bomb.tmx"
     refused(tmp_path, src, "not a valid TMX XML file (limit on input amplification factor")
+
+
+# -- work bounded by the file, not by the number of different tiles ----------------------------------
+
+
+def test_a_door_layer_of_4_million_different_tiles_is_one_sort(tmp_path):
+    """2048 x 2048 squares, every door tile a different GID of one 2^27-tile tileset (an 8-MB
+    file): the tiles are looked up with numpy (about a second), not one Python step each (13 s)."""
+    import sim.importers.tiled as t
+    n = 2048
+    b64 = lambda a: base64.b64encode(zlib.compress(np.ascontiguousarray(a, "<u4").tobytes(), 1)).decode()
+    ones = np.ones((n, n), np.uint32)
+    door = (np.arange(n * n, dtype=np.uint32) + 10).reshape(n, n)
+    door[0, 0] = 0
+    ft = {"id": 0, "properties": [{"name": "ft", "type": "float", "value": 10.0}]}
+    shut = {"id": 5, "properties": [{"name": "door", "type": "bool", "value": False}]}   # GID 15 stays open
+    lay = lambda name, a: {"type": "tilelayer", "name": name, "width": n, "height": n, "encoding": "base64",
+                           "compression": "zlib", "data": b64(a)}
+    doc = {"width": n, "height": n, "tilewidth": 32, "tileheight": 32, "orientation": "orthogonal", "infinite": False,
+           "tilesets": [{"firstgid": 1, "name": "v", "tilecount": 2, "tiles": [ft]},
+                        {"firstgid": 10, "name": "d", "tilecount": 2 ** 27, "tiles": [shut]}],
+           "layers": [lay("width_ft", ones), lay("height_ft", ones), lay("door", door)]}
+    src = tmp_path / "m.tmj"
+    src.write_text(json.dumps(doc))
+    t0 = time.perf_counter()
+    g = t.read_tiled_grid(src)
+    took = time.perf_counter() - t0
+    assert int(g.door.sum()) == n * n - 2 and not g.door[0, 0] and not g.door[0, 5]
+    assert took < 6.0, f"{took:.1f} s"
+
+
+def test_too_many_tilesets(tmp_path):
+    src = write(semantic_spec(), tmp_path / "m.tmx")
+    extra = "".join(f' <tileset firstgid="{100 + k}" name="e{k}" tilecount="1"/>\n' for k in range(10_000))
+    _sub(src, ' <layer id="1"', extra + ' <layer id="1"')
+    refused(tmp_path, src, "10,001 <tileset> elements, over the limit of 10,000")
