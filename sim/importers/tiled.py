@@ -882,7 +882,7 @@ def _layers_by_name(doc: TiledDoc) -> dict[str, TileLayer]:
     out: dict[str, TileLayer] = {}
     for lay in doc.layers:
         if lay.name in out:
-            raise DataError(f"{doc.path}: two tile layers are named {lay.name!r}; rename one")
+            raise DataError(f"{doc.path}: two tile layers are named {shorten(lay.name)}; rename one")
         out[lay.name] = lay
     return out
 
@@ -921,7 +921,7 @@ def tiled_arrays(doc: TiledDoc) -> dict[str, np.ndarray]:
                             "layer of terrain tiles (semantic tiles); see the README, Tiled maps")
         if len(candidates) > 1:
             if SEMANTIC_LAYER not in by_name:
-                raise DataError(f"{doc.path}: tile layers {', '.join(repr(l.name) for l in candidates)}: name the "
+                raise DataError(f"{doc.path}: tile layers {shorten_text(', '.join(shorten(l.name, 30) for l in candidates), 200)}: name the "
                                 f"terrain layer {SEMANTIC_LAYER!r}, or use layers width_ft and height_ft (value tiles)")
             layer = by_name[SEMANTIC_LAYER]
         else:
