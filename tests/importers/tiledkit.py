@@ -57,6 +57,7 @@ class Spec:
     encoding: str = "csv"              # csv | base64 | xml (TMX only)
     compression: str = ""              # "" | zlib | gzip | zstd | other
     layer_size: dict = field(default_factory=dict)   # name -> (w, h) override
+    picture: str | None = None         # an image layer named "picture" with this image file
 
 
 def _b64(gids: np.ndarray, compression: str) -> str:
@@ -138,6 +139,8 @@ def write_tmx(spec: Spec, path: Path) -> Path:
         for i, (name, x, y) in enumerate(spec.points, 1):
             out.append(f'  <object id="{i}" name={quoteattr(name)} x="{x}" y="{y}"><point/></object>')
         out.append(' </objectgroup>')
+    if spec.picture is not None:
+        out.append(f' <imagelayer id="7" name="picture"><image source={quoteattr(spec.picture)}/></imagelayer>')
     out.append('</map>')
     path.write_text("\n".join(out) + "\n")
     return path
@@ -170,6 +173,8 @@ def write_tmj(spec: Spec, path: Path) -> Path:
         layers.append({"id": 8, "name": "points", "type": "objectgroup", "objects": [
             {"id": i, "name": n, "x": x, "y": y, "point": True, "width": 0, "height": 0}
             for i, (n, x, y) in enumerate(spec.points, 1)]})
+    if spec.picture is not None:
+        layers.append({"id": 7, "name": "picture", "type": "imagelayer", "image": spec.picture})
     doc = {"type": "map", "version": "1.8", "orientation": spec.orientation, "renderorder": "right-down",
            "width": spec.cols, "height": spec.rows, "tilewidth": TILE, "tileheight": TILE,
            "infinite": spec.infinite, "tilesets": tilesets, "layers": layers,
