@@ -72,15 +72,19 @@ def _split(text: str) -> tuple[str, str, str]:
 
     >>> _split("legend.=.width=5,30"), _split("legend...height=2"), _split("legend.,.width=5,30")
     (('legend.=.width', '=', '5,30'), ('legend...height', '=', '2'), ('legend.,.width', '=', '5,30'))
-    >>> _split("colour=red=blue")
-    ('colour', '=', 'red=blue')
+    >>> _split("colour=red=blue"), _split("legend.=.width")
+    (('colour', '=', 'red=blue'), ('legend.=.width', '', ''))
     """
+    def known(key: str) -> bool:
+        return any(r.fullmatch(key.strip()) for r in (_LEGEND, _COMBATANT, _TEAM, _SETTING))
+
     at = text.find("=")
     while at >= 0:
-        key = text[:at].strip()
-        if any(r.fullmatch(key) for r in (_LEGEND, _COMBATANT, _TEAM, _SETTING)):
+        if known(text[:at]):
             return text[:at], "=", text[at + 1:]
         at = text.find("=", at + 1)
+    if known(text):
+        return text, "", ""      # a key without values
     return text.partition("=")
 
 
