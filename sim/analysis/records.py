@@ -181,10 +181,10 @@ class Identity:
 
     __slots__ = ("labels", "seed", "_seeds")
 
-    def __init__(self, labels, seed: int):
+    def __init__(self, labels, seed: int, seeds: dict[int, int] | None = None):
         self.labels = frozenset(str(x) for x in labels)
         self.seed = int(seed)
-        self._seeds: dict[int, int] = {}
+        self._seeds: dict[int, int] = dict(seeds or {})   # index -> seed, already drawn (the batch's plan)
 
     def why_not(self, rec: dict) -> str | None:
         label = str(rec.get("variant", ""))

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
         check_writable(Path(args.out))
         start = REC.existing_records(args.out, fmt, cols, inputs, resume=args.resume, repair=args.repair,
-                                     identity=REC.Identity(labels, seed))
+                                     identity=REC.Identity(labels, seed, {j.index: j.seed for j in jobs}))
     existing = list(start.records)
     _check_existing(existing, labels, args.runs, seed, args.out)
     if start.source is not None and start.source == Path(args.out):
