@@ -2,12 +2,15 @@
 
 While a batch runs, each finished fight's record is appended (and flushed) to the journal
 ``OUT.part``, so an interrupted batch loses nothing. The journal's first line records a hash of
-the batch's inputs (:data:`JOURNAL_TAG`); ``--resume`` reads ``OUT.part`` (or a finished ``OUT``,
-to extend it with more ``--runs``), checks that its records belong to this batch (the same
-inputs hash, the same seeds for the same fight numbers, the same columns) and that every
-complete line is a record cavesim could have written (:func:`check_record`; a damaged line is
-refused with its number, and ``--repair`` moves it aside to ``OUT.part.damaged`` so that its
-fight is played again), and plays only the missing fights. The journal is never truncated
+the batch's inputs (:data:`JOURNAL_TAG`), and every record in it ends with a check
+(:func:`record_check`: a hash of those inputs and the record's text), so a record copied from
+another batch's journal, or edited, is told from this batch's own. ``--resume`` reads
+``OUT.part`` (or a finished ``OUT``, to extend it with more ``--runs``), checks that it belongs
+to this batch (the same inputs hash, the same columns) and that every complete line is a record
+of this batch (:func:`check_record`, its check, its variant one of this batch's and its seed
+fight ``i``'s seed, :class:`Identity`; a line that is not is refused, in one line naming the
+first such line and the fix, and ``--repair`` moves it aside to ``OUT.part.damaged`` so that
+its fight is played again), and plays only the missing fights. The journal is never truncated
 (:class:`Journal`). When every fight is
 in, the records are sorted (variant as listed, then fight number) and written to ``OUT`` in one
 atomic step, and ``OUT.part`` is removed: the same seed gives the same bytes, whatever the
@@ -21,7 +24,7 @@ object per fight with the record's own keys.
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> j = Journal(d / "runs.csv", "csv", ["variant", "index", "seed", "rounds"], inputs="ab12")
 >>> (d / "runs.csv.part").read_text().splitlines()
-['# cavesim batch journal v1 inputs=ab12', 'variant,index,seed,rounds']
+['# cavesim batch journal v2 inputs=ab12', 'variant,index,seed,rounds,check']
 >>> j.append([{"variant": "", "index": 1, "seed": 5, "rounds": 3}, {"variant": "", "index": 0, "seed": 4, "rounds": 2}])
 >>> j.finish(lambda r: r["index"])
 >>> (d / "runs.csv").read_text().splitlines()
@@ -33,6 +36,7 @@ object per fight with the record's own keys.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -41,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.analysis.batch import INT_FIELDS
+from sim.analysis.batch import INT_FIELDS, fight_seed
 from sim.errors import DataError
 from sim.errors import shorten as short
 from sim.fileio import atomic_write_text, check_dir
@@ -65,19 +69,26 @@ def _int_field(key: str) -> bool:
     return key in INT_FIELDS or key.split(".", 1)[0] in INT_FIELDS
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,19}")
+
+
 def coerce(rec: dict) -> dict:
-    """A record read from CSV with its numbers as numbers (empty cells dropped)."""
+    """A record read from CSV with its numbers as numbers (empty cells dropped). A number is read
+    strictly: ASCII digits with an optional minus sign, nothing else (``int`` would also take
+    ``+3``, `` 3``, ``3_0`` or ``٣``); anything else stays text, which :func:`check_record`
+    refuses in a number column.
+
+    >>> coerce({"variant": "", "index": "3", "seed": "3_0", "rounds": "+2"})
+    {'variant': '', 'index': 3, 'seed': '3_0', 'rounds': '+2'}
+    """
     out = {}
     for k, v in rec.items():
         if v is None or v == "":
             if k in ("variant", "winner", "error", "reason"):
                 out[k] = ""
             continue
-        if _int_field(k) and isinstance(v, str):
-            try:
-                v = int(v)
-            except ValueError:
-                pass
+        if _int_field(k) and isinstance(v, str) and _WHOLE.fullmatch(v):
+            v = int(v)
         out[k] = v
     return out
 
@@ -86,7 +97,8 @@ def coerce(rec: dict) -> dict:
 # Checking what is read back (a journal may have been damaged by a crash, a disk or a person)
 # =================================================================================================
 
-JOURNAL_TAG = "# cavesim batch journal v1 inputs="
+JOURNAL_TAG = "# cavesim batch journal v2 inputs="
+CHECK = "check"             # the journal's own last column (CSV) / last key (JSON lines)
 MAX_LINE = 1 << 20          # a record line longer than 1 MiB is damaged (a whole fight is a few kB)
 MAX_TEXT = 2000             # characters of a text field other than a heat map
 MAX_INT = 10 ** 9           # any count, hit points or rounds beyond this is damage
@@ -140,6 +152,55 @@ def check_record(rec: Any, columns: list[str] | None = None) -> str | None:
     return None
 
 
+def record_check(inputs: str, body: str) -> str:
+    """The check a journal writes at the end of a record: 16 hex digits of SHA-256 over the
+    journal's inputs hash and the record's own text (its CSV row or JSON object without the
+    check). A record copied from another batch's journal carries that batch's inputs in its
+    check, so it does not match the journal it was spliced into; nor does an edited record.
+
+    >>> record_check("ab12", ",0,4,2")
+    'c3ba0f7ae0965ff6'
+    >>> record_check("ab12", ",0,4,3") != record_check("ab12", ",0,4,2") != record_check("cd34", ",0,4,2")
+    True
+    """
+    return hashlib.sha256(f"{inputs}\n{body}".encode()).hexdigest()[:16]
+
+
+class Identity:
+    """What a record of this batch is: one of its variants (as ``--vary`` labels them), with fight
+    ``i``'s seed drawn from the batch seed (:func:`sim.analysis.batch.fight_seed`).
+
+    >>> ident = Identity(["a"], 7)
+    >>> ident.why_not({"variant": "a", "index": 0, "seed": fight_seed(7, 0)}) is None
+    True
+    >>> ident.why_not({"variant": "b", "index": 0, "seed": fight_seed(7, 0)})
+    "variant 'b' is not one of this batch's"
+    >>> ident.why_not({"variant": "a", "index": 1, "seed": 5}) == f"seed 5 is not fight 1's seed in this batch ({fight_seed(7, 1)})"
+    True
+    """
+
+    __slots__ = ("labels", "seed", "_seeds")
+
+    def __init__(self, labels, seed: int, seeds: dict[int, int] | None = None):
+        self.labels = frozenset(str(x) for x in labels)
+        self.seed = int(seed)
+        self._seeds: dict[int, int] = dict(seeds or {})   # index -> seed, already drawn (the batch's plan)
+
+    def why_not(self, rec: dict) -> str | None:
+        label = str(rec.get("variant", ""))
+        if label not in self.labels:
+            return f"variant {short(label)} is not one of this batch's"
+        i = rec["index"]
+        if i not in self._seeds:
+            self._seeds[i] = fight_seed(self.seed, i)
+        if rec["seed"] != self._seeds[i]:
+            return f"seed {rec['seed']} is not fight {i}'s seed in this batch ({self._seeds[i]})"
+        return None
+
+
+_FOREIGN = "not a record of this batch (its check does not match the journal's inputs: copied from another batch, or edited)"
+
+
 @dataclass(frozen=True, slots=True)
 class Scan:
     """What a batch file holds: its good records, its damaged complete lines ``(line, why)``,
@@ -151,10 +212,11 @@ class Scan:
     clean_end: bool
 
 
-def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Scan:
+def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None, identity: Identity | None = None) -> Scan:
     """Read a batch file (a finished ``OUT`` or a journal ``OUT.part``) line by line, checking every
-    record (:func:`check_record`). A last line without its newline (cut off by an interruption) is
-    left out. Raises :class:`DataError` only for what is not a batch file at all."""
+    record (:func:`check_record`; in a journal also its check, :func:`record_check`, and with
+    ``identity`` its variant and seed). A last line without its newline (cut off by an
+    interruption) is left out. Raises :class:`DataError` only for what is not a batch file at all."""
     p = Path(path)
     try:
         if not p.is_file():
@@ -169,6 +231,7 @@ def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Sca
     clean_end = True
     with fh:
         for number, raw in enumerate(_raw_lines(fh), 1):
+            mark = body = None
             if not raw.endswith(b"\n"):
                 clean_end = False
                 break
@@ -198,16 +261,25 @@ def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Sca
                     header = row
                     if "index" not in header or "seed" not in header:
                         raise DataError(f"{p}:{number}: not a cavesim batch file (no index and seed columns)")
+                    if inputs is not None:
+                        if header[-1] != CHECK:
+                            raise DataError(f"{p}:{number}: a journal's header ends with a {CHECK} column, this one "
+                                            f"does not (written by another cavesim?); delete {p} to start the batch again")
+                        header = header[:-1]
                     if columns is not None and header != list(columns):
                         raise DataError(f"{p}: its columns are not this batch's (another encounter or --vary); "
                                         "give a new --out or drop --resume")
                     continue
                 if not row:
                     continue
-                if len(row) != len(header):
-                    damaged.append((number, f"{len(row)} fields where the header has {len(header)}"))
+                width = len(header) + (inputs is not None)
+                if len(row) != width:
+                    damaged.append((number, f"{len(row)} fields where the header has {width}"))
                     continue
                 rec = coerce(dict(zip(header, row)))
+                if inputs is not None:
+                    mark = row[-1]
+                    body = line[:-len(mark) - 1] if line.endswith("," + mark) else None
             else:
                 if not line.strip():
                     continue
@@ -216,7 +288,19 @@ def scan(path: str | Path, fmt: str, *, columns: list[str] | None = None) -> Sca
                 except (ValueError, RecursionError):
                     damaged.append((number, "not a JSON record"))
                     continue
+                if inputs is not None and isinstance(rec, dict):
+                    mark = rec.pop(CHECK, None)
+                    body = None
             why = check_record(rec, columns if fmt == "jsonl" else None)
+            if why is None and inputs is not None:
+                if fmt == "jsonl":
+                    body = json.dumps(rec, separators=(",", ":"), allow_nan=False)
+                if not isinstance(mark, str) or not mark:
+                    why = f"no {CHECK} (a journal's records end with one)"
+                elif body is None or mark != record_check(inputs, body):
+                    why = _FOREIGN
+                elif identity is not None:
+                    why = identity.why_not(rec)
             if why is not None:
                 damaged.append((number, why))
                 continue
@@ -276,6 +360,24 @@ def render(records: list[dict], fmt: str, columns: list[str], *, header: bool = 
     return "".join(json.dumps(r, separators=(",", ":"), allow_nan=False) + "\n" for r in records)
 
 
+def render_journal(records: list[dict], fmt: str, columns: list[str], inputs: str, *, header: bool = True) -> str:
+    """Records as the journal holds them: each ends with its check (:func:`record_check`), in a
+    last CSV column ``check`` or a last JSON key ``"check"``.
+
+    >>> print(render_journal([{"variant": "", "index": 0, "seed": 4}], "csv", ["variant", "index", "seed"], "ab12"), end="")
+    variant,index,seed,check
+    ,0,4,a6800adbda8eb1cf
+    """
+    out = []
+    if header and fmt == "csv":
+        out.append(render([], fmt, [*columns, CHECK]))
+    for r in records:
+        body = render([r], fmt, columns, header=False)[:-1]
+        mark = record_check(inputs, body)
+        out.append(f"{body},{mark}\n" if fmt == "csv" else f'{body[:-1]},"{CHECK}":"{mark}"}}\n')
+    return "".join(out)
+
+
 def part_path(path: str | Path) -> Path:
     p = Path(path)
     return p.with_name(p.name + ".part")
@@ -298,11 +400,13 @@ class Resume:
 
 
 def existing_records(path: str | Path, fmt: str, columns: list[str], inputs: str | None = None, *,
-                     resume: bool = True, repair: bool = False) -> Resume:
+                     resume: bool = True, repair: bool = False, identity: Identity | None = None) -> Resume:
     """The records a batch starts from. Resuming: its journal ``OUT.part`` if there is one (its
-    inputs hash must be ``inputs``, and a damaged line is refused unless ``repair``), else a
-    finished ``OUT``, else none. Not resuming: none, and an existing journal is refused (it would
-    be lost). Checks the folder and the columns (raises :class:`DataError`)."""
+    inputs hash must be ``inputs``; a damaged line -- or a record that is not this batch's: its
+    check, or with ``identity`` its variant or seed -- is refused, in one line naming the first
+    and the fix, unless ``repair``), else a finished ``OUT``, else none. Not resuming: none, and
+    an existing journal is refused (it would be lost). Checks the folder and the columns (raises
+    :class:`DataError`)."""
     p = Path(path)
     check_dir(p)
     part = part_path(p)
@@ -312,7 +416,7 @@ def existing_records(path: str | Path, fmt: str, columns: list[str], inputs: str
                             f"or delete {part} to start again")
         return Resume()
     if part.exists():
-        s = scan(part, fmt, columns=columns)
+        s = scan(part, fmt, columns=columns, identity=identity)
         if s.inputs is None:
             raise DataError(f"{part}: not a cavesim batch journal (no '{JOURNAL_TAG.strip()}' first line); "
                             f"delete it to start the batch again")
@@ -321,16 +425,25 @@ def existing_records(path: str | Path, fmt: str, columns: list[str], inputs: str
                             "block, the settings or --vary changed); give a new --out, or delete "
                             f"{part} to start again")
         if s.damaged and not repair:
-            lines = [f"{part}:{n}: damaged record ({why})" for n, why in s.damaged[:5]]
-            if len(s.damaged) > 5:
-                lines.append(f"{part}: ... and {len(s.damaged) - 5} more damaged lines")
-            lines.append(f"{part}: to recover, run the same command with --resume --repair: the damaged lines are "
-                         f"moved to {damaged_path(p)} and their fights played again")
-            raise DataError.collect(lines)
+            raise DataError(refusal(part, s.damaged, damaged_path(p)))
         return Resume(s.records, part, appendable=s.clean_end and not s.damaged, damaged=s.damaged)
     if p.exists():
         return Resume(tuple(read_records(p, fmt, columns=columns)), p)
     return Resume()
+
+
+def refusal(part: Path, damaged, aside: Path) -> str:
+    """The one line that refuses a journal with damaged lines: the first three with their
+    numbers and what is wrong, how many more, and the fix.
+
+    >>> refusal(Path("r.csv.part"), [(3, "no seed"), (9, "no seed")], Path("r.csv.part.damaged"))
+    'r.csv.part:3: damaged record (no seed); r.csv.part:9: damaged record (no seed); to recover, run the same command with --resume --repair (the damaged lines are moved to r.csv.part.damaged and their fights played again), or delete r.csv.part to start the batch again'
+    """
+    items = [f"{part}:{n}: damaged record ({why})" for n, why in damaged[:3]]
+    if len(damaged) > 3:
+        items.append(f"and {len(damaged) - 3} more damaged lines (the last: line {damaged[-1][0]})")
+    return ("; ".join(items) + "; to recover, run the same command with --resume --repair (the damaged lines are "
+            f"moved to {aside} and their fights played again), or delete {part} to start the batch again")
 
 
 class Journal:
@@ -345,12 +458,13 @@ class Journal:
         check_dir(self.path)
         self.fmt = fmt
         self.columns = list(columns)
+        self.inputs = inputs
         self.part = part_path(self.path)
         start = start or Resume()
         if start.damaged:
             self._move_aside(start)
         if not (start.appendable and start.source == self.part):
-            head = f"{JOURNAL_TAG}{inputs}\n" + render(list(start.records), fmt, self.columns)
+            head = f"{JOURNAL_TAG}{inputs}\n" + render_journal(list(start.records), fmt, self.columns, inputs)
             atomic_write_text(self.part, head, durable=True)
         self._fh = open(self.part, "a", encoding="utf-8", newline="")
 
@@ -366,7 +480,7 @@ class Journal:
             os.fsync(dst.fileno())
 
     def append(self, records: list[dict]) -> None:
-        self._fh.write(render(records, self.fmt, self.columns, header=False))
+        self._fh.write(render_journal(records, self.fmt, self.columns, self.inputs, header=False))
         self._fh.flush()
 
     def close(self) -> None:

@@ -1,11 +1,12 @@
 """Sweeps: variants of an encounter, one per value of ``--vary KEY=V1,V2,...`` (issue 7).
 
 Keys (values are separated by commas; several ``--vary`` options make every combination, the
-first one outermost):
+first one outermost). The key ends at the first ``=`` that completes a key below, so a glyph (or
+an id) may be ``=``, ``.`` or ``,`` with no quoting: ``legend.=.width=5,30`` varies glyph ``=``.
 
 ==================================  ==========================================================
-``legend.G.width=1.5,2,3``          width of every square drawn with glyph ``G`` (one character,
-``legend.G.height=...``             ``.`` included: ``legend...height``), in the map's units
+``legend.G.width=1.5,2,3``          width of every square drawn with glyph ``G`` (any one character:
+``legend.G.height=...``             ``legend...height``, ``legend.=.width``, ``legend.,.width``), in the map's units
                                     unless suffixed ``ft`` or ``m`` (``0.6m``); ``difficult``
 ``legend.G.difficult=true,false``   takes true / false
 ``combatant.ID.weapon=dagger,...``  a combatant's ``weapon``, ``off_hand``, ``template``, ``team``,
@@ -64,8 +65,31 @@ class Vary:
         return [f"{self.key}={v}" for v in self.values]
 
 
+def _split(text: str) -> tuple[str, str, str]:
+    """``KEY=VALUES`` cut at the first ``=`` that ends a known key, so that a glyph or an id may
+    itself be ``=`` (``legend.=.width=5,30``); at the first ``=`` when no prefix is a known key
+    (the key is then refused by :func:`apply`, naming it).
+
+    >>> _split("legend.=.width=5,30"), _split("legend...height=2"), _split("legend.,.width=5,30")
+    (('legend.=.width', '=', '5,30'), ('legend...height', '=', '2'), ('legend.,.width', '=', '5,30'))
+    >>> _split("colour=red=blue"), _split("legend.=.width")
+    (('colour', '=', 'red=blue'), ('legend.=.width', '', ''))
+    """
+    def known(key: str) -> bool:
+        return any(r.fullmatch(key.strip()) for r in (_LEGEND, _COMBATANT, _TEAM, _SETTING))
+
+    at = text.find("=")
+    while at >= 0:
+        if known(text[:at]):
+            return text[:at], "=", text[at + 1:]
+        at = text.find("=", at + 1)
+    if known(text):
+        return text, "", ""      # a key without values
+    return text.partition("=")
+
+
 def parse_vary(text: str) -> Vary:
-    key, sep, vals = text.partition("=")
+    key, sep, vals = _split(text)
     key = key.strip()
     values = tuple(v.strip() for v in vals.split(","))
     if not sep or not key or not vals.strip():

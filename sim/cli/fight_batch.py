@@ -30,8 +30,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="with --resume: move damaged lines of OUT.part to OUT.part.damaged and play their fights again")
     g.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2",
                    help="a sweep: one variant per value, summaries side by side; repeatable (every combination). "
-                        "Keys: legend.G.width|height|difficult, combatant.ID.template|weapon|off_hand|team|at|lit, "
-                        "party.size, team.NAME.size, settings.KEY")
+                        "Keys: legend.G.width|height|difficult (G any glyph, e.g. legend.=.width=5,30), "
+                        "combatant.ID.template|weapon|off_hand|team|at|lit, party.size, team.NAME.size, settings.KEY")
     g.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask cluster (scheduler address, e.g. tcp://host:8786)")
     g.add_argument("--report-dir", metavar="FOLDER", help="write summary.html, summary.json and PNG plots there")
 
@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         from sim.fileio import check_writable
 
         check_writable(Path(args.out))
-        start = REC.existing_records(args.out, fmt, cols, inputs, resume=args.resume, repair=args.repair)
+        start = REC.existing_records(args.out, fmt, cols, inputs, resume=args.resume, repair=args.repair,
+                                     identity=REC.Identity(labels, seed, {j.index: j.seed for j in jobs}))
     existing = list(start.records)
     _check_existing(existing, labels, args.runs, seed, args.out)
     if start.source is not None and start.source == Path(args.out):

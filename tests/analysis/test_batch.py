@@ -93,7 +93,13 @@ def test_plan_gives_every_variant_the_same_seeds():
 
 # -- determinism ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_same_records_for_any_number_of_workers(enc_file):
+    """Local worker pools of 1, 2 and 3 processes give the same records. Warm, the three pools take
+    about 1 s; run first in a fresh checkout, the in-process batch pays numba's first compile
+    (30-40 s, more on a loaded machine), which is why it is marked slow. It plays in this process
+    first, so the pools' workers load the compiled kernels from numba's cache rather than each
+    compiling them."""
     spec = load_encounter(enc_file)
     var = [("", spec)]
     jobs = B.plan([""], 10, 5)
@@ -234,6 +240,56 @@ def test_vary_legend_width_changes_only_those_squares(enc_file):
     assert apply(spec, "legend.f.width", "0.6m").grid.width_ft[f][0] == pytest.approx(2.0)
 
 
+def test_vary_any_glyph_of_the_shipped_ogre_tunnel():
+    """Issue 34 item 17: the ogre tunnel's tunnel glyph is '=' (the README's own example map): the
+    key ends at the first '=' that completes a key, so ``legend.=.width=5,30`` is glyph '='."""
+    from pathlib import Path
+
+    tunnel = Path(__file__).resolve().parents[2] / "maps" / "ogre_tunnel.toml"
+    spec = load_encounter(tunnel)
+    v = parse_vary("legend.=.width=5,30")
+    assert (v.key, v.values) == ("legend.=.width", ("5", "30"))
+    var = variants(spec, [v])
+    assert [lab for lab, _ in var] == ["legend.=.width=5", "legend.=.width=30"]
+    eq = spec.grid.glyphs == list(spec.grid.legend).index("=")
+    assert eq.sum() == 34                              # 17 squares in each of the tunnel's two rows
+    wide = var[1][1].grid
+    assert (wide.width_ft[eq] == 30).all() and (wide.width_ft[~eq] == spec.grid.width_ft[~eq]).all()
+    assert (var[0][1].grid.width_ft[eq] == 5).all() and wide.legend["="].width == 30
+    assert parse_vary("legend.=.height=8,16").key == "legend.=.height"
+    assert parse_vary("legend.=.difficult=true").values == ("true",)
+
+
+def test_vary_glyphs_dot_and_comma(enc_file):
+    """'.' and ',' as glyphs: ``legend...width`` and ``legend.,.width=1.5,3`` (values still split
+    on commas after the key's '=')."""
+    spec = load_encounter(enc_file)
+    dots = variants(spec, [parse_vary("legend...width=10,20")])
+    dot = spec.grid.glyphs == list(spec.grid.legend).index(".")
+    assert [lab for lab, _ in dots] == ["legend...width=10", "legend...width=20"]
+    assert (dots[1][1].grid.width_ft[dot] == 20).all() and (dots[1][1].grid.width_ft[~dot] == spec.grid.width_ft[~dot]).all()
+    comma_file = enc_file.with_name("comma.toml")
+    comma_file.write_text(enc_file.read_text().replace("fff", ",,,").replace('"f" = {', '"," = {'))
+    cspec = load_encounter(comma_file)
+    v = parse_vary("legend.,.width=1.5,3")
+    assert (v.key, v.values) == ("legend.,.width", ("1.5", "3"))
+    comma = cspec.grid.glyphs == list(cspec.grid.legend).index(",")
+    assert comma.sum() == 3
+    got = variants(cspec, [v])
+    assert [float(g.grid.width_ft[comma][0]) for _, g in got] == [1.5, 3.0]
+
+
+def test_vary_equals_glyph_batch_runs(tmp_path, capsys):
+    """The whole command: a sweep of the ogre tunnel's '=' glyph plays (exit 0), one variant per value."""
+    from pathlib import Path
+
+    tunnel = Path(__file__).resolve().parents[2] / "maps" / "ogre_tunnel.toml"
+    out = tmp_path / "sweep.csv"
+    assert fights(tunnel, "--runs", "2", "--workers", "1", "--vary", "legend.=.width=5,30", "--out", str(out),
+                  "--quiet") == 0
+    assert [r["variant"] for r in REC.read_records(out, "csv")] == ["legend.=.width=5"] * 2 + ["legend.=.width=30"] * 2
+
+
 def test_vary_combinations_and_labels(enc_file):
     spec = load_encounter(enc_file)
     var = variants(spec, [parse_vary("legend.f.width=1.5,3"), parse_vary("combatant.bruna.weapon=longsword,dagger")])
@@ -278,6 +334,8 @@ def test_sweep_summaries_side_by_side(enc_file, tmp_path, capsys):
     (["--vary", "team.ogres.size=1"], "no team 'ogres'"),
     (["--vary", "settings.gravity=2"], "unknown setting"),
     (["--vary", "legend...width=0.1"], "--vary legend...width=0.1:"),
+    (["--vary", "legend.=.width=5"], "--vary legend.=.width=5: no glyph '=' in the legend; it has #.f"),
+    (["--vary", "legend.=.width"], "write KEY=V1,V2"),
     (["--vary", "party.size=1", "--vary", "party.size=2"], "the same key is varied twice"),
     (["--runs", "0"], "--runs must be at least 1"),
     (["--workers", "0"], "--workers must be at least 1"),

@@ -4,6 +4,7 @@ tests kill real processes with ``os.kill`` and compare the final file with an un
 bytes."""
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -61,14 +62,18 @@ DAMAGE = {
     "short row": (lambda line: ",".join(line.split(",")[:5]), "5 fields where the header has"),
     "index -1": (lambda line: line.replace(",0,", ",-1,", 1), "index must be a whole number >= 0, got -1"),
     "200-kB field": (lambda line: line.replace(",,", "," + "x" * 200_000 + ",", 1), "a field of more than 131072 characters"),
+    # issue 34 item 12: an index is read strictly (int() would take these as fight 0)
+    "index 0_0": (lambda line: line.replace(",0,", ",0_0,", 1), "index must be a whole number, got '0_0'"),
+    "index +0": (lambda line: line.replace(",0,", ",+0,", 1), "index must be a whole number, got '+0'"),
+    "index in Arabic-Indic digits": (lambda line: line.replace(",0,", ",\u0660,", 1), "index must be a whole number, got '\u0660'"),
+    "index 1 (a digit changed)": (lambda line: line.replace(",0,", ",1,", 1), "not a record of this batch (its check does not match"),
 }
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", list(DAMAGE))
-def test_damaged_journal_line_is_refused_with_its_number_then_repaired(demo, tmp_path, monkeypatch, capsys, kind):
-    whole = tmp_path / "whole.csv"
-    assert fights(demo, "--runs", "6", "--workers", "1", "--out", str(whole), "--quiet") == 0
+def test_damaged_journal_line_is_refused_with_its_number_then_repaired(demo, tmp_path, monkeypatch, capsys, kind,
+                                                                     whole6):
     out = tmp_path / "runs.csv"
     part = interrupted(monkeypatch, demo, out, runs=6, after=3)
     capsys.readouterr()
@@ -84,10 +89,11 @@ def test_damaged_journal_line_is_refused_with_its_number_then_repaired(demo, tmp
     err = capsys.readouterr().err
     assert f"{part}:3: damaged record (" in err and why in err, err
     assert "run the same command with --resume --repair" in err and "Traceback" not in err
+    assert len(err.splitlines()) == 1 and f"or delete {part} to start the batch again" in err
     assert len(err) < 2000                            # the 200-kB field is not repeated
     assert part.read_bytes() == before and not out.exists()
     assert fights(demo, "--runs", "6", "--workers", "1", "--out", str(out), "--resume", "--repair") == 0
-    assert out.read_bytes() == whole.read_bytes()     # the damaged fight was played again
+    assert out.read_bytes() == whole6                 # the damaged fight was played again
     aside = REC.damaged_path(out).read_bytes()
     assert aside.startswith(b"# line 3: ") and len(aside) < 300_000
     assert not part.exists()
@@ -98,6 +104,7 @@ def test_damaged_jsonl_line(demo, tmp_path, monkeypatch, capsys):
     out = tmp_path / "runs.jsonl"
     part = interrupted(monkeypatch, demo, out, runs=4, after=2)
     lines = part.read_text().split("\n")
+    assert lines[1].startswith('{"variant":"","index":0,') and lines[1].endswith('"}')
     lines[1] = lines[1].replace('"index":0', '"index":"0"')
     lines[2] = "[" * 5000 + "]" * 5000                  # nested deep: no RecursionError
     part.write_text("\n".join(lines))
@@ -106,6 +113,18 @@ def test_damaged_jsonl_line(demo, tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert f"{part}:2: damaged record (index must be a whole number, got '0')" in err
     assert f"{part}:3: damaged record (not a JSON record)" in err
+    assert len(err.splitlines()) == 1 and "--resume --repair" in err
+
+
+@pytest.fixture(scope="module")
+def whole6(tmp_path_factory):
+    """The bytes of an uninterrupted 6-fight batch of the demo (CSV)."""
+    d = tmp_path_factory.mktemp("whole6")
+    for name in ("demo.toml", "warrens.toml"):
+        shutil.copy(MAPS / name, d / name)
+    out = d / "whole.csv"
+    assert main(["fight", str(d / "demo.toml"), "--runs", "6", "--workers", "1", "--out", str(out), "--quiet"]) == 0
+    return out.read_bytes()
 
 
 def test_check_record_messages():
@@ -146,6 +165,106 @@ def test_resume_refuses_a_finished_file_of_another_encounter(demo, tmp_path, cap
     assert fights(demo, "--runs", "4", "--workers", "1", "--out", str(out), "--resume") == 2
     assert f"{out}: fight 0 of it was not played from these inputs" in capsys.readouterr().err
     assert out.read_bytes() == before and not REC.part_path(out).exists()
+
+
+_CHECK = re.compile(r',"check":"[0-9a-f]{16}"\}$')
+
+
+def _body(line: str, fmt: str) -> str:
+    """A journal line without its check: the record as the finished file writes it."""
+    return line.rsplit(",", 1)[0] if fmt == "csv" else _CHECK.sub("}", line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_another_batch_s_records_spliced_under_a_genuine_header_are_refused_then_repaired(
+        demo, tmp_path, monkeypatch, capsys, fmt):
+    """Issue 34 item 12: the records of another encounter's journal (the same ids, the same seed,
+    so the same variants, fight numbers and seeds: only its round cap differs) under this batch's
+    genuine tag and header resumed with exit 0 and other fights in the output. Each record's check
+    ties it to its own journal's inputs: refused, one line naming the first line and the fix;
+    ``--repair`` drops them and the result is the uninterrupted run's bytes."""
+    whole = tmp_path / f"whole.{fmt}"
+    assert fights(demo, "--runs", "6", "--workers", "1", "--out", str(whole), "--quiet") == 0
+    other = interrupted(monkeypatch, _capped(demo), tmp_path / f"other.{fmt}", runs=6, after=5)
+    out = tmp_path / f"runs.{fmt}"
+    part = interrupted(monkeypatch, demo, out, runs=6, after=2)
+    head = 2 if fmt == "csv" else 1                   # the tag (and the CSV header row)
+    genuine = part.read_text().split("\n")[:head]
+    spliced = [x for x in other.read_text().split("\n")[head:] if x]
+    assert len(spliced) == 5
+    # they are other fights (not this batch's records under another check): the same keys, other outcomes
+    theirs = {_body(x, fmt) for x in spliced}
+    ours = set(whole.read_text().split("\n"))
+    assert theirs - ours
+    assert all(_body(x, fmt).startswith(",0," if fmt == "csv" else '{"variant":"","index":') for x in spliced[:1])
+    part.write_text("\n".join(genuine + spliced) + "\n")
+    before = part.read_bytes()
+    capsys.readouterr()
+    assert fights(demo, "--runs", "6", "--workers", "1", "--out", str(out), "--resume") == 2
+    err = capsys.readouterr().err
+    first = head + 1
+    assert err.startswith(f"cavesim: error: {part}:{first}: damaged record (not a record of this batch (its check "
+                          "does not match the journal's inputs: copied from another batch, or edited)); "), err
+    assert f"and 2 more damaged lines (the last: line {first + 4})" in err
+    assert f"run the same command with --resume --repair" in err and f"or delete {part} to start the batch again" in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert part.read_bytes() == before and not out.exists()
+    assert fights(demo, "--runs", "6", "--workers", "1", "--out", str(out), "--resume", "--repair", "--quiet") == 0
+    assert out.read_bytes() == whole.read_bytes()
+    aside = REC.damaged_path(out).read_text().splitlines()
+    assert [x.split(":")[0] for x in aside[::2]] == [f"# line {n}" for n in range(first, first + 5)]
+    assert aside[1::2] == spliced and not part.exists()
+
+
+@pytest.mark.slow
+def test_a_record_with_another_fight_s_seed_or_another_variant_is_refused(demo, tmp_path, monkeypatch, capsys, whole6):
+    """Issue 34 item 12: even with a valid check (forged here), a record's seed must be the one
+    the batch seed gives its fight number, and its variant one of the batch's."""
+    out = tmp_path / "runs.csv"
+    part = interrupted(monkeypatch, demo, out, runs=6, after=3)
+    lines = part.read_text().split("\n")
+    inputs = lines[0][len(REC.JOURNAL_TAG):]
+    seed0, seed1 = B.fight_seed(2, 0), B.fight_seed(2, 1)      # demo.toml: seed = 2
+
+    def forged(body: str) -> str:
+        return f"{body},{REC.record_check(inputs, body)}"
+
+    assert lines[2] == forged(_body(lines[2], "csv"))           # the check is what record_check says
+    assert lines[2].startswith(f",0,{seed0},") and lines[3].startswith(f",1,{seed1},")
+    lines[2] = forged(_body(lines[2], "csv").replace(f",0,{seed0},", f",0,{seed1},", 1))
+    lines[3] = forged("x" + _body(lines[3], "csv"))
+    part.write_text("\n".join(lines))
+    capsys.readouterr()
+    assert fights(demo, "--runs", "6", "--workers", "1", "--out", str(out), "--resume") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cavesim: error: {part}:3: damaged record (seed {seed1} is not fight 0's seed in this "
+                          f"batch ({seed0})); {part}:4: damaged record (variant 'x' is not one of this batch's); "), err
+    assert len(err.splitlines()) == 1
+    assert fights(demo, "--runs", "6", "--workers", "1", "--out", str(out), "--resume", "--repair", "--quiet") == 0
+    assert out.read_bytes() == whole6
+
+
+@pytest.mark.slow
+def test_a_damaged_variant_in_a_sweep_journal_is_a_damaged_line_not_a_vary_mistake(demo, tmp_path, monkeypatch, capsys):
+    """Issue 34 item 12: a damaged record of a sweep's journal was read as a variant the batch
+    does not have ("give the same --vary"), which --repair could not mend."""
+    vary = ("--vary", "settings.round_cap=3,30")
+    whole = tmp_path / "whole.csv"
+    assert fights(demo, "--runs", "3", "--workers", "1", "--out", str(whole), "--quiet", *vary) == 0
+    out = tmp_path / "runs.csv"
+    part = interrupted(monkeypatch, demo, out, runs=3, after=4, extra=vary)
+    lines = part.read_text().split("\n")
+    assert lines[2].startswith("settings.round_cap=3,0,")
+    lines[2] = lines[2].replace("settings.round_cap=3,", "settings.round_cap=8,", 1)
+    part.write_text("\n".join(lines))
+    capsys.readouterr()
+    assert fights(demo, "--runs", "3", "--workers", "1", "--out", str(out), "--resume", *vary) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cavesim: error: {part}:3: damaged record (not a record of this batch"), err
+    assert "--vary" not in err and len(err.splitlines()) == 1
+    assert fights(demo, "--runs", "3", "--workers", "1", "--out", str(out), "--resume", "--repair", "--quiet", *vary) == 0
+    assert out.read_bytes() == whole.read_bytes()
 
 
 def test_inputs_hash_follows_stat_block_files(demo, tmp_path):
