@@ -75,6 +75,9 @@ def open_png(path: str | Path, *, what: str = "image") -> Picture:
     except Image.DecompressionBombError:
         raise DataError(f"{path}: over the {MAX_PIXELS // 10**6} million pixel limit; scale it down to one pixel "
                         "per square") from None
+    except Image.UnidentifiedImageError:
+        raise DataError(f"{path}: not a picture Pillow can read (not a PNG, or its header is damaged); save the "
+                        f"{what} as PNG") from None
     except (OSError, ValueError) as exc:
         raise DataError(f"{path}: not a picture Pillow can read ({exc}); save the {what} as PNG") from None
     with im:

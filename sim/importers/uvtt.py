@@ -213,7 +213,7 @@ def _show(v: Any) -> str:
     if isinstance(v, dict):
         return "an object {...}"
     if isinstance(v, list):
-        return f"a list of {len(v)} items"
+        return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}"
     if v is None or isinstance(v, bool):
         return json.dumps(v)
     if isinstance(v, int) and abs(v) >= 10**15:
@@ -236,7 +236,7 @@ def _finite(v: Any, key: str, bad, *, limit: float = 1e15) -> float:
     if isinstance(v, float) and not math.isfinite(v):
         raise bad(key, f"must be a finite number, got {v!r}")
     if not -limit <= v <= limit:
-        raise bad(key, f"must be a number from {-limit:g} to {limit:g}, got {_show(v) if isinstance(v, int) else f'{v:g}'}")
+        raise bad(key, f"must be a number from {-limit:g} to {limit:g}, got {_show(v)}")
     return float(v)
 
 
@@ -326,7 +326,7 @@ def _polylines(raw: Any, key: str, origin: np.ndarray, box, bad, counts: dict[st
             cut += 1
         out.extend(parts)
     if cut:
-        warnings.append(f"{where}: {key}: {cut} polyline{'s' if cut > 1 else ''} reach more than {int(-box[0])} "
+        warnings.append(f"{where}: {key}: {cut} polyline{'s reach' if cut > 1 else ' reaches'} more than {int(-box[0])} "
                         "squares outside the map; cut there")
     return tuple(out)
 
@@ -410,7 +410,7 @@ def _portals(raw: Any, origin: np.ndarray, box, bad, warnings, where) -> tuple[P
         out.append(Portal(a=(float(a0[0]), float(a0[1])), b=(float(a1[0]), float(a1[1])), closed=closed,
                           freestanding=bool(p.get("freestanding", False))))
     if far:
-        warnings.append(f"{where}: portals: {far} door{'s' if far > 1 else ''} or window{'s' if far > 1 else ''} reach "
+        warnings.append(f"{where}: portals: {far} door{'s' if far > 1 else ''} or window{'s reach' if far > 1 else ' reaches'} "
                         f"more than {int(-box[0])} squares outside the map; cut there (or dropped)")
     return tuple(out)
 

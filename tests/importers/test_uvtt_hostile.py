@@ -119,7 +119,7 @@ def test_a_vertex_far_outside_the_map_is_cut_at_the_margin(tmp_path):
     """Was: no answer after 150 s at 4.2 GB. The wall is cut 10 squares (the map's size) outside."""
     walls = [room(), [pt(5, 5), pt(10 ** 6, 5)]]
     src = write(tmp_path, doc(line_of_sight=walls))
-    kept(tmp_path, src, "line_of_sight: 1 polyline reach more than 10 squares outside the map; cut there")
+    kept(tmp_path, src, "line_of_sight: 1 polyline reaches more than 10 squares outside the map; cut there")
     code, mb, err = peak_mb(["import", str(src), "--out", str(tmp_path / "b.toml")])
     assert code == 0 and mb < PEAK_MB, (mb, err)
 
@@ -135,7 +135,7 @@ def test_a_portal_far_outside_the_map_is_cut(tmp_path):
     """Was: _ArrayMemoryError (45 TiB) sampling the door along its length."""
     portal = {"bounds": [pt(5, 2), pt(10 ** 6, 10 ** 6)], "closed": True, "position": pt(5, 2)}
     src = write(tmp_path, doc(portals=[portal]))
-    kept(tmp_path, src, "portals: 1 door or window reach more than 10 squares outside the map")
+    kept(tmp_path, src, "portals: 1 door or window reaches more than 10 squares outside the map")
 
 
 def test_a_long_polyline_of_scattered_points_is_refused_by_its_length(tmp_path):
