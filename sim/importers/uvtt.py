@@ -15,6 +15,14 @@ Every coordinate is in squares, absolute in the source map: :func:`parse` subtra
 ``map_origin``, so the crop's top-left square is square (0, 0) here. Points repeated within
 1e-9 (Dungeondraft writes many) are merged.
 
+Everything is bounded before the work it would cost: numbers are JSON numbers (not strings,
+not true/false) within :data:`MAX_COORD` squares; the counts (:data:`MAX_LINES`,
+:data:`MAX_POINTS`, :data:`MAX_PORTALS`, :data:`MAX_LIGHTS`) are capped; walls, props and doors
+are cut at a margin of the map's own size round it (:func:`_clip`); a wall segment drawn again is
+merged (:func:`_merge_segments`), as is a prop drawn again; the picture's declared size is checked
+(:data:`MAX_IMAGE_PIXELS`) before it is decoded. The importer (:mod:`sim.importers.vtt`) caps the
+total wall length and the points crowded in one place.
+
 Bad input raises :class:`~sim.errors.DataError` naming the file and the key path, e.g.
 ``cave.dd2vtt: line_of_sight[3]: a wall polyline needs at least 2 points, got 1``.
 

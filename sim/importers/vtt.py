@@ -6,7 +6,8 @@
 * closed portals: walls for the widths and a ``door`` flag (width 0 there); open portals are
   passages;
 * lights: ``[[light]]`` with ``shadowy_ft = range x feet per square`` and ``bright_ft`` half
-  of it (every light of RULES §9.1 sheds shadowy light to twice its bright radius);
+  of it (every light of RULES §9.1 sheds shadowy light to twice its bright radius), cut to the
+  1,000 ft a map light may reach (:data:`sim.maplayers.MAX_LIGHT_FT`) with a warning;
 * the picture: PNG covering the grid exactly, for the renderer to draw as the floor.
 """
 
