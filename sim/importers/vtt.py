@@ -92,7 +92,8 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                                     progress=progress)
     except W.WallsTooDense as exc:
         x, y = exc.square
-        raise DataError(f"{where}: line_of_sight: around square ({x}, {y}) walls are drawn over one another "
+        raise DataError(f"{where}: line_of_sight, portals: around square ({x}, {y}) walls (or closed doors) are "
+                        "drawn over one another "
                         f"({exc.pairs:,} pairs of wall points within {W.FINE_BELOW_FT:g} ft, over the limit of "
                         f"{exc.limit:,}); remove the repeated walls there") from None
     width = measured.width_ft

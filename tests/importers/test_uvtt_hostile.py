@@ -191,8 +191,8 @@ def test_a_room_drawn_many_times_slightly_moved_is_refused(tmp_path):
     points in a corner's 2-ft cell, under the 500 of a crowded cell)."""
     walls = [room(2 + k * 1e-4, 2) for k in range(200)]
     src = write(tmp_path, doc(line_of_sight=walls))
-    refused(tmp_path, src, "line_of_sight: around square (", "walls are drawn over one another",
-            "remove the repeated walls there")
+    refused(tmp_path, src, "line_of_sight, portals: around square (2, 2) walls (or closed doors) are drawn over "
+                           "one another", "remove the repeated walls there")
     code, mb, err = peak_mb(["import", str(src), "--out", str(tmp_path / "b.toml")])
     assert code == 2 and mb < PEAK_MB, (mb, err)
 
@@ -206,6 +206,14 @@ def test_counts_are_capped(tmp_path, key, n, needle):
             else {"position": pt(3, 3), "range": 2})
     src = write(tmp_path, doc(**{key: [item] * n}))
     refused(tmp_path, src, needle)
+
+
+def test_closed_doors_drawn_over_one_another_are_refused(tmp_path):
+    """10,000 closed doors in one place: under the count cap, refused by the pairs' bound."""
+    portals = [{"bounds": [pt(5, 2), pt(6, 2)], "closed": True}] * 10_000
+    src = write(tmp_path, doc(portals=portals))
+    refused(tmp_path, src, "line_of_sight, portals: around square (5, 2) walls (or closed doors) are drawn over one "
+                           "another")
 
 
 def test_too_many_wall_points_are_refused(tmp_path):
