@@ -108,8 +108,10 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
             raise UsageError(f"--point {m.group(1)}: given twice; each point needs its own name")
         points[m.group(1)] = (int(m.group(2)), int(m.group(3)))
     ceiling_image = Path(args.ceiling_image) if args.ceiling_image else None
-    if ceiling_image is not None and not ceiling_image.is_file():
-        raise UsageError(f"--ceiling-image {ceiling_image}: no such file")
+    if ceiling_image is not None:
+        from sim.fileio import check_input_file
+
+        check_input_file(ceiling_image, what="ceiling picture")   # a FIFO, a device, a folder: said, not read
     out = Path(args.out)
     if out.suffix.lower() != ".toml":
         raise UsageError(f"--out {out}: give the .toml map file to write (e.g. {out.with_suffix('.toml')}); "
@@ -139,9 +141,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_tiled_or_picture(args)
     if args.px_per_square is not None or args.legend:
         raise UsageError("--px-per-square and --legend are for .png picture maps, not Universal VTT files")
-    options = options_from(args)
-    if not src.is_file():
-        raise UsageError(f"{src}: no such file")
+    options = options_from(args)   # the file itself is checked by the reader (a FIFO, a folder, a device: said)
     with _progress(not args.json) as progress:
         imported = module.import_file(src, options, progress=progress)
     for w in imported.warnings:

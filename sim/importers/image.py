@@ -27,7 +27,9 @@ values are what is read, whatever a viewer shows.
 
 from __future__ import annotations
 
+import io
 import re
+import warnings as pywarnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +39,7 @@ from PIL import Image
 
 from sim.errors import DataError
 from sim.grid import CaveGrid
-from sim.fileio import read_toml
+from sim.fileio import check_input_file, read_input, read_toml
 from sim.loaders import UNITS, WALL_WORDS, to_feet
 from sim.specs import DEFAULT_MAX_SIZE
 
@@ -61,19 +63,22 @@ class Picture:
 def open_png(path: str | Path, *, what: str = "image") -> Picture:
     """Open and check one PNG (format, mode, size) before decoding it."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file; check the path") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
-    if path.is_dir():
-        raise DataError(f"{path}: is a directory, not a PNG {what}")
+    check_input_file(path, what=f"PNG {what}", limit=2**62)   # a FIFO, a device, a folder: said, never waited on
+    size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise DataError(f"{path}: the {what} is {size / 2**20:.0f} MB, over the {MAX_FILE_BYTES // 2**20} MB limit")
+    raw = read_input(path, what=f"PNG {what}", limit=MAX_FILE_BYTES)
     try:
-        im = Image.open(path)
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        with pywarnings.catch_warnings():
+            pywarnings.simplefilter("ignore", Image.DecompressionBombWarning)   # the size is checked below
+            im = Image.open(io.BytesIO(raw))                                   # the header only
+    except Image.DecompressionBombError:
+        raise DataError(f"{path}: over the {MAX_PIXELS // 10**6} million pixel limit; scale it down to one pixel "
+                        "per square") from None
+    except Image.UnidentifiedImageError:
+        raise DataError(f"{path}: not a picture Pillow can read (not a PNG, or its header is damaged); save the "
+                        f"{what} as PNG") from None
+    except (OSError, ValueError) as exc:
         raise DataError(f"{path}: not a picture Pillow can read ({exc}); save the {what} as PNG") from None
     with im:
         if im.format == "JPEG":

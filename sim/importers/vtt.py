@@ -6,25 +6,32 @@
 * closed portals: walls for the widths and a ``door`` flag (width 0 there); open portals are
   passages;
 * lights: ``[[light]]`` with ``shadowy_ft = range x feet per square`` and ``bright_ft`` half
-  of it (every light of RULES §9.1 sheds shadowy light to twice its bright radius);
+  of it (every light of RULES §9.1 sheds shadowy light to twice its bright radius), cut to the
+  1,000 ft a map light may reach (:data:`sim.maplayers.MAX_LIGHT_FT`) with a warning;
 * the picture: PNG covering the grid exactly, for the renderer to draw as the floor.
 """
 
 from __future__ import annotations
 
+import io
 import math
+import warnings as warnings_module
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 from sim.errors import DataError
+from sim.fileio import read_input
 from sim.grid import CaveGrid, MapLight
 from sim.importers import uvtt as fmt
 from sim.importers import widths as W
+from sim.maplayers import MAX_LIGHT_FT
 from sim.importers.common import (
     CEILING_IMAGE_FT_PER_LEVEL, Imported, ImportOptions, Progress, auto_resolution, pixel_budget_error,
 )
+
+MAX_WALL_FT = 250_000   # walls, props and doors in all (feet; 50,000 squares of 5 ft)
 
 
 def _no_progress(stage: str, done: int, total: int) -> None:
@@ -57,6 +64,17 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
             raise DataError(f"--point {name}={x},{y}: outside the map ({m.cols} x {m.rows} squares)")
     ceiling = _ceiling(options, m)
 
+    length_ft = fmt.wall_length(m) * fps
+    if length_ft > MAX_WALL_FT:
+        raise DataError(f"{where}: line_of_sight: {length_ft:,.0f} ft of walls, props and doors in all (within "
+                        f"{max(m.cols, m.rows)} squares of the map), over the limit of {MAX_WALL_FT:,} ft; export a "
+                        "smaller part of the map, or remove the walls drawn far outside it")
+    for key, lines in (("line_of_sight", m.walls), ("objects_line_of_sight", m.objects)):
+        n, (x, y) = fmt.crowded_cell(lines, W.PIECE_FT / fps)
+        if n > fmt.MAX_POINTS_PER_CELL:
+            raise DataError(f"{where}: {key}: {n:,} points within {W.PIECE_FT:g} ft of one another around square "
+                            f"({int(x)}, {int(y)}), over the limit of {fmt.MAX_POINTS_PER_CELL}; simplify the walls "
+                            "there (fewer points)")
     walls, solids = fmt.geometry_ft(m, fps)
     geometry = W.Geometry(walls=walls, solids=solids)
     spx = fps * res
@@ -68,9 +86,16 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                 raise DataError(f"{flag} {x},{y}: that square is all wall at {res:g} px/ft; pick a square with "
                                 "open space in it")
     del wall_px
-    measured = W.measure_widths(geometry, rows=m.rows, cols=m.cols, feet_per_square=fps, resolution=res,
-                                floor_squares=options.floor, rock_squares=options.rock, fine=options.fine,
-                                progress=progress)
+    try:
+        measured = W.measure_widths(geometry, rows=m.rows, cols=m.cols, feet_per_square=fps, resolution=res,
+                                    floor_squares=options.floor, rock_squares=options.rock, fine=options.fine,
+                                    progress=progress)
+    except W.WallsTooDense as exc:
+        x, y = exc.square
+        raise DataError(f"{where}: line_of_sight, portals: around square ({x}, {y}) walls (or closed doors) are "
+                        "drawn over one another "
+                        f"({exc.pairs:,} pairs of wall points within {W.FINE_BELOW_FT:g} ft, over the limit of "
+                        f"{exc.limit:,}); remove the repeated walls there") from None
     width = measured.width_ft
     floor = width > 0
     if not floor.any():
@@ -115,7 +140,10 @@ def _lights(m: fmt.UvttMap, floor: np.ndarray, fps: float, warnings: list[str]) 
             warnings.append(f"{m.path}: lights[{i}]: at ({li.x:.2f}, {li.y:.2f}) squares, not on or beside a floor "
                             "square; skipped")
             continue
-        shadowy = round(li.range * fps, 3)
+        shadowy = round(li.range * fps, 3) if li.range * fps <= MAX_LIGHT_FT else float(MAX_LIGHT_FT)
+        if li.range * fps > MAX_LIGHT_FT:
+            warnings.append(f"{m.path}: lights[{i}].range: {li.range:g} squares is {li.range * fps:g} ft, over the "
+                            f"{MAX_LIGHT_FT} ft a map light may reach; imported as {MAX_LIGHT_FT} ft")
         out.append(MapLight(at=(best[1], best[2]), bright_ft=round(shadowy / 2, 3), shadowy_ft=shadowy,
                             name=f"light {i + 1}"))
     return tuple(out)
@@ -127,12 +155,21 @@ def _ceiling(options: ImportOptions, m: fmt.UvttMap) -> np.ndarray | float:
     if options.ceiling_image is None:
         return float(options.ceiling_ft)
     p = Path(options.ceiling_image)
+    raw = read_input(p, what="ceiling picture")
     try:
-        with Image.open(p) as im:
-            im.load()
-            grey = im.convert("L")
-    except FileNotFoundError:
-        raise DataError(f"--ceiling-image {p}: no such file") from None
+        with warnings_module.catch_warnings():
+            warnings_module.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(raw)) as im:
+                if im.size[0] * im.size[1] > fmt.MAX_IMAGE_PIXELS:
+                    raise DataError(f"--ceiling-image {p}: {im.size[0]} x {im.size[1]} pixels is over the "
+                                    f"{fmt.MAX_IMAGE_PIXELS // 10**6} million pixel limit; scale it down")
+                im.load()
+                grey = im.convert("L")
+    except DataError:
+        raise
+    except Image.DecompressionBombError:
+        raise DataError(f"--ceiling-image {p}: over the {fmt.MAX_IMAGE_PIXELS // 10**6} million pixel limit; "
+                        "scale it down") from None
     except Exception as exc:
         raise DataError(f"--ceiling-image {p}: not a picture Pillow can read ({exc.__class__.__name__})") from None
     w, h = grey.size

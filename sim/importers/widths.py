@@ -58,6 +58,7 @@ FINE_MARGIN_FT = 1.5     # context around a re-measured block of squares
 FINE_BLOCK = 4           # squares per side of one fine window (before the margin)
 OVERLAP_FT = 0.5         # a disk counts for a square it enters this deep (or by half its radius)
 SPUR_RATIO = 0.5         # a spur whose smallest radius is under this x the junction's is dropped
+MAX_PAIRS_PER_SAMPLE = 32    # bound on wall samples' close pairs, per sample (real walls: about 7)
 PIECE_FT = 2.0           # wall segments are cut into pieces at most this long for the nearest-wall index
 
 Progress = Callable[[str, int, int], None]
@@ -556,6 +557,7 @@ def facing_gaps(geometry: Geometry, *, rows: int, cols: int, square_ft: float,
         return out
     P = np.concatenate(pts)
     lid, s, L = np.concatenate(line_id), np.concatenate(arc), np.concatenate(length)
+    _check_density(P, closer_than, square_ft)
     pairs = cKDTree(P).query_pairs(closer_than, output_type="ndarray")
     if len(pairs) == 0:
         return out
@@ -569,6 +571,40 @@ def facing_gaps(geometry: Geometry, *, rows: int, cols: int, square_ft: float,
     r = np.clip((mid[:, 1] // square_ft).astype(int), 0, rows - 1)
     np.minimum.at(out, (r, c), dist[facing])
     return out
+
+
+class WallsTooDense(ValueError):
+    """Walls drawn over one another so densely that pairing their samples would not be linear:
+    ``pairs`` (an upper bound) over ``limit`` around ``square`` (x, y)."""
+
+    def __init__(self, square: tuple[int, int], pairs: int, limit: int):
+        super().__init__(f"walls drawn over one another around square {square}: {pairs} sample pairs, limit {limit}")
+        self.square, self.pairs, self.limit = square, pairs, limit
+
+
+def _check_density(P: np.ndarray, radius: float, square_ft: float) -> None:
+    """Refuse (:class:`WallsTooDense`) samples ``P`` whose pairs closer than ``radius`` could
+    number more than ``MAX_PAIRS_PER_SAMPLE`` per sample: a bound counted, in linear time, over cells
+    of ``radius`` (each sample against the samples of its 3 x 3 cells). The two real maps of
+    tests/data/uvtt give about 7 per sample; 300 copies of one room about 2,000."""
+    limit = MAX_PAIRS_PER_SAMPLE * len(P) + 1_000_000
+    cell = np.floor(P / radius).astype(np.int64)
+    cell -= cell.min(axis=0)
+    width = int(cell[:, 0].max()) + 3
+    key = (cell[:, 1] + 1) * width + (cell[:, 0] + 1)
+    keys, counts = np.unique(key, return_counts=True)
+    near = np.zeros(len(keys), dtype=np.int64)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            k = keys + dy * width + dx
+            at = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
+            near += np.where(keys[at] == k, counts[at], 0)
+    bound = int((counts * near).sum() // 2)
+    if bound > limit:
+        worst = keys[np.argmax(counts)]
+        i = int(np.flatnonzero(key == worst)[0])
+        x, y = P[i]
+        raise WallsTooDense((int(x // square_ft), int(y // square_ft)), bound, limit)
 
 
 # ---------------------------------------------------------------- the whole measure
