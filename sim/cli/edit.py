@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from sim.cli import _choices as C
 from sim.cli._common import add_map_limit, limits_from, print_json
-from sim.errors import UsageError
+from sim.errors import DataError, UsageError
 from sim.fileio import read_toml
 
 if TYPE_CHECKING:  # annotations only: the command line starts without numpy
@@ -171,7 +171,10 @@ def _apply(args: argparse.Namespace, doc: Document, out: Path) -> int:
     if find_autosave(out, doc.shape) is not None:
         print(f"cavesim: note: {out.name} has an autosave from an editor window that did not close; open the map "
               "in the editor to recover it", file=sys.stderr)
-    written = save(doc, out, fmt=args.format)
+    try:
+        written = save(doc, out, fmt=args.format)
+    except OSError as exc:              # a full disk, a folder made read-only meanwhile: save put the old files back
+        raise DataError(f"{out}: cannot be written ({exc.strerror or exc}); the map's files are as they were") from None
     summary = {"map": str(written.files[0]), "files": [str(f) for f in written.files], "format": written.fmt,
                "operations": len(ops), "squares_changed": sum(d.changed for d in done),
                "glyphs": len(written.grid.legend) if written.fmt == "legend" else None,
