@@ -347,7 +347,7 @@ class History:
     done: deque[Patch] = field(default_factory=deque)     # oldest first; a deque: the oldest go in O(1)
     undone: list[Patch] = field(default_factory=list)
     dropped: int = 0          # undo steps forgotten to stay under the limit
-    _bytes: int = field(default=-1, repr=False)
+    _bytes: int = field(default=-1, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.done = deque(self.done)

@@ -3,9 +3,11 @@ and durably, read the file back; and the autosave sidecar that is offered back a
 
 * :func:`save` refuses a map the loader would refuse (every problem named), copies the file it
   replaces to ``NAME.toml.bak`` (and a layers map's ``NAME.npz`` to ``NAME.npz.bak``), writes
-  through :func:`sim.mapwrite.write_map` (temporary file in the same folder, fsync, rename), then
-  loads what it wrote and compares it with the document. If anything fails part-way, the files
-  it replaced are put back from the backups, so the old map is intact.
+  every file through :func:`sim.mapwrite.write_map` into a hidden temporary folder beside it
+  (fsync), loads what it wrote there and compares it with the document, and only then renames
+  the files into place, the TOML last (:func:`_stage`). If anything fails part-way, every file
+  already renamed is put back as it was or removed, so the old map is intact and a new ``--out``
+  leaves nothing behind.
 * A legend map stays a legend map when the painted values fit its glyphs (glyphs it had keep
   their meaning; new values get new glyphs), otherwise it is saved with ``.npz`` layers; a layers
   map stays a layers map; a new map is a legend map when it fits.
@@ -28,8 +30,8 @@ from typing import Callable
 
 import numpy as np
 
-from sim.editor.model import CELL, MAX_FT, Document, Patch, check_name, plan_points
-from sim.errors import DataError, shorten_text
+from sim.editor.model import CELL, MAX_FT, Document, Patch, plan_points
+from sim.errors import DataError
 from sim.fileio import atomic_path, clean_stale
 from sim.loaders import load_map
 from sim.specs import DEFAULT_MAX_SIZE
@@ -70,18 +72,7 @@ def validate(doc: Document) -> list[str]:
         if bad.any():
             r, c = np.argwhere(bad)[0]
             problems.append(f"{layer} at ({c}, {r}) is {a[r, c]}; give 0 to {MAX_FT:g} ft")
-    for key, text in (("the map's name", doc.name), ("the map's description", doc.description)):
-        if text:
-            try:
-                check_name(text, key)
-            except ValueError as exc:
-                problems.append(f"{exc}")
     for name, (x, y) in doc.points.items():
-        try:
-            check_name(name, "name")
-        except ValueError as exc:
-            problems.append(f"point {shorten_text(repr(name), 40)}: {exc}")
-            continue
         if not doc.in_bounds((x, y)):
             problems.append(f"point {name!r} at ({x}, {y}) is off the map; move or delete it")
         elif doc.rock[y, x]:

@@ -184,13 +184,15 @@ def test_the_longest_name_the_loader_reads_is_written_and_read_back(write_map, t
     assert load_map(tmp_path / "new.toml").points[name] == (1, 1)
 
 
-def test_save_refuses_a_name_set_outside_the_ops(write_map, tmp_path):
-    """The window names points too: the save itself refuses what the map file cannot hold."""
+def test_a_name_set_outside_the_ops_is_written_readable(write_map, tmp_path):
+    """A name the loader read (TOML may spell a NUL as \\u0000) or the window set is written
+    with every control character escaped, so the map reads back (the writer once put a raw NUL
+    into the TOML)."""
     doc = Document.from_grid(load_map(write_map(GRID, LEGEND)))
-    doc.points["a\u0000b"] = (1, 1)
-    with pytest.raises(DataError, match=r"new.toml: cannot save: point 'a\\x00b': 'name' has a control character"):
-        save_mod.save(doc, tmp_path / "new.toml")
-    assert not (tmp_path / "new.toml").exists()
+    doc.points["a\u0000\n[map]\u001b"] = (1, 1)
+    save_mod.save(doc, tmp_path / "new.toml")
+    assert 'name = "a\\u0000\\n[map]\\u001B"' in (tmp_path / "new.toml").read_text()
+    assert load_map(tmp_path / "new.toml").points["a\u0000\n[map]\u001b"] == (1, 1)
 
 
 @pytest.mark.parametrize("fmt", ["legend", "layers"])
@@ -350,3 +352,10 @@ def test_out_on_an_inline_encounter_says_the_encounter_keeps_its_inline_map(tmp_
     err = capsys.readouterr().err
     assert "still fights on its own inline map" in err and '[encounter] map = "m.toml"' in err
     assert enc.read_text() == text and load_map(tmp_path / "m.toml").width_ft[1, 2] == 3
+
+
+def test_new_map_name_is_checked_as_a_name(tmp_path):
+    ops = tmp_path / "ops.jsonl"
+    ops.write_text(json.dumps({"op": "rect", "layer": "width", "value": 10, "from": [1, 1], "to": [3, 3]}) + "\n")
+    refused(["edit", str(tmp_path / "n.toml"), "--new", "5x5", "--name", "cave\u0000", "--apply", str(ops)], tmp_path,
+            expect="'--name' has a control character (U+0000) at character 5")
