@@ -394,7 +394,7 @@ def read_ops(path: str | Path) -> list[tuple[int, Op]]:
     ``/dev/zero``, a FIFO or a folder is refused without waiting on it)."""
     path = Path(path)
     try:
-        raw = read_input(path, what="operations file (--apply)", limit=MAX_OPS_BYTES)
+        raw = read_input(path, what="file of operations (--apply)", limit=MAX_OPS_BYTES)
     except DataError as exc:
         msg = str(exc)
         raise DataError(msg + " of --apply" if msg.endswith("check the path") else msg) from None

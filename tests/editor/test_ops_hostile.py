@@ -94,7 +94,7 @@ def test_apply_folder_is_refused(write_map, tmp_path):
     m = write_map(GRID, LEGEND)
     (tmp_path / "ops.d").mkdir()
     refused(["edit", str(m), "--apply", str(tmp_path / "ops.d"), "--out", str(tmp_path / "new.toml")], tmp_path,
-            expect="ops.d: is a directory")
+            expect="ops.d: is a directory, not a file of operations (--apply)")
 
 
 def test_too_many_lines_and_a_too_long_line_are_refused(write_map, tmp_path):
@@ -359,3 +359,13 @@ def test_new_map_name_is_checked_as_a_name(tmp_path):
     ops.write_text(json.dumps({"op": "rect", "layer": "width", "value": 10, "from": [1, 1], "to": [3, 3]}) + "\n")
     refused(["edit", str(tmp_path / "n.toml"), "--new", "5x5", "--name", "cave\u0000", "--apply", str(ops)], tmp_path,
             expect="'--name' has a control character (U+0000) at character 5")
+
+
+def test_an_operations_file_over_64_mb_is_refused_before_reading(write_map, tmp_path):
+    m = write_map(GRID, LEGEND)
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as fh:                       # sparse: 64 MB + 1 byte without writing them
+        fh.truncate(64 * 1024 * 1024 + 1)
+    refused(["edit", str(m), "--apply", str(big), "--out", str(tmp_path / "new.toml")], tmp_path,
+            expect="big.jsonl: is 67,108,865 bytes, over the limit of 67,108,864 for a file of operations (--apply)",
+            bound=5)
