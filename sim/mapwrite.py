@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,13 +104,21 @@ def legend_grid(grid: CaveGrid, *, max_glyphs: int = len(GLYPHS)) -> CaveGrid | 
     return grid.replace(glyphs=idx, legend=legend)
 
 
+_TOML_ESCAPE = re.compile('[\\\\"\x00-\x08\x0a-\x1f\x7f]')
+_TOML_SHORT = {"\\": "\\\\", '"': '\\"', "\n": "\\n"}
+
+
 def toml_str(s: str) -> str:
-    """A TOML basic string.
+    """A TOML basic string: quote, backslash and line break escaped, and every other character
+    TOML does not take raw (the controls but tab) as ``\\uXXXX``, so any string the loader read
+    is written back readable (issue 34, item 9).
 
     >>> toml_str('a "b"')
     '"a \\\\"b\\\\""'
+    >>> print(toml_str("a\\x00\\n[map]"))
+    "a\\u0000\\n[map]"
     """
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    return '"' + _TOML_ESCAPE.sub(lambda m: _TOML_SHORT.get(m.group(), f"\\u{ord(m.group()):04X}"), s) + '"'
 
 
 def length(ft: float, units: str) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from sim.cli import _choices as C
 from sim.cli._common import add_map_limit, limits_from, print_json
-from sim.errors import UsageError
+from sim.errors import DataError, UsageError
 from sim.fileio import read_toml
 
 if TYPE_CHECKING:  # annotations only: the command line starts without numpy
@@ -73,7 +73,9 @@ def parse_new(text: str, limits) -> tuple[int, int]:
 
 
 def open_document(args: argparse.Namespace) -> tuple[Document, Path]:
-    """The document to edit and the file it saves to (bad arguments refused before any work)."""
+    """The document to edit and the file it saves to (bad arguments refused before any work).
+    Sets ``args.encounter_note``: for an encounter file saved with ``--out``, what the encounter
+    still uses (None otherwise)."""
     from sim.editor.model import Document
     from sim.loaders import load_map
 
@@ -91,11 +93,28 @@ def open_document(args: argparse.Namespace) -> tuple[Document, Path]:
                 if not args.out:
                     raise UsageError(f"{path}: is an encounter with its map inline; give --out MAP.toml to save the "
                                      "edited map as a map file of its own")
+                args.encounter_note = (
+                    f"{path} is an encounter: only the edited map was written, to {out}; {path} is unchanged and "
+                    f"still fights on its own inline map; to fight on the edited one, replace its [map] and "
+                    f"[legend] with [encounter] map = {_toml_path(out, path)}")
             elif not args.out:
                 out = path.parent / ref          # an encounter naming its map: edit that map
+            elif _same_file(out, path.parent / ref):
+                args.encounter_note = None       # --out is the map the encounter names: it fights on the edit
+            else:
+                args.encounter_note = (
+                    f"{path} is an encounter: only the edited map was written, to {out}; {path} is unchanged and "
+                    f"still fights on {path.parent / ref}; to fight on the edited map, set [encounter] map = "
+                    f"{_toml_path(out, path)} in {path}")
         grid = load_map(path, limits=limits)
         return Document.from_grid(grid), out
     cols, rows = parse_new(args.new, limits)
+    if args.name is not None:
+        from sim.editor.model import check_name
+        try:
+            check_name(args.name, "--name")
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     if path.exists():
         raise UsageError(f"{path}: already exists; open it without --new, or give another file name")
     if path.suffix.lower() != ".toml":
@@ -104,6 +123,22 @@ def open_document(args: argparse.Namespace) -> tuple[Document, Path]:
         raise UsageError(f"{path}: folder {path.parent} does not exist; create it first")
     doc = Document.blank(cols, rows, units=args.units or "ft", name=args.name or path.stem)
     return doc, (Path(args.out) if args.out else path)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _toml_path(out: Path, enc: Path) -> str:
+    """``out`` as an encounter file ``enc`` would name it (relative to its folder when it can be)."""
+    try:
+        rel = os.path.relpath(out.resolve(), enc.resolve().parent)
+    except (OSError, ValueError):
+        rel = str(out.resolve())
+    return '"' + rel.replace("\\", "/") + '"'
 
 
 def _check_out(out: Path) -> None:
@@ -119,6 +154,7 @@ def _check_out(out: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.record and args.apply:
         raise UsageError("--record is for the window; with --apply the operations are already in a file")
+    args.encounter_note = None
     doc, out = open_document(args)
     _check_out(out)
     if args.apply:
@@ -135,20 +171,31 @@ def _apply(args: argparse.Namespace, doc: Document, out: Path) -> int:
     if find_autosave(out, doc.shape) is not None:
         print(f"cavesim: note: {out.name} has an autosave from an editor window that did not close; open the map "
               "in the editor to recover it", file=sys.stderr)
-    written = save(doc, out, fmt=args.format)
+    try:
+        written = save(doc, out, fmt=args.format)
+    except OSError as exc:              # a full disk, a folder made read-only meanwhile: save put the old files back
+        raise DataError(f"{out}: cannot be written ({exc.strerror or exc}); the map's files are as they were") from None
     summary = {"map": str(written.files[0]), "files": [str(f) for f in written.files], "format": written.fmt,
                "operations": len(ops), "squares_changed": sum(d.changed for d in done),
                "glyphs": len(written.grid.legend) if written.fmt == "legend" else None,
                "backup": str(out.with_name(out.name + ".bak")) if out.with_name(out.name + ".bak").exists() else None,
-               "cols": doc.cols, "rows": doc.rows, "points": {k: list(v) for k, v in doc.points.items()}}
+               "cols": doc.cols, "rows": doc.rows, "points": {k: list(v) for k, v in doc.points.items()},
+               "note": args.encounter_note}
     if args.json:
         print_json(summary)
     else:
+        sidecars = [f.name for f in written.files[1:]]
+        npz = [n for n in sidecars if n.lower().endswith(".npz")]
         how = (f"legend grid, {summary['glyphs']} glyphs" if written.fmt == "legend"
-               else f"numeric layers in {written.files[1].name}")
+               else f"numeric layers in {npz[0] if npz else out.with_suffix('.npz').name}")
+        pics = [n for n in sidecars if n not in npz]
+        if pics:
+            how += f"; the floor picture copied to {', '.join(pics)}"
         print(f"applied {len(ops)} operations ({summary['squares_changed']} square changes); wrote {out} ({how})")
         if summary["backup"]:
             print(f"the previous file is kept as {summary['backup']}")
+    if args.encounter_note:
+        print(f"cavesim: note: {args.encounter_note}", file=sys.stderr)
     return 0
 
 

@@ -22,6 +22,7 @@ eraser); ``rock = false`` opens rock with the defaults.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -30,6 +31,8 @@ from typing import Mapping
 import numpy as np
 from scipy import ndimage
 
+from sim.errors import shorten, shorten_text
+from sim.fileio import MAX_STRING_CHARS
 from sim.grid import CaveGrid, Terrain
 
 LAYERS = ("width", "ceiling", "difficult", "rock")
@@ -38,6 +41,7 @@ MAX_BRUSH = 9
 MAX_FT = 1000.0                  # the largest width or ceiling a square may be given
 DEFAULT_FT = 10.0                # width and ceiling given to rock opened by painting the other value
 HISTORY_BYTES = 256 * 1024 * 1024  # the undo/redo stacks hold at most this much (the newest entry always)
+MAX_NAME_CHARS = MAX_STRING_CHARS  # a point name: the longest string the map loader reads
 BOX_LOG = 512                    # changed boxes remembered for incremental views
 CELL = np.dtype([("width", "f8"), ("ceiling", "f8"), ("difficult", "?"), ("rock", "?")])
 _CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
@@ -68,6 +72,32 @@ def brush_offsets(size: int, shape: str) -> np.ndarray:
         keep = (dy - m) ** 2 + (dx - m) ** 2 <= (size / 2) ** 2 - size / 4   # 3: a plus; 5: 21 squares
         dy, dx = dy[keep], dx[keep]
     return np.stack([dy.ravel(), dx.ravel()], 1)
+
+
+def check_name(v: Any, key: str) -> str:
+    """A point name as the map file can hold it: a non-empty string of at most
+    :data:`MAX_NAME_CHARS` characters (the map loader's limit for a string) with no control
+    character (NUL, a line break, ...) and no lone surrogate; ValueError naming ``key`` if not.
+
+    >>> check_name("lair", "name")
+    'lair'
+    >>> check_name("a\\x00b", "name")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'name' has a control character (U+0000) at character 2; use letters, digits, spaces and punctuation
+    """
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"{key!r} must be a non-empty string, got {shorten(v)}")
+    if len(v) > MAX_NAME_CHARS:
+        raise ValueError(f"{key!r} is {len(v):,} characters long ({shorten_text(v, 20)}); a name has at most "
+                         f"{MAX_NAME_CHARS:,}")
+    for i, ch in enumerate(v):
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs"):
+            what = "control character" if cat == "Cc" else "lone surrogate"
+            raise ValueError(f"{key!r} has a {what} (U+{ord(ch):04X}) at character {i + 1}; use letters, digits, "
+                             "spaces and punctuation")
+    return v
 
 
 def _flat(shape: tuple[int, int], rr: np.ndarray, cc: np.ndarray) -> np.ndarray:
@@ -307,24 +337,68 @@ def plan_points(doc: "Document", points: Mapping[str, Pos], *, label: str = "") 
 @dataclass
 class History:
     """Undo and redo stacks of patches, capped at ``limit`` bytes (the oldest undo steps go first;
-    the newest step is always kept)."""
+    the newest step is always kept).
+
+    The bytes held are kept as a running total (issue 34, item 12: re-summing both stacks on every
+    push made a script of 20,000 paints quadratic), so every change to the stacks goes through the
+    methods below; :meth:`resum` recomputes the total from the stacks (tests check they agree)."""
 
     limit: int = HISTORY_BYTES
-    done: list[Patch] = field(default_factory=list)
+    done: deque[Patch] = field(default_factory=deque)     # oldest first; a deque: the oldest go in O(1)
     undone: list[Patch] = field(default_factory=list)
     dropped: int = 0          # undo steps forgotten to stay under the limit
+    _bytes: int = field(default=-1, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.done = deque(self.done)
+        self._bytes = self.resum()
+
+    def resum(self) -> int:
+        """The bytes held, summed afresh over both stacks."""
+        return sum(p.nbytes for p in self.done) + sum(p.nbytes for p in self.undone)
 
     @property
     def nbytes(self) -> int:
-        return sum(p.nbytes for p in self.done) + sum(p.nbytes for p in self.undone)
+        return self._bytes
 
     def push(self, patch: Patch) -> None:
+        """A new step: it goes on the undo stack and the redo stack is forgotten."""
         self.done.append(patch)
-        self.undone.clear()
-        total = self.nbytes
-        while total > self.limit and len(self.done) > 1:
-            total -= self.done.pop(0).nbytes
+        self._bytes += patch.nbytes
+        if self.undone:
+            self._bytes -= sum(p.nbytes for p in self.undone)   # each step is dropped once: O(1) amortised
+            self.undone.clear()
+        while self._bytes > self.limit and len(self.done) > 1:
+            self._bytes -= self.done.popleft().nbytes
             self.dropped += 1
+
+    def pop_done(self) -> Patch | None:
+        """The newest undo step moved to the redo stack (undo), or None."""
+        if not self.done:
+            return None
+        p = self.done.pop()
+        self.undone.append(p)
+        return p
+
+    def pop_undone(self) -> Patch | None:
+        """The newest redo step moved back to the undo stack (redo), or None."""
+        if not self.undone:
+            return None
+        p = self.undone.pop()
+        self.done.append(p)
+        return p
+
+    def last(self, n: int) -> list[Patch]:
+        """The newest ``n`` undo steps, oldest first."""
+        return [self.done[i] for i in range(-min(n, len(self.done)), 0)]
+
+    def replace_last(self, n: int, patch: Patch | None) -> None:
+        """The newest ``n`` undo steps replaced by ``patch`` (None: by nothing)."""
+        for _ in range(min(n, len(self.done))):
+            self._bytes -= self.done.pop().nbytes
+        if patch is not None:
+            self.done.append(patch)
+            self._bytes += patch.nbytes
 
 
 # =================================================================================================
@@ -462,30 +536,23 @@ class Document:
         return bool(self.history.undone)
 
     def undo(self) -> Patch | None:
-        if not self.history.done:
-            return None
-        p = self.history.done.pop()
-        self._write(p, forward=False)
-        self.history.undone.append(p)
+        p = self.history.pop_done()
+        if p is not None:
+            self._write(p, forward=False)
         return p
 
     def redo(self) -> Patch | None:
-        if not self.history.undone:
-            return None
-        p = self.history.undone.pop()
-        self._write(p, forward=True)
-        self.history.done.append(p)
+        p = self.history.pop_undone()
+        if p is not None:
+            self._write(p, forward=True)
         return p
 
     def squash(self, n: int, *, label: str = "") -> None:
         """Make the last ``n`` undo steps one (a live brush stroke becomes one undo step)."""
         if n <= 1 or len(self.history.done) < n:
             return
-        parts = self.history.done[-n:]
-        del self.history.done[-n:]
-        m = merge(parts, label=label)
-        if not m.empty:
-            self.history.done.append(m)
+        m = merge(self.history.last(n), label=label)
+        self.history.replace_last(n, None if m.empty else m)
 
     def touched(self, box: tuple[int, int, int, int]) -> None:
         """Record a change made to the arrays directly (not through a patch)."""

@@ -29,15 +29,18 @@ from typing import Any, Iterable
 import numpy as np
 
 from sim.editor.model import (
-    LAYERS, MAX_BRUSH, MAX_FT, SHAPES, Document, circle_squares, fill_squares, plan, plan_points, rect_squares,
+    LAYERS, check_name, MAX_BRUSH, MAX_FT, SHAPES, Document, circle_squares, fill_squares, plan, plan_points, rect_squares,
     stamp, stroke_points,
 )
-from sim.errors import DataError
-from sim.fileio import atomic_write_text
+from sim.errors import DataError, shorten, shorten_text
+from sim.fileio import atomic_write_text, read_input
 from sim.loaders import to_feet
 
 MAX_OPS_BYTES = 64 * 1024 * 1024    # an OPS.jsonl file larger than this is refused before reading
 MAX_OPS = 1_000_000                  # operations in one file
+MAX_LINES = 2 * MAX_OPS              # lines in one file (operations, comments and blank lines)
+MAX_LINE_CHARS = 4_000_000           # characters in one line (a stroke of MAX_STROKE points fits)
+MAX_DIGITS = 15                      # digits of a whole number in an operation (1e15 is beyond any map)
 MAX_STROKE = 100_000                 # points in one paint stroke
 OP_NAMES = ("paint", "erase", "fill", "line", "rect", "circle", "undo", "redo", "point")
 Pos = tuple[int, int]
@@ -130,43 +133,56 @@ class Refused:
 # JSON <-> records
 # =================================================================================================
 
+def _j(v: Any) -> str:
+    """A JSON value for a message, cut short (a message never repeats a huge value)."""
+    try:
+        text = json.dumps(v)
+    except (ValueError, RecursionError):
+        text = shorten(v)
+    return shorten_text(text, 80)
+
+
 def _pos(v: Any, key: str) -> Pos:
     if (not isinstance(v, list) or len(v) != 2
             or not all(isinstance(k, int) and not isinstance(k, bool) for k in v)):
-        raise ValueError(f"{key!r} must be [x, y] with whole numbers, got {json.dumps(v)}")
+        raise ValueError(f"{key!r} must be [x, y] with whole numbers, got {_j(v)}")
     return (int(v[0]), int(v[1]))
 
 
 def _layer_value(d: dict, *, layer: str | None = None) -> tuple[str, float | bool]:
     layer = d.get("layer") if layer is None else layer
     if layer not in LAYERS:
-        raise ValueError(f"'layer' must be one of {', '.join(LAYERS)}, got {json.dumps(layer)}")
+        raise ValueError(f"'layer' must be one of {', '.join(LAYERS)}, got {_j(layer)}")
     if "value" not in d:
         raise ValueError("missing 'value' (a number of the map's units, or true/false for difficult and rock)")
     v = d["value"]
     if layer in ("difficult", "rock"):
         if not isinstance(v, bool):
-            raise ValueError(f"'value' for {layer} must be true or false, got {json.dumps(v)}")
+            raise ValueError(f"'value' for {layer} must be true or false, got {_j(v)}")
         return layer, v
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-        raise ValueError(f"'value' for {layer} must be a number >= 0 (0 = rock), got {json.dumps(v)}")
-    return layer, float(v)
+    try:
+        f = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
+    except OverflowError:                       # a whole number too large for a float (10**400)
+        f = math.inf
+    if not math.isfinite(f) or f < 0:
+        raise ValueError(f"'value' for {layer} must be a number >= 0 (0 = rock), got {_j(v)}")
+    return layer, f
 
 
 def _brush(d: dict) -> tuple[int, str]:
     b = d.get("brush", 1)
     if isinstance(b, bool) or not isinstance(b, int) or not 1 <= b <= MAX_BRUSH:
-        raise ValueError(f"'brush' must be a whole number 1-{MAX_BRUSH}, got {json.dumps(b)}")
+        raise ValueError(f"'brush' must be a whole number 1-{MAX_BRUSH}, got {_j(b)}")
     s = d.get("shape", "square")
     if s not in SHAPES:
-        raise ValueError(f"'shape' must be \"square\" or \"round\", got {json.dumps(s)}")
+        raise ValueError(f"'shape' must be \"square\" or \"round\", got {_j(s)}")
     return b, s
 
 
 def _flag(d: dict, key: str, default: bool) -> bool:
     v = d.get(key, default)
     if not isinstance(v, bool):
-        raise ValueError(f"{key!r} must be true or false, got {json.dumps(v)}")
+        raise ValueError(f"{key!r} must be true or false, got {_j(v)}")
     return v
 
 
@@ -186,13 +202,13 @@ _KEYS = {
 def parse_op(d: Any) -> Op:
     """One operation from its JSON object; ValueError (message without the place) if bad."""
     if not isinstance(d, dict):
-        raise ValueError(f"an operation is a JSON object such as {{\"op\": \"paint\", ...}}, got {json.dumps(d)}")
+        raise ValueError(f"an operation is a JSON object such as {{\"op\": \"paint\", ...}}, got {_j(d)}")
     name = d.get("op")
     if name not in OP_NAMES:
-        raise ValueError(f"'op' must be one of {', '.join(OP_NAMES)}, got {json.dumps(name)}")
+        raise ValueError(f"'op' must be one of {', '.join(OP_NAMES)}, got {_j(name)}")
     extra = sorted(set(d) - _KEYS[name] - {"op"})
     if extra:
-        raise ValueError(f"{name}: unknown key {extra[0]!r}; {name} takes "
+        raise ValueError(f"{name}: unknown key {shorten(extra[0], 40)}; {name} takes "
                          f"{', '.join(sorted(_KEYS[name])) or 'no other keys'}")
     if name in ("paint", "erase"):
         layer, value = ("rock", True) if name == "erase" else _layer_value(d)
@@ -201,7 +217,7 @@ def parse_op(d: Any) -> Op:
         at = d["at"]
         pts = [at] if (isinstance(at, list) and len(at) == 2 and not isinstance(at[0], list)) else at
         if not isinstance(pts, list) or not pts:
-            raise ValueError(f"{name}: 'at' must be [x, y] or a list of [x, y], got {json.dumps(at)}")
+            raise ValueError(f"{name}: 'at' must be [x, y] or a list of [x, y], got {_j(at)}")
         if len(pts) > MAX_STROKE:
             raise ValueError(f"{name}: a stroke has at most {MAX_STROKE} points, got {len(pts)}; split it")
         brush, shape = _brush(d)
@@ -225,12 +241,13 @@ def parse_op(d: Any) -> Op:
         return Undo()
     if name == "redo":
         return Redo()
-    pname = d.get("name")
-    if not isinstance(pname, str) or not pname.strip():
-        raise ValueError(f"point: 'name' must be a non-empty string, got {json.dumps(pname)}")
-    rename = d.get("rename")
-    if rename is not None and (not isinstance(rename, str) or not rename.strip()):
-        raise ValueError(f"point: 'rename' must be a non-empty string, got {json.dumps(rename)}")
+    try:
+        pname = check_name(d.get("name"), "name")
+        rename = d.get("rename")
+        if rename is not None:
+            rename = check_name(rename, "rename")
+    except ValueError as exc:
+        raise ValueError(f"point: {exc}") from None
     delete = _flag(d, "delete", False)
     at = _pos(d["at"], "at") if "at" in d else None
     if at is None and rename is None and not delete:
@@ -372,43 +389,80 @@ def _point(doc: Document, op: PointOp) -> Done | Refused:
 
 def read_ops(path: str | Path) -> list[tuple[int, Op]]:
     """Every operation of an ``OPS.jsonl`` file with its line number; blank lines and lines
-    starting with ``#`` are skipped. Every bad line is reported at once (DataError)."""
+    starting with ``#`` are skipped. Every bad line is reported at once (DataError). The file is
+    read through :func:`sim.fileio.read_input` (a regular file of at most :data:`MAX_OPS_BYTES`:
+    ``/dev/zero``, a FIFO or a folder is refused without waiting on it)."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file; check the path of --apply") from None
-    if path.is_dir():
-        raise DataError(f"{path}: is a folder; --apply takes an OPS.jsonl file")
-    if size > MAX_OPS_BYTES:
-        raise DataError(f"{path}: {size} bytes is over the limit of {MAX_OPS_BYTES} for an operations file; split it")
+        raw = read_input(path, what="file of operations (--apply)", limit=MAX_OPS_BYTES)
+    except DataError as exc:
+        msg = str(exc)
+        raise DataError(msg + " of --apply" if msg.endswith("check the path") else msg) from None
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
-    return parse_ops(text.splitlines(), path)
+    n = text.count("\n") + 1
+    if n > MAX_LINES:
+        raise DataError(f"{path}: {n:,} lines, over the limit of {MAX_LINES:,} for an operations file; split it")
+    return parse_ops(text.split("\n"), path)
+
+
+class _Unreadable(ValueError):
+    """A number in an operation line that no map can use (raised while the line is parsed)."""
+
+
+def _parse_int(s: str) -> int:
+    if len(s.lstrip("-")) > MAX_DIGITS:
+        raise _Unreadable(f"a whole number of {len(s.lstrip('-')):,} digits ({shorten_text(s, 20)}); numbers in "
+                          f"operations have at most {MAX_DIGITS} digits")
+    return int(s)
+
+
+def _parse_constant(s: str) -> float:
+    raise _Unreadable(f"{s} is not a number an operation can use; write a number such as 10")
+
+
+def _loads(s: str) -> Any:
+    """One JSON line; refuses huge whole numbers, NaN/Infinity and deep nesting (_Unreadable)."""
+    try:
+        return json.loads(s, parse_int=_parse_int, parse_constant=_parse_constant)
+    except RecursionError:
+        raise _Unreadable("JSON nested too deep; an operation is one flat object such as "
+                          "{\"op\": \"paint\", \"at\": [[1, 2], [3, 4]]}") from None
 
 
 def parse_ops(lines: Iterable[str], path: str | Path = "<ops>") -> list[tuple[int, Op]]:
     out: list[tuple[int, Op]] = []
     problems: list[str] = []
     for n, line in enumerate(lines, 1):
-        s = line.strip()
-        if not s or s.startswith("#"):
-            continue
-        if len(out) + len(problems) >= MAX_OPS:
-            problems.append(f"{path}:{n}: more than {MAX_OPS} operations; split the file")
+        if n > MAX_LINES:
+            problems.append(f"{path}:{n}: more than {MAX_LINES:,} lines; split the file")
             break
-        try:
-            d = json.loads(s)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}:{n}: not valid JSON ({exc.msg} at column {exc.colno}); write one JSON "
-                            "object a line, e.g. {\"op\": \"undo\"}")
-            continue
-        try:
-            out.append((n, parse_op(d)))
-        except ValueError as exc:
-            problems.append(f"{path}:{n}: {exc}")
+        if len(line) > MAX_LINE_CHARS:
+            problems.append(f"{path}:{n}: a line of {len(line):,} characters, over the limit of {MAX_LINE_CHARS:,}; "
+                            "split the stroke into several operations")
+        else:
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            if len(out) + len(problems) >= MAX_OPS:
+                problems.append(f"{path}:{n}: more than {MAX_OPS:,} operations; split the file")
+                break
+            try:
+                d = _loads(s)
+            except json.JSONDecodeError as exc:
+                problems.append(f"{path}:{n}: not valid JSON ({exc.msg} at column {exc.colno}); write one JSON "
+                                "object a line, e.g. {\"op\": \"undo\"}")
+            except ValueError as exc:   # _Unreadable, or Python's own digit limit
+                problems.append(f"{path}:{n}: {shorten_text(str(exc))}")
+            else:
+                try:
+                    out.append((n, parse_op(d)))
+                except ValueError as exc:
+                    problems.append(f"{path}:{n}: {exc}")
+                except RecursionError:
+                    problems.append(f"{path}:{n}: JSON nested too deep; an operation is one flat object")
         if len(problems) >= 50:
             problems.append(f"{path}: stopped after 50 problems")
             break

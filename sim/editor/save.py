@@ -3,9 +3,11 @@ and durably, read the file back; and the autosave sidecar that is offered back a
 
 * :func:`save` refuses a map the loader would refuse (every problem named), copies the file it
   replaces to ``NAME.toml.bak`` (and a layers map's ``NAME.npz`` to ``NAME.npz.bak``), writes
-  through :func:`sim.mapwrite.write_map` (temporary file in the same folder, fsync, rename), then
-  loads what it wrote and compares it with the document. If anything fails part-way, the files
-  it replaced are put back from the backups, so the old map is intact.
+  every file through :func:`sim.mapwrite.write_map` into a hidden temporary folder beside it
+  (fsync), loads what it wrote there and compares it with the document, and only then renames
+  the files into place, the TOML last (:func:`_stage`). If anything fails part-way, every file
+  already renamed is put back as it was or removed, so the old map is intact and a new ``--out``
+  leaves nothing behind.
 * A legend map stays a legend map when the painted values fit its glyphs (glyphs it had keep
   their meaning; new values get new glyphs), otherwise it is saved with ``.npz`` layers; a layers
   map stays a layers map; a new map is a legend map when it fits.
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +32,7 @@ import numpy as np
 
 from sim.editor.model import CELL, MAX_FT, Document, Patch, plan_points
 from sim.errors import DataError
-from sim.fileio import atomic_path
+from sim.fileio import atomic_path, clean_stale
 from sim.loaders import load_map
 from sim.specs import DEFAULT_MAX_SIZE
 from sim.mapwrite import Written, legend_grid, save_npz, write_map
@@ -122,35 +126,82 @@ def save(doc: Document, out: str | Path, *, fmt: str = "keep", comment: str = ""
         if legend_grid(grid) is None or (doc.door is not None and doc.door.any()):
             form = "layers"
     # back up what will be replaced
-    backups: list[tuple[Path, Path]] = []
     npz = out.with_suffix(".npz")
     for path in (out, npz):
         if path.exists() and path.is_file():
-            bak = backup_path(path)
-            _copy_durable(path, bak)
-            backups.append((path, bak))
-    existed = {p for p, _ in backups}
-    try:
-        written = write(grid, out, fmt=form, comment=comment, durable=True)
-        back = load_map(out)
-        n = _differences(doc, back)
-        if n or dict(back.points) != doc.points:
-            raise DataError(f"{out}: the saved file does not read back as the map ({n} values differ); "
-                            "the old file was put back")
-    except BaseException:
-        for path, bak in backups:       # put the old files back
-            with contextlib.suppress(OSError):
-                _copy_durable(bak, path)
-        if npz not in existed and form == "layers":
-            with contextlib.suppress(OSError):
-                npz.unlink()
-        raise
+            _copy_durable(path, backup_path(path))
+    staged = _stage(grid, out, form=form, comment=comment, write=write,
+                    check=lambda back: _check_back(doc, back, out))
+    written = Written(grid=staged.grid, files=tuple(out.parent / f.name for f in staged.files), fmt=staged.fmt)
     doc.saved_version = doc.version
     doc.source = str(out)
     doc.legend = written.grid.legend          # the next save keeps the glyphs given now
     doc.glyphs = written.grid.glyphs
     autosave_path(out).unlink(missing_ok=True)
     return written
+
+
+def _check_back(doc: Document, back, out: Path) -> None:
+    n = _differences(doc, back)
+    if n or dict(back.points) != doc.points:
+        raise DataError(f"{out}: the saved file does not read back as the map ({n} values differ); "
+                        "the old file was put back")
+
+
+def _stage(grid, out: Path, *, form: str, comment: str, write: Callable[..., Written], check) -> Written:
+    """Write every file of the map (the TOML and its ``.npz`` and picture beside it) into a hidden
+    temporary folder beside ``out``, read the TOML back there (``check``), and only then rename
+    the files into place, the TOML last. If anything fails, no file of ``out`` is changed: a file
+    already renamed into place is put back as it was (or removed if it was new), and the
+    temporary folder goes (issue 34, item 9). Returns what was written, as paths in the folder."""
+    parent = out.parent if str(out.parent) else Path(".")
+    clean_stale(out)
+    try:
+        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.cavesim-{os.getpid()}.", suffix=".dir", dir=parent))
+    except OSError as exc:
+        raise DataError(f"{out}: cannot be written ({exc.strerror}); choose another place") from None
+    placed: list[tuple[Path, Path | None]] = []       # (file put in place, the old file moved aside)
+    try:
+        os.chmod(stage, 0o700)
+        staged = write(grid, stage / out.name, fmt=form, comment=comment, durable=True)
+        check(load_map(stage / out.name))
+        files = [f for f in staged.files if f.name != out.name] + [stage / out.name]   # the TOML last
+        for f in files:
+            dest = parent / f.name
+            aside = None
+            if dest.is_file():
+                aside = stage / (f.name + ".old")
+                try:
+                    os.link(dest, aside)            # the old file, kept to put back
+                except OSError:
+                    shutil.copy2(dest, aside)
+            placed.append((dest, aside))
+            os.replace(f, dest)
+        _fsync_folder(parent)
+    except BaseException:
+        for dest, aside in reversed(placed):
+            with contextlib.suppress(OSError):
+                if aside is None:
+                    dest.unlink()
+                else:
+                    os.replace(aside, dest)
+        raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return staged
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _comment(source: str = "") -> str:
