@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.cli._common import add_map_limit, limits_from, print_json, ruled
+from sim.cli._common import add_map_limit, limits_from, plural, print_json, ruled
 from sim.errors import DataError, UsageError
 from sim.fileio import read_toml
 
@@ -130,7 +130,7 @@ def _nearest_floor(grid, start, n: int, taken: set) -> list:
                 seen.add(p)
                 q.append(p)
     if len(out) < n:
-        raise DataError(f"the start {tuple(start)} has room for {len(out)} of the party's {n} members")
+        raise DataError(f"the start {tuple(start)} has room for {len(out)} of the party's {plural(n, 'member')}")
     return out
 
 

@@ -168,3 +168,20 @@ def test_the_play_key_help_cuts_no_word(size):
     rows = [y for y in range(bar.y + 2, bar.bottom)
             if any(tuple(surf.get_at((x, y)))[:3] != bg for x in range(bar.x, bar.x + 400))]
     assert rows and bar.y + 2 <= rows[0] and rows[-1] < bar.bottom
+
+
+def test_demo_headless_says_the_sizes_it_writes(tmp_path, capsys):
+    """The animation is drawn at --scale (0.75: 480x270 of 640x360), the final frame at the full
+    --size; the words say each file's real size (they said 960x540 beside a 1280x720 PNG)."""
+    from PIL import Image
+
+    from sim.cli import main
+
+    out = tmp_path / "d"
+    assert main(["demo", "maps/warrens.toml", "--headless", "--out", str(out), "--size", "640x360", "--max-frames", "2"]) == 0
+    words = capsys.readouterr().out.splitlines()
+    with Image.open(out / "demo.gif") as gif, Image.open(out / "demo.png") as png:
+        assert (gif.size, png.size) == ((480, 270), (640, 360))
+    assert words[-3].startswith("2 frames, ")
+    assert words[-2] == f"animation: {out / 'demo.gif'} (480x270: --scale 0.75 of 640x360)"
+    assert words[-1] == f"final frame: {out / 'demo.png'} (640x360, the full --size)"
