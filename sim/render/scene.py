@@ -91,6 +91,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self._base_ts = None
         self.fit_ts = 0
         self.auto_camera = mode == "watch"
+        self.fit_whole_map = False       # fit() frames the floor (a fight); True: every square of the map (a bare map)
         self.crisp_map = False           # paint the cave at every zoom instead of resizing one painting
         self.camera_glide = 0.9          # seconds a camera move takes (0: cut; exports cut, it keeps GIFs small)
         self.cut_fades = False           # cards fade in and out (True: they cut; exports cut, as for the camera)
@@ -130,11 +131,13 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.fit()
 
     def fit(self) -> None:
-        """Zoom to show every open square of the cave."""
+        """Zoom to show every open square of the cave, centred on them (a fight: the rock around
+        the floor may fall outside the view); with ``fit_whole_map`` (a bare map, where the map
+        itself is what is looked at) every square of the map, its rock border too, centred on it."""
         g = self.grid
         ys, xs = np.nonzero(~g.rock)
         box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1) if len(xs) else None
-        self.camera.fit(cols=g.cols, rows=g.rows, margin=0.6, box=box)
+        self.camera.fit(cols=g.cols, rows=g.rows, margin=0.6, box=None if self.fit_whole_map else box)
         self.fit_ts = self.camera.ts
         self._floor_box = box or (0, 0, g.cols, g.rows)
         self._cam_target = None

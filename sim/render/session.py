@@ -128,6 +128,8 @@ def map_scene(grid, *, size=(1280, 720), hud: bool = True, legend: bool = True, 
     scene, timeline = scene_from_events([start], grid, base_path=base_path, title=grid.name, subtitle=grid.description,
                                         size=size, mode="replay", hud=hud, legend=legend, autoplay=False)
     scene.model.finished = True   # nothing to play: exports end after the title card
+    scene.fit_whole_map = True     # the map is what is looked at: all of it, from column 0 (not only its floor)
+    scene.fit()
     return scene, timeline
 
 
