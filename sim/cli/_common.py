@@ -138,6 +138,19 @@ def ruled(rows: list[str], *, indent: str = "  ", x0: int = 0, y0: int = 0) -> l
     return out
 
 
+def plural(n: float, noun: str, many: str | None = None) -> str:
+    """``n`` and ``noun``, in the plural (``many``, else ``noun`` + s) unless ``n`` is 1: the one way
+    the commands count things ("1 light", never "1 lights").
+
+    >>> plural(1, "light"), plural(3, "shipped stat block"), plural(0.5, "round"), plural(1.0, "round")
+    ('1 light', '3 shipped stat blocks', '0.5 rounds', '1 round')
+    >>> plural(0, "closed-door square"), plural(2, "party", "parties"), plural(1250000, "square")
+    ('0 closed-door squares', '2 parties', '1250000 squares')
+    """
+    num = f"{n:g}" if isinstance(n, float) else str(n)
+    return f"{num} {noun if n == 1 else (many or noun + 's')}"
+
+
 def print_json(obj: Any) -> None:
     json.dump(obj, sys.stdout, indent=None, separators=(",", ":"))
     sys.stdout.write("\n")

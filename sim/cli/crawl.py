@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from sim.argtypes import real, seed
-from sim.cli._common import add_map_limit, limits_from
+from sim.cli._common import add_map_limit, limits_from, plural
 from sim.errors import UsageError
 from sim.render.options import add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art
 
@@ -71,11 +71,6 @@ WORDS = {  # what -> (one creature, several)
 def _verb(what: str, who) -> str:
     one, many = WORDS.get(what, (what, what))
     return one if len(who) == 1 else many
-
-
-def _n(k, unit: str) -> str:
-    """``3 squares``, ``1 square``, ``0.5 rounds``."""
-    return f"{k:g} {unit}" + ("" if k == 1 else "s")
 
 
 def _from_cwd(member: str) -> str:
@@ -187,7 +182,7 @@ def window(result, args: argparse.Namespace, size, speed: float) -> int:
 def _print_text(result) -> None:
     spec = result.spec
     print(f"{spec.name} (seed {spec.seed}): {' > '.join(m.id for m in spec.party)}")
-    print(f"route: {len(result.route) - 1} squares from {spec.start_name or spec.start} to "
+    print(f"route: {plural(len(result.route) - 1, 'square')} from {spec.start_name or spec.start} to "
           f"{spec.goal_name or spec.goal}")
     for cid, why in result.left_behind.items():
         print(f"  ! {cid} {why}")
@@ -198,12 +193,12 @@ def _print_text(result) -> None:
         d = e.detail
         if e.what in ("walk", "single_file", "crawl", "awkward", "tight"):
             per = ", ".join(f"{k} {v:g}" for k, v in d.get("member_rounds", {}).items())
-            line = (f"{who} {_verb(e.what, e.who)} {_n(d.get('squares'), 'square')} from {e.at} "
-                    f"({_n(e.rounds, 'round')}: {per})")
+            line = (f"{who} {_verb(e.what, e.who)} {plural(d.get('squares'), 'square')} from {e.at} "
+                    f"({plural(float(e.rounds), 'round')}: {per})")
             checks = d.get("checks")
             if checks:
                 line += "; Escape Artist: " + "; ".join(
-                    f"{k} {sum(c['tries'] for c in v):g} tries" for k, v in checks.items() if v)
+                    f"{k} {plural(float(sum(c['tries'] for c in v)), 'try', 'tries')}" for k, v in checks.items() if v)
         elif e.what in ("armor_off", "armor_on"):
             line = (f"{who} {_verb(e.what, e.who)} the {d['armor']} ({d['minutes']:g} min"
                     f"{', helped' if d['helped'] else ''})")
@@ -211,7 +206,7 @@ def _print_text(result) -> None:
             line = f"{who} {_verb('wait', e.who)} for {d['for']}"
         elif e.what == "encounter":
             line = (f"FIGHT at {e.at} with {', '.join(d['monsters'])}: {d['winner'] or 'no one'} wins after "
-                    f"{d['rounds']} rounds (seed {d['seed']})" + (f"; armour off: {', '.join(d['armor_off'])}" if d['armor_off'] else ""))
+                    f"{plural(d['rounds'], 'round')} (seed {d['seed']})" + (f"; armour off: {', '.join(d['armor_off'])}" if d['armor_off'] else ""))
         elif e.what in ("light", "light_out"):
             from sim.crawl import light_words  # (loaded with the crawl, not for every command)
 
@@ -228,5 +223,5 @@ def _print_text(result) -> None:
             line = f"{who} {_verb(e.what, e.who)} at {e.at}"
         print(f"  {_clock(e.start):>6} {e.start:>7g}  {line}")
     print()
-    print(f"total: {result.total_rounds:g} rounds = {_clock(result.total_rounds)} (min:sec); "
+    print(f"total: {plural(float(result.total_rounds), 'round')} = {_clock(result.total_rounds)} (min:sec); "
           f"arrived: {', '.join(result.arrived) or 'no one'}")

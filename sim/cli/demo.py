@@ -127,9 +127,15 @@ def headless(args, size, out_dir: Path) -> int:
     check_out(anim)
     print(f"{name}: drawing {'the cave' if grid is not None else 'the fight'} off-screen ...", flush=True)
     a = export(make, anim, fps=args.fps, scale=args.scale, max_frames=args.max_frames, still=still)
-    print(f"{a.frames} frames, {a.seconds:.1f} s at {args.speed:g}x, {a.size[0]}x{a.size[1]}")
-    print(f"animation: {a.path}")
-    print(f"final frame: {still}")
+    from PIL import Image
+
+    from sim.cli._common import plural
+
+    with Image.open(still) as im:       # the final frame is drawn at the full --size, the animation at --scale
+        still_size = im.size
+    print(f"{plural(a.frames, 'frame')}, {a.seconds:.1f} s at {args.speed:g}x")
+    print(f"animation: {a.path} ({a.size[0]}x{a.size[1]}: --scale {args.scale:g} of {size[0]}x{size[1]})")
+    print(f"final frame: {still} ({still_size[0]}x{still_size[1]}, the full --size)")
     return 0
 
 

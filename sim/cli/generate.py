@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 
 from sim.argtypes import seed, whole
-from sim.cli._common import add_map_limit, limits_from, print_json
+from sim.cli._common import add_map_limit, limits_from, plural, print_json
 from sim.errors import DataError, UsageError
 from sim.cli._choices import ASCII_AUTO_MAX
 
@@ -143,7 +143,7 @@ def _summary(grid: CaveGrid, files: list[Path], fmt: str, args: argparse.Namespa
             "medium": {c.name: n for c, n in counts.items()},
         })
         return
-    what = (f"ASCII grid, {len(grid.legend)} glyphs: {len(grid.legend) - 1} floor kinds and rock" if fmt == "ascii"
+    what = (f"ASCII grid, {plural(len(grid.legend), 'glyph')}: {plural(len(grid.legend) - 1, 'floor kind')} and rock" if fmt == "ascii"
             else f"numeric layers in {files[1]}")
     print(f"wrote {files[0]} ({what})")
     print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n_floor} floor ({100 * n_floor / grid.width_ft.size:.0f}%), "

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.cli import _choices as C
-from sim.cli._common import add_map_limit, print_json
+from sim.cli._common import add_map_limit, plural, print_json
 from sim.errors import UsageError
 
 if TYPE_CHECKING:  # annotations only: the command line starts without numpy
@@ -208,9 +208,9 @@ def _summary(imported, written, args) -> None:
         return
     print(f"wrote {', '.join(files)}")
     n = int(floor.sum())
-    print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n} floor, {doors} closed-door squares, "
-          f"{len(grid.lights)} lights; widths measured at {imported.resolution:g} px/ft "
-          f"({imported.fine_squares} squares re-measured finely)")
+    print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n} floor, {plural(doors, 'closed-door square')}, "
+          f"{plural(len(grid.lights), 'light')}; widths measured at {imported.resolution:g} px/ft "
+          f"({plural(imported.fine_squares, 'square')} re-measured finely)")
     print(f"floor squares for a Medium creature (space {body.space:g} ft, height {body.height:g} ft):")
     for cat in Category:
         print(f"  {cat.letter}  {cat.label:<20} {counts[cat]:>8}")

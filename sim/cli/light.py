@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.cli._common import add_map_limit, limits_from, print_json
+from sim.cli._common import add_map_limit, limits_from, plural, print_json, ruled
 from sim.errors import DataError, UsageError
 from sim.fileio import read_toml
 
@@ -130,7 +130,7 @@ def _nearest_floor(grid, start, n: int, taken: set) -> list:
                 seen.add(p)
                 q.append(p)
     if len(out) < n:
-        raise DataError(f"the start {tuple(start)} has room for {len(out)} of the party's {n} members")
+        raise DataError(f"the start {tuple(start)} has room for {len(out)} of the party's {plural(n, 'member')}")
     return out
 
 
@@ -184,10 +184,10 @@ def _print_text(grid, name, when, alive, lg, s) -> None:
         for x, y in c.squares:
             lines[y][x] = m
     print(f"{name}: light {when} ({grid.cols}x{grid.rows} squares, as human eyes see it)")
-    print("  B bright   S shadowy   . dark   # rock   1-9, a-z: creatures (below)")
+    print("  B bright   S shadowy   . dark   # rock   1-9, a-z: creatures (below)   X,Y: column, row")
     print()
-    for row in lines:
-        print("  " + "".join(row))
+    for line in ruled(["".join(row) for row in lines]):
+        print(line)
     print()
     counts = {n: int(((lg.normal == i) & ~grid.rock).sum()) for i, n in enumerate(LEVEL_NAMES)}
     print("  floor squares: " + ", ".join(f"{counts[n]} {n}" for n in reversed(LEVEL_NAMES)))
@@ -200,9 +200,9 @@ def _print_text(grid, name, when, alive, lg, s) -> None:
         if s.blinded[i]:
             bits.append("effectively blinded (its square is dark to it)")
         print(f"  {key[c.id]} {c.id} ({'; '.join(bits)})")
-        seen = [f"{alive[j].id}" + (f" ({int(s.miss[i, j])}%)" if s.miss[i, j] else "")
+        seen = [f"{alive[j].id}" + (f" ({int(s.miss[i, j])}% miss chance)" if s.miss[i, j] else "")
                 for j in range(len(alive)) if j != i and s.level[i, j] == SEES]
         located = [alive[j].id for j in range(len(alive)) if j != i and s.level[i, j] == LOCATES]
         print(f"      sees: {', '.join(seen) or '-'}")
         if located:
-            print(f"      locates (unseen, 50%): {', '.join(located)}")
+            print(f"      locates (unseen, 50% miss chance): {', '.join(located)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sim.argtypes import whole
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json, ruled
+from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, plural, print_json, ruled
 from sim.errors import UsageError
 
 
@@ -187,18 +187,18 @@ def run_path(args: argparse.Namespace) -> int:
     for i, s in enumerate(steps, 1):
         if isinstance(s, dict):  # the armor comes off here (RULES §2.4)
             r = s["rounds"]
-            r = f"{r} rounds" if isinstance(r, int) else f"{r[0]}-{r[1]} rounds"
+            r = plural(r, "round") if isinstance(r, int) else f"{r[0]}-{r[1]} rounds"
             print(f"  {i:>4}  {str(tuple(s['at'])):<9} {'':<16} {'armor_off':<14} {0:>4}  "
                   f"{s['armor'].replace('-', ' ')} off: {s['removal']} = {r} (half with an ally's help); "
                   "move actions counted anew after it")
             continue
         extra = ""
         if s.dc:
-            extra = f"  (DC {s.dc}, {s.tries:g} tries, p={s.probability:.2f} a roll)"
+            extra = f"  (DC {s.dc}, {plural(float(s.tries), 'try', 'tries')}, p={s.probability:.2f} a roll)"
         print(f"  {i:>4}  {str(s.at):<9} {Category[s.category].label:<16} {s.kind:<14} {s.feet:>4}  "
               f"{s.move_action:g}{extra}")
     g = "no guarantee (rolls only)" if path.move_actions is None else \
-        f"{path.move_actions:g} move actions = {path.rounds} rounds{_last_turn(path)}"
+        f"{plural(float(path.move_actions), 'move action')} = {plural(path.rounds, 'round')}{_last_turn(path)}"
     e = "impossible" if path.expected_move_actions is None else \
         f"{path.expected_move_actions:.2f} move actions = {path.expected_rounds:.2f} rounds"
     print(f"\n  {path.feet} ft of movement; guaranteed: {g}; expected: {e}")
@@ -254,13 +254,13 @@ def run_reach(args: argparse.Namespace) -> int:
     print()
     for line in ruled(["".join(row) for row in chars]):
         print(line)
-    print(f"\n  {len(r.single)} squares with a move action, {len(r.double)} with a double move")
+    print(f"\n  {plural(len(r.single), 'square')} with a move action, {len(r.double)} with a double move")
     for x, y, dc, p in r.checks:
         print(f"  ({x}, {y}) needs Escape Artist DC {dc}: {p:.0%} a try")
     if shed_note is not None and shed_note["squares_behind_it"]:
         rr = shed_note["rounds"]
-        rr = f"{rr} rounds" if isinstance(rr, int) else f"{rr[0]}-{rr[1]} rounds"
+        rr = plural(rr, "round") if isinstance(rr, int) else f"{rr[0]}-{rr[1]} rounds"
         n = shed_note["squares_behind_it"]
-        print(f"  {n} more square{'s' if n != 1 else ''} once its {shed_note['armor'].replace('-', ' ')} is off "
+        print(f"  {plural(n, 'more square')} once its {shed_note['armor'].replace('-', ' ')} is off "
               f"(crawlway, awkward space or tight squeeze: {shed_note['removal']} = {rr} first; --no-armor shows them)")
     return 0

@@ -14,6 +14,8 @@ import argparse
 import json
 import sys
 
+from sim.cli._common import plural
+
 
 def register(sub) -> None:
     p = sub.add_parser("show", help="print one stat block with its derived numbers (hp, AC, attacks, saves, body)",
@@ -99,7 +101,7 @@ def _rider_text(r) -> str:
                 f"{r.dc + r.break_bonus}, 10 hp each")
     text = f"{r.save} DC {r.dc}" if r.dc else "no save"
     if r.kind == "gaze":
-        return text + f", {r.range_ft} ft, {r.effect} {r.duration_rounds} rounds"
+        return text + f", {r.range_ft} ft, {r.effect} {plural(r.duration_rounds, 'round')}"
     return (text + (f", initial {r.initial}" if r.initial else "") + (f", secondary {r.secondary}" if r.secondary else "")
             + (f", {r.effect}" if r.effect else ""))
 
@@ -158,7 +160,7 @@ def lines(b) -> list[str]:
         out.append("  Defences " + ", ".join(defs))
     if b.swarm is not None:
         s = b.swarm
-        out.append(f"  Swarm: {s.count} {s.component.key} creatures{' (flying)' if s.flying else ''}; damage {s.damage}; "
+        out.append(f"  Swarm: {plural(s.count, s.component.key + ' creature')}{' (flying)' if s.flying else ''}; damage {s.damage}; "
                    f"weapons: {s.weapon_damage.replace('_', ' ')}; distraction Fort DC {s.distraction_dc}")
     for r in b.riders:
         out.append(f"  Rider {r.key} ({r.kind}): " + _rider_text(r))

@@ -12,6 +12,8 @@ import argparse
 import json
 import sys
 
+from sim.cli._common import plural
+
 
 def register(sub) -> None:
     p = sub.add_parser("templates", help="list the shipped stat blocks (name, size, type, CR or level, speed, senses)",
@@ -114,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     t = Table(box=None, pad_edge=False, title_justify="left",
-              title=f"{len(rows)} shipped stat blocks (`cavesim show NAME` prints one in full)")
+              title=f"{plural(len(rows), 'shipped stat block')} (`cavesim show NAME` prints one in full)")
     for h in ("name", "size", "type", "CR / level", "speed", "senses"):
         t.add_column(h, no_wrap=h in ("name", "size", "CR / level"))
     for r in rows:

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sim.cli._common import add_map_limit, limits_from
+from sim.cli._common import add_map_limit, limits_from, plural
 from sim.errors import DataError
 
 
@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{name}: ok")
     if failed:
-        print(f"cavesim: {failed} of {len(args.files)} files have problems", file=sys.stderr)
+        print(f"cavesim: {failed} of {plural(len(args.files), 'file')} {'has' if failed == 1 else 'have'} problems",
+              file=sys.stderr)
         return 2
     return 0

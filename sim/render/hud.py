@@ -32,6 +32,11 @@ HELP = {
 }
 
 
+# a toast's (text, fill, edge) colours by kind: info is neutral, error the red of a refusal
+TOAST_LOOKS = {"info": (palette.UI_TEXT, palette.UI_PANEL, palette.UI_EDGE),
+               "error": ((255, 235, 230), (120, 30, 26), (200, 80, 70))}
+
+
 def panel_box(surf, rect, *, fill=palette.UI_PANEL, edge=palette.UI_EDGE, radius: int = 6, alpha: int | None = None):
     if alpha is None:
         pygame.draw.rect(surf, fill, rect, border_radius=radius)
@@ -113,13 +118,24 @@ class Hud:
         surf.blit(rnd, (right, rect.centery - rnd.get_height() // 2))
 
     def bottombar(self, surf, rect: pygame.Rect) -> None:
+        """The square under the cursor over the key help. A bar with a row to spare (play's, sized
+        by :meth:`bar_height`) keeps that row for the square, so the help never moves; a smaller
+        one gives the square a help row, and the help ends in "…" where it is cut (at a word)."""
         pygame.draw.rect(surf, palette.UI_BG, rect)
         pygame.draw.line(surf, palette.UI_EDGE, rect.topleft, (rect.right, rect.top), 1)
         square = self.square_text()
-        lines = self._help_lines(self.scene.mode, rect.width, rect.height - (18 if square else 0))
-        rows = ([square] if square else []) + list(lines)
+        mode = self.scene.mode
+        every = self._help_lines(mode, rect.width, 1 << 20)
+        if (rect.height - 4) // 18 > len(every):
+            lines, rows = every, [square or ""] + list(every)
+        else:
+            lines = self._help_lines(mode, rect.width, rect.height - (18 if square else 0))
+            rows = ([square] if square else []) + list(lines)
         y = rect.centery - 9 * len(rows) + 1
         for k, line in enumerate(rows):
+            if not line:
+                y += 18
+                continue
             s = self.text.render(line, 16, palette.UI_TEXT if (square and k == 0) else palette.UI_DIM)
             surf.blit(s, (rect.x + 10, y))
             y += 18
@@ -148,18 +164,34 @@ class Hud:
             return text
         return f"{text}: {Category(int(cat)).label} for {who}"
 
-    @functools.lru_cache(maxsize=8)
+    def bar_height(self, mode: str, width: int) -> int:
+        """The bottom bar's height for a window ``width`` px wide: one line of key help outside
+        play; in play, every line of its help and a row for the square under the cursor."""
+        if mode != "play":
+            return 24
+        return 18 * (len(self._help_lines(mode, width, 1 << 20)) + 1) + 6
+
+    @functools.lru_cache(maxsize=16)
     def _help_lines(self, mode: str, width: int, height: int) -> tuple[str, ...]:
-        """The key help items, wrapped into as many lines as the bar holds (the last takes the rest)."""
+        """The key help items, wrapped at the items (an item wider than the bar at its words) into
+        lines no wider than the bar; when they need more lines than the bar holds, the last line
+        ends in "…" after the last whole item (or word) that fits -- never a word cut in two."""
         n_lines = max(1, (height - 4) // 18)
+        room = max(1, width - 20)
+        fits = lambda line: self.text.size(line, 16)[0] <= room   # noqa: E731
+        sep = "  ·  "
         lines: list[str] = []
-        for item in HELP.get(mode, HELP["watch"]).split("  ·  "):
-            if lines:
-                trial = f"{lines[-1]}  ·  {item}"
-                if self.text.size(trial, 16)[0] <= width - 20 or len(lines) == n_lines:
-                    lines[-1] = trial
-                    continue
-            lines.append(item)
+        for item in HELP.get(mode, HELP["watch"]).split(sep):
+            if lines and fits(f"{lines[-1]}{sep}{item}"):
+                lines[-1] = f"{lines[-1]}{sep}{item}"
+            else:
+                lines += [w.strip() for w in self.text.wrap(item, 16, room)]
+        if len(lines) > n_lines:
+            last = lines[n_lines - 1]
+            while not fits(last + " …") and " " in last.strip():
+                cut = last.rfind(sep)
+                last = last[:cut] if cut > 0 else last.rsplit(" ", 1)[0]
+            lines = lines[:n_lines - 1] + [last.rstrip(" ·") + " …"]
         return tuple(lines)
 
     # -- the side panel ------------------------------------------------------------------------------------------
@@ -568,14 +600,16 @@ class Hud:
             spot = cands[0]
         return pygame.Rect(spot) if spot is not None else None
 
-    def toast(self, surf, view: pygame.Rect, text: str, a: float) -> None:
+    def toast(self, surf, view: pygame.Rect, text: str, a: float, kind: str = "info") -> None:
+        """A toast: ``kind`` "info" on the interface's panel colours, "error" on red."""
         if a <= 0:
             return
-        s = self.text.render(text, 20, (255, 235, 230))
+        text_rgb, fill, edge = TOAST_LOOKS.get(kind, TOAST_LOOKS["info"])
+        s = self.text.render(text, 20, text_rgb)
         box = pygame.Rect(0, 0, s.get_width() + 30, s.get_height() + 14)
         box.centerx = view.centerx
         box.y = view.bottom - box.h - 70
-        panel_box(surf, box, fill=(120, 30, 26), alpha=int(230 * a), edge=(200, 80, 70), radius=8)
+        panel_box(surf, box, fill=fill, alpha=int(230 * a), edge=edge, radius=8)
         s2 = s.copy()
         s2.set_alpha(int(255 * a))
         surf.blit(s2, (box.x + 15, box.y + 7))

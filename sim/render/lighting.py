@@ -249,8 +249,11 @@ class Lighting:
         flames = self.flames if not getattr(scene, "steady_flames", False) else []   # an export: steady
         beat = int(t * FLICKER_HZ) if flames else 0
         key = (c0, r0, c1, r1, ts, self._key, self._image_id, beat)
+        # the padding square around the window is only for the smooth scale: the multiply covers
+        # the window's squares and no more (it painted a one-square black frame round the map)
+        at, inner = (int(round(sx)) + ts, int(round(sy)) + ts), pygame.Rect(ts, ts, (c1 - c0) * ts, (r1 - r0) * ts)
         if key == self._dest_key and self._dest is not None:
-            surf.blit(self._dest, (int(round(sx)), int(round(sy))), special_flags=pygame.BLEND_RGB_MULT)
+            surf.blit(self._dest, at, inner, special_flags=pygame.BLEND_RGB_MULT)
             return
         win = self.image[r0:r1, c0:c1]
         if flames:
@@ -274,7 +277,7 @@ class Lighting:
             src = src.convert(self._dest)
         pygame.transform.smoothscale(src, size, self._dest)
         self._dest_key = key
-        surf.blit(self._dest, (int(round(sx)), int(round(sy))), special_flags=pygame.BLEND_RGB_MULT)
+        surf.blit(self._dest, at, inner, special_flags=pygame.BLEND_RGB_MULT)
 
     def _draw_grey(self, surf, scene, c0, r0, c1, r1) -> None:
         """Squares seen only by darkvision: the cave picture there in black and white."""

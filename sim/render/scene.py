@@ -13,6 +13,7 @@ director's camera, stepping, the draw order), ``layers`` (cave and overlay cache
 
 from __future__ import annotations
 
+import sys
 from typing import Iterable
 
 import numpy as np
@@ -71,6 +72,8 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.preview = None
         self.toast_text = ""
         self.toast_until = -1.0
+        self.toast_kind = "info"         # "info" (neutral) or "error" (a refusal, a failure: drawn in red)
+        self._draw_failures: set[str] = set()   # messages that could not be drawn, reported once each
         self.clock = 0.0                 # real time (steps), for ambient motion
         self.hp_shown: dict[str, float] = {}
         self.autoplay = True
@@ -88,6 +91,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self._base_ts = None
         self.fit_ts = 0
         self.auto_camera = mode == "watch"
+        self.fit_whole_map = False       # fit() frames the floor (a fight); True: every square of the map (a bare map)
         self.crisp_map = False           # paint the cave at every zoom instead of resizing one painting
         self.camera_glide = 0.9          # seconds a camera move takes (0: cut; exports cut, it keeps GIFs small)
         self.cut_fades = False           # cards fade in and out (True: they cut; exports cut, as for the camera)
@@ -115,7 +119,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.size = (w, h)
         if self.show_hud:
             panel_w = max(280, min(380, int(w * 0.27)))
-            top, bottom = 34, (42 if self.mode == "play" else 24)  # play: two lines of key help
+            top, bottom = 34, self.hudder.bar_height(self.mode, w)   # play: its key help and the square readout
             self.r_top = pygame.Rect(0, 0, w, top)
             self.r_panel = pygame.Rect(w - panel_w, top, panel_w, h - top - bottom)
             self.r_bottom = pygame.Rect(0, h - bottom, w, bottom)
@@ -127,11 +131,13 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.fit()
 
     def fit(self) -> None:
-        """Zoom to show every open square of the cave."""
+        """Zoom to show every open square of the cave, centred on them (a fight: the rock around
+        the floor may fall outside the view); with ``fit_whole_map`` (a bare map, where the map
+        itself is what is looked at) every square of the map, its rock border too, centred on it."""
         g = self.grid
         ys, xs = np.nonzero(~g.rock)
         box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1) if len(xs) else None
-        self.camera.fit(cols=g.cols, rows=g.rows, margin=0.6, box=box)
+        self.camera.fit(cols=g.cols, rows=g.rows, margin=0.6, box=None if self.fit_whole_map else box)
         self.fit_ts = self.camera.ts
         self._floor_box = box or (0, 0, g.cols, g.rows)
         self._cam_target = None
@@ -267,9 +273,30 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
             if self._snap:
                 cl.visible = cl.strength
 
-    def toast(self, text: str, seconds: float = 2.5) -> None:
+    def toast(self, text: str, seconds: float = 2.5, kind: str = "info") -> None:
+        """A short message over the map for ``seconds``: ``kind`` "info" (what happened, what a key
+        chose) is drawn in the interface's neutral colours, "error" (a refusal, a failure) in red."""
+        if kind not in ("info", "error"):
+            raise ValueError(f"toast kind {kind!r}: give 'info' or 'error'")
         self.toast_text = text
         self.toast_until = self.clock + seconds
+        self.toast_kind = kind
+
+    def _message(self, draw, *args) -> bool:
+        """Draw a message (a toast, a caption, a card) with ``draw(*args)``; a failure to draw it
+        (a font gone, a surface pygame refuses) is reported once on stderr and the frame goes on
+        without it: a message never ends the window, and the unsaved fight with it. False if it
+        failed."""
+        try:
+            draw(*args)
+            return True
+        except Exception as exc:  # noqa: BLE001 -- any failure: the window (and the fight) matters more
+            what = f"{type(exc).__name__}: {exc}"
+            if what not in self._draw_failures and len(self._draw_failures) < 100:
+                self._draw_failures.add(what)
+                print(f"cavesim: warning: a message could not be drawn ({what}); the window goes on without it",
+                      file=sys.stderr)
+            return False
 
     def draw(self, surf: pygame.Surface, alpha: float = 1.0) -> None:
         t = self.director.time_at(alpha)
@@ -316,21 +343,22 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         for a in anims:
             p = a.progress(t)
             if a.kind == tl.BANNER:
-                self.hudder.banner(surf, view, a.data.get("text", ""), p)
+                self._message(self.hudder.banner, surf, view, a.data.get("text", ""), p)
         ended = [a for a in anims if a.kind == tl.END]
         if ended:
             a = ended[-1]
-            self.hudder.end_card(surf, view, a, a.progress(t))
+            self._message(self.hudder.end_card, surf, view, a, a.progress(t))
         else:
             cap = self._caption()
             if cap:
-                self.hudder.caption(surf, view, cap)
+                self._message(self.hudder.caption, surf, view, cap)
         for a in anims:
             if a.kind == tl.TITLE:
-                self.hudder.title_card(surf, view, a, a.progress(t))
+                self._message(self.hudder.title_card, surf, view, a, a.progress(t))
         if self.toast_text and self.clock < self.toast_until:
             left = self.toast_until - self.clock
-            self.hudder.toast(surf, view, self.toast_text, min(1.0, left / 0.4))
+            if not self._message(self.hudder.toast, surf, view, self.toast_text, min(1.0, left / 0.4), self.toast_kind):
+                self.toast_text = ""     # dropped: not tried again at every frame
         tablehud.overlay(self, surf, view)
 
     def _caption(self) -> str:

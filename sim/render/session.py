@@ -128,6 +128,8 @@ def map_scene(grid, *, size=(1280, 720), hud: bool = True, legend: bool = True, 
     scene, timeline = scene_from_events([start], grid, base_path=base_path, title=grid.name, subtitle=grid.description,
                                         size=size, mode="replay", hud=hud, legend=legend, autoplay=False)
     scene.model.finished = True   # nothing to play: exports end after the title card
+    scene.fit_whole_map = True     # the map is what is looked at: all of it, from column 0 (not only its floor)
+    scene.fit()
     return scene, timeline
 
 
@@ -322,7 +324,7 @@ class PlayController(TableHand):
     def undo(self) -> bool:
         """Ctrl-Z: back to before the last step (an action, an AI turn, a turn ended, a load)."""
         if not self.undo_stack:
-            self.scene.toast("nothing to undo: this is where the fight started")
+            self.scene.toast("nothing to undo: this is where the fight started", kind="error")
             return False
         self.redo_stack.append(self._snapshot())
         self._restore(self.undo_stack.pop())
@@ -334,7 +336,7 @@ class PlayController(TableHand):
     def redo(self) -> bool:
         """Ctrl-Y: the step undone last, again (exactly as it went)."""
         if not self.redo_stack:
-            self.scene.toast("nothing to redo")
+            self.scene.toast("nothing to redo", kind="error")
             return False
         self.undo_stack.append(self._snapshot())
         self._restore(self.redo_stack.pop())
@@ -349,7 +351,7 @@ class PlayController(TableHand):
         try:
             snapshot.save(self.enc, path, encounter_file=self.enc.spec.path)
         except (DataError, OSError) as exc:
-            self.scene.toast(f"not saved: {str(exc).splitlines()[0]}", 4.0)
+            self.scene.toast(f"not saved: {str(exc).splitlines()[0]}", 4.0, kind="error")
             return False
         self.scene.toast(f"saved to {path}", 2.0)
         return True
@@ -362,7 +364,7 @@ class PlayController(TableHand):
         try:
             enc, _ = snapshot.read_snapshot(path, policy=self.enc.policy, spec=self.enc.spec)
         except DataError as exc:
-            self.scene.toast(f"not loaded: {str(exc).splitlines()[0]}", 4.0)
+            self.scene.toast(f"not loaded: {str(exc).splitlines()[0]}", 4.0, kind="error")
             return False
         self._checkpoint()
         self._show(enc)
@@ -462,14 +464,14 @@ class PlayController(TableHand):
             return False
         c = self.current()
         if not self.controls(c):
-            self.scene.toast("not your creature's turn: Space lets the AI play it")
+            self.scene.toast("not your creature's turn: Space lets the AI play it", kind="error")
             return False
         before = self._snapshot()
         result = self._engine(lambda: self.enc.perform(action), retry=lambda: self.perform(action))
         if result is ASKED:
             return False
         if isinstance(result, Impossible):
-            self.scene.toast(f"{c.name} cannot: {result.reason}")
+            self.scene.toast(f"{c.name} cannot: {result.reason}", kind="error")
             return False
         self._checkpoint(before)
         self.scene.feed(result.events)
@@ -557,7 +559,7 @@ class PlayController(TableHand):
             return
         pv = sc.world.path_preview(c.id, sq)
         if not pv.steps:
-            sc.toast(f"{c.name} cannot go there: {pv.reason or 'no way'}")
+            sc.toast(f"{c.name} cannot go there: {pv.reason or 'no way'}", kind="error")
             return
         t = self.enc.turn  # a double move at the turn's start; later, a move action goes on with the first
         double = pv.single < len(pv.steps) and t is not None and t.full_move
@@ -629,7 +631,7 @@ class PlayController(TableHand):
         options = self.spell_options(c)
         if not options:
             self.scene.spell_choice = None
-            self.scene.toast(f"{c.name} has no spell left to cast", 1.5)
+            self.scene.toast(f"{c.name} has no spell left to cast", 1.5, kind="error")
             return
         cur = self.scene.spell_choice
         i = options.index(cur) if cur in options else -1
@@ -684,7 +686,7 @@ class PlayController(TableHand):
         """Cast the chosen spell at what was clicked (Ctrl: defensively); the engine decides."""
         a = self.spell_action(sq, point=point, defensive=defensive)
         if isinstance(a, str):
-            self.scene.toast(a)
+            self.scene.toast(a, kind="error")
             return False
         done = self.perform(a)
         if done:
@@ -698,7 +700,7 @@ class PlayController(TableHand):
         sc = self.scene
         a = self.spell_action(sq, point=point, defensive=defensive)
         if isinstance(a, str):
-            sc.toast(a)
+            sc.toast(a, kind="error")
             return False
         if sc.aim is not None and sc.aim[0] == a:
             return self.confirm_aim()

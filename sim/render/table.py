@@ -147,7 +147,7 @@ class TableHand:
         cid = self.scene.selected_id()
         c = self.enc.creatures.get(cid) if cid else None
         if c is None:
-            self.scene.toast("select a creature first (click it, or Tab)")
+            self.scene.toast("select a creature first (click it, or Tab)", kind="error")
             return
         ids = {o.id for o in self.enc.creatures.values() if o.team == c.team} if side else {c.id}
         if ids <= self.hands:
@@ -168,7 +168,7 @@ class TableHand:
         result = fn()
         if isinstance(result, Impossible):
             if not quiet:
-                self.scene.toast(f"DM: {result.reason}", 3.0)
+                self.scene.toast(f"DM: {result.reason}", 3.0, kind="error")
             return result.reason
         self._checkpoint(before)
         self.scene.feed(result.events)
@@ -179,7 +179,7 @@ class TableHand:
         cid = self.scene.selected_id()
         c = self.enc.creatures.get(cid) if cid else None
         if c is None:
-            self.scene.toast("select a creature first (click it, or Tab)")
+            self.scene.toast("select a creature first (click it, or Tab)", kind="error")
             return
 
         def choose(text: str) -> str | None:
@@ -255,7 +255,7 @@ class TableHand:
         from sim.engine import dm
 
         if not self.scene.director.idle() or self.enc.turn is None:
-            self.scene.toast("DM: no turn to pass now")
+            self.scene.toast("DM: no turn to pass now", kind="error")
             return False
         if self._dm(lambda: dm.pass_turn(self.enc)) is not None:
             return False

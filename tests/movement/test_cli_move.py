@@ -87,7 +87,7 @@ NARROW_AND_LOW = ('[map]\nname = "nl"\ngrid = """\n#######\n#.NNNN#\n#######\n""
 
 
 @pytest.mark.parametrize("to, actions, rounds, last, words", [
-    ("4,1", 2, 1, 2, "2 move actions = 1 rounds (a double move or full-round action)"),
+    ("4,1", 2, 1, 2, "2 move actions = 1 round (a double move or full-round action)"),   # 1 round, not "1 rounds"
     ("5,1", 3, 2, 1, "3 move actions = 2 rounds (1 whole turn, then a move action)"),
 ])
 def test_rules_6_1_path_says_what_the_last_turn_uses(tmp_path, capsys, to, actions, rounds, last, words):

@@ -77,7 +77,9 @@ def test_text_output(tmp_path, capsys):
     assert main(["light", str(encounter(tmp_path, TWO))]) == 0
     out = capsys.readouterr().out
     assert "light at the start of round 1" in out
-    assert "  #1BBBBSSSS...2.#" in out
+    # a ruled map, as every map the commands print (column numbers above, row numbers on the left)
+    assert ("\n    0         1\n    0123456789012345\n  0 ################\n  1 #1BBBBSSSS...2.#\n"
+            "  2 ################\n") in out
     assert "1 bruna (party; stands in bright light; carries a lit torch)" in out
     assert "2 kobold (monsters; stands in the dark)" in out
 
@@ -147,3 +149,12 @@ def test_round_with_a_crawl_and_a_plain_map():
     assert r.returncode == 2 and "--round is for encounter files" in r.stderr
     r = run_cli("light", str(MAPS / "warrens.toml"))
     assert r.returncode == 2 and "neither an encounter" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_text_output_says_the_percentage_is_a_miss_chance(tmp_path, capsys):
+    """A target in shadowy light has concealment: 20% miss chance (SRD: "Concealment ... 20%")."""
+    assert main(["light", str(encounter(tmp_path, TWO.replace("at = [13, 1]", "at = [7, 1]")))]) == 0
+    out = capsys.readouterr().out
+    assert "  1 #1BBBBS2SS.....#" in out          # the kobold stands in the torch's shadowy light
+    assert "\n      sees: kobold (20% miss chance)\n" in out
+    assert "(20%)" not in out
