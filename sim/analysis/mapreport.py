@@ -294,7 +294,7 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
     f = m.facts
     subs = m.subjects
     console.print(f"[bold]{escape(f['map'])}[/]: {f['cols']}x{f['rows']} squares, {f['floor']} floor; "
-                  f"{len(f['areas'])} areas, {len(f['chokepoints'])} chokepoints")
+                  f"{_count(len(f['areas']), 'area')}, {_count(len(f['chokepoints']), 'chokepoint')}")
     for e in dict.fromkeys(r["from"] for r in f.get("summary", [])):
         rows = [r for r in f["summary"] if r["from"] == e]
         dests = list(rows[0]["to"]) if rows else []
@@ -357,3 +357,8 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
     if files:
         console.print(f"report: {files[0]} (and {len(files) - 1} more files beside it)" if len(files) > 1
                       else f"report: {files[0]}", highlight=False)
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 (the analysis layer's own, below sim.cli._common.plural)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

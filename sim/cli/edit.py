@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.cli import _choices as C
-from sim.cli._common import add_map_limit, limits_from, print_json
+from sim.cli._common import add_map_limit, limits_from, plural, print_json
 from sim.errors import DataError, UsageError
 from sim.fileio import read_toml
 
@@ -191,7 +191,8 @@ def _apply(args: argparse.Namespace, doc: Document, out: Path) -> int:
         pics = [n for n in sidecars if n not in npz]
         if pics:
             how += f"; the floor picture copied to {', '.join(pics)}"
-        print(f"applied {len(ops)} operations ({summary['squares_changed']} square changes); wrote {out} ({how})")
+        print(f"applied {plural(len(ops), 'operation')} ({plural(summary['squares_changed'], 'square change')}); "
+              f"wrote {out} ({how})")
         if summary["backup"]:
             print(f"the previous file is kept as {summary['backup']}")
     if args.encounter_note:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from sim.argtypes import whole
+from sim.cli._common import plural
 from sim.errors import DataError, UsageError
 
 
@@ -164,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps({**meta, "variants": [s.to_json() for s in sums]}, indent=None) + "\n")
         return 0
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-    S.terminal(sums, teams, out, title=f"{title}: {args.runs} fights{' per variant' if len(labels) > 1 else ''}, seed {seed}")
+    S.terminal(sums, teams, out, title=f"{title}: {plural(args.runs, 'fight')}{' per variant' if len(labels) > 1 else ''}, seed {seed}")
     if args.out:
         out.print(f"records: {args.out}")
     if written:
