@@ -330,8 +330,8 @@ def save(w: Encounter, path: str | Path, *, encounter_file: str | Path) -> None:
 class _Bad(Exception):
     """A snapshot value that does not fit (key path, what is wrong)."""
 
-    def __init__(self, path: str, what: str):
-        self.path, self.what = _where(path), what
+    def __init__(self, path: str, what: str, *, fix: str = "the file is damaged or from another version"):
+        self.path, self.what, self.fix = _where(path), what, fix
         super().__init__(f"{self.path}: {what}")
 
 
@@ -340,8 +340,9 @@ def _lookup(qual: Any, table: dict[str, type], kind: str, path: str) -> type:
     nothing else is ever built, imported or looked up."""
     cls = table.get(qual) if isinstance(qual, str) else None
     if cls is None:
-        raise _Bad(path, f"{shorten(qual)} is not {kind} a snapshot may hold (a snapshot is data: only the "
-                         "engine's own records); refused, nothing was built")
+        raise _Bad(path, f"{shorten(qual)} is not {kind} a snapshot may hold", fix="a snapshot is data and names "
+                   "only the engine's own records: refused, nothing was built (a file that names others was not "
+                   "written by cavesim)")
     return cls
 
 
@@ -380,8 +381,12 @@ class _Decoder:
             return v
         if type(v) is int:
             if not -MAX_WHOLE <= v <= MAX_WHOLE:
-                raise _Bad(path, f"a whole number of about {int(v.bit_length() * 0.30103) + 1} digits; no number "
-                                 f"in a fight is that large (at most {MAX_WHOLE})")
+                try:
+                    digits = f"{len(str(abs(v)))} digits"
+                except ValueError:  # past Python's limit for printing a number
+                    digits = "thousands of digits"
+                raise _Bad(path, f"a whole number of {digits}; no number in a fight is that large (at most "
+                                 f"{MAX_WHOLE})")
             return v
         if type(v) is float:
             if v != v or v in (float("inf"), float("-inf")):
@@ -817,7 +822,8 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
     except RecursionError:
         raise DataError(f"{path}: nested too deep; not a cavesim snapshot") from None
     except ValueError as exc:  # a number of more than 4300 digits
-        raise DataError(f"{path}: {shorten_text(str(exc), 100)}; not a cavesim snapshot") from None
+        raise DataError(f"{path}: holds a number too long to read ({shorten_text(str(exc).split(':')[0], 60)}); "
+                        "not a cavesim snapshot") from None
     if not isinstance(data, dict) or "cavesim_snapshot" not in data:
         raise DataError(f"{path}: not a cavesim snapshot (no cavesim_snapshot key); write one with "
                         "cavesim fight ENCOUNTER --save-at ROUND --save FILE or Ctrl-S in cavesim play")
@@ -890,7 +896,7 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
             creatures[cid] = c
         values = {name: dec.value(v, f"state.{name}") for name, v in state.items() if name != "creatures"}
     except _Bad as exc:
-        raise DataError(f"{path}: {exc.path}: {exc.what}; the file is damaged or from another version") from None
+        raise DataError(f"{path}: {exc.path}: {exc.what}; {exc.fix}") from None
     except RecursionError:
         raise DataError(f"{path}: state: nested too deep; not a cavesim snapshot") from None
     for name, v in values.items():
