@@ -152,6 +152,8 @@ MAX_SEED = 2 ** 64 - 1
 MAX_ROUND_CAP = 10_000
 #: Hit points: the most a creature may have (and the furthest below 0 a dead one may lie).
 MAX_HP = 1_000_000
+#: The largest number one field of a record holds (hit points, dice, feet, rounds, counts).
+MAX_FIELD = 1_000_000
 #: Creatures in a fight (the encounter's, at most 1000, and the halves split oozes make).
 MAX_CREATURES = 10_000
 #: Events of a fight so far (a 64-MB file holds fewer).
@@ -434,7 +436,7 @@ class _Decoder:
             return self.array(v, body, path)
         if tag == "$np":
             x = v.get("value")
-            if body not in DTYPES or type(x) not in (bool, int, float):
+            if not isinstance(body, str) or body not in DTYPES or type(x) not in (bool, int, float):
                 raise _Bad(path, f"not a numpy number (dtype {shorten(body)}, value {shorten(x)}); a snapshot holds "
                                  f"only {', '.join(sorted(DTYPES))}")
             try:
@@ -471,7 +473,7 @@ class _Decoder:
     def array(v: dict, body: Any, path: str) -> np.ndarray:
         """An ``$array``: a dtype of :data:`DTYPES`, a shape of at most :data:`MAX_ARRAY_ITEMS`
         elements, and data of exactly that many numbers, all checked before the array is built."""
-        if body not in DTYPES:
+        if not isinstance(body, str) or body not in DTYPES:
             raise _Bad(path, f"a numpy array of dtype {shorten(body)}; a snapshot holds only "
                              f"{', '.join(sorted(DTYPES))}")
         shape = v.get("shape")
@@ -533,6 +535,12 @@ class _Decoder:
                 ([f"unknown field(s) {', '.join(extra)}"] if extra else [])
                 + ([f"missing field(s) {', '.join(missing)}"] if missing else [])) + ")"))
         kwargs = {n: self.value(fields[n], (path, n)) for n in names if n in fields}
+        hints = _hints(cls)
+        for n, x in kwargs.items():   # every field of its declared type, its numbers bounded
+            if not _fits(x, hints[n]):
+                raise _Bad((path, n), f"{shorten(x)} is not a {hints[n]}")
+            if type(x) in (int, float) and not -MAX_FIELD <= x <= MAX_FIELD:
+                raise _Bad((path, n), f"{shorten(x)}: no {n} of a fight is that large (at most {MAX_FIELD})")
         init = {f.name for f in dataclasses.fields(cls) if f.init}
         try:
             obj = cls(**{k: x for k, x in kwargs.items() if k in init})
@@ -585,9 +593,15 @@ def _fits(v: Any, hint: Any) -> bool:
     return isinstance(v, origin or hint)
 
 
+#: Builtin names an annotation means even where a record has a field of that name (Abilities.int).
+_BUILTINS = {"int": int, "str": str, "float": float, "bool": bool, "dict": dict, "list": list, "set": set,
+             "tuple": tuple, "frozenset": frozenset}
+
+
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The declared type of each field of the record class ``cls`` (one of the tables')."""
+    return typing.get_type_hints(cls, localns=_BUILTINS)
 
 
 def _misfit(obj: Any, cls: type) -> tuple[str, Any] | None:
