@@ -843,15 +843,17 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
                         "cavesim fight ENCOUNTER --save-at ROUND --save FILE or Ctrl-S in cavesim play")
     schema = data["cavesim_snapshot"]
     if not isinstance(schema, int) or isinstance(schema, bool):
-        raise DataError(f"{path}: cavesim_snapshot: {schema!r} is not a schema version")
+        raise DataError(f"{path}: cavesim_snapshot: {shorten(schema)} is not a schema version")
     if schema > SCHEMA:
-        raise DataError(f"{path}: cavesim_snapshot: schema {schema} is newer than this cavesim reads ({SCHEMA}); "
+        raise DataError(f"{path}: cavesim_snapshot: schema {shorten(schema)} is newer than this cavesim reads ({SCHEMA}); "
                         "update cavesim to load it")
     if schema != SCHEMA and schema not in MIGRATIONS:
-        raise DataError(f"{path}: cavesim_snapshot: schema {schema} is not one this cavesim reads ({SCHEMA})")
+        raise DataError(f"{path}: cavesim_snapshot: schema {shorten(schema)} is not one this cavesim reads ({SCHEMA})")
     for key, kind in (("encounter", str), ("map", dict), ("state", dict)):
         if not isinstance(data.get(key), kind):
             raise DataError(f"{path}: {key}: missing or not a {kind.__name__}; the file is damaged, save again")
+    if len(data["encounter"]) > MAX_NAME_CHARS or "\0" in data["encounter"]:
+        raise DataError(f"{path}: encounter: {shorten(data['encounter'])} is not a file path")
     for old in range(schema, SCHEMA):   # an older file: what later schemas added, empty
         for k, v in MIGRATIONS[old].items():
             data["state"].setdefault(k, v)
@@ -866,8 +868,8 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
     ident = map_identity(spec.grid)
     saved = data["map"]
     if saved.get("hash") != ident["hash"]:
-        raise DataError(f"{path}: map: the snapshot belongs to the map {saved.get('name')!r} "
-                        f"({saved.get('hash')}), but {spec.path} is on {ident['name']!r} ({ident['hash']}); "
+        raise DataError(f"{path}: map: the snapshot belongs to the map {shorten(saved.get('name'))} "
+                        f"({shorten(saved.get('hash'), 80)}), but {spec.path} is on {ident['name']!r} ({ident['hash']}); "
                         "give the encounter it was saved from")
     w = _restore(path, spec, data["state"], policy, schema=schema)
     return w, enc_file
@@ -879,7 +881,7 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
     fresh = {n for n in vars(w) if n not in DERIVED}
     unknown = sorted(set(state) - fresh)
     if unknown:
-        raise DataError(f"{path}: state.{unknown[0]}: not part of a fight in this cavesim; the snapshot was "
+        raise DataError(f"{path}: state.{shorten_text(unknown[0], 60)}: not part of a fight in this cavesim; the snapshot was "
                         "written by another version")
     missing = sorted(fresh - set(state))
     if missing:
@@ -898,8 +900,8 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
         raise DataError(f"{path}: state.events[{bad_event}]: is not an event; the file is damaged")
     halves = [cid for cid in raw if cid not in w.creatures]
     if not set(w.creatures) <= set(raw) or any(_parent(cid, w.creatures) is None for cid in halves):
-        raise DataError(f"{path}: state.creatures: the creatures {sorted(raw)} are not the encounter's "
-                        f"{sorted(w.creatures)}; give the encounter it was saved from")
+        raise DataError(f"{path}: state.creatures: " + shorten_text(f"the creatures {sorted(raw)}", 200)
+                        + " are not the encounter's " + shorten_text(f"{sorted(w.creatures)}", 200) + "; give the encounter it was saved from")
     creatures: dict[str, Creature] = {}
     dec = _Decoder(creatures, schema)
     try:
@@ -910,7 +912,7 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
             creatures[cid] = c
         values = {name: dec.value(v, f"state.{name}") for name, v in state.items() if name != "creatures"}
     except _Bad as exc:
-        raise DataError(f"{path}: {exc.path}: {exc.what}; {exc.fix}") from None
+        raise DataError(f"{path}: {shorten_text(exc.path, 200)}: {exc.what}; {exc.fix}") from None
     except RecursionError:
         raise DataError(f"{path}: state: nested too deep; not a cavesim snapshot") from None
     for name, v in values.items():
@@ -925,7 +927,7 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
     problems = _check_state(w, originals)
     if problems:
         key, what = problems[0]
-        raise DataError(f"{path}: {key}: {what}; a snapshot must hold a state the fight can be in")
+        raise DataError(f"{path}: {shorten_text(key, 200)}: {what}; a snapshot must hold a state the fight can be in")
     return w
 
 

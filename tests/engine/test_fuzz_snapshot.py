@@ -26,7 +26,7 @@ from sim.paths import maps_dir
 from tests.test_fuzz import JSON_EXTREMES, run_cli
 
 SEED = 34
-CASES = 160
+CASES = 120
 DEMO = maps_dir() / "demo.toml"
 TAGS = ["$tuple", "$named", "$set", "$frozenset", "$dict", "$enum", "$array", "$np", "$rng", "$event", "$creature",
         "$path", "$ref", "$record", "$nope"]
