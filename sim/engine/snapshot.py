@@ -12,16 +12,22 @@ every attribute of the :class:`~sim.engine.world.World` is saved except the ones
 :data:`DERIVED` (the spec, the grid and the memo tables, rebuilt from the encounter file), and
 every value is written through one small table of types (:func:`encode`): plain JSON values,
 lists, tuples and named tuples, sets, dicts, enums, numpy arrays and scalars, the random
-generator, events, creatures (by id outside ``World.creatures``) and dataclass records (by their
-fields, recursively). A value of any other type is refused loudly (:class:`SnapshotTypeError`),
-naming the attribute: add its type to the table, or its attribute to :data:`DERIVED` if it is a
-cache.
+generator, events, creatures (by id outside ``World.creatures``) and the engine's own dataclass
+records, named tuples and enums (by their fields, recursively), each named by the declared tables
+:data:`RECORDS`, :data:`NAMED` and :data:`ENUMS`. A value of any other type is refused loudly
+(:class:`SnapshotTypeError`), naming the attribute: add its type to a table, or its attribute to
+:data:`DERIVED` if it is a cache.
+
+A snapshot is data (issue 34): reading one builds only the types of those tables, never a class
+found through a module's attributes, never an import; a numpy array only of the dtypes in
+:data:`DTYPES`, its size checked before it is built; every record field of its declared type,
+every number bounded. A file naming anything else is refused before any of it is made.
 
 A snapshot names its schema (:data:`SCHEMA`), the encounter file it was played from and the map
 it belongs to (its name and a hash of its arrays, :func:`map_identity`). Reading one
 (:func:`read_snapshot`) refuses a truncated or corrupt file, a newer schema, another map, a
-record that does not fit the code and a state the fight cannot be in, each with one message
-naming the file and the key (a :class:`~sim.errors.DataError`: exit 2).
+record that does not fit the code and a state the fight cannot be in (:func:`_check_state`), each
+with one message naming the file and the key (a :class:`~sim.errors.DataError`: exit 2).
 """
 
 from __future__ import annotations
