@@ -36,6 +36,8 @@ def is_snapshot(path: Path) -> bool:
     """A snapshot file: named .json, or starting with '{' (an encounter is TOML)."""
     if path.suffix.lower() == ".json":
         return True
+    if not path.is_file():  # a FIFO or a device is never opened here (the reader refuses it)
+        return False
     try:
         with open(path, "rb") as fh:
             return fh.read(64).lstrip().startswith(b"{")

@@ -18,6 +18,14 @@ from sim.rules.statblocks import Attack, StatBlock, without_armor
 OUT_OF_FIGHT = frozenset({"dead", "dying", "unconscious", "dispersed", "asleep", "stable", "paralyzed",
                           "poison_unconscious"})
 NONLIVING_TYPES = frozenset({"undead", "construct"})
+#: Every condition name the engine sets on a creature (``Creature.conditions``); a saved game naming
+#: another is refused (sim.engine.snapshot). tests/engine/test_snapshot_safety.py proves the list
+#: whole (every name the engine's code sets, every name shipped fights reach).
+CONDITIONS = frozenset({
+    "asleep", "blessed", "blinded", "blurred", "burning", "concentrating", "confused", "dazzled", "dead", "disabled",
+    "dispersed", "dying", "engulfed", "enlarged", "entangled", "fatigued", "grappled", "hurt_while_casting",
+    "invisible", "landed", "nauseated", "outlined", "paralyzed", "pinned", "poison_delayed", "poison_unconscious",
+    "raging", "running", "stable", "staggered", "stuck", "swallowed", "unconscious"})
 
 
 @dataclass(slots=True, eq=False)

@@ -12,39 +12,60 @@ every attribute of the :class:`~sim.engine.world.World` is saved except the ones
 :data:`DERIVED` (the spec, the grid and the memo tables, rebuilt from the encounter file), and
 every value is written through one small table of types (:func:`encode`): plain JSON values,
 lists, tuples and named tuples, sets, dicts, enums, numpy arrays and scalars, the random
-generator, events, creatures (by id outside ``World.creatures``) and dataclass records (by their
-fields, recursively). A value of any other type is refused loudly (:class:`SnapshotTypeError`),
-naming the attribute: add its type to the table, or its attribute to :data:`DERIVED` if it is a
-cache.
+generator, events, creatures (by id outside ``World.creatures``) and the engine's own dataclass
+records, named tuples and enums (by their fields, recursively), each named by the declared tables
+:data:`RECORDS`, :data:`NAMED` and :data:`ENUMS`. A value of any other type is refused loudly
+(:class:`SnapshotTypeError`), naming the attribute: add its type to a table, or its attribute to
+:data:`DERIVED` if it is a cache.
+
+A snapshot is data (issue 34): reading one builds only the types of those tables, never a class
+found through a module's attributes, never an import; a numpy array only of the dtypes in
+:data:`DTYPES`, its size checked before it is built; every record field of its declared type,
+every number bounded. A file naming anything else is refused before any of it is made.
 
 A snapshot names its schema (:data:`SCHEMA`), the encounter file it was played from and the map
 it belongs to (its name and a hash of its arrays, :func:`map_identity`). Reading one
 (:func:`read_snapshot`) refuses a truncated or corrupt file, a newer schema, another map, a
-record that does not fit the code and a state the fight cannot be in, each with one message
-naming the file and the key (a :class:`~sim.errors.DataError`: exit 2).
+record that does not fit the code and a state the fight cannot be in (:func:`_check_state`), each
+with one message naming the file and the key (a :class:`~sim.errors.DataError`: exit 2).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import json
 import os
-import sys
+import types
+import typing
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
+from sim.coords import Pos
 from sim.engine import split
-from sim.engine.creature import Creature
+from sim.engine.actions import Turn
+from sim.engine.creature import CONDITIONS, Creature
 from sim.engine.encounter import Encounter
-from sim.errors import DataError
+from sim.engine.zones import Zone
+from sim.errors import DataError, shorten, shorten_text
 from sim.events import Event, from_json
-from sim.fileio import atomic_write_text
+from sim.fileio import atomic_write_text, read_input
 from sim.grid import CaveGrid
-from sim.specs import EncounterSpec
+from sim.rules.bodies import Body
+from sim.rules.dice import Dice
+from sim.rules.sizes import Size
+from sim.rules.statblocks.types import (Abilities, Attack, Aura, AuraSpec, Defenses, Disagreement, Feat, NaturalEntry,
+                                        Printed, PrintedAttack, Rider, RiderSpec, Saves, Senses, Source, Speeds,
+                                        SpellLike, Spellcasting, StatBlock, SwarmSpec, SwarmStats, WeaponEntry)
+from sim.rules.weapons import ArmorPiece, EnergyAbility, GearItem, Weapon, combat_modifier
+from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
+from sim.vision.light import Light, LightGrid
+from sim.vision.scene import DroppedLight
+from sim.vision.sight import Sight
 
 #: The snapshot format's version; a file naming another is refused.
 SCHEMA = 4  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease);
@@ -65,6 +86,99 @@ MAX_BYTES = 64 * 1024 * 1024
 #: queries (performance only, never outcomes), who plays the creatures and whose dice are typed
 #: (given on loading: the AI policy, the table's dice hand).
 DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "policy", "dice"})
+
+# -- the only types a snapshot may name (data only) ---------------------------------------------------------------
+#
+# A snapshot is data: it names types only from these three tables, which map the names written
+# (``module:Qualname``, as schemas 2-4 wrote them) to the engine's own record classes, imported
+# above. Nothing is ever looked up through a module's attributes or imported by name: a file that
+# names anything else (``numpy:memmap``, ``io:FileIO``, ``ctypes:CDLL``, ``os:system``) is refused
+# before any of it is built, and the encoder refuses to write a type missing here, so that what is
+# written can always be read. tests/engine/test_snapshot_safety.py proves the tables whole (every
+# type the shipped fights write, every record type a creature or a world field can hold).
+
+#: Dataclass records (``$record``): a creature, its stat block and what it holds, the turn, spell
+#: zones, lights and the sight cache.
+RECORDS: dict[str, type] = {
+    "sim.engine.creature:Creature": Creature,
+    "sim.engine.actions:Turn": Turn,
+    "sim.engine.zones:Zone": Zone,
+    "sim.rules.bodies:Body": Body,
+    "sim.rules.dice:Dice": Dice,
+    "sim.rules.statblocks.types:Abilities": Abilities,
+    "sim.rules.statblocks.types:Attack": Attack,
+    "sim.rules.statblocks.types:Aura": Aura,
+    "sim.rules.statblocks.types:AuraSpec": AuraSpec,
+    "sim.rules.statblocks.types:Defenses": Defenses,
+    "sim.rules.statblocks.types:Disagreement": Disagreement,
+    "sim.rules.statblocks.types:Feat": Feat,
+    "sim.rules.statblocks.types:NaturalEntry": NaturalEntry,
+    "sim.rules.statblocks.types:Printed": Printed,
+    "sim.rules.statblocks.types:PrintedAttack": PrintedAttack,
+    "sim.rules.statblocks.types:Rider": Rider,
+    "sim.rules.statblocks.types:RiderSpec": RiderSpec,
+    "sim.rules.statblocks.types:Saves": Saves,
+    "sim.rules.statblocks.types:Senses": Senses,
+    "sim.rules.statblocks.types:Source": Source,
+    "sim.rules.statblocks.types:Speeds": Speeds,
+    "sim.rules.statblocks.types:SpellLike": SpellLike,
+    "sim.rules.statblocks.types:Spellcasting": Spellcasting,
+    "sim.rules.statblocks.types:StatBlock": StatBlock,
+    "sim.rules.statblocks.types:SwarmSpec": SwarmSpec,
+    "sim.rules.statblocks.types:SwarmStats": SwarmStats,
+    "sim.rules.statblocks.types:WeaponEntry": WeaponEntry,
+    "sim.rules.weapons:ArmorPiece": ArmorPiece,
+    "sim.rules.weapons:EnergyAbility": EnergyAbility,
+    "sim.rules.weapons:GearItem": GearItem,
+    "sim.rules.weapons:Weapon": Weapon,
+    "sim.vision.light:Light": Light,
+    "sim.vision.light:LightGrid": LightGrid,
+    "sim.vision.scene:DroppedLight": DroppedLight,
+    "sim.vision.sight:Sight": Sight,
+}
+#: Named tuples (``$named``).
+NAMED: dict[str, type] = {"sim.coords:Pos": Pos}
+#: Enumerations (``$enum``).
+ENUMS: dict[str, type] = {"sim.rules.sizes:Size": Size}
+#: The name each allowed type is written under (the tables above, reversed).
+_NAMES: dict[type, str] = {cls: name for table in (RECORDS, NAMED, ENUMS) for name, cls in table.items()}
+#: numpy dtypes an ``$array`` or ``$np`` may have: booleans, integers and floats (never object,
+#: string, void or structured dtypes).
+DTYPES = frozenset({"|b1", "|i1", "|u1"} | {f"{order}{kind}{size}" for order in "<>" for kind in "iuf" for size in "248"})
+#: The most elements one ``$array`` may hold (a 4096 x 4096 map's layer), checked before allocating.
+MAX_ARRAY_ITEMS = 4096 * 4096
+
+# -- bounds of a state the fight can be in (checked before any work: issue 34 item 13) --------------------------
+
+#: The largest whole number a snapshot holds outside the random generator's state (a seed's range).
+MAX_WHOLE = 2 ** 64 - 1
+#: A seed (as :data:`sim.loaders.MAX_SEED`).
+MAX_SEED = 2 ** 64 - 1
+#: The latest round cap (as :data:`sim.loaders.MAX_ROUND_CAP`, what an encounter file may set).
+MAX_ROUND_CAP = 10_000
+#: Hit points: the most a creature may have (and the furthest below 0 a dead one may lie).
+MAX_HP = 1_000_000
+#: The largest number one field of a record holds (hit points, dice, feet, rounds, counts).
+MAX_FIELD = 1_000_000
+#: Creatures in a fight (the encounter's, at most 1000, and the halves split oozes make).
+MAX_CREATURES = 10_000
+#: Events of a fight so far (a 64-MB file holds fewer).
+MAX_EVENTS = 2_000_000
+#: Squares a swarm covers (sim.movement.shapes: 4 contiguous squares, or fewer where it is squeezed).
+SWARM_SQUARES = 4
+#: The characters of a creature id, a team or a path in a snapshot.
+MAX_NAME_CHARS = 4096
+#: The longest light range (feet) a saved light may have.
+MAX_LIGHT_FT = 10_000
+#: The declared type of each attribute of the world a snapshot restores (the creatures aside),
+#: checked on loading, containers included.
+WORLD_FIELDS: dict[str, Any] = {
+    "settings": dict[str, Any], "seed": int, "events": list[Event], "round": int, "order": list[str],
+    "turn_index": int, "turn": Turn | None, "winner": str | None, "finished": bool, "end_reason": str,
+    "damage_while_casting": int, "last_damage": int, "memory": dict, "pending_move": tuple | None,
+    "moved_this": tuple | None, "turn_mark": int, "dropped_lights": list[DroppedLight],
+    "pending_grabs": list[tuple[str, str, str]], "spell_lights": list[Light], "zones": list[Zone],
+    "inside": dict[str, str], "gizzard": dict[str, int]}
 
 
 class SnapshotTypeError(TypeError):
@@ -91,6 +205,17 @@ def map_identity(grid: CaveGrid) -> dict[str, str]:
 
 def _qualname(obj_type: type) -> str:
     return f"{obj_type.__module__}:{obj_type.__qualname__}"
+
+
+def _written(t: type, table: dict[str, type], path: Any) -> str:
+    """The name ``t`` is written under: only a type of :data:`RECORDS`, :data:`NAMED` or
+    :data:`ENUMS` (its own table) is saved, so that every snapshot written can be read."""
+    name = _NAMES.get(t)
+    if name is None or table.get(name) is not t:
+        raise SnapshotTypeError(f"{_where(path)}: a {_qualname(t)} cannot be saved in a snapshot; add its type to the "
+                                "table in sim.engine.snapshot (RECORDS, NAMED or ENUMS; or the attribute to DERIVED "
+                                "if it is a cache)")
+    return name
 
 
 def _where(path: Any) -> str:
@@ -121,7 +246,7 @@ class _Encoder:
         if t is tuple:
             return {"$tuple": [self.value(x, (path, i)) for i, x in enumerate(v)]}
         if isinstance(v, tuple) and hasattr(t, "_fields"):  # a named tuple (Pos)
-            return {"$named": _qualname(t), "items": [self.value(x, (path, i)) for i, x in enumerate(v)]}
+            return {"$named": _written(t, NAMED, path), "items": [self.value(x, (path, i)) for i, x in enumerate(v)]}
         if t in (set, frozenset):
             items = [self.value(x, (path, "{}")) for x in v]
             items.sort(key=lambda x: json.dumps(x, sort_keys=True))
@@ -131,12 +256,14 @@ class _Encoder:
                 return {k: self.value(x, (path, k)) for k, x in v.items()}
             return {"$dict": [[self.value(k, (path, "key")), self.value(x, (path, k))] for k, x in v.items()]}
         if isinstance(v, enum.Enum):
-            return {"$enum": _qualname(t), "name": v.name}
+            return {"$enum": _written(t, ENUMS, path), "name": v.name}
         if isinstance(v, np.ndarray):
-            if v.dtype.kind not in "biuf":
+            if v.dtype.str not in DTYPES:
                 raise SnapshotTypeError(f"{_where(path)}: a numpy array of {v.dtype} cannot be saved in a snapshot")
             return {"$array": v.dtype.str, "shape": list(v.shape), "data": v.tolist()}
         if isinstance(v, np.generic):
+            if v.dtype.str not in DTYPES:
+                raise SnapshotTypeError(f"{_where(path)}: a numpy {v.dtype} cannot be saved in a snapshot")
             return {"$np": v.dtype.str, "value": v.item()}
         if isinstance(v, np.random.Generator):
             return {"$rng": v.bit_generator.state}
@@ -153,12 +280,13 @@ class _Encoder:
 
     def record(self, v: Any, path: str) -> dict:
         t = type(v)
+        name = _written(t, RECORDS, path)
         frozen = t.__dataclass_params__.frozen
         if frozen:
             n = self.ids.get(id(v))
             if n is not None:
                 return {"$ref": n}
-        out: dict[str, Any] = {"$record": _qualname(t)}
+        out: dict[str, Any] = {"$record": name}
         if frozen:
             out["$id"] = self.ids[id(v)] = len(self.ids)
             self.keep.append(v)
@@ -210,27 +338,44 @@ def save(w: Encounter, path: str | Path, *, encounter_file: str | Path) -> None:
 class _Bad(Exception):
     """A snapshot value that does not fit (key path, what is wrong)."""
 
-    def __init__(self, path: str, what: str):
-        self.path, self.what = _where(path), what
+    def __init__(self, path: str, what: str, *, fix: str = "the file is damaged or from another version"):
+        self.path, self.what, self.fix = _where(path), what, fix
         super().__init__(f"{self.path}: {what}")
 
 
-def _lookup(qual: Any, path: str) -> type:
-    """A class named ``module:Qual`` of an already loaded ``sim`` module (nothing is imported)."""
-    if not isinstance(qual, str) or ":" not in qual:
-        raise _Bad(path, f"{qual!r} is not a type name")
-    mod_name, _, name = qual.partition(":")
-    mod = sys.modules.get(mod_name)
-    if not mod_name.startswith("sim.") or mod is None:
-        raise _Bad(path, f"{qual!r} is not a type of this cavesim")
-    obj: Any = mod
-    for part in name.split("."):
-        obj = getattr(obj, part, None)
-        if obj is None:
-            raise _Bad(path, f"{qual!r} is not a type of this cavesim")
-    if not isinstance(obj, type):
-        raise _Bad(path, f"{qual!r} is not a type")
-    return obj
+def _lookup(qual: Any, table: dict[str, type], kind: str, path: str) -> type:
+    """The class ``table`` names ``qual`` (one of :data:`RECORDS`, :data:`NAMED`, :data:`ENUMS`):
+    nothing else is ever built, imported or looked up."""
+    cls = table.get(qual) if isinstance(qual, str) else None
+    if cls is None:
+        raise _Bad(path, f"{shorten(qual)} is not {kind} a snapshot may hold", fix="a snapshot is data and names "
+                   "only the engine's own records: refused, nothing was built (a file that names others was not "
+                   "written by cavesim)")
+    return cls
+
+
+def _whole(v: Any, low: int, high: int) -> bool:
+    """``v`` is a whole number (not a bool) from ``low`` to ``high``."""
+    return type(v) is int and low <= v <= high
+
+
+def _count(v: Any) -> int:
+    """The number of leaves of a nested list (an ``$array``'s data), or -1 if it is not one of
+    numbers (bool, int, float) with every list of a level as long."""
+    if not isinstance(v, list):
+        return -1
+    level, n = [v], 1
+    while level and isinstance(level[0], list):
+        width = len(level[0])
+        if any(not isinstance(x, list) or len(x) != width for x in level):
+            return -1
+        n *= width
+        level = [y for x in level for y in x]
+        if n > MAX_ARRAY_ITEMS:
+            return -1
+    if any(type(x) not in (bool, int, float) for x in level):
+        return -1
+    return n
 
 
 class _Decoder:
@@ -240,7 +385,20 @@ class _Decoder:
         self.optional = frozenset().union(*(f for s, f in ADDED_FIELDS.items() if s > schema))
 
     def value(self, v: Any, path: str) -> Any:
-        if v is None or isinstance(v, (bool, int, float, str)):
+        if v is None or isinstance(v, (bool, str)):
+            return v
+        if type(v) is int:
+            if not -MAX_WHOLE <= v <= MAX_WHOLE:
+                try:
+                    digits = f"{len(str(abs(v)))} digits"
+                except ValueError:  # past Python's limit for printing a number
+                    digits = "thousands of digits"
+                raise _Bad(path, f"a whole number of {digits}; no number in a fight is that large (at most "
+                                 f"{MAX_WHOLE})")
+            return v
+        if type(v) is float:
+            if v != v or v in (float("inf"), float("-inf")):
+                raise _Bad(path, f"{v}: not a number a fight holds")
             return v
         if isinstance(v, list):
             return [self.value(x, (path, i)) for i, x in enumerate(v)]
@@ -253,12 +411,11 @@ class _Decoder:
         if tag == "$tuple":
             return tuple(self.value(x, (path, i)) for i, x in enumerate(self._list(body, path)))
         if tag == "$named":
-            cls = _lookup(body, path)
-            items = [self.value(x, (path, i)) for i, x in enumerate(self._list(v.get("items"), path))]
-            try:
-                return cls(*items)
-            except TypeError as exc:
-                raise _Bad(path, f"does not fit {body}: {exc}") from None
+            cls = _lookup(body, NAMED, "a named tuple", path)
+            items = self._list(v.get("items"), path)
+            if len(items) != len(cls._fields):
+                raise _Bad(path, f"{len(items)} values do not fit {body} ({len(cls._fields)})")
+            return cls(*(self.value(x, (path, i)) for i, x in enumerate(items)))
         if tag in ("$set", "$frozenset"):
             items = [self.value(x, (path, "{}")) for x in self._list(body, path)]
             try:
@@ -276,49 +433,92 @@ class _Decoder:
                     raise _Bad((path, i), "a key that cannot be a dict key") from None
             return out
         if tag == "$enum":
-            cls = _lookup(body, path)
-            if not issubclass(cls, enum.Enum) or v.get("name") not in cls.__members__:
-                raise _Bad(path, f"{v.get('name')!r} is not a member of {body}")
-            return cls[v["name"]]
+            cls = _lookup(body, ENUMS, "an enumeration", path)
+            name = v.get("name")
+            if not isinstance(name, str) or name not in cls.__members__:
+                raise _Bad(path, f"{shorten(name)} is not a member of {body}")
+            return cls[name]
         if tag == "$array":
-            try:
-                return np.array(v["data"], dtype=np.dtype(body)).reshape(v["shape"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise _Bad(path, f"not a numpy array ({exc})") from None
+            return self.array(v, body, path)
         if tag == "$np":
+            x = v.get("value")
+            if not isinstance(body, str) or body not in DTYPES or type(x) not in (bool, int, float):
+                raise _Bad(path, f"not a numpy number (dtype {shorten(body)}, value {shorten(x)}); a snapshot holds "
+                                 f"only {', '.join(sorted(DTYPES))}")
             try:
-                return np.dtype(body).type(v["value"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise _Bad(path, f"not a numpy value ({exc})") from None
+                return np.dtype(body).type(x)
+            except (TypeError, ValueError, OverflowError) as exc:
+                raise _Bad(path, f"not a numpy number ({shorten(str(exc), 100)})") from None
         if tag == "$rng":
-            try:
-                rng = np.random.default_rng()
-                if body.get("bit_generator") != type(rng.bit_generator).__name__:
-                    raise _Bad(path, f"a {body.get('bit_generator')!r} generator; this cavesim uses "
-                                     f"{type(rng.bit_generator).__name__}")
-                rng.bit_generator.state = body
-                return rng
-            except (AttributeError, KeyError, TypeError, ValueError) as exc:
-                raise _Bad(path, f"not a random generator's state ({exc})") from None
+            return self.rng(body, path)
         if tag == "$event":
+            if not isinstance(body, dict):
+                raise _Bad(path, "not an event")
             try:
                 return from_json(body)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                raise _Bad(path, f"not an event ({exc})") from None
+            except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+                raise _Bad(path, f"not an event ({shorten(str(exc), 100)})") from None
         if tag == "$creature":
-            c = self.creatures.get(body)
+            c = self.creatures.get(body) if isinstance(body, str) else None
             if c is None:
-                raise _Bad(path, f"no creature {body!r} in the snapshot")
+                raise _Bad(path, f"no creature {shorten(body)} in the snapshot")
             return c
-        if tag == "$path":
-            return Path(str(body))
+        if tag == "$path":   # data only: a path is never opened here
+            if not isinstance(body, str) or len(body) > MAX_NAME_CHARS or "\0" in body:
+                raise _Bad(path, f"{shorten(body)} is not a file path")
+            return Path(body)
         if tag == "$ref":
-            if body not in self.refs:
-                raise _Bad(path, f"refers to record {body!r}, which comes nowhere before")
+            if type(body) is not int or body not in self.refs:
+                raise _Bad(path, f"refers to record {shorten(body)}, which comes nowhere before")
             return self.refs[body]
         if tag == "$record":
             return self.record(v, path)
-        raise _Bad(path, f"unknown tag {tag!r}")
+        raise _Bad(path, f"unknown tag {shorten(tag)}")
+
+    @staticmethod
+    def array(v: dict, body: Any, path: str) -> np.ndarray:
+        """An ``$array``: a dtype of :data:`DTYPES`, a shape of at most :data:`MAX_ARRAY_ITEMS`
+        elements, and data of exactly that many numbers, all checked before the array is built."""
+        if not isinstance(body, str) or body not in DTYPES:
+            raise _Bad(path, f"a numpy array of dtype {shorten(body)}; a snapshot holds only "
+                             f"{', '.join(sorted(DTYPES))}")
+        shape = v.get("shape")
+        if not (isinstance(shape, list) and len(shape) <= 4 and all(_whole(n, 0, MAX_ARRAY_ITEMS) for n in shape)):
+            raise _Bad(path, f"shape {shorten(shape)} is not a list of at most 4 sizes")
+        size = 1
+        for n in shape:
+            size *= n
+        if size > MAX_ARRAY_ITEMS:
+            raise _Bad(path, f"shape {shorten(shape)} holds {size} values, over the limit of {MAX_ARRAY_ITEMS}")
+        data = v.get("data")
+        n = _count(data) if shape else (1 if type(data) in (bool, int, float) else -1)
+        if n != size:
+            raise _Bad(path, f"its data are not {size} numbers of shape {shape}")
+        try:
+            return np.array(data, dtype=np.dtype(body)).reshape(shape)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise _Bad(path, f"not a numpy array of {body} ({shorten(str(exc), 100)})") from None
+
+    @staticmethod
+    def rng(body: Any, path: str) -> np.random.Generator:
+        """A random generator from its state: numpy's PCG64, a 128-bit state and increment."""
+        rng = np.random.default_rng()
+        kind = type(rng.bit_generator).__name__
+        if not isinstance(body, dict) or body.get("bit_generator") != kind:
+            got = body.get("bit_generator") if isinstance(body, dict) else body
+            raise _Bad(path, f"a {shorten(got)} generator; this cavesim uses {kind}")
+        st = body.get("state")
+        if not (isinstance(st, dict) and set(st) == {"state", "inc"}
+                and all(_whole(st[k], 0, 2 ** 128 - 1) for k in st)
+                and _whole(body.get("has_uint32"), 0, 1) and _whole(body.get("uinteger"), 0, 2 ** 32 - 1)
+                and set(body) == {"bit_generator", "state", "has_uint32", "uinteger"}):
+            raise _Bad(path, f"not a {kind} generator's state (state and inc from 0 to 2^128 - 1, has_uint32 0 or "
+                             "1, uinteger from 0 to 2^32 - 1)")
+        try:
+            rng.bit_generator.state = body
+        except (TypeError, ValueError, OverflowError, KeyError) as exc:
+            raise _Bad(path, f"not a random generator's state ({shorten(str(exc), 100)})") from None
+        return rng
 
     @staticmethod
     def _list(v: Any, path: str) -> list:
@@ -329,9 +529,7 @@ class _Decoder:
     def record(self, v: Any, path: str) -> Any:
         if not isinstance(v, dict) or "$record" not in v:
             raise _Bad(path, "should be a record")
-        cls = _lookup(v["$record"], path)
-        if not dataclasses.is_dataclass(cls):
-            raise _Bad(path, f"{v['$record']} is not a record type")
+        cls = _lookup(v["$record"], RECORDS, "a record type", path)
         fields = v.get("fields")
         if not isinstance(fields, dict):
             raise _Bad(path, "a record without its fields")
@@ -339,91 +537,285 @@ class _Decoder:
         extra = sorted(set(fields) - set(names))
         missing = [n for n in names if n not in fields and n not in self.optional]
         if extra or missing:
-            raise _Bad(path, f"does not fit {v['$record']} (" + "; ".join(
+            raise _Bad(path, shorten_text(f"does not fit {v['$record']} (" + "; ".join(
                 ([f"unknown field(s) {', '.join(extra)}"] if extra else [])
-                + ([f"missing field(s) {', '.join(missing)}"] if missing else [])) + ")")
+                + ([f"missing field(s) {', '.join(missing)}"] if missing else [])) + ")"))
         kwargs = {n: self.value(fields[n], (path, n)) for n in names if n in fields}
+        hints = _hints(cls)
+        for n, x in kwargs.items():   # every field of its declared type, its numbers bounded
+            if not _fits(x, hints[n]):
+                raise _Bad((path, n), f"{shorten(x)} is not a {hints[n]}")
+            if type(x) in (int, float) and not -MAX_FIELD <= x <= MAX_FIELD:
+                raise _Bad((path, n), f"{shorten(x)}: no {n} of a fight is that large (at most {MAX_FIELD})")
         init = {f.name for f in dataclasses.fields(cls) if f.init}
         try:
             obj = cls(**{k: x for k, x in kwargs.items() if k in init})
-        except (TypeError, ValueError) as exc:
-            raise _Bad(path, f"does not fit {v['$record']}: {exc}") from None
+        except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as exc:
+            raise _Bad(path, f"does not fit {v['$record']}: {shorten_text(str(exc), 100)}") from None
         for k, x in kwargs.items():
             if k not in init:
                 object.__setattr__(obj, k, x)
         if "$id" in v:
+            if type(v["$id"]) is not int or v["$id"] in self.refs:
+                raise _Bad(path, f"record number {shorten(v['$id'])} is not a new whole number")
             self.refs[v["$id"]] = obj
         return obj
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
 
-def _check_state(w: Encounter) -> list[tuple[str, str]]:
-    """(key, problem) for each thing in a loaded fight it cannot be in."""
+def _is_square(sq: Any) -> bool:
+    return isinstance(sq, tuple) and len(sq) == 2 and all(type(a) is int for a in sq)
+
+
+def _fits(v: Any, hint: Any) -> bool:
+    """``v`` is of the declared type ``hint`` (a field's annotation: ``int``, ``str | None``,
+    ``list[Pos]``, ``dict[int, list[str]]``, ``tuple[int, str, str]``...), containers included;
+    bool is no int, a square (:class:`~sim.coords.Pos`) is two whole numbers."""
+    if hint is Any:
+        return True
+    if hint is Pos:
+        return _is_square(v)
+    if hint is type(None):
+        return v is None
+    if hint in (int, bool, str):
+        return type(v) is hint
+    if hint is float:
+        return type(v) in (int, float)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(v, a) for a in args)
+    if origin in (list, set, frozenset):
+        return type(v) is origin and all(_fits(x, args[0]) for x in v)
+    if origin is dict:
+        return type(v) is dict and all(_fits(a, args[0]) and _fits(b, args[1]) for a, b in v.items())
+    if origin is tuple:
+        if not isinstance(v, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(x, args[0]) for x in v)
+        return len(v) == len(args) and all(_fits(x, a) for x, a in zip(v, args))
+    return isinstance(v, origin or hint)
+
+
+#: Builtin names an annotation means even where a record has a field of that name (Abilities.int).
+_BUILTINS = {"int": int, "str": str, "float": float, "bool": bool, "dict": dict, "list": list, "set": set,
+             "tuple": tuple, "frozenset": frozenset}
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """The declared type of each field of the record class ``cls`` (one of the tables')."""
+    return typing.get_type_hints(cls, localns=_BUILTINS)
+
+
+def _misfit(obj: Any, cls: type) -> tuple[str, Any] | None:
+    """The first field of the record ``obj`` whose value is not of its declared type, and that value."""
+    for name, hint in _hints(cls).items():
+        v = getattr(obj, name, None)
+        if not _fits(v, hint):
+            return name, v
+    return None
+
+
+def _check_state(w: Encounter, originals: dict[str, Creature] | None = None) -> list[tuple[str, str]]:
+    """(key, problem) for each thing in a loaded fight it cannot be in (``originals``: the
+    encounter's own creatures, fresh, that the saved ones must be).
+
+    The hit points follow the engine's dead/dying model (RULES §5.5, :func:`sim.engine.damage.
+    update_state`): a creature at -10 hit points or fewer is dead; below 0 it is dying or stable;
+    a swarm at 0 or fewer is dispersed. So a creature that is neither dead nor dispersed must have
+    more than -10 hit points (a swarm more than 0), and, below 0, be dying or stable; a dead one
+    may lie at any total down to -:data:`MAX_HP` (the blow that killed it may have gone far
+    below -10). Hit points never exceed ``max_hp``, nor ``max_hp`` the stat block's (a rage
+    raises both). Each creature is the encounter's (same id, team, template and name; a split
+    ooze's half is its parent's), its conditions are the engine's (:data:`~sim.engine.creature.
+    CONDITIONS`), its squares are its body's footprint (a k x k block at ``pos``, or fewer when
+    squeezed into a line; a swarm 1 to 4 squares). The round is within the round cap, a finished
+    fight says why it ended and its events end with ``encounter_end``, an unfinished one does not."""
     bad: list[tuple[str, str]] = []
     grid = w.grid
     ids = set(w.creatures)
+    originals = originals or {}
+    for name, hint in WORLD_FIELDS.items():
+        if not _fits(getattr(w, name), hint):
+            return [(f"state.{name}", f"{shorten(getattr(w, name))} is not a {hint}")]
+    dead_at = int(combat_modifier("hit_points", "dead"))
+    settings = w.settings
+    if not isinstance(settings, dict) or set(settings) != set(SETTINGS_DEFAULTS):
+        extra = sorted(set(settings) ^ set(SETTINGS_DEFAULTS)) if isinstance(settings, dict) else ["settings"]
+        return [("state.settings", f"{shorten(extra[0])}: not the settings of a fight "
+                                   f"({', '.join(sorted(SETTINGS_DEFAULTS))})")]
+    for key, default in SETTINGS_DEFAULTS.items():
+        if type(settings[key]) is not type(default):
+            bad.append((f"state.settings.{key}", f"{shorten(settings[key])} is not a {type(default).__name__}"))
+    if bad:
+        return bad
+    if not _whole(settings["round_cap"], 0, MAX_ROUND_CAP):
+        bad.append(("state.settings.round_cap", f"{shorten(settings['round_cap'])}: a round cap is a whole number "
+                                                f"from 0 to {MAX_ROUND_CAP}"))
+    for key, allowed in (("light_sensitivity", ("daylight", "bright")), ("swarm_shape", ("any", "square"))):
+        if settings[key] not in allowed:
+            bad.append((f"state.settings.{key}", f"{shorten(settings[key])} is not one of {', '.join(allowed)}"))
+    if not _whole(w.seed, 0, MAX_SEED):
+        bad.append(("state.seed", f"{shorten(w.seed)}: a seed is a whole number from 0 to 2^64 - 1"))
     for cid, c in w.creatures.items():
         k = f"state.creatures.{cid}"
-        if c.id != cid:
-            bad.append((f"{k}.id", f"{c.id!r} under the id {cid!r}"))
-        if not isinstance(c.hp, int) or not isinstance(c.max_hp, int):
-            bad.append((f"{k}.hp", "hit points must be whole numbers"))
+        if len(cid) > MAX_NAME_CHARS:
+            bad.append((k, f"a creature id of more than {MAX_NAME_CHARS} characters"))
             continue
-        if c.max_hp < 1:
-            bad.append((f"{k}.max_hp", f"{c.max_hp}: a creature has at least 1 hit point"))
+        misfit = _misfit(c, Creature)
+        if misfit is not None:
+            bad.append((f"{k}.{misfit[0]}", f"{shorten(misfit[1])} is not a {_hints(Creature)[misfit[0]]}"))
+            continue
+        if c.id != cid:
+            bad.append((f"{k}.id", f"{shorten(c.id)} under the id {shorten(cid)}"))
+            continue
+        model = originals.get(cid) or _parent(cid, originals)
+        for name in ("team", "template", "name"):
+            if model is not None and getattr(c, name) != getattr(model, name):
+                bad.append((f"{k}.{name}", f"{shorten(getattr(c, name))}, but the encounter has "
+                                           f"{shorten(getattr(model, name))}"))
+        if not isinstance(c.block, StatBlock) or not isinstance(c.base_block, StatBlock):
+            bad.append((f"{k}.block", "is not a stat block"))
+            continue
+        if not _whole(c.max_hp, 1, MAX_HP):
+            bad.append((f"{k}.max_hp", f"{shorten(c.max_hp)}: a creature has from 1 to {MAX_HP} hit points"))
+            continue
+        if not _whole(c.hp, -MAX_HP, MAX_HP):
+            bad.append((f"{k}.hp", f"{shorten(c.hp)}: hit points are a whole number from -{MAX_HP} to {MAX_HP}"))
+            continue
+        if type(c.block.hp) is int and c.max_hp > max(c.block.hp, 1):
+            bad.append((f"{k}.max_hp", f"{c.max_hp} is more than its stat block's {c.block.hp}"))
         if c.hp > c.max_hp:
             bad.append((f"{k}.hp", f"{c.hp} is more than its max_hp {c.max_hp}"))
-        if not isinstance(c.nonlethal, int) or c.nonlethal < 0:
-            bad.append((f"{k}.nonlethal", f"{c.nonlethal!r}: nonlethal damage is a whole number >= 0"))
+        if not _whole(c.nonlethal, 0, MAX_HP):
+            bad.append((f"{k}.nonlethal", f"{shorten(c.nonlethal)}: nonlethal damage is a whole number from 0 to "
+                                          f"{MAX_HP}"))
+        conditions = c.conditions
+        unknown = sorted(conditions - CONDITIONS)
+        if unknown:
+            bad.append((f"{k}.conditions", f"{shorten(unknown[0])} is not a condition of this cavesim (the "
+                                           "engine's are listed in sim.engine.creature.CONDITIONS)"))
+            continue
+        alive = not conditions & {"dead", "dispersed"}
+        if alive and c.is_swarm and c.hp <= 0:
+            bad.append((f"{k}.hp", f"{c.hp}: a swarm at 0 hit points or fewer is dispersed (RULES §4.5), but it is not"))
+        elif alive and not c.is_swarm and c.hp <= dead_at:
+            bad.append((f"{k}.hp", f"{c.hp}: a creature at {dead_at} hit points or fewer is dead (RULES §5.5), "
+                                   "but it is not"))
+        elif alive and not c.is_swarm and c.hp < 0 and not conditions & {"dying", "stable"}:
+            bad.append((f"{k}.hp", f"{c.hp}: a creature below 0 hit points is dying or stable (RULES §5.5), "
+                                   "but it is neither"))
         for name in ("items", "thrown_left", "fused"):
             for item, n in getattr(c, name).items():
-                if not isinstance(n, int) or n < 0:
-                    bad.append((f"{k}.{name}.{item}", f"{n!r}: a count is a whole number >= 0"))
-        for key, sq in [("pos", c.pos)] + [(f"squares[{i}]", s) for i, s in enumerate(c.squares)]:
-            if not (isinstance(sq, tuple) and len(sq) == 2 and all(isinstance(a, int) for a in sq)):
-                bad.append((f"{k}.{key}", f"{sq!r} is not a square (x, y)"))
-            elif not grid.in_bounds(sq):
+                if not _whole(n, 0, MAX_WHOLE):
+                    bad.append((f"{k}.{name}.{item}", f"{shorten(n)}: a count is a whole number >= 0"))
+        squares = c.squares
+        most = SWARM_SQUARES if c.is_swarm else c.k * c.k
+        if not 1 <= len(squares) <= most:
+            bad.append((f"{k}.squares", f"{len(squares)} squares; its body covers 1 to {most}"))
+            continue
+        placed = True
+        for key, sq in [("pos", c.pos)] + [(f"squares[{i}]", s) for i, s in enumerate(squares)]:
+            if not grid.in_bounds(sq):
                 bad.append((f"{k}.{key}", f"{tuple(sq)} is off the map ({grid.cols}x{grid.rows})"))
-            elif c.alive and grid.rock[sq[1], sq[0]]:
+                placed = False
+            elif alive and grid.rock[sq[1], sq[0]]:
                 bad.append((f"{k}.{key}", f"{tuple(sq)} is solid rock"))
-        if not isinstance(c.conditions, set) or not all(isinstance(x, str) for x in c.conditions):
-            bad.append((f"{k}.conditions", "should be a set of condition names"))
+        if not placed:
+            continue
+        if len(set(squares)) != len(squares):
+            bad.append((f"{k}.squares", "names a square twice"))
+        elif not c.is_swarm:
+            x, y = c.pos
+            block = {(x + i, y + j) for j in range(c.k) for i in range(c.k)}
+            reach = max(max(abs(sx - x), abs(sy - y)) for sx, sy in squares)
+            if c.pos not in squares or reach >= c.k or (len(squares) == c.k * c.k and set(squares) != block):
+                bad.append((f"{k}.squares", f"{shorten(squares)} is not the footprint of a {c.size.key} body at "
+                                            f"{tuple(c.pos)}"))
         for i, oid in enumerate(c.grapple_with):   # a grapple is both ways (docs/rules.md §11)
-            o = w.creatures.get(oid)
+            o = w.creatures.get(oid) if isinstance(oid, str) else None
             if o is None or o is c:
-                bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is no other creature of this fight"))
+                bad.append((f"{k}.grapple_with[{i}]", f"{shorten(oid)} is no other creature of this fight"))
             elif cid not in o.grapple_with and w.inside.get(cid) != oid:
                 bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is not grappling {cid!r} back"))
         if c.pinned_by is not None and c.pinned_by not in c.grapple_with:
-            bad.append((f"{k}.pinned_by", f"{c.pinned_by!r} pins it but is not grappling it"))
+            bad.append((f"{k}.pinned_by", f"{shorten(c.pinned_by)} pins it but is not grappling it"))
     for vid, hid in w.inside.items():   # swallowed or engulfed (docs/rules.md §11.13)
         if vid not in ids or hid not in ids or vid == hid:
-            bad.append((f"state.inside.{vid}", f"{vid!r} inside {hid!r}: both must be creatures of this fight"))
-    if sorted(w.order) != sorted(ids) and w.order:
-        bad.append(("state.order", f"the initiative order {w.order} does not name each creature once"))
-    if not isinstance(w.round, int) or w.round < 0:
-        bad.append(("state.round", f"{w.round!r}: the round is a whole number >= 0"))
-    if w.turn is not None:
-        if not (0 <= w.turn_index < len(w.order)):
+            bad.append((f"state.inside.{vid}", f"{shorten(vid)} inside {shorten(hid)}: both must be creatures of "
+                                               "this fight"))
+    for vid, n in w.gizzard.items():
+        if vid not in w.inside or not _whole(n, 0, MAX_HP):
+            bad.append((f"state.gizzard.{vid}", f"{shorten(n)}: damage cut into a gizzard by a creature inside it"))
+    if w.order and sorted(w.order) != sorted(ids):
+        bad.append(("state.order", shorten_text(f"the initiative order {w.order} does not name each creature once")))
+    if not _whole(w.round, 0, MAX_ROUND_CAP + 1):
+        bad.append(("state.round", f"{shorten(w.round)}: the round is a whole number from 0 to {MAX_ROUND_CAP + 1}"))
+    elif _whole(settings["round_cap"], 0, MAX_ROUND_CAP) and w.round > settings["round_cap"] + (1 if w.finished else 0):
+        bad.append(("state.round", f"{w.round} is past the round cap ({settings['round_cap']}), and the fight "
+                                   f"{'ended then' if w.finished else 'is not over'}"))
+    if not _whole(w.turn_index, -1, max(len(w.order) - 1, -1)):
+        bad.append(("state.turn_index", f"{shorten(w.turn_index)} is not a place in the initiative order"))
+    elif w.turn is not None:
+        if not isinstance(w.turn, Turn) or _misfit(w.turn, Turn) is not None or w.turn.actor not in ids:
+            bad.append(("state.turn", "is not the turn of a creature of this fight"))
+        elif not (0 <= w.turn_index < len(w.order)):
             bad.append(("state.turn_index", f"{w.turn_index} is not a place in the initiative order"))
         elif w.order[w.turn_index] != w.turn.actor:
             bad.append(("state.turn.actor", f"{w.turn.actor!r} acts, but the initiative order has "
                                             f"{w.order[w.turn_index]!r} there"))
     for i, z in enumerate(w.zones):
         sqs = getattr(z, "squares", None)
-        if type(z).__name__ != "Zone" or not isinstance(sqs, tuple):
+        if not isinstance(z, Zone) or _misfit(z, Zone) is not None:
             bad.append((f"state.zones[{i}]", "is not a spell's zone"))
         elif z.owner not in ids:
-            bad.append((f"state.zones[{i}].owner", f"{z.owner!r} is no creature of this fight"))
+            bad.append((f"state.zones[{i}].owner", f"{shorten(z.owner)} is no creature of this fight"))
         else:
-            off = [q for q in sqs if not (isinstance(q, tuple) and len(q) == 2 and grid.in_bounds(q))]
+            off = [q for q in sqs if not (_is_square(q) and grid.in_bounds(q))]
             if off:
-                bad.append((f"state.zones[{i}].squares", f"{off[0]!r} is not a square of the map"))
-    if w.events and w.events[0].type != "encounter_start":
+                bad.append((f"state.zones[{i}].squares", f"{shorten(off[0])} is not a square of the map"))
+    events = w.events
+    wrong = next((i for i, e in enumerate(events) if not isinstance(e, Event)), None)
+    if wrong is not None:
+        bad.append((f"state.events[{wrong}]", "is not an event"))
+    elif events and events[0].type != "encounter_start":
         bad.append(("state.events[0]", "the events must start with encounter_start"))
-    if w.finished and w.winner is not None and w.winner not in {c.team for c in w.creatures.values()}:
-        bad.append(("state.winner", f"{w.winner!r} is no team of this fight"))
+    elif not _whole(w.turn_mark, 0, len(events)):
+        bad.append(("state.turn_mark", f"{shorten(w.turn_mark)} is not a place in the events"))
+    else:
+        ended = bool(events) and events[-1].type == "encounter_end"
+        if w.finished is not ended or (w.end_reason in ("victory", "round_cap")) is not w.finished:
+            bad.append(("state.finished", f"{w.finished}, but the fight's end ({shorten(w.end_reason)}) and its last "
+                                          "event say otherwise: a finished fight ends with encounter_end and says why"))
+    for key in ("last_damage", "damage_while_casting"):
+        if not _whole(getattr(w, key), 0, MAX_WHOLE):
+            bad.append((f"state.{key}", f"{shorten(getattr(w, key))}: a whole number >= 0"))
+    for i, light in enumerate(w.dropped_lights + w.spell_lights):
+        key = f"state.dropped_lights[{i}]" if i < len(w.dropped_lights) else \
+            f"state.spell_lights[{i - len(w.dropped_lights)}]"
+        misfit = _misfit(light, type(light))
+        if misfit is not None:
+            bad.append((f"{key}.{misfit[0]}", f"{shorten(misfit[1])} is not a {_hints(type(light))[misfit[0]]}"))
+        elif not grid.in_bounds(light.at):
+            bad.append((f"{key}.at", f"{light.at} is off the map ({grid.cols}x{grid.rows})"))
+        elif isinstance(light, Light) and not (1 <= light.k <= 8 and 0 <= light.bright_ft <= MAX_LIGHT_FT
+                                               and 0 <= light.shadowy_ft <= MAX_LIGHT_FT):
+            bad.append((key, f"not a light a fight has (k from 1 to 8, ranges from 0 to {MAX_LIGHT_FT} ft)"))
+    pending = w.pending_move
+    if pending is not None and not (len(pending) == 3 and isinstance(pending[0], Creature)
+                                    and pending[0].id in ids and _fits(pending[1], list[Pos])
+                                    and type(pending[2]) is str):
+        bad.append(("state.pending_move", "is not a move under way (mover, squares, action)"))
+    if w.moved_this is not None and not _fits(w.moved_this, tuple[tuple[int, str], set[str]]):
+        bad.append(("state.moved_this", "is not ((round, mover), the ids it provoked)"))
+    for i, grab in enumerate(w.pending_grabs):
+        if grab[0] not in ids or grab[1] not in ids:
+            bad.append((f"state.pending_grabs[{i}]", f"{shorten(grab)}: a grab of creatures of this fight"))
+    if w.winner is not None and w.winner not in {c.team for c in w.creatures.values()}:
+        bad.append(("state.winner", f"{shorten(w.winner)} is no team of this fight"))
     return bad
 
 
@@ -437,20 +829,11 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
     window's, with its art). Returns (encounter, encounter file). Every problem is a
     :class:`DataError` naming the file and the key."""
     path = Path(path)
+    raw = read_input(path, what="snapshot", limit=MAX_BYTES)   # a regular file only, bounded: never a FIFO
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file; check the path") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
-    if size > MAX_BYTES:
-        raise DataError(f"{path}: {size} bytes is more than a snapshot can be ({MAX_BYTES}); is it a snapshot?")
-    try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start}); not a cavesim snapshot") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -458,20 +841,25 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
                         "corrupt; save the fight again") from None
     except RecursionError:
         raise DataError(f"{path}: nested too deep; not a cavesim snapshot") from None
+    except ValueError as exc:  # a number of more than 4300 digits
+        raise DataError(f"{path}: holds a number too long to read ({shorten_text(str(exc).split(':')[0], 60)}); "
+                        "not a cavesim snapshot") from None
     if not isinstance(data, dict) or "cavesim_snapshot" not in data:
         raise DataError(f"{path}: not a cavesim snapshot (no cavesim_snapshot key); write one with "
                         "cavesim fight ENCOUNTER --save-at ROUND --save FILE or Ctrl-S in cavesim play")
     schema = data["cavesim_snapshot"]
     if not isinstance(schema, int) or isinstance(schema, bool):
-        raise DataError(f"{path}: cavesim_snapshot: {schema!r} is not a schema version")
+        raise DataError(f"{path}: cavesim_snapshot: {shorten(schema)} is not a schema version")
     if schema > SCHEMA:
-        raise DataError(f"{path}: cavesim_snapshot: schema {schema} is newer than this cavesim reads ({SCHEMA}); "
+        raise DataError(f"{path}: cavesim_snapshot: schema {shorten(schema)} is newer than this cavesim reads ({SCHEMA}); "
                         "update cavesim to load it")
     if schema != SCHEMA and schema not in MIGRATIONS:
-        raise DataError(f"{path}: cavesim_snapshot: schema {schema} is not one this cavesim reads ({SCHEMA})")
+        raise DataError(f"{path}: cavesim_snapshot: schema {shorten(schema)} is not one this cavesim reads ({SCHEMA})")
     for key, kind in (("encounter", str), ("map", dict), ("state", dict)):
         if not isinstance(data.get(key), kind):
             raise DataError(f"{path}: {key}: missing or not a {kind.__name__}; the file is damaged, save again")
+    if len(data["encounter"]) > MAX_NAME_CHARS or "\0" in data["encounter"]:
+        raise DataError(f"{path}: encounter: {shorten(data['encounter'])} is not a file path")
     for old in range(schema, SCHEMA):   # an older file: what later schemas added, empty
         for k, v in MIGRATIONS[old].items():
             data["state"].setdefault(k, v)
@@ -486,8 +874,8 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
     ident = map_identity(spec.grid)
     saved = data["map"]
     if saved.get("hash") != ident["hash"]:
-        raise DataError(f"{path}: map: the snapshot belongs to the map {saved.get('name')!r} "
-                        f"({saved.get('hash')}), but {spec.path} is on {ident['name']!r} ({ident['hash']}); "
+        raise DataError(f"{path}: map: the snapshot belongs to the map {shorten(saved.get('name'))} "
+                        f"({shorten(saved.get('hash'), 80)}), but {spec.path} is on {ident['name']!r} ({ident['hash']}); "
                         "give the encounter it was saved from")
     w = _restore(path, spec, data["state"], policy, schema=schema)
     return w, enc_file
@@ -499,7 +887,7 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
     fresh = {n for n in vars(w) if n not in DERIVED}
     unknown = sorted(set(state) - fresh)
     if unknown:
-        raise DataError(f"{path}: state.{unknown[0]}: not part of a fight in this cavesim; the snapshot was "
+        raise DataError(f"{path}: state.{shorten_text(unknown[0], 60)}: not part of a fight in this cavesim; the snapshot was "
                         "written by another version")
     missing = sorted(fresh - set(state))
     if missing:
@@ -507,10 +895,19 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
     raw = state["creatures"]
     if not isinstance(raw, dict):
         raise DataError(f"{path}: state.creatures: should be a table of creatures")
+    if len(raw) > MAX_CREATURES:
+        raise DataError(f"{path}: state.creatures: {len(raw)} creatures, over the limit of {MAX_CREATURES}")
+    events = state["events"]
+    if not isinstance(events, list) or len(events) > MAX_EVENTS:
+        raise DataError(f"{path}: state.events: " + (f"{len(events)} events, over the limit of {MAX_EVENTS}"
+                                                      if isinstance(events, list) else "should be a list of events"))
+    bad_event = next((i for i, e in enumerate(events) if not (isinstance(e, dict) and set(e) == {"$event"})), None)
+    if bad_event is not None:
+        raise DataError(f"{path}: state.events[{bad_event}]: is not an event; the file is damaged")
     halves = [cid for cid in raw if cid not in w.creatures]
     if not set(w.creatures) <= set(raw) or any(_parent(cid, w.creatures) is None for cid in halves):
-        raise DataError(f"{path}: state.creatures: the creatures {sorted(raw)} are not the encounter's "
-                        f"{sorted(w.creatures)}; give the encounter it was saved from")
+        raise DataError(f"{path}: state.creatures: " + shorten_text(f"the creatures {sorted(raw)}", 200)
+                        + " are not the encounter's " + shorten_text(f"{sorted(w.creatures)}", 200) + "; give the encounter it was saved from")
     creatures: dict[str, Creature] = {}
     dec = _Decoder(creatures, schema)
     try:
@@ -521,19 +918,22 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
             creatures[cid] = c
         values = {name: dec.value(v, f"state.{name}") for name, v in state.items() if name != "creatures"}
     except _Bad as exc:
-        raise DataError(f"{path}: {exc.path}: {exc.what}; the file is damaged or from another version") from None
+        raise DataError(f"{path}: {shorten_text(exc.path, 200)}: {exc.what}; {exc.fix}") from None
     except RecursionError:
         raise DataError(f"{path}: state: nested too deep; not a cavesim snapshot") from None
     for name, v in values.items():
         want = type(getattr(w, name))
-        if getattr(w, name) is not None and v is not None and not isinstance(v, want):
+        if getattr(w, name) is not None and v is not None and not isinstance(v, want) or (
+                want is int and type(v) is bool):
             raise DataError(f"{path}: state.{name}: a {type(v).__name__} where a fight has a {want.__name__}")
         setattr(w, name, v)
+    originals = w.creatures
     w.creatures = creatures
-    problems = _check_state(w)
+    w._vision_key = w._vision = None   # the sight cache: rebuilt from the state (a pure function of it)
+    problems = _check_state(w, originals)
     if problems:
         key, what = problems[0]
-        raise DataError(f"{path}: {key}: {what}; a snapshot must hold a state the fight can be in")
+        raise DataError(f"{path}: {shorten_text(key, 200)}: {what}; a snapshot must hold a state the fight can be in")
     return w
 
 

@@ -93,7 +93,7 @@ def test_everything_that_changes_goes_round(tmp_path):
     for _ in range(25):
         w.advance()
     c = next(iter(w.creatures.values()))
-    c.conditions |= {"prone", "blessed"}
+    c.conditions |= {"nauseated", "blessed"}
     c.poison_due.append((9, "poison", "rats"))
     c.pending_spell = ("sleep", (3, 4))
     c.held = (w.round + 2, 14)   # hold person: its last round and the Will DC of the save each round
@@ -199,7 +199,7 @@ def test_bad_snapshots_are_refused(tmp_path, capsys):
     _refused(tmp_path, capsys, order, "state.order: the initiative order")
     kind = json.loads(text)
     kind["state"]["creatures"][cid]["$record"] = "os:system"
-    _refused(tmp_path, capsys, kind, f"state.creatures.{cid}: 'os:system' is not a type of this cavesim")
+    _refused(tmp_path, capsys, kind, f"state.creatures.{cid}: 'os:system' is not a record type a snapshot may hold")
     field = json.loads(text)
     field["state"]["creatures"][cid]["fields"]["wings"] = 2
     _refused(tmp_path, capsys, field, f"state.creatures.{cid}: does not fit sim.engine.creature:Creature "
