@@ -31,6 +31,7 @@ import pytest
 
 from sim.engine import creature as creature_mod
 from sim.engine import snapshot as S
+from sim.engine import snapshot_state
 from sim.engine.ai import default_policy
 from sim.engine.fight import new_encounter
 from sim.errors import DataError
@@ -316,7 +317,7 @@ def test_the_encoder_refuses_a_type_the_decoder_would_refuse():
 
 
 def test_the_bounds_are_the_loaders():
-    assert S.MAX_ROUND_CAP == MAX_ROUND_CAP and S.MAX_SEED == MAX_SEED
+    assert snapshot_state.MAX_ROUND_CAP == MAX_ROUND_CAP and snapshot_state.MAX_SEED == MAX_SEED
 
 
 # -- item 6: arrays, numpy values, the random generator, paths ------------------------------------------------------
