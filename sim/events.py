@@ -111,6 +111,23 @@ class TurnEnd(Event):
 
 
 @_event
+class Decided(Event):
+    """Why the AI chose what it did, when its first choice does not work (issue 31 item 5): a
+    weapon it cannot use where it stands (``weapon``, ``category`` the space's name as in
+    :class:`sim.rules.categories.Category`) and what it does instead (``choice``: ``backs_out``,
+    ``throws``, ``other_weapon``, ``waits``); or, with ``choice`` = ``idle``, a turn in which it
+    took no action, with its ``reason`` (``no_usable_attack``, ``holds_ground``,
+    ``holds_chokepoint``, ``in_place``, ``blocked``, ``nothing_to_do``, ``waits_where_it_works``)."""
+
+    type: ClassVar[str] = "decided"
+    actor: str
+    choice: str
+    reason: str = ""
+    weapon: str | None = None
+    category: str | None = None
+
+
+@_event
 class EncounterEnd(Event):
     type: ClassVar[str] = "encounter_end"
     winner: str | None

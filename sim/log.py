@@ -313,6 +313,16 @@ class Narrator:
     def _refused(self, e: ev.Refused) -> str:
         return f"{self.n(e.actor)} cannot {e.action.lower()}: {e.reason}"  # "cannot" agrees with both
 
+    def _decided(self, e: ev.Decided) -> str:
+        """"Ogre cannot swing its greatclub in Narrow and Low and backs out"; "Ogre does nothing
+        (it holds its ground)" (issue 31: every turn says what the creature did or why not)."""
+        why = _IDLE_WORDS.get(e.reason, e.reason.replace("_", " "))
+        if e.weapon and e.category:
+            space = " ".join(w if w in ("and", "or") else w.capitalize() for w in e.category.lower().split("_"))
+            head = f"{self.n(e.actor)} cannot swing {self.its(e.actor)} {thing(e.weapon)} in {space}"
+            return f"{head} and {_CHOICE_WORDS.get(e.choice, e.choice.replace('_', ' '))}"
+        return f"{self.sv(e.actor, 'does')} nothing ({why})"
+
     def _opposed(self, e: ev.Opposed) -> str:
         """"Darkmantle grapples Bruna (hold): grapple d20 14 +1 BAB +3 Str −4 size = 14 vs grapple
         d20 9 +1 BAB +2 Str = 12: wins" (docs/rules.md §11)."""
@@ -355,6 +365,14 @@ _OPPOSED_WORDS = {"grapple_hold": "grapples", "grapple_damage": "squeezes", "pin
                   "swallow": "tries to swallow"}
 _CHECK_WORDS = {"grapple": "grapple", "escape_artist": "Escape Artist", "str": "Str", "dex": "Dex"}
 
+#: The words of an AI decision (:class:`sim.events.Decided`): what it does instead, why it idles.
+_CHOICE_WORDS = {"backs_out": "backs out", "throws": "throws instead", "other_weapon": "takes another weapon",
+                 "waits": "waits", "idle": "does nothing"}
+_IDLE_WORDS = {"no_usable_attack": "no attack it can use here", "holds_ground": "it holds its ground",
+               "holds_chokepoint": "it waits at the chokepoint", "in_place": "already where it wants to be",
+               "blocked": "its way is blocked", "nothing_to_do": "nothing it can do",
+               "waits_where_it_works": "it waits where its weapon works"}
+
 #: Which :class:`Narrator` method tells which event (events not listed get no line).
 LINES = {
     ev.EncounterStart: Narrator._encounter_start, ev.Initiative: Narrator._initiative,
@@ -367,5 +385,5 @@ LINES = {
     ev.ArmorWork: Narrator._armor, ev.ZoneEnded: Narrator._zone_end,
     ev.Opposed: Narrator._opposed, ev.Split: Narrator._split,
     ev.Swallowed: Narrator._swallowed, ev.Engulfed: Narrator._engulfed, ev.GizzardCut: Narrator._gizzard_cut,
-    ev.CameOut: Narrator._came_out,
+    ev.CameOut: Narrator._came_out, ev.Decided: Narrator._decided,
 }

@@ -151,8 +151,9 @@ def parse_sparse(text: str) -> list[tuple[int, int, int]]:
 
 def _heat(enc) -> tuple[str, str, str]:
     """Where blows land (the target's squares, and what a swarm covers when it strikes), where
-    creatures fell, and where they stalled (turns begun squeezing -- crawl, awkward or tight --
-    or nauseated, and failed Escape Artist checks)."""
+    creatures fell, and where they stalled (turns begun squeezing -- in any constricted category,
+    Narrow or Low up to Tight Squeeze, docs/rules.md §2.1 -- or nauseated, and failed Escape Artist
+    checks). The same test as the ``squeezing.<id>`` column (the engine's count of such turns)."""
     pos: dict[str, list] = {}
     nauseated: set[str] = set()
     fight: dict = {}
@@ -190,7 +191,7 @@ def _heat(enc) -> tuple[str, str, str]:
             if not c.is_swarm:
                 cats = enc.categories(c)
                 worst = max(int(cats[y, x]) for x, y in sq)
-                squeezing = Category.CRAWL <= worst < Category.IMPASSABLE
+                squeezing = Category.NARROW_OR_LOW <= worst < Category.IMPASSABLE
             if squeezing or e.actor in nauseated:
                 add(stall, sq[0])
     fall: dict = {}

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.coords import Pos
-from sim.engine import ai_archery, ai_maneuvers, ai_specials, ai_swallow, attack_actions, attacks, moves, unseen
+from sim.engine import ai_archery, ai_constricted, ai_maneuvers, ai_specials, ai_swallow, attack_actions, attacks, moves, unseen
 from sim.engine.actions import (Cast, Charge, Delay, Draw, DropLight, FiveFootStep, FullAttack, Impossible, LightTorch,
                                 Load, Move, Rage, StandUp, Strike, Throw, Turn, Withdraw)
 from sim.engine.ai_armor import armor_first
@@ -185,6 +185,10 @@ def _melee(w: World, c: Creature, t: Turn, foes: list[Creature]):
             if cur is not None and cur.mode == "melee" and usable_now(w, c, cur, target):
                 best = cur
             else:
+                weapon = cur if (cur is not None and cur.mode == "melee") else attacks.first_melee(c)
+                if weapon is not None and not ai_constricted.works_in(weapon, attacks.standing_category(w, c)):
+                    # its weapon does not work here (a greatclub in a low tunnel): throw, back out or wait
+                    return ai_constricted.instead(w, c, t, targets, weapon, target)
                 return _reposition(w, c, t, targets)
         if best.kind == "weapon" and best.name != c.wielding:
             if t.move:
@@ -230,6 +234,7 @@ def _hold_ground(w: World, c: Creature, t: Turn, foes: list[Creature]):
             continue
         if all(Category(int(cats[y, x])) >= Category.NARROW_OR_LOW for x, y in ring):
             held.add(w.round)
+            ai_constricted.note(w, c, choice="idle", reason="holds_ground")
             return _throw_while_waiting(w, c, t, foes) or Delay()
     return None
 
@@ -312,7 +317,16 @@ def _reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
         return _approach(w, c, t, targets, d)
     _, target, p, actions = best
     if p == c.pos:
+        ai_constricted.note(w, c, choice="idle", reason="in_place")
         return None  # already where it wants to be (its attack is spent, or it waits)
+    if (c.id in w.memory.get("backed_out", ()) and att is not None and att.mode == "melee"
+            and _penalty_at(c, att, Category(int(f.category[p[1], p[0]]))) >= 6.0
+            and ai_constricted.works_in(att, attacks.standing_category(w, c))):
+        # it backed out of a space where its weapon does not work, and every square it could attack
+        # from is such a space (the foe stays in the tunnel): it does not walk back in, it waits
+        # where its weapon works, throwing what it can (issue 31 item 5)
+        ai_constricted.note(w, c, choice="idle", reason="waits_where_it_works")
+        return _throw_while_waiting(w, c, t, targets) or Delay()
     if not t.full_round and actions > 1 and not (t.move or t.standard):
         return None
     wait = _hold_chokepoint(w, c, t, target, p)
@@ -335,6 +349,7 @@ def _move_or_wait(w: World, c: Creature, t: Turn, p: Pos, actions: float):
         return act
     double = t.full_move and actions > 1
     if not moves.movement_plan(w, c, p, budget=2 if double else 1):
+        ai_constricted.note(w, c, choice="idle", reason="blocked")
         return Delay()
     return Move(p, double=double)
 
@@ -400,6 +415,7 @@ def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos
     mouth = tuple(mouth)
     if mouth != c.pos and (t.move or t.standard) and moves.movement_plan(w, c, mouth, budget=1):
         return Move(mouth)
+    ai_constricted.note(w, c, choice="idle", reason="holds_chokepoint")
     return _throw_while_waiting(w, c, t, [o for o in w.enemies(c) if o.in_fight
                                           and w.side_perceives(c.team, o) >= LOCATES]) or Delay()
 

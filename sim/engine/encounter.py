@@ -39,7 +39,7 @@ from sim.engine.creature import Creature
 from sim.engine.setup import describe
 from sim.engine.swarms import distraction, swarm_attack
 from sim.engine.world import World
-from sim.events import EncounterEnd, EncounterStart, Event, Healed, Initiative, Refused, RoundStart, TurnEnd, TurnStart
+from sim.events import Decided, EncounterEnd, EncounterStart, Event, Healed, Initiative, Refused, RoundStart, TurnEnd, TurnStart
 from sim.rules.categories import Category
 from sim.rules.weapons import combat_modifier
 from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
@@ -197,8 +197,10 @@ class Encounter(World):
             c.squeezing_rounds += 1
 
     def _squeezing(self, c: Creature) -> bool:
+        """Squeezing: standing in any constricted category, Narrow or Low up to Tight Squeeze
+        (docs/rules.md §2.1: everything between Clear and Impassable; issue 31 item 5)."""
         cat = attacks.standing_category(self, c)
-        return cat >= Category.CRAWL and cat < Category.IMPASSABLE
+        return Category.NARROW_OR_LOW <= cat < Category.IMPASSABLE
 
     def ai_turn(self) -> None:
         """Let the policy play the current creature's turn."""
@@ -224,9 +226,15 @@ class Encounter(World):
         if t.ai_passed or t.ai_asked >= 8 or t.ended or self.finished or not c.in_fight:
             return False
         action = self.policy(self, c, t)
+        note = self.memory.pop(("ai_note", c.id), None)   # the policy's why (sim.engine.ai_constricted.note)
         t.ai_asked += 1
+        if note is not None and note.get("weapon"):
+            self.emit(Decided(round=self.round, actor=c.id, **note))
         if action is None or isinstance(action, Delay):
             t.ai_passed = True
+            if t.standard and t.move and not t.moved and not t.stepped and not (note and note.get("weapon")):
+                reason = (note or {}).get("reason") or ("waits" if action is not None else "nothing_to_do")
+                self.emit(Decided(round=self.round, actor=c.id, choice="idle", reason=reason))   # issue 31 item 5
             return False
         result = self.perform(action)
         if not result:

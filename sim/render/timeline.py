@@ -378,6 +378,10 @@ class Director:
         self._add(FLOAT, t, 1.4, target=e.actor, text=f"cannot: {e.reason}", tone="miss", small=True)
         return 0.35
 
+    def _on_decided(self, e: ev.Decided, t, before):
+        """Why the AI chose what it did (issue 31): the log's line says it; no animation, no beat."""
+        return 0.0
+
     def _on_encounter_end(self, e: ev.EncounterEnd, t, before):
         self._add(END, t, 4.5, winner=e.winner, reason=e.reason, round=e.round)
         return 4.0
@@ -432,6 +436,7 @@ class Director:
         ev.ArmorWork: _on_armor,
         ev.Opposed: _on_opposed, ev.ZoneEnded: _on_zone_end, ev.Split: _on_split,
         ev.Swallowed: _on_swallowed, ev.Engulfed: _on_engulfed, ev.GizzardCut: _on_gizzard_cut, ev.CameOut: _on_came_out,
+        ev.Decided: _on_decided,
     }
 
 
