@@ -317,7 +317,7 @@ def atomic_path(path: str | Path, *, durable: bool = False) -> Iterator[Path]:
             _fsync(tmp_path)
         os.replace(tmp_path, path)
         if durable:
-            _fsync_dir(path.parent)
+            fsync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
@@ -332,7 +332,9 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (its entry written to disk); a platform or file system
+    without directory handles is passed over."""
     try:
         fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
     except OSError:  # a platform without directory handles (Windows): the rename is what we have

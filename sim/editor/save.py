@@ -32,7 +32,7 @@ import numpy as np
 
 from sim.editor.model import CELL, MAX_FT, Document, Patch, plan_points
 from sim.errors import DataError
-from sim.fileio import atomic_path, clean_stale
+from sim.fileio import atomic_path, clean_stale, fsync_dir
 from sim.loaders import load_map
 from sim.specs import DEFAULT_MAX_SIZE
 from sim.mapwrite import Written, legend_grid, save_npz, write_map
@@ -177,7 +177,7 @@ def _stage(grid, out: Path, *, form: str, comment: str, write: Callable[..., Wri
                     shutil.copy2(dest, aside)
             placed.append((dest, aside))
             os.replace(f, dest)
-        _fsync_folder(parent)
+        fsync_dir(parent)
     except BaseException:
         for dest, aside in reversed(placed):
             with contextlib.suppress(OSError):
@@ -189,19 +189,6 @@ def _stage(grid, out: Path, *, form: str, comment: str, write: Callable[..., Wri
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return staged
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _comment(source: str = "") -> str:

@@ -40,7 +40,7 @@ from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.spell_ai import (area_spell, cloud_group, delay_poison, glitter_group, grease_brute, hold_target, leave_cloud,
                                  keep_out, light_up, web_choke)
 from sim.engine.estimates import (
-    attack_squares, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
+    attack_squares, best_against, best_melee, distance_field, expected_damage, hit_chance, is_ranged, needs_both_hands, reaches,
     usable_now,
 )
 from sim.engine.world import World
@@ -258,19 +258,16 @@ def _throw_while_waiting(w: World, c: Creature, t: Turn, foes: list[Creature]):
         return None
     if any(set(c.squares) & attacks.threatens(w, f) for f in foes):
         return None
-    best = None
+    options = []
     for a in c.block.attacks:
         if not (a.thrown and a.mode == "ranged") or a.weapon is None or a.name == c.wielding:
             continue
         if c.wielding is not None and c.wielded() is not None and c.wielded().weapon is not None \
                 and c.wielded().weapon.key == a.weapon.key:
             continue  # never throw the weapon it fights with
-        if _keep_for_the_crawlway(w, c, a, foes):
-            continue
-        for f in foes:
-            v = expected_damage(w, c, a, f)
-            if v > 0 and (best is None or v > best[0]):
-                best = (v, a, f)
+        if not _keep_for_the_crawlway(w, c, a, foes):
+            options.append(a)
+    best = best_against(w, c, options, foes)
     if best is None:
         return None
     return Strike(best[2].id, best[1].name)

@@ -25,7 +25,7 @@ import numpy as np
 from sim.engine import attacks
 from sim.engine.actions import Delay, Move, Strike, Turn, Withdraw
 from sim.engine.creature import Creature
-from sim.engine.estimates import distance_field, expected_damage, hit_chance
+from sim.engine.estimates import best_against, distance_field, expected_damage, hit_chance
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
 
@@ -74,14 +74,9 @@ def _open_value(c: Creature, att, target: Creature) -> float:
 def _throw(w: World, c: Creature, foes: list[Creature]):
     """The best ranged attack it can make now: (value per round net of provoked attacks, rounds it
     can keep it up, attack, target), or None."""
-    best = None
-    for a in c.ranged_options():
-        if a.thrown and a.weapon is not None and c.thrown_left.get(a.weapon.key, 1) <= 0:
-            continue
-        for f in foes:
-            v = expected_damage(w, c, a, f)
-            if v > 0 and (best is None or v > best[0]):
-                best = (v, a, f)
+    options = [a for a in c.ranged_options()
+               if not (a.thrown and a.weapon is not None and c.thrown_left.get(a.weapon.key, 1) <= 0)]
+    best = best_against(w, c, options, foes)
     if best is None:
         return None
     v, a, f = best

@@ -177,6 +177,18 @@ def attack_squares_1(f, c: Creature, target: Creature, reach: int, taken: np.nda
     return list(zip((xs + x0).tolist(), (ys + y0).tolist()))
 
 
+def best_against(w: World, c: Creature, options, foes: list[Creature]):
+    """(expected damage, attack, target) of the pair among ``options`` x ``foes`` that hurts most
+    (the first of equals, attacks before targets), or None when none has a chance to hurt."""
+    best = None
+    for a in options:
+        for f in foes:
+            v = expected_damage(w, c, a, f)
+            if v > 0 and (best is None or v > best[0]):
+                best = (v, a, f)
+    return best
+
+
 def best_melee(w: World, c: Creature, target: Creature):
     """The carried melee attack with the best expected damage from where ``c`` stands."""
     best, best_v = None, -1.0
