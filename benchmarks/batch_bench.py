@@ -38,7 +38,7 @@ def _batch(spec, n: int, workers: int, seed: int = 1) -> tuple[float, list[dict]
 
 def bench_batch(repeat: int = 3, fights: int = 60) -> dict:
     """Issue 7: >= 20 fights/s per core on the reference encounter; speed-up 1 -> 2 workers >= 1.7."""
-    from sim.loaders import load_encounter
+    from sim.scenario.files import load_encounter
 
     spec = load_encounter(REFERENCE)
     _batch(spec, 4, 1)  # warm up: compiled kernels, templates

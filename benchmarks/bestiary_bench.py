@@ -41,7 +41,7 @@ def _turns(spec, n: int, seed: int = 1) -> int:
 
 
 def bench_bestiary(repeat: int = 3, fights: int = 40) -> dict:
-    from sim.loaders import load_encounter
+    from sim.scenario.files import load_encounter
 
     ref, new = load_encounter(REFERENCE), load_encounter(BESTIARY)
     _run(ref, 3)

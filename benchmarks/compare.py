@@ -28,7 +28,7 @@ _CHILD = """
 import json, sys, time
 from pathlib import Path
 from sim.analysis.batch import plan, run_batch
-from sim.loaders import load_encounter
+from sim.scenario.files import load_encounter
 spec = load_encounter(Path("benchmarks/reference_fight.toml"))
 run_batch([("", spec)], plan([""], 4, 1), workers=1)  # warm up: compiled kernels, templates
 n = int(sys.argv[1])

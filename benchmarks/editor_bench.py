@@ -23,7 +23,7 @@ import numpy as np
 
 
 def _cave():
-    from sim.generate import generate_cave
+    from sim.maps.generate import generate_cave
 
     return generate_cave(1, 200, 200)
 

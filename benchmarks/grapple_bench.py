@@ -25,7 +25,7 @@ ROOST = Path(__file__).resolve().parents[1] / "maps" / "darkmantle_roost.toml"
 
 
 def bench_grapple(repeat: int = 3, fights: int = 40) -> dict:
-    from sim.loaders import load_encounter
+    from sim.scenario.files import load_encounter
 
     roost, ref = load_encounter(ROOST), load_encounter(REFERENCE)
     _batch(roost, 4, 1)   # warm up: compiled kernels, templates

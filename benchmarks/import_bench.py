@@ -27,7 +27,7 @@ def synthetic_uvtt(n: int = N, seed: int = 5) -> dict:
     from scipy import ndimage
     from skimage.measure import find_contours
 
-    from sim.generate import generate_cave
+    from sim.maps.generate import generate_cave
 
     grid = generate_cave(seed, n, n)
     floor = ~grid.rock
@@ -48,10 +48,10 @@ def synthetic_uvtt(n: int = N, seed: int = 5) -> dict:
 def bench_import(repeat: int = 1) -> dict:
     from skimage.morphology import medial_axis
 
-    from sim.importers.common import ImportOptions, auto_resolution
-    from sim.importers.vtt import import_file
-    from sim.importers.widths import find_floor, rasterise, Geometry
-    from sim.importers import uvtt as fmt
+    from sim.maps.importers.common import ImportOptions, auto_resolution
+    from sim.maps.importers.vtt import import_file
+    from sim.maps.importers.widths import find_floor, rasterise, Geometry
+    from sim.maps.importers import uvtt as fmt
 
     doc = synthetic_uvtt()
     with tempfile.TemporaryDirectory() as d:

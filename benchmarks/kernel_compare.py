@@ -4,7 +4,7 @@ the rules the kernel counts must not make it slower).
     git worktree add /tmp/before <commit>         # the checkout to compare with
     python -m benchmarks.kernel_compare /tmp/before --repeat 15
 
-The other checkout's ``sim/movement/kernel.py`` is loaded as a module of its own (it imports
+The other checkout's ``sim/terrain/movement/kernel.py`` is loaded as a module of its own (it imports
 only numba, numpy and llvmlite); both kernels are fed the same packed squares, built here, and
 their calls are interleaved and timed in CPU time of the calling thread (the kernels run in it;
 a shared machine's other jobs, which make wall times swing by 5x there, do not count). The three
@@ -55,7 +55,7 @@ def _load_kernel(checkout: Path):
 
 
 def _distance_call(k, field, start):
-    from sim.movement.queries import _plan
+    from sim.terrain.movement.queries import _plan
 
     plan = _plan(field, expected=False)
     sp = field.mover.speed_squares
@@ -75,7 +75,7 @@ def _distance_call(k, field, start):
 
 
 def _reach_call(k, field, starts):
-    from sim.movement.queries import _ONE_TRY
+    from sim.terrain.movement.queries import _ONE_TRY
 
     sp = field.mover.speed_squares
     R, C = field.shape
@@ -89,7 +89,7 @@ def _reach_call(k, field, starts):
 
 
 def _path_call(k, field, a, b):
-    from sim.movement.queries import _plan
+    from sim.terrain.movement.queries import _plan
 
     sp = field.mover.speed_squares
     kb = k.key_bits(sp)
@@ -111,7 +111,7 @@ def _path_call(k, field, a, b):
 
 
 def compare(other: Path, repeat: int) -> list[dict]:
-    from sim.movement import Mover, kernel as ours, move_field
+    from sim.terrain.movement import Mover, kernel as ours, move_field
     from sim.rules.bodies import body_for
 
     theirs = _load_kernel(other)

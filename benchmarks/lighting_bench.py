@@ -25,8 +25,8 @@ import numpy as np
 
 
 def vision_setup(n: int = 200, creatures: int = 40, torches: int = 10, seed: int = 1):
-    from sim.generate import generate_cave
-    from sim.vision import Light, Viewer
+    from sim.maps.generate import generate_cave
+    from sim.terrain.vision import Light, Viewer
 
     grid = generate_cave(seed, n, n)
     ys, xs = np.nonzero(~grid.rock)
@@ -42,7 +42,7 @@ def bench_vision(repeat: int) -> dict:
     import tcod
 
     from benchmarks.run import _median_times
-    from sim.vision import vision
+    from sim.terrain.vision import vision
 
     grid, lights, viewers = vision_setup()
     transparent = ~np.asarray(grid.rock)

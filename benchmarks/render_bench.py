@@ -28,10 +28,10 @@ def crowd_spec(*, seed: int = 3, cols: int = 64, rows: int = 40, creatures: int 
     ``swarms`` swarms, placed where they fit and apart."""
     from sim.engine.creature import Creature
     from sim.engine.setup import mover_for
-    from sim.generate import generate_cave
-    from sim.specs import CombatantSpec, EncounterSpec
-    from sim.movement import move_field
-    from sim.movement.field import BLOCKED
+    from sim.maps.generate import generate_cave
+    from sim.scenario.specs import CombatantSpec, EncounterSpec
+    from sim.terrain.movement import move_field
+    from sim.terrain.movement.field import BLOCKED
     from sim.rules.statblocks import load_template
 
     grid = generate_cave(seed, cols, rows)
@@ -79,7 +79,7 @@ def crowd_spec(*, seed: int = 3, cols: int = 64, rows: int = 40, creatures: int 
 def _traffic(enc, model, rng, frame: int) -> list:
     """Events to keep the screen busy: every few frames a swarm flows a square, a creature steps,
     or one attacks another (with its damage)."""
-    from sim import events as ev
+    from sim.engine import events as ev
 
     out = []
     ids = list(model.creatures)

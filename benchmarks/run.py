@@ -35,7 +35,7 @@ def _median_times(fns: list[Callable[[], object]], repeat: int) -> list[float]:
 
 
 def _cave(n: int, seed: int = 1):
-    from sim.generate import generate_cave
+    from sim.maps.generate import generate_cave
 
     return generate_cave(seed, n, n)
 
@@ -43,7 +43,7 @@ def _cave(n: int, seed: int = 1):
 def bench_classify(repeat: int) -> dict:
     """Issue 2: classify a generated 1024x1024 cave for all nine sizes vs copying its two input
     arrays. Target: at most 10x the copy."""
-    from sim.classify import classify_all_sizes
+    from sim.terrain.classify import classify_all_sizes
 
     grid = _cave(1024)
     w, h = grid.width_ft, grid.height_ft
@@ -56,7 +56,7 @@ def _tcod_cost(field) -> np.ndarray:
     """The same squares as an integer cost grid for tcod: 2 per square x the walking multiplier;
     a crawl square a whole move action (2 x speed in squares), an Escape Artist square its
     guaranteed tries' worth; 0 where the creature cannot go. tcod sees the same connectivity."""
-    from sim.movement.field import AWKWARD, CRAWL, TIGHT, WALK
+    from sim.terrain.movement.field import AWKWARD, CRAWL, TIGHT, WALK
 
     sp = field.mover.speed_squares
     awk = field.mover.tries(15).guaranteed or 0
@@ -74,7 +74,7 @@ def bench_distance(repeat: int) -> dict:
     tcod.path.dijkstra2d (approximate 1.5-diagonal model) on the same cost grid. Target <= 0.5."""
     import tcod
 
-    from sim.movement import Mover, distance_map, move_field
+    from sim.terrain.movement import Mover, distance_map, move_field
     from sim.rules.bodies import body_for
 
     grid = _cave(1024)
@@ -106,7 +106,7 @@ def bench_reach(repeat: int) -> dict:
     <= 100 us) and vs tcod dijkstra2d on the cropped window (target <= 0.5)."""
     import tcod
 
-    from sim.movement import Mover, move_field, reach
+    from sim.terrain.movement import Mover, move_field, reach
     from sim.rules.bodies import body_for
 
     grid = _cave(256, seed=2)
@@ -141,7 +141,7 @@ def bench_reach(repeat: int) -> dict:
 
 def bench_path(repeat: int) -> dict:
     """Issue 3: a path query across a 256x256 cave. Target <= 2 ms."""
-    from sim.movement import Mover, find_path, move_field
+    from sim.terrain.movement import Mover, find_path, move_field
     from sim.rules.bodies import body_for
 
     grid = _cave(256, seed=2)

@@ -15,11 +15,11 @@ import numpy as np
 
 
 def bench_tiled(repeat: int, _median_times) -> dict:
-    from sim.classify import classify
-    from sim.exporters.overlay import overlay_rgba
-    from sim.exporters.tiled import export_tiled
-    from sim.generate import generate_cave, quantise
-    from sim.importers.tiled import read_tiled_grid
+    from sim.terrain.classify import classify
+    from sim.maps.exporters.overlay import overlay_rgba
+    from sim.maps.exporters.tiled import export_tiled
+    from sim.maps.generate import generate_cave, quantise
+    from sim.maps.importers.tiled import read_tiled_grid
     from sim.rules.bodies import body_for
 
     grid = quantise(generate_cave(1, 1024, 1024))

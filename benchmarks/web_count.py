@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from sim.engine.fight import run_fight
-from sim.loaders import load_encounter
+from sim.scenario.files import load_encounter
 
 
 def count(path: str, runs: int, first: int = 1) -> dict:

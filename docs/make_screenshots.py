@@ -24,7 +24,7 @@ def frame(encounter: str, seconds: float, *, speed: float = 1.6, overlays: dict 
     import pygame
     from PIL import Image
 
-    from sim.loaders import load_encounter
+    from sim.scenario.files import load_encounter
     from sim.render.session import watch_scene
 
     pygame.font.init()
@@ -55,8 +55,8 @@ def crawl_frame(crawl: str, seconds: float, *, speed: float = 1.5):
     import pygame
     from PIL import Image
 
-    from sim.crawl import run_crawl
-    from sim.loaders import load_crawl
+    from sim.crawl.run import run_crawl
+    from sim.scenario.files import load_crawl
     from sim.render.crawl import crawl_scene
 
     pygame.font.init()
@@ -73,7 +73,7 @@ def crawl_frame(crawl: str, seconds: float, *, speed: float = 1.5):
 
 
 def save(img, name: str) -> Path:
-    from sim.fileio import atomic_path
+    from sim.base.fileio import atomic_path
     from sim.render.export import quantize
 
     out = ROOT / "docs" / name

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.classify import category_counts, classify, classify_all_sizes, classify_arrays, classify_square
-from sim.grid import CaveGrid
-from sim.loaders import load_map
+from sim.terrain.classify import category_counts, classify, classify_all_sizes, classify_arrays, classify_square
+from sim.terrain.grid import CaveGrid
+from sim.maps.read import load_map
 from sim.rules.bodies import body_for, swarm_body
 from sim.rules.categories import Category as K
 from sim.rules.sizes import Size

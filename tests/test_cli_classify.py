@@ -50,7 +50,7 @@ def test_swarm_and_height_options(capsys):
 
 
 def test_python_dash_m_and_importing_core_leaves_pygame_out():
-    code = ("import sys, sim, sim.classify, sim.loaders, sim.cli; "
+    code = ("import sys, sim, sim.terrain.classify, sim.scenario.files, sim.cli; "
             "assert 'pygame' not in sys.modules, 'pygame imported'; print('clean')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and "clean" in r.stdout, r.stderr

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("numba", "scipy", "numpy", "matplotlib", "pygame", "PIL", "rich", "sim.generate", "sim.engine.encounter",
-         "sim.classify", "sim.loaders")
+HEAVY = ("numba", "scipy", "numpy", "matplotlib", "pygame", "PIL", "rich", "sim.maps.generate", "sim.engine.encounter",
+         "sim.terrain.classify", "sim.scenario.files")
 
 PROBE = """
 import sys
@@ -47,8 +47,9 @@ def test_the_parsers_choices_equal_the_constants_they_stand_for():
     """sim.cli._choices repeats a few constants so that --help needs no numpy; they must agree."""
     from sim.cli import _choices as C
     from sim.editor import save
-    from sim.importers import common
-    from sim import loaders, mapwrite
+    from sim.maps.importers import common
+    from sim import loaders
+    from sim.maps import write as mapwrite
 
     assert C.MAP_FORMATS == mapwrite.FORMATS and C.ASCII_AUTO_MAX == mapwrite.ASCII_AUTO_MAX
     assert C.EDIT_FORMATS == save.FORMATS and C.UNITS == loaders.UNITS

@@ -4,18 +4,18 @@ import numpy as np
 import pytest
 from scipy import ndimage
 
-from sim import mapwrite
-from sim.classify import classify
+from sim.maps import write as mapwrite
+from sim.terrain.classify import classify
 from sim.cli import main
-from sim.generate import (
+from sim.maps.generate import (
     GLYPHS, HEIGHT_CLASSES, MIN_SIZE, WIDTH_CLASSES, ascii_grid, generate_cave, generate_cave_with_features,
     quantise,
 )
-from sim.grid import width_allowance_ft
-from sim.loaders import load_map
+from sim.terrain.grid import width_allowance_ft
+from sim.maps.read import load_map
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
-from sim.specs import Limits
+from sim.maps.limits import Limits
 
 SEEDS = (0, 1, 2, 7, 42)
 MEDIUM = body_for("medium")

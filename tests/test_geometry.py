@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sim.geometry import (burst, cone, cover, distance_ft, flanking, footprint_distance_ft, line_clear,
+from sim.terrain.geometry import (burst, cone, cover, distance_ft, flanking, footprint_distance_ft, line_clear,
                           line_of_effect, threatened)
 
 

@@ -18,9 +18,10 @@ import pytest
 from PIL import Image
 
 from sim.cli import main
-from sim.errors import DataError
-from sim.events import read_jsonl
-from sim.loaders import load_encounter, load_map
+from sim.base.errors import DataError
+from sim.engine.events import read_jsonl
+from sim.maps.read import load_map
+from sim.scenario.files import load_encounter
 
 ROOT = Path(__file__).resolve().parents[1]
 MAPS = ROOT / "maps"
@@ -436,7 +437,7 @@ def test_an_interrupted_report_leaves_no_folder(tmp_path, monkeypatch, capsys):
 
 
 def test_temporary_files_of_a_killed_run_are_cleaned(tmp_path):
-    from sim.fileio import atomic_write_text
+    from sim.base.fileio import atomic_write_text
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     pid = int(dead.stdout)

@@ -1,4 +1,4 @@
-"""sim.jit readies numba without its BLAS check (scipy.linalg: a quarter of a second of every
+"""sim.base.jit readies numba without its BLAS check (scipy.linalg: a quarter of a second of every
 command's start), and leaves numba alone when scipy.linalg is there already."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ def _python(code: str) -> str:
 def test_a_compiled_call_does_not_import_scipy_linalg():
     out = _python(
         "import sys\n"
-        "from sim.grid import CaveGrid\n"
-        "from sim.classify import classify\n"
+        "from sim.terrain.grid import CaveGrid\n"
+        "from sim.terrain.classify import classify\n"
         "from sim.rules.bodies import body_for\n"
         "g = CaveGrid.from_arrays([[10, 4], [5, 2]], [[10, 10], [2.5, 10]])\n"
         "print(classify(g, body_for('medium')).tolist(), 'scipy.linalg' in sys.modules,\n"
@@ -32,7 +32,7 @@ def test_a_compiled_call_does_not_import_scipy_linalg():
 
 def test_scipy_linalg_imports_normally_afterwards():
     out = _python(
-        "import sim.jit, scipy.linalg, numpy as np\n"
+        "import sim.base.jit, scipy.linalg, numpy as np\n"
         "print(scipy.linalg.det(np.eye(2)))\n")
     assert out == "1.0"
 
@@ -40,7 +40,7 @@ def test_scipy_linalg_imports_normally_afterwards():
 def test_blas_in_a_kernel_still_compiles():
     out = _python(
         "import sys, numpy as np\n"
-        "from sim.jit import numba\n"
+        "from sim.base.jit import numba\n"
         "f = numba.njit(lambda a: np.dot(a, a))\n"
         "g = numba.njit(lambda a, b: np.convolve(a, b))\n"
         "print(f(np.ones(3)), g(np.ones(3), np.ones(2)).tolist(), sys.modules['numba.np.arraymath']._HAVE_BLAS)\n")
@@ -50,7 +50,7 @@ def test_blas_in_a_kernel_still_compiles():
 def test_numba_is_left_alone_when_scipy_linalg_came_first():
     out = _python(
         "import numpy as np, scipy.linalg\n"
-        "from sim.jit import numba\n"
+        "from sim.base.jit import numba\n"
         "f = numba.njit(lambda a: np.dot(a, a))\n"
         "print(f(np.ones(3)))\n")
     assert out == "3.0"

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from sim.cli import main
-from sim.errors import DataError
-from sim.loaders import load_map, to_feet
-from sim.specs import Limits
+from sim.base.errors import DataError
+from sim.maps.read import load_map, to_feet
+from sim.maps.limits import Limits
 
 from conftest import MAPS
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import inspect
 
-from sim import events as ev
-from sim.log import LINES, Narrator
+from sim.engine import events as ev
+from sim.story.log import LINES, Narrator
 
 
 def test_every_narrator_method_is_in_the_table_under_its_event_type():
@@ -27,8 +27,8 @@ def test_an_event_without_a_line_gets_none_and_one_with_a_line_gets_it():
 # ---- grammar (issue 13 item 9) -------------------------------------------------------------------
 
 def test_plural_names_and_teams_agree_with_their_verbs_and_pronouns_follow_sex():
-    from sim import events as ev
-    from sim.log import article, plural_verb
+    from sim.engine import events as ev
+    from sim.story.log import article, plural_verb
     n = Narrator()
     n.line(ev.EncounterStart(round=0, map="m", seed=0, cols=4, rows=4, combatants=(
         {"id": "bruna", "name": "Bruna", "team": "party", "swarm": False, "sex": "female"},

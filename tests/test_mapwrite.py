@@ -1,4 +1,4 @@
-"""The one map writer (sim.mapwrite) and the map schema it shares with the loader: ``[[light]]``,
+"""The one map writer (sim.maps.write) and the map schema it shares with the loader: ``[[light]]``,
 ``[map] image`` and the ``door`` layer (README "Map files")."""
 
 import io
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from sim.errors import DataError
-from sim.grid import CaveGrid, MapLight
-from sim.loaders import load_map
-from sim.mapwrite import GLYPHS, legend_grid, write_map
+from sim.base.errors import DataError
+from sim.terrain.grid import CaveGrid, MapLight
+from sim.maps.read import load_map
+from sim.maps.write import GLYPHS, legend_grid, write_map
 
 
 def _grid(**kw):
@@ -163,7 +163,7 @@ def test_door_layer_must_be_bool(tmp_path):
 
 
 def test_metric_grid_is_written_in_metres_and_reads_back_the_same(tmp_path):
-    from sim.loaders import to_feet
+    from sim.maps.read import to_feet
 
     w = np.array([[0, to_feet(3, "m"), to_feet(0.6, "m"), to_feet(0.7, "m")]])
     h = np.array([[0, to_feet(3.6, "m"), to_feet(2.4, "m"), to_feet(1.1, "m")]])

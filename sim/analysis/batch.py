@@ -41,11 +41,11 @@ from sim import __version__
 from sim.engine.fight import new_encounter
 from sim.engine.setup import build_creature
 from sim.engine.split import origin
-from sim.grid import CaveGrid
 from sim.rules import _data
 from sim.rules.categories import Category
 from sim.rules.statblocks import template_in, template_path
-from sim.specs import EncounterSpec
+from sim.scenario.specs import EncounterSpec
+from sim.terrain.grid import CaveGrid
 
 BASE_COLUMNS = ("variant", "index", "seed", "winner", "reason", "rounds", "error")
 TEAM_FIELDS = ("alive", "standing")
@@ -507,7 +507,7 @@ def inputs_digest(variants: list[tuple[str, EncounterSpec]], seed: int) -> str:
     variant its label, terrain arrays, settings, combatants and the bytes of every stat block
     file they name (a shipped one or the user's). A journal records it; ``--resume`` compares.
 
-    >>> from sim.loaders import load_encounter
+    >>> from sim.scenario.files import load_encounter
     >>> import sim, pathlib
     >>> demo = load_encounter(pathlib.Path(sim.__file__).parent.parent / "maps" / "demo.toml")
     >>> inputs_digest([("", demo)], 1) == inputs_digest([("", demo)], 1) != inputs_digest([("", demo)], 2)

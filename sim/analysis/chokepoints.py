@@ -5,7 +5,7 @@ from the field's high ground, and where two areas meet, the narrowest passage be
 chokepoint. We do the same with a field that already speaks for every D&D size:
 
 1. **Effective width** of a square: the map's width, capped by what the rock around it allows
-   (``sim.grid.effective_width_ft``: 5 ft x the shorter open run through it), so a corridor
+   (``sim.terrain.grid.effective_width_ft``: 5 ft x the shorter open run through it), so a corridor
    drawn with chamber glyphs still reads as a corridor.
 2. **Roominess** ``room``: classify every square for the default body of each of the nine sizes
    (RULES §2.3) and add up ``IMPASSABLE - category`` (0..54): a square is roomier than another
@@ -36,7 +36,7 @@ Then each chokepoint is *evaluated* per body with the movement engine on a windo
 the extra time compared with the same passage at the roominess of its two sides (guaranteed
 with take 10 / take 20, and expected with rolls), and the Escape Artist DC.
 
->>> from sim.grid import CaveGrid, effective_width_ft
+>>> from sim.terrain.grid import CaveGrid, effective_width_ft
 >>> rows = ["#########",
 ...         "#...#...#",
 ...         "#...f...#",
@@ -59,14 +59,14 @@ import numpy as np
 from scipy import ndimage
 
 from sim.analysis.regions import geometry_labels, reading_order, usable
-from sim.classify import classify_arrays
-from sim.grid import CaveGrid, effective_width_ft
-from sim.jit import numba
-from sim.movement import Mover, find_path, move_field
-from sim.movement.field import MoveField
+from sim.base.jit import numba
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category, effects
 from sim.rules.sizes import Size
+from sim.terrain.classify import classify_arrays
+from sim.terrain.grid import CaveGrid, effective_width_ft
+from sim.terrain.movement import Mover, find_path, move_field
+from sim.terrain.movement.field import MoveField
 
 ROOM_MAX = int(Category.IMPASSABLE) * len(Size)   # 54: clear for all nine sizes
 _CLEAR_STEPS = 8                                   # clearance resolution: 1/8 ft

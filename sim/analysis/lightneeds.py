@@ -1,14 +1,14 @@
 """The light a party needs (issue 16 item 7; RULES §9.1, §9.3): for each entrance and each
 chokepoint, how much of the chokepoint a torch-bearing party of Medium humans leaves dark.
 
-The party walks in from the entrance (the way a Medium body moves: :mod:`sim.movement`); its torch
+The party walks in from the entrance (the way a Medium body moves: :mod:`sim.terrain.movement`); its torch
 bearer stands at the chokepoint's nearest square along the way. The torch (20 ft bright, 40 ft
 shadowy, 5-10-5 from the bearer's corner, rock blocks it) lights what it lights: the chokepoint's
 squares still dark are where a monster waits unseen by human eyes. ``needs`` names the weakest
 single light carried there that leaves none of them dark (candle, lamp, torch, hooded lantern or
 sunrod), or says that one light is not enough (a long or winding passage: light it from two places).
 
->>> from sim.grid import CaveGrid
+>>> from sim.terrain.grid import CaveGrid
 >>> from sim.analysis.chokepoints import find_chokepoints
 >>> rows = 3 * [[30] * 6 + [3] * 14 + [30] * 6]
 >>> g = CaveGrid.from_arrays(rows, [[12] * 26] * 3, points={"entrance": (0, 1)})
@@ -22,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 
 from sim.analysis.chokepoints import Layout
-from sim.grid import CaveGrid
-from sim.movement import Mover, distance_map, move_field
 from sim.rules.bodies import body_for
-from sim.vision import DARK, SHADOWY, light_levels
-from sim.vision.scene import gear_light, light_sources
+from sim.terrain.grid import CaveGrid
+from sim.terrain.movement import Mover, distance_map, move_field
+from sim.terrain.vision import DARK, SHADOWY, light_levels
+from sim.terrain.vision.scene import gear_light, light_sources
 
 PARTY_LIGHT = "torch"
 COMMON = ("candle", "lamp", "torch", "hooded-lantern")   # named first when another light has the same radii

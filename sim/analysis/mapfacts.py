@@ -9,7 +9,7 @@ Bodies ("subjects"): the default body of each of the nine sizes (RULES §1.2), m
 (Small 20 ft, as ``cavesim path``) with Escape Artist +0 and taking 10 / 20 out of combat, and
 any creature templates asked for (their own body, speed and Escape Artist).
 
->>> from sim.grid import CaveGrid
+>>> from sim.terrain.grid import CaveGrid
 >>> g = CaveGrid.from_arrays([[30, 30, 2, 30, 30]] * 2, [[12] * 5] * 2, points={"a": (0, 0), "b": (4, 1)})
 >>> m = analyze_map(g, subjects=size_subjects(["medium"]), min_area=2)
 >>> [(c["id"], c["at"], c["movers"]["medium"]["category"]) for c in m.facts["chokepoints"]]
@@ -24,19 +24,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.analysis.chokepoints import Layout, Passage, evaluate, find_chokepoints, passage_words, rounds_text
+from sim.analysis.chokepoints import (
+    Layout,
+    Passage,
+    evaluate,
+    find_chokepoints,
+    passage_words,
+    rounds_text,
+)
 from sim.analysis.lightneeds import light_needs
 from sim.analysis.regions import component_labels
 from sim.analysis.travel import Traveller, Trip
-from sim.classify import category_counts
-from sim.corners import corner_links
 from sim.engine.setup import build_creature, mover_for
-from sim.grid import CaveGrid
-from sim.movement import Mover
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
-from sim.specs import CombatantSpec
+from sim.scenario.specs import CombatantSpec
+from sim.terrain.classify import category_counts
+from sim.terrain.corners import corner_links
+from sim.terrain.grid import CaveGrid
+from sim.terrain.movement import Mover
 
 SCHEMA_VERSION = 1
 DEFAULT_SPEED_FT = 30
@@ -65,7 +72,7 @@ def size_subjects(sizes=None, *, speed_ft: int | None = None, escape_artist: int
 
 def template_subject(name: str) -> Subject:
     """A creature template's own body, speed and Escape Artist, out of combat. Raises
-    :class:`~sim.errors.DataError` for an unknown template."""
+    :class:`~sim.base.errors.DataError` for an unknown template."""
     c = build_creature(CombatantSpec(id="subject", template=name, team="", at=(0, 0)), ".")
     label = f"{c.block.name} ({c.size.name.title()}{' swarm' if c.is_swarm else ''})"
     return Subject(name, label, "template", mover_for(c, in_combat=False))

@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.analysis.batch import INT_FIELDS, fight_seed
-from sim.errors import DataError
-from sim.errors import shorten as short
-from sim.fileio import atomic_write_text, check_dir
+from sim.base.errors import DataError
+from sim.base.errors import shorten as short
+from sim.base.fileio import atomic_write_text, check_dir
 
 FORMATS = ("csv", "jsonl")
 

@@ -2,15 +2,15 @@
 
 Two squares are joined when the movement engine lets the creature step from one to the other
 (RULES §6.2: the eight neighbours, no diagonal past a rock corner; for a Large or bigger creature,
-its reference squares and their footprints, :mod:`sim.movement.field`). A square counts when the
+its reference squares and their footprints, :mod:`sim.terrain.movement.field`). A square counts when the
 creature can stand in it *and* get through it: an Awkward Space or a Tight Squeeze only if its
 Escape Artist check can succeed at all (taking 20 out of combat, or some d20 roll; RULES §5.3).
 
 Labels are numbered 1, 2, ... in reading order of each region's first square (top row first);
 0 marks squares the creature cannot use.
 
->>> from sim.grid import CaveGrid
->>> from sim.movement import Mover, move_field
+>>> from sim.terrain.grid import CaveGrid
+>>> from sim.terrain.movement import Mover, move_field
 >>> from sim.rules.bodies import body_for
 >>> g = CaveGrid.from_arrays([[10, 10, 0, 10], [10, 10, 0, 10], [10, 0.4, 0, 10]],
 ...                          [[10, 10, 0, 10], [10, 10, 0, 10], [10, 10, 0, 10]])
@@ -24,9 +24,9 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from sim.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
-from sim.movement.kernel import DIRS, direction_masks
 from sim.rules.categories import Category, effects
+from sim.terrain.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
+from sim.terrain.movement.kernel import DIRS, direction_masks
 
 
 def usable(field: MoveField) -> np.ndarray:
@@ -43,7 +43,7 @@ def usable(field: MoveField) -> np.ndarray:
 
 def step_edges(dirs: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Flat ``(from, to)`` index pairs of the allowed one-square steps between ``ok`` squares
-    (``dirs``: per-square direction bits in :data:`sim.movement.kernel.DIRS` order)."""
+    (``dirs``: per-square direction bits in :data:`sim.terrain.movement.kernel.DIRS` order)."""
     rows, cols = ok.shape
     src, dst = [], []
     idx = np.arange(rows * cols).reshape(rows, cols)

@@ -1,7 +1,7 @@
 """Pictures, HTML and files of the designer reports (``cavesim analyze`` and fight batches).
 
 Pictures are PNG bytes drawn with matplotlib's object API (no pyplot state, no window) in the
-renderer's colours (:mod:`sim.render.palette`: plain RGB tuples, it imports no pygame). The HTML
+renderer's colours (:mod:`sim.maps.palette`: plain RGB tuples, it imports no pygame). The HTML
 page is one self-contained file: the PNGs are embedded as data URIs, so it can be mailed or
 archived alone; the PNG files are written beside it too. Every file is written atomically (a
 temporary file renamed into place).
@@ -22,9 +22,9 @@ from typing import Iterable
 
 import numpy as np
 
-from sim.errors import UsageError
-from sim.fileio import atomic_dir, check_writable
-from sim.render import palette
+from sim.base.errors import UsageError
+from sim.base.fileio import atomic_dir, check_writable
+from sim.maps import palette
 from sim.rules.categories import Category
 
 RGB = tuple[int, int, int]
@@ -424,7 +424,7 @@ def prepare_dir(path: str | Path) -> Path:
 
 
 def write_files(folder: Path, files: dict[str, bytes | str]) -> list[str]:
-    """Write a report's files into ``folder`` through a temporary folder (:func:`sim.fileio.atomic_dir`):
+    """Write a report's files into ``folder`` through a temporary folder (:func:`sim.base.fileio.atomic_dir`):
     an interruption while writing leaves no partial report; returns the paths written."""
     with atomic_dir(folder) as tmp:
         for name, data in files.items():

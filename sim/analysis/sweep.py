@@ -27,7 +27,7 @@ they stand) before any fight starts. A variant's label is what was typed, e.g.
 >>> parse_vary("width")
 Traceback (most recent call last):
 ...
-sim.errors.UsageError: --vary 'width': write KEY=V1,V2,... (e.g. legend.f.width=1.5,2,3)
+sim.base.errors.UsageError: --vary 'width': write KEY=V1,V2,... (e.g. legend.f.width=1.5,2,3)
 """
 
 from __future__ import annotations
@@ -36,15 +36,16 @@ import dataclasses
 import itertools
 import math
 import re
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 
+from sim.base.errors import DataError, UsageError
 from sim.engine.setup import build_creature, check_placement
-from sim.errors import DataError, UsageError
-from sim.grid import Terrain
-from sim.loaders import MAX_COMBATANTS, MAX_ROUND_CAP, to_feet
-from sim.maplayers import MAX_LENGTH
-from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
+from sim.maps.layers import MAX_LENGTH
+from sim.maps.read import to_feet
+from sim.scenario.files import MAX_COMBATANTS, MAX_ROUND_CAP
+from sim.scenario.specs import SETTINGS_DEFAULTS, EncounterSpec
+from sim.terrain.grid import Terrain
 
 _COMBATANT_FIELDS = ("template", "weapon", "off_hand", "team", "at", "lit")
 _LEGEND = re.compile(r"legend\.(.)\.(width|height|difficult)")
@@ -142,7 +143,7 @@ def _whole(key: str, value: str, maximum: int) -> int:
     >>> _whole("party.size", "²", 10)
     Traceback (most recent call last):
     ...
-    sim.errors.UsageError: --vary party.size=²: must be a whole number from 1 to 10
+    sim.base.errors.UsageError: --vary party.size=²: must be a whole number from 1 to 10
     """
     if not re.fullmatch(r"[0-9]{1,9}", value) or not 1 <= int(value) <= maximum:
         raise _bad(key, value, f"must be a whole number from 1 to {maximum}")

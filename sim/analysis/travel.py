@@ -1,14 +1,14 @@
 """Who can get where, and how long it takes: per body, between the map's named points.
 
-Every time here *is* the movement engine's (:func:`sim.movement.distance_map` and
-:func:`sim.movement.find_path`, RULES §6): guaranteed times let a creature take 10 or take 20 on
+Every time here *is* the movement engine's (:func:`sim.terrain.movement.distance_map` and
+:func:`sim.terrain.movement.find_path`, RULES §6): guaranteed times let a creature take 10 or take 20 on
 Escape Artist (out of combat), expected times roll. A Large or bigger creature "is at" a point
 when its footprint covers it; it starts from the covering reference square nearest the point
 (the point itself first) and arrives by whichever covering square it reaches first.
 
->>> from sim.grid import CaveGrid
+>>> from sim.terrain.grid import CaveGrid
 >>> g = CaveGrid.from_arrays([[10] * 6], [[10] * 6], points={"a": (0, 0), "b": (5, 0)})
->>> from sim.movement import Mover
+>>> from sim.terrain.movement import Mover
 >>> from sim.rules.bodies import body_for
 >>> t = travel_between(g, Mover(body_for("medium"), speed_ft=30), "a", "b")
 >>> t.reachable, t.rounds, t.move_actions, t.expected_rounds
@@ -23,13 +23,13 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
-from sim.coords import Pos
-from sim.movement.queries import expected_rounds, whole_rounds
 from sim.analysis.regions import covering_refs, region_labels, usable
-from sim.grid import CaveGrid
-from sim.movement import DistanceMap, Mover, distance_map, find_path, move_field
-from sim.movement.field import MoveField
+from sim.base.coords import Pos
 from sim.rules.categories import Category
+from sim.terrain.grid import CaveGrid
+from sim.terrain.movement import DistanceMap, Mover, distance_map, find_path, move_field
+from sim.terrain.movement.field import MoveField
+from sim.terrain.movement.queries import expected_rounds, whole_rounds
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import importlib
 import sys
 
 from sim import __version__
-from sim.errors import DataError
+from sim.base.errors import DataError
 
 # Command modules, in the order `cavesim --help` lists them.
 COMMANDS = (

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.argtypes import real
-from sim.errors import UsageError
+from sim.base.argtypes import real
+from sim.base.errors import UsageError
 
 if TYPE_CHECKING:  # the command line starts fast: loaders and rules are imported when used
-    from sim.specs import Limits
+    from sim.maps.limits import Limits
     from sim.rules.bodies import Body
     from sim.rules.sizes import Size
 
@@ -23,14 +23,14 @@ def add_map_limit(p: argparse.ArgumentParser) -> None:
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
-    from sim.specs import Limits
+    from sim.maps.limits import Limits
 
     text = getattr(args, "max_map_size", None)
     return Limits.parse(text) if text is not None else Limits()
 
 
 def load_map_arg(args: argparse.Namespace, attr: str = "map"):
-    from sim.loaders import load_map
+    from sim.maps.read import load_map
 
     return load_map(Path(getattr(args, attr)), limits=limits_from(args))
 
@@ -38,8 +38,8 @@ def load_map_arg(args: argparse.Namespace, attr: str = "map"):
 def bare_map(path: str | Path, limits: Limits):
     """The map in ``path`` when the file is a map without an encounter (play, render and demo then
     show the cave with no one on it), else None (an encounter, or a fight log)."""
-    from sim.fileio import read_toml
-    from sim.loaders import load_map
+    from sim.base.fileio import read_toml
+    from sim.maps.read import load_map
 
     path = Path(path)
     if path.suffix.lower() != ".toml":

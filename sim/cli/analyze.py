@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from sim.argtypes import whole
+from sim.base.argtypes import whole
+from sim.base.errors import UsageError
 from sim.cli._choices import ART
 from sim.cli._common import add_map_limit, load_map_arg
-from sim.errors import UsageError
 
 
 def register(sub) -> None:
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from sim.analysis import report as R
     from sim.analysis.mapfacts import analyze_map, size_subjects, template_subject
     from sim.analysis.mapreport import html, pictures, sheets, terminal
-    from sim.errors import DataError
+    from sim.base.errors import DataError
     from sim.rules.sizes import Size
 
     if args.speed is not None and (args.speed < 0 or args.speed % 5):

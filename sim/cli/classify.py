@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json, ruled
-from sim.errors import UsageError
+from sim.base.errors import UsageError
+from sim.cli._common import (
+    add_body_args,
+    add_map_limit,
+    body_from,
+    load_map_arg,
+    print_json,
+    ruled,
+)
 
 ROCK_LETTER = "#"
 
@@ -23,6 +30,7 @@ def register(sub) -> None:
 
 def render_letters(cats, rock) -> list[str]:
     import numpy as np
+
     from sim.rules.categories import Category
 
     letters = np.array([Category(c).letter for c in Category])
@@ -33,8 +41,9 @@ def render_letters(cats, rock) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
-    from sim.classify import category_counts, classify
+
     from sim.rules.categories import Category, describe
+    from sim.terrain.classify import category_counts, classify
 
     grid = load_map_arg(args)
     if args.all_sizes:
@@ -58,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             "grid": names[cats].tolist(),
         })
         return 0
-    from sim.log import article
+    from sim.story.log import article
 
     print(f"{grid.name}: {grid.cols}x{grid.rows} squares, for {article(label)} {label} body "
           f"(space {body.space:g} ft, height {body.height:g} ft"
@@ -74,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _all_sizes(grid, args) -> int:
-    from sim.classify import category_counts, classify_all_sizes
     from sim.rules.categories import Category
     from sim.rules.sizes import Size
+    from sim.terrain.classify import category_counts, classify_all_sizes
 
     all_cats = classify_all_sizes(grid, form=args.form or "tall")
     floor = ~grid.rock

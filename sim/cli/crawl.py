@@ -13,10 +13,17 @@ import os
 import sys
 from pathlib import Path
 
-from sim.argtypes import real, seed
+from sim.base.argtypes import real, seed
+from sim.base.errors import UsageError
 from sim.cli._common import add_map_limit, limits_from, plural
-from sim.errors import UsageError
-from sim.render.options import add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art
+from sim.view.options import (
+    add_art_arg,
+    add_export_args,
+    add_window_args,
+    check_export_args,
+    parse_size,
+    with_art,
+)
 
 EXPORT_SPEED = 1.5   # the default --speed of an exported crawl (a window plays at 1x)
 
@@ -84,8 +91,8 @@ def _from_cwd(member: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sim.crawl import run_crawl
-    from sim.loaders import load_crawl
+    from sim.crawl.run import run_crawl
+    from sim.scenario.files import load_crawl
 
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
@@ -105,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.at is not None:
         raise UsageError("--at picks one frame of the animation: use it with --out NAME.png")
     if args.events:
-        from sim.fileio import check_writable
+        from sim.base.fileio import check_writable
 
         check_writable(Path(args.events), what="--events")
     party = [_from_cwd(p.strip()) for p in args.party.split(",") if p.strip()] if args.party else None
@@ -117,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     spec = with_art(spec, args.art, warn=_art_warning(args))
     result = run_crawl(spec)
     if args.events:
-        from sim.events import write_jsonl
+        from sim.engine.events import write_jsonl
 
         write_jsonl(args.events, result.events)
     if args.json:
@@ -148,7 +155,8 @@ def _art_warning(args: argparse.Namespace):
 
 def export(result, args: argparse.Namespace, size) -> int:
     """Draw the crawl off-screen into ``--out`` (GIF, WebP or one PNG frame)."""
-    from sim.render.export import export as write, init_headless
+    from sim.render.export import export as write
+    from sim.render.export import init_headless
 
     init_headless()
     hud = not args.no_hud
@@ -208,11 +216,13 @@ def _print_text(result) -> None:
             line = (f"FIGHT at {e.at} with {', '.join(d['monsters'])}: {d['winner'] or 'no one'} wins after "
                     f"{plural(d['rounds'], 'round')} (seed {d['seed']})" + (f"; armour off: {', '.join(d['armor_off'])}" if d['armor_off'] else ""))
         elif e.what in ("light", "light_out"):
-            from sim.crawl import light_words  # (loaded with the crawl, not for every command)
+            from sim.crawl.run import (
+                light_words,  # (loaded with the crawl, not for every command)
+            )
 
             line = light_words(e.who[0], e.what, d)
         elif e.what == "noticed":
-            from sim.crawl import notice_words
+            from sim.crawl.run import notice_words
 
             line = notice_words(d)
         elif e.what == "left_behind":

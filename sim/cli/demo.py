@@ -10,9 +10,16 @@ import argparse
 import os
 from pathlib import Path
 
-from sim.argtypes import seed
-from sim.errors import UsageError
-from sim.render.options import add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art
+from sim.base.argtypes import seed
+from sim.base.errors import UsageError
+from sim.view.options import (
+    add_art_arg,
+    add_export_args,
+    add_window_args,
+    check_export_args,
+    parse_size,
+    with_art,
+)
 
 DEFAULT_OUT = "cavesim-demo"
 
@@ -56,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _spec(args=None):
-    from sim.loaders import load_encounter
-    from sim.paths import builtin_map
+    from sim.base.paths import builtin_map
+    from sim.scenario.files import load_encounter
 
     given = getattr(args, "map", None)
     return with_art(load_encounter(Path(given) if given else builtin_map("demo.toml")), getattr(args, "art", None))
@@ -66,7 +73,7 @@ def _spec(args=None):
 def _bare(args):
     """The map given, when it is a bare map (no encounter), else None."""
     from sim.cli._common import bare_map
-    from sim.specs import Limits
+    from sim.maps.limits import Limits
 
     given = getattr(args, "map", None)
     grid = bare_map(given, Limits()) if given else None
@@ -99,7 +106,7 @@ def headless(args, size, out_dir: Path) -> int:
         raise UsageError(f"--out {out_dir}: folder {parent} does not exist; create it first or choose another --out")
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {out_dir}: is a file; give a folder for the demo's files")
-    from sim.fileio import check_writable
+    from sim.base.fileio import check_writable
 
     check_writable(out_dir, folder=True)
     if out_dir.is_dir():
@@ -140,12 +147,12 @@ def headless(args, size, out_dir: Path) -> int:
 
 
 def print_classification() -> int:
-    from sim.classify import category_counts, classify
+    from sim.base.paths import builtin_map
     from sim.cli.classify import render_letters
-    from sim.loaders import load_map
-    from sim.paths import builtin_map
+    from sim.maps.read import load_map
     from sim.rules.bodies import body_for
     from sim.rules.categories import Category
+    from sim.terrain.classify import category_counts, classify
 
     grid = load_map(builtin_map("warrens.toml"))
     bodies = [("Medium", body_for("medium")), ("Large", body_for("large"))]

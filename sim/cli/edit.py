@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.base.errors import DataError, UsageError
+from sim.base.fileio import read_toml
 from sim.cli import _choices as C
 from sim.cli._common import add_map_limit, limits_from, plural, print_json
-from sim.errors import DataError, UsageError
-from sim.fileio import read_toml
 
 if TYPE_CHECKING:  # annotations only: the command line starts without numpy
     from sim.editor.model import Document
@@ -58,7 +58,7 @@ def register(sub) -> None:
 def parse_new(text: str, limits) -> tuple[int, int]:
     """``--new COLSxROWS`` -> (cols, rows), bounded by the map size limit.
 
-    >>> from sim.specs import Limits
+    >>> from sim.maps.limits import Limits
     >>> parse_new("60x40", Limits())
     (60, 40)
     """
@@ -77,7 +77,7 @@ def open_document(args: argparse.Namespace) -> tuple[Document, Path]:
     Sets ``args.encounter_note``: for an encounter file saved with ``--out``, what the encounter
     still uses (None otherwise)."""
     from sim.editor.model import Document
-    from sim.loaders import load_map
+    from sim.maps.read import load_map
 
     path = Path(args.map)
     limits = limits_from(args)
@@ -201,7 +201,7 @@ def _apply(args: argparse.Namespace, doc: Document, out: Path) -> int:
 
 
 def _window(args: argparse.Namespace, doc: Document, out: Path) -> int:
-    from sim.render.options import parse_size
+    from sim.view.options import parse_size
 
     size = parse_size(args.window)
     if args.max_frames is not None and args.max_frames < 1:

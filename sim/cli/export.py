@@ -1,11 +1,11 @@
 """``cavesim export MAP --to tiled|overlay|uvtt OUT``: a map, or the rules' answers, back out.
 
-* ``--to tiled OUT.tmx|OUT.tmj`` -- value-tile layers and a tileset (:mod:`sim.exporters.tiled`),
+* ``--to tiled OUT.tmx|OUT.tmj`` -- value-tile layers and a tileset (:mod:`sim.maps.exporters.tiled`),
   so a designer keeps painting in Tiled; importing the file again gives the same arrays;
 * ``--to overlay --size S OUT.png`` -- a transparent PNG of the categories for one body, at the
-  pixel scale of the map's own image (:mod:`sim.exporters.overlay`);
+  pixel scale of the map's own image (:mod:`sim.maps.exporters.overlay`);
 * ``--to uvtt --size S OUT.dd2vtt`` -- a Universal VTT file whose walls are where that body
-  cannot go (Impassable; with ``--include tight`` also Tight Squeeze) (:mod:`sim.exporters.uvtt`).
+  cannot go (Impassable; with ``--include tight`` also Tight Squeeze) (:mod:`sim.maps.exporters.uvtt`).
 
 Every file is written atomically; bad arguments are refused before any work (exit 2).
 """
@@ -15,9 +15,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, print_json
-from sim.errors import UsageError
+from sim.base.errors import UsageError
+from sim.cli._common import (
+    add_body_args,
+    add_map_limit,
+    body_from,
+    load_map_arg,
+    print_json,
+)
 
 TARGETS = ("tiled", "overlay", "uvtt")
 SUFFIXES = {"tiled": (".tmx", ".tmj"), "overlay": (".png",), "uvtt": (".dd2vtt", ".df2vtt", ".uvtt")}
@@ -70,11 +75,12 @@ def check_args(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
-    from sim.classify import category_counts, classify
-    from sim.exporters.overlay import export_overlay, map_px
-    from sim.exporters.tiled import export_tiled, round_down
-    from sim.exporters.uvtt import blocked_mask, export_uvtt
+
+    from sim.maps.exporters.overlay import export_overlay, map_px
+    from sim.maps.exporters.tiled import export_tiled, round_down
+    from sim.maps.exporters.uvtt import blocked_mask, export_uvtt
     from sim.rules.categories import Category
+    from sim.terrain.classify import category_counts, classify
 
     out = check_args(args)
     if args.to != "tiled":

@@ -7,10 +7,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from sim.argtypes import seed, whole
+from sim.base.argtypes import seed, whole
+from sim.base.errors import DataError, UsageError
 from sim.cli import fight_batch
 from sim.cli._common import add_map_limit, limits_from
-from sim.errors import DataError, UsageError
 
 
 def register(sub) -> None:
@@ -52,13 +52,13 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.encounter}: --runs plays fresh fights from an encounter file, not a snapshot")
         return fight_batch.run(args)
     fight_batch.check_single(args)
+    from sim.base.fileio import check_writable
     from sim.engine import snapshot
-    from sim.engine.ai import default_policy
+    from sim.engine.ai.decide import default_policy
+    from sim.engine.events import dumps, write_jsonl
     from sim.engine.fight import new_encounter
-    from sim.events import dumps, write_jsonl
-    from sim.fileio import check_writable
-    from sim.loaders import load_encounter
-    from sim.log import Narrator, display_names
+    from sim.scenario.files import load_encounter
+    from sim.story.log import Narrator, display_names
 
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")

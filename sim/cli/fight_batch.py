@@ -14,9 +14,9 @@ import json
 import sys
 from pathlib import Path
 
-from sim.argtypes import whole
+from sim.base.argtypes import whole
+from sim.base.errors import DataError, UsageError
 from sim.cli._common import plural
-from sim.errors import DataError, UsageError
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from sim.analysis import summary as S
     from sim.analysis.sweep import parse_vary, variants
     from sim.cli._common import limits_from
-    from sim.loaders import load_encounter
+    from sim.scenario.files import load_encounter
 
     if args.runs < 1:
         raise UsageError(f"--runs must be at least 1, got {args.runs}")
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = B.inputs_digest(var, seed)
     start = REC.Resume()
     if args.out:
-        from sim.fileio import check_writable
+        from sim.base.fileio import check_writable
 
         check_writable(Path(args.out))
         start = REC.existing_records(args.out, fmt, cols, inputs, resume=args.resume, repair=args.repair,
@@ -108,7 +108,13 @@ def run(args: argparse.Namespace) -> int:
     progress = None
     task = None
     if show:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
 
         progress = Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                             console=err, transient=True)

@@ -1,9 +1,9 @@
 """``cavesim import FILE --out MAP.toml``: a map drawn in another tool as a cavesim map (DESIGN §6).
 
-The importer is chosen by the file's suffix (:func:`sim.importers.importer_for`): Universal VTT
+The importer is chosen by the file's suffix (:func:`sim.maps.importers.importer_for`): Universal VTT
 exports (``.dd2vtt``/``.df2vtt``/``.uvtt``, widths measured from the walls), Tiled maps
 (``.tmx``/``.tmj``) and picture maps (``.png``). The result is written by
-:func:`sim.mapwrite.write_map` (the TOML, its ``.npz`` layers when needed, and the floor picture as
+:func:`sim.maps.write.write_map` (the TOML, its ``.npz`` layers when needed, and the floor picture as
 a sibling PNG), every file atomically. Bad input: one located message, exit 2, nothing written.
 """
 
@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.base.errors import UsageError
 from sim.cli import _choices as C
 from sim.cli._common import add_map_limit, plural, print_json
-from sim.errors import UsageError
 
 if TYPE_CHECKING:  # annotations only: the command line starts without numpy
-    from sim.importers.common import ImportOptions
+    from sim.maps.importers.common import ImportOptions
 
 _XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _POINT = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*=\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
@@ -88,7 +88,7 @@ def _squares(values: list[str], flag: str) -> tuple[tuple[int, int], ...]:
 
 def options_from(args: argparse.Namespace) -> ImportOptions:
     """Check every argument before any work; the options for the importer."""
-    from sim.importers.common import ImportOptions
+    from sim.maps.importers.common import ImportOptions
 
     if not (args.feet_per_square > 0) or args.feet_per_square > 100:
         raise UsageError(f"--feet-per-square {args.feet_per_square:g}: give a square side in feet, > 0 and <= 100 "
@@ -109,7 +109,7 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
         points[m.group(1)] = (int(m.group(2)), int(m.group(3)))
     ceiling_image = Path(args.ceiling_image) if args.ceiling_image else None
     if ceiling_image is not None:
-        from sim.fileio import check_input_file
+        from sim.base.fileio import check_input_file
 
         check_input_file(ceiling_image, what="ceiling picture")   # a FIFO, a device, a folder: said, not read
     out = Path(args.out)
@@ -129,8 +129,8 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sim.importers import VTT_SUFFIXES, importer_for
-    from sim.mapwrite import write_map
+    from sim.maps.importers import VTT_SUFFIXES, importer_for
+    from sim.maps.write import write_map
 
     src = Path(args.file)
     if src.suffix.lower() in (".jpg", ".jpeg"):
@@ -186,9 +186,9 @@ class _progress:
 
 
 def _summary(imported, written, args) -> None:
-    from sim.classify import category_counts, classify
     from sim.rules.bodies import body_for
     from sim.rules.categories import Category
+    from sim.terrain.classify import category_counts, classify
 
     grid = written.grid
     floor = ~grid.rock
@@ -233,7 +233,7 @@ def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
 
 
 def _run_tiled_or_picture(args: argparse.Namespace) -> int:
-    from sim.importers import IMPORTERS
+    from sim.maps.importers import IMPORTERS
 
     path, out = check_args(args)
     written = IMPORTERS[path.suffix.lower()](path, out, args)

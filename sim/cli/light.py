@@ -3,7 +3,7 @@ whom at the start of a round (RULES §9).
 
 An encounter file is played with its seed up to the start of round ``N`` (default 1: after
 initiative, before anyone acts); a crawl file shows the party at its starting point, in file
-in marching order (the member who carries its light: :func:`sim.vision.scene.party_light_bearer`), and the monsters where the file puts them.
+in marching order (the member who carries its light: :func:`sim.terrain.vision.scene.party_light_bearer`), and the monsters where the file puts them.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim.base.errors import DataError, UsageError
+from sim.base.fileio import read_toml
 from sim.cli._common import add_map_limit, limits_from, plural, print_json, ruled
-from sim.errors import DataError, UsageError
-from sim.fileio import read_toml
 
 MAX_ROUND = 1000
 
@@ -66,9 +66,8 @@ def _kind(path: Path) -> str:
 
 
 def encounter_scene(path: Path, rnd: int, limits):
-    from sim.loaders import load_encounter
-
     from sim.engine.fight import new_encounter
+    from sim.scenario.files import load_encounter
 
     spec = load_encounter(path, limits=limits)
     lights = {c.id: c.light for c in spec.combatants}
@@ -87,10 +86,9 @@ def encounter_scene(path: Path, rnd: int, limits):
 
 
 def crawl_scene(path: Path, limits):
-    from sim.vision.scene import party_light_bearer
-
-    from sim.loaders import load_crawl
     from sim.engine.setup import build_creature
+    from sim.scenario.files import load_crawl
+    from sim.terrain.vision.scene import party_light_bearer
 
     spec = load_crawl(path, limits=limits)
     grid = spec.grid
@@ -135,7 +133,7 @@ def _nearest_floor(grid, start, n: int, taken: set) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sim.vision.scene import look, scene_lights
+    from sim.terrain.vision.scene import look, scene_lights
 
     path = Path(args.file)
     if args.round is not None and not (1 <= args.round <= MAX_ROUND):
@@ -172,8 +170,8 @@ def _marks() -> str:
 
 
 def _print_text(grid, name, when, alive, lg, s) -> None:
-    from sim.vision import LEVEL_NAMES, LOCATES, SEES, level_letters
-    from sim.vision.scene import carried_light
+    from sim.terrain.vision import LEVEL_NAMES, LOCATES, SEES, level_letters
+    from sim.terrain.vision.scene import carried_light
 
     lines = [list(row) for row in level_letters(lg.normal, grid.rock)]
     marks = _marks()

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from sim.argtypes import whole
-from sim.cli._common import add_body_args, add_map_limit, body_from, load_map_arg, plural, print_json, ruled
-from sim.errors import UsageError
+from sim.base.argtypes import whole
+from sim.base.errors import UsageError
+from sim.cli._common import (
+    add_body_args,
+    add_map_limit,
+    body_from,
+    load_map_arg,
+    plural,
+    print_json,
+    ruled,
+)
 
 
 def _mover_args(p: argparse.ArgumentParser) -> None:
@@ -47,7 +55,7 @@ def register(sub) -> None:
 
 
 def _setup(args):
-    from sim.movement import move_field
+    from sim.terrain.movement import move_field
 
     grid = load_map_arg(args)
     label, body = body_from(args)
@@ -87,7 +95,7 @@ def _armor_plan(args, body, block):
 
 
 def _mover(args, body, block):
-    from sim.movement import Mover
+    from sim.terrain.movement import Mover
 
     if block is not None:
         sp = block.speed
@@ -110,7 +118,7 @@ def _mover(args, body, block):
 
 
 def _square(field, text: str, what: str):
-    from sim.coords import parse_xy
+    from sim.base.coords import parse_xy
     from sim.rules.categories import Category
 
     pos = parse_xy(text, what=f"--{what}")
@@ -129,6 +137,7 @@ def _square(field, text: str, what: str):
 
 def _letters(field):
     import numpy as np
+
     from sim.rules.categories import Category
 
     letters = np.array([c.letter for c in Category])
@@ -138,15 +147,15 @@ def _letters(field):
 
 
 def run_path(args: argparse.Namespace) -> int:
-    from sim.movement import find_path
     from sim.rules.categories import Category
+    from sim.terrain.movement import find_path
 
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
     b = _square(field, args.goal, "to")
     armor_step = None
     if args._armor is not None:  # medium or heavy armor: off before the tight places
-        from sim.movement.armored import armored_route
+        from sim.terrain.movement.armored import armored_route
 
         path = armored_route(grid, field.mover, args._armor[1], args._armor[0], a, b)
         armor_step = path.armor_step()
@@ -156,7 +165,7 @@ def run_path(args: argparse.Namespace) -> int:
         print_json(path.to_json())
         return 0
     mover = field.mover
-    from sim.log import article
+    from sim.story.log import article
 
     print(f"{grid.name}: path for {article(label)} {label} creature, speed {mover.speed_ft} ft, Escape Artist "
           f"{mover.escape_artist:+d}{' (in combat: rolls only)' if not mover.take10 else ''}")
@@ -215,7 +224,7 @@ def _last_turn(path) -> str:
 
 
 def run_reach(args: argparse.Namespace) -> int:
-    from sim.movement import reach
+    from sim.terrain.movement import reach
 
     grid, label, field = _setup(args)
     a = _square(field, args.start, "from")
@@ -223,8 +232,8 @@ def run_reach(args: argparse.Namespace) -> int:
     if args._armor is not None:
         # medium or heavy armor: no square that needs it off is reached this turn (taking it off
         # takes 10 rounds or more, RULES §2.4, §7.33)
-        from sim.movement.armored import shed_squares
         from sim.rules.armor import removal_rounds_range, removal_text
+        from sim.terrain.movement.armored import shed_squares
 
         armor = args._armor[0]
         shed = shed_squares(field)

@@ -8,10 +8,10 @@ import argparse
 import os
 from pathlib import Path
 
-from sim.argtypes import seed
+from sim.base.argtypes import seed
+from sim.base.errors import UsageError
 from sim.cli._common import add_map_limit, bare_map, limits_from
-from sim.errors import UsageError
-from sim.render.options import add_art_arg, add_window_args, parse_size, with_art
+from sim.view.options import add_art_arg, add_window_args, parse_size, with_art
 
 
 def register(sub) -> None:
@@ -53,7 +53,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.replay and not args.encounter and not args.load:
         raise UsageError("give an encounter file (cavesim play maps/demo.toml) or --replay EVENTS.jsonl")
     build = _replay(args, size) if args.replay else _live(args, size)  # bad input fails before any window
-    from sim.render.app import App, has_display, no_display_reason, open_window, test_driver
+    from sim.render.app import (
+        App,
+        has_display,
+        no_display_reason,
+        open_window,
+        test_driver,
+    )
 
     if not (has_display() or (test_driver() and args.max_frames is not None)):
         raise UsageError(f"cavesim play needs a display and none was found ({no_display_reason()}); "
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _live(args, size):
-    from sim.loaders import load_encounter
+    from sim.scenario.files import load_encounter
 
     if args.load:
         return _load(args)
@@ -104,8 +110,8 @@ def _live(args, size):
 def _load(args):
     """``--load SNAPSHOT``: its encounter (the one given, else the one it names), checked now."""
     from sim.engine import snapshot
-    from sim.engine.ai import default_policy
-    from sim.loaders import load_encounter
+    from sim.engine.ai.decide import default_policy
+    from sim.scenario.files import load_encounter
 
     snap = Path(args.load)
     if args.seed is not None:

@@ -8,10 +8,15 @@ import argparse
 import os
 from pathlib import Path
 
-from sim.argtypes import real, seed
+from sim.base.argtypes import real, seed
 from sim.cli._common import add_map_limit, bare_map, limits_from
-from sim.render.options import (
-    add_art_arg, add_export_args, add_window_args, check_export_args, parse_size, with_art,
+from sim.view.options import (
+    add_art_arg,
+    add_export_args,
+    add_window_args,
+    check_export_args,
+    parse_size,
+    with_art,
 )
 
 
@@ -45,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     fmt = check_out(args.out)  # before any work: unknown format or missing folder -> exit 2
     if args.at is not None and fmt != "PNG":
-        from sim.errors import UsageError
+        from sim.base.errors import UsageError
 
         raise UsageError("--at picks one frame: use it with --out NAME.png")
     make = scene_factory(args, size)  # loads and simulates now: bad input fails before any output
@@ -78,8 +83,8 @@ def scene_factory(args: argparse.Namespace, size):
                                      speed=args.speed, hud=hud, view=args.view)
 
         return make
-    from sim.loaders import load_encounter
     from sim.render.session import map_scene, simulate, watch_scene
+    from sim.scenario.files import load_encounter
 
     grid = bare_map(src, limits_from(args))
     if grid is not None:  # a map with no encounter: the cave on its own

@@ -102,7 +102,7 @@ def matches(row: dict, word: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sim.errors import UsageError
+    from sim.base.errors import UsageError
 
     rows = entries()
     if args.word:

@@ -10,8 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from sim.base.errors import DataError
 from sim.cli._common import add_map_limit, limits_from, plural
-from sim.errors import DataError
 
 
 def register(sub) -> None:
@@ -31,13 +31,14 @@ def validate_file(path: Path, args: argparse.Namespace) -> list[str]:
 def check_file(path: Path, args: argparse.Namespace) -> tuple[list[str], list[str]]:
     """``(problems, warnings)`` of one file. Warnings do not fail the file: squares that touch
     only at a rock corner (RULES §6.2)."""
-    from sim.fileio import read_toml
-    from sim.loaders import load_crawl, load_encounter, load_map
+    from sim.base.fileio import read_toml
+    from sim.maps.read import load_map
+    from sim.scenario.files import load_crawl, load_encounter
 
     grid = None
     try:
         if path.suffix.lower() in (".jsonl", ".ndjson"):
-            from sim.events import read_jsonl
+            from sim.engine.events import read_jsonl
 
             for _ in read_jsonl(path):
                 pass
@@ -61,7 +62,7 @@ def check_file(path: Path, args: argparse.Namespace) -> tuple[list[str], list[st
         return exc.problems, []
     warnings = []
     if grid is not None:
-        from sim.corners import corner_links, corner_warning
+        from sim.terrain.corners import corner_links, corner_warning
 
         links = corner_links(grid.rock)
         if links:

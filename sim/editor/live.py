@@ -20,19 +20,25 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from sim.analysis.chokepoints import Layout, find_chokepoints
-from sim.classify import classify_arrays
 from sim.editor.model import Document
-from sim.grid import CaveGrid
 from sim.rules.bodies import Body, body_for
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
+from sim.terrain.classify import classify_arrays
+from sim.terrain.grid import CaveGrid
 
 
 class Categories:

@@ -31,9 +31,9 @@ from typing import Mapping
 import numpy as np
 from scipy import ndimage
 
-from sim.errors import shorten, shorten_text
-from sim.fileio import MAX_STRING_CHARS
-from sim.grid import CaveGrid, Terrain
+from sim.base.errors import shorten, shorten_text
+from sim.base.fileio import MAX_STRING_CHARS
+from sim.terrain.grid import CaveGrid, Terrain
 
 LAYERS = ("width", "ceiling", "difficult", "rock")
 SHAPES = ("square", "round")

@@ -28,13 +28,24 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from sim.base.errors import DataError, shorten, shorten_text
+from sim.base.fileio import atomic_write_text, read_input
 from sim.editor.model import (
-    LAYERS, check_name, MAX_BRUSH, MAX_FT, SHAPES, Document, circle_squares, fill_squares, plan, plan_points, rect_squares,
-    stamp, stroke_points,
+    LAYERS,
+    MAX_BRUSH,
+    MAX_FT,
+    SHAPES,
+    Document,
+    check_name,
+    circle_squares,
+    fill_squares,
+    plan,
+    plan_points,
+    rect_squares,
+    stamp,
+    stroke_points,
 )
-from sim.errors import DataError, shorten, shorten_text
-from sim.fileio import atomic_write_text, read_input
-from sim.loaders import to_feet
+from sim.maps.read import to_feet
 
 MAX_OPS_BYTES = 64 * 1024 * 1024    # an OPS.jsonl file larger than this is refused before reading
 MAX_OPS = 1_000_000                  # operations in one file
@@ -301,7 +312,7 @@ def feet(doc: Document, layer: str, value: float | bool) -> float | bool:
     if layer in ("difficult", "rock"):
         return bool(value)
     if doc.units == "m":
-        value = round(float(value), 9)   # what a metric map file keeps (sim.mapwrite.length)
+        value = round(float(value), 9)   # what a metric map file keeps (sim.maps.write.length)
     return to_feet(value, doc.units)
 
 
@@ -390,7 +401,7 @@ def _point(doc: Document, op: PointOp) -> Done | Refused:
 def read_ops(path: str | Path) -> list[tuple[int, Op]]:
     """Every operation of an ``OPS.jsonl`` file with its line number; blank lines and lines
     starting with ``#`` are skipped. Every bad line is reported at once (DataError). The file is
-    read through :func:`sim.fileio.read_input` (a regular file of at most :data:`MAX_OPS_BYTES`:
+    read through :func:`sim.base.fileio.read_input` (a regular file of at most :data:`MAX_OPS_BYTES`:
     ``/dev/zero``, a FIFO or a folder is refused without waiting on it)."""
     path = Path(path)
     try:

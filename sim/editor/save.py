@@ -3,7 +3,7 @@ and durably, read the file back; and the autosave sidecar that is offered back a
 
 * :func:`save` refuses a map the loader would refuse (every problem named), copies the file it
   replaces to ``NAME.toml.bak`` (and a layers map's ``NAME.npz`` to ``NAME.npz.bak``), writes
-  every file through :func:`sim.mapwrite.write_map` into a hidden temporary folder beside it
+  every file through :func:`sim.maps.write.write_map` into a hidden temporary folder beside it
   (fsync), loads what it wrote there and compares it with the document, and only then renames
   the files into place, the TOML last (:func:`_stage`). If anything fails part-way, every file
   already renamed is put back as it was or removed, so the old map is intact and a new ``--out``
@@ -30,12 +30,12 @@ from typing import Callable
 
 import numpy as np
 
+from sim.base.errors import DataError
+from sim.base.fileio import atomic_path, clean_stale, fsync_dir
 from sim.editor.model import CELL, MAX_FT, Document, Patch, plan_points
-from sim.errors import DataError
-from sim.fileio import atomic_path, clean_stale, fsync_dir
-from sim.loaders import load_map
-from sim.specs import DEFAULT_MAX_SIZE
-from sim.mapwrite import Written, legend_grid, save_npz, write_map
+from sim.maps.limits import DEFAULT_MAX_SIZE
+from sim.maps.read import load_map
+from sim.maps.write import Written, legend_grid, save_npz, write_map
 
 AUTOSAVE_SECONDS = 120.0
 AUTOSAVE_SUFFIX = ".autosave.npz"

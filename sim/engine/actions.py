@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.coords import Pos
+from sim.base.coords import Pos
 from sim.engine.creature import Creature
-from sim.events import Event
+from sim.engine.events import Event
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from sim.engine import specials
 from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import set_condition, update_state
+from sim.engine.events import Condition
 from sim.engine.world import World
-from sim.events import Condition
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
 

@@ -25,14 +25,20 @@ import numpy as np
 
 from sim.engine.actions import Impossible, RemoveArmor, Turn
 from sim.engine.creature import Creature
+from sim.engine.events import ArmorWork
 from sim.engine.world import World
-from sim.events import ArmorWork
-from sim.geometry import footprint_distance_ft
-from sim.movement import find_path
-from sim.movement.field import BLOCKED, MoveField
-from sim.rules.armor import (minutes_to_rounds, must_remove, needs_armor_off, removal_minutes, removal_rounds_expected,
-                             removal_text)
+from sim.rules.armor import (
+    minutes_to_rounds,
+    must_remove,
+    needs_armor_off,
+    removal_minutes,
+    removal_rounds_expected,
+    removal_text,
+)
 from sim.rules.categories import Category
+from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.movement import find_path
+from sim.terrain.movement.field import BLOCKED, MoveField
 
 
 def armored(c: Creature) -> bool:

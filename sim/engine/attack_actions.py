@@ -12,17 +12,32 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.engine.actions import Draw, FullAttack, Impossible, Load, Manyshot, Strike, Turn
-from sim.engine.attacks import (attacker_modifiers, distance_reason, first_melee, plan_attack, provoke,
-                                resolve_attack, weapon_damage)
+from sim.engine.actions import (
+    Draw,
+    FullAttack,
+    Impossible,
+    Load,
+    Manyshot,
+    Strike,
+    Turn,
+)
+from sim.engine.attacks import (
+    attacker_modifiers,
+    distance_reason,
+    first_melee,
+    plan_attack,
+    provoke,
+    resolve_attack,
+    weapon_damage,
+)
 from sim.engine.creature import Creature
+from sim.engine.events import ActionTaken
+from sim.engine.events import Attack as AttackEvent
 from sim.engine.world import World
-from sim.events import Attack as AttackEvent
-from sim.events import ActionTaken
-from sim.geometry import footprint_distance_ft
-from sim.rules.weapons import combat_modifier
 from sim.rules.statblocks import Attack
-from sim.vision import LOCATES
+from sim.rules.weapons import combat_modifier
+from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.vision import LOCATES
 
 
 def load_action(att) -> str | None:

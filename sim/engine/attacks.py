@@ -15,19 +15,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.engine.actions import Impossible
 from sim.engine import innate, specials, strands, zones
+from sim.engine.actions import Impossible
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, deal_damage
+from sim.engine.events import Attack as AttackEvent
 from sim.engine.world import World
-from sim.events import Attack as AttackEvent
-from sim.geometry import cover, flanking, footprint_distance_ft, line_of_effect, threatened
 from sim.rules.categories import Category, effects
 from sim.rules.statblocks import Attack
-from sim.rules.weapons import PROJECTILE_MAX_INCREMENTS, THROWN_MAX_INCREMENTS, combat_modifier, handed_index
-from sim.vision.sight import TOTAL_MISS
+from sim.rules.weapons import (
+    PROJECTILE_MAX_INCREMENTS,
+    THROWN_MAX_INCREMENTS,
+    combat_modifier,
+    handed_index,
+)
+from sim.terrain.geometry import (
+    cover,
+    flanking,
+    footprint_distance_ft,
+    line_of_effect,
+    threatened,
+)
+from sim.terrain.vision.sight import TOTAL_MISS
 
 
 def _mod(section: str, key: str) -> int:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import functools
 
+from sim.base.errors import DataError
 from sim.engine.checks import concentration
 from sim.engine.creature import Creature
+from sim.engine.events import SpellCast
 from sim.engine.world import World
-from sim.errors import DataError
-from sim.events import SpellCast
 from sim.rules import _data
 from sim.rules.weapons import combat_modifier
-
 
 SIMULATED = ("magic-missile", "sleep", "burning-hands", "cure-light-wounds", "bless", "fireball", "lightning-bolt",
              "cure-moderate-wounds", "hold-person", "light", "darkness", "grease", "glitterdust",

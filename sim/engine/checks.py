@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.coords import Pos
+from sim.base.coords import Pos
 from sim.engine.creature import Creature
+from sim.engine.events import Check, Rolled, Save
 from sim.engine.world import World
-from sim.events import Check, Rolled, Save
 from sim.rules.dice import Dice
 
 D20 = Dice(1, 20, 0)

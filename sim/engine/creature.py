@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.coords import Pos
+from sim.base.coords import Pos
 from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack, StatBlock, without_armor
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from sim.engine import split
 from sim.engine.casting import disturb_casting
 from sim.engine.creature import Creature
+from sim.engine.events import Condition, Damage, Died, Dispersed, Healed
 from sim.engine.world import World
-from sim.events import Condition, Damage, Died, Dispersed, Healed
 from sim.rules.weapons import combat_modifier
-
 
 PHYSICAL = ("bludgeoning", "piercing", "slashing")
 

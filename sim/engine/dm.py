@@ -3,7 +3,7 @@
 A DM running a game fixes what the table says happened: a hit point total, a condition added or
 cleared, a token moved to another square without spending an action, a creature's turn passed.
 Each is one function of the world that changes it and emits a ``dm`` event
-(:class:`~sim.events.DmEdit`: which creature, what changed, ``before`` and ``after``), followed by
+(:class:`~sim.engine.events.DmEdit`: which creature, what changed, ``before`` and ``after``), followed by
 the events the change brings with it by the rules (a creature set to -10 hit points dies, one
 set to 0 is disabled; RULES §5.5). A refusal is a value, :class:`~sim.engine.actions.Impossible`,
 with the reason.
@@ -18,13 +18,13 @@ rock, where its body fits, not on another creature (swarms and Tiny creatures ex
 
 from __future__ import annotations
 
-from sim.coords import Pos
+from sim.base.coords import Pos
 from sim.engine import damage
 from sim.engine.actions import Done, Impossible
 from sim.engine.creature import Creature
+from sim.engine.events import Condition, DmEdit
 from sim.engine.setup import placement_problem
 from sim.engine.world import World
-from sim.events import Condition, DmEdit
 from sim.rules.sizes import Size
 from sim.rules.weapons import combat_modifier
 

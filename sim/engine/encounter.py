@@ -2,7 +2,7 @@
 
 An :class:`Encounter` holds the grid, the creatures and the fight's one random generator
 (``numpy.random.Generator``, seeded from the encounter file or the caller: same seed, same
-fight). Every step of the fight is an event record (``sim.events``); nothing else leaves it.
+fight). Every step of the fight is an event record (``sim.engine.events``); nothing else leaves it.
 
 The state lives in :class:`sim.engine.world.World`; this module is the turn loop: initiative,
 the start-of-turn effects, :meth:`Encounter.perform` (one action, through the :data:`HANDLERS`
@@ -26,24 +26,80 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine import (armor, attack_actions, attacks, damage, grapple, innate, items, maneuvers, moves, rage, specials,
-                        spells, swallow, zones)
-from sim.engine import strand_actions
-from sim.engine.actions import (Action, Cast, Charge, Delay, Done, Draw, DropProne, FiveFootStep, FullAttack, Impossible,
-                                DropLight, Douse, LightTorch, Load, Move, PrepareFuse, Rage, RemoveArmor, Run, StandUp, Strike, Throw,
-                                Turn, Withdraw)
-from sim.engine.actions import BullRush, CutOut, EngulfMove, Escape, Grapple, Manyshot, MoveGrapple, Pin, Swallow, Trip
+from sim.engine import (
+    armor,
+    attack_actions,
+    attacks,
+    damage,
+    grapple,
+    innate,
+    items,
+    maneuvers,
+    moves,
+    rage,
+    specials,
+    spells,
+    strand_actions,
+    swallow,
+    zones,
+)
+from sim.engine.actions import (
+    Action,
+    BullRush,
+    Cast,
+    Charge,
+    CutOut,
+    Delay,
+    Done,
+    Douse,
+    Draw,
+    DropLight,
+    DropProne,
+    EngulfMove,
+    Escape,
+    FiveFootStep,
+    FullAttack,
+    Grapple,
+    Impossible,
+    LightTorch,
+    Load,
+    Manyshot,
+    Move,
+    MoveGrapple,
+    Pin,
+    PrepareFuse,
+    Rage,
+    RemoveArmor,
+    Run,
+    StandUp,
+    Strike,
+    Swallow,
+    Throw,
+    Trip,
+    Turn,
+    Withdraw,
+)
 from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
 from sim.engine.checks import d20
 from sim.engine.creature import Creature
+from sim.engine.events import (
+    Decided,
+    EncounterEnd,
+    EncounterStart,
+    Event,
+    Healed,
+    Initiative,
+    Refused,
+    RoundStart,
+    TurnEnd,
+    TurnStart,
+)
 from sim.engine.setup import describe
 from sim.engine.swarms import distraction, swarm_attack
 from sim.engine.world import World
-from sim.events import Decided, EncounterEnd, EncounterStart, Event, Healed, Initiative, Refused, RoundStart, TurnEnd, TurnStart
 from sim.rules.categories import Category
 from sim.rules.weapons import combat_modifier
-from sim.specs import SETTINGS_DEFAULTS, EncounterSpec
-
+from sim.scenario.specs import SETTINGS_DEFAULTS, EncounterSpec
 
 
 class Encounter(World):
@@ -226,7 +282,7 @@ class Encounter(World):
         if t.ai_passed or t.ai_asked >= 8 or t.ended or self.finished or not c.in_fight:
             return False
         action = self.policy(self, c, t)
-        note = self.memory.pop(("ai_note", c.id), None)   # the policy's why (sim.engine.ai_constricted.note)
+        note = self.memory.pop(("ai_note", c.id), None)   # the policy's why (sim.engine.ai.constricted.note)
         t.ai_asked += 1
         if note is not None and note.get("weapon"):
             self.emit(Decided(round=self.round, actor=c.id, **note))

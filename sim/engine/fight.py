@@ -1,6 +1,6 @@
 """The one place that picks the default AI: build a fight ready to run, or run one.
 
-The turn loop (:mod:`sim.engine.encounter`) never imports the AI (:mod:`sim.engine.ai`), which
+The turn loop (:mod:`sim.engine.encounter`) never imports the AI (:mod:`sim.engine.ai.decide`), which
 imports the engine's rules; this module sits above both.
 """
 
@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.encounter import Encounter
-from sim.specs import EncounterSpec
-
+from sim.scenario.specs import EncounterSpec
 
 
 def new_encounter(spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = default_policy,

@@ -10,7 +10,7 @@ weapon (RULES §2.5 index 1), so a Large creature crawling in a 5-ft tunnel grap
 State: ``Creature.grapple_with`` (the ids it is grappling with, both ways), ``Creature.pinned_by``
 (until the pinner's next turn). The two creatures stay in their own squares while they grapple,
 within the reach of one of them (§11.3, a project decision for the grid). Every check is an
-:class:`~sim.events.Opposed` event; "grappled" and "pinned" are conditions (their ``detail``
+:class:`~sim.engine.events.Opposed` event; "grappled" and "pinned" are conditions (their ``detail``
 names the other creature), which the log and the renderer's tether read.
 """
 
@@ -19,22 +19,41 @@ from __future__ import annotations
 import dataclasses
 
 from sim.engine import attacks, moves
-from sim.engine.actions import (BullRush, Cast, Charge, Escape, FiveFootStep, Grapple, Impossible, LightTorch, Load,
-                                Move, MoveGrapple, Pin, PrepareFuse, Run, Throw, Trip, Turn, Withdraw)
+from sim.engine.actions import (
+    BullRush,
+    Cast,
+    Charge,
+    Escape,
+    FiveFootStep,
+    Grapple,
+    Impossible,
+    LightTorch,
+    Load,
+    Move,
+    MoveGrapple,
+    Pin,
+    PrepareFuse,
+    Run,
+    Throw,
+    Trip,
+    Turn,
+    Withdraw,
+)
 from sim.engine.afflictions import rider
 from sim.engine.checks import d20, hits
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage
+from sim.engine.events import Attack as AttackEvent
+from sim.engine.events import Condition, Moved, Opposed
 from sim.engine.world import World
-from sim.events import Attack as AttackEvent
-from sim.events import Condition, Moved, Opposed
-from sim.geometry import footprint_distance_ft
-from sim.movement.field import BLOCKED
 from sim.rules.categories import Category, effects
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.statblocks import feat_table
-from sim.rules.weapons import combat_modifier, damage_for, handed_index, weapon as weapon_named
+from sim.rules.weapons import combat_modifier, damage_for, handed_index
+from sim.rules.weapons import weapon as weapon_named
+from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.movement.field import BLOCKED
 
 # -- who may grapple -----------------------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ fight's memory (``World.memory``), so snapshots and crawls carry them like any n
 * ``blind:ID`` -- the DC of the blindness/deafness that blinded it (permanent: no last round).
 
 The effects are conditions of the creature too (``invisible``, ``outlined``, ``enlarged``), which
-the vision overlay (:mod:`sim.vision.magic`) reads: an invisible creature is seen by nobody but a
+the vision overlay (:mod:`sim.terrain.vision.magic`) reads: an invisible creature is seen by nobody but a
 blindsighted viewer (blindsense, tremorsense and scent still locate it), an outlined one glows
 like a candle and keeps no concealment but that of magical darkness (nor blur's). A blurred
 creature has concealment (20%) against every attacker whose blindsight does not reach it
@@ -23,12 +23,12 @@ import dataclasses
 from sim.engine import damage, specials
 from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
+from sim.engine.events import Condition, SpellCast
 from sim.engine.world import World
-from sim.events import Condition, SpellCast
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
 from sim.rules.statblocks import SpellLike, derive, without_armor
-from sim.vision import SEES
+from sim.terrain.vision import SEES
 
 #: The spell-like abilities the engine plays (the others stay ``unmodelled``: spell-like-abilities).
 PLAYED = ("darkness", "faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")

@@ -12,21 +12,34 @@ Also the torch: lighting one and taking it in hand (RULES §3.5).
 
 from __future__ import annotations
 
-from sim.coords import Pos
+from sim.base.coords import Pos
 from sim.engine import attacks, damage
-from sim.engine.actions import Douse, DropLight, Impossible, LightTorch, PrepareFuse, Throw, Turn
-from sim.vision.scene import DroppedLight
+from sim.engine.actions import (
+    Douse,
+    DropLight,
+    Impossible,
+    LightTorch,
+    PrepareFuse,
+    Throw,
+    Turn,
+)
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
+from sim.engine.events import ActionTaken, Splash
+from sim.engine.events import Attack as AttackEvent
 from sim.engine.setup import with_extra_attacks
 from sim.engine.world import World
-from sim.events import Attack as AttackEvent
-from sim.events import ActionTaken, Splash
-from sim.geometry import footprint_distance_ft, line_of_effect
 from sim.rules.categories import effects
 from sim.rules.statblocks import attacks_with
-from sim.rules.weapons import THROWN_MAX_INCREMENTS, combat_modifier, gear, is_lantern, splash_weapon
-
+from sim.rules.weapons import (
+    THROWN_MAX_INCREMENTS,
+    combat_modifier,
+    gear,
+    is_lantern,
+    splash_weapon,
+)
+from sim.terrain.geometry import footprint_distance_ft, line_of_effect
+from sim.terrain.vision.scene import DroppedLight
 
 _CLOCKWISE = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from sim.engine.actions import BullRush, Impossible, Trip, Turn
 from sim.engine.creature import Creature
+from sim.engine.events import Condition, Moved
 from sim.engine.grapple import opposed, provoked_fails, touch_attack, touch_plan
 from sim.engine.world import World
-from sim.events import Condition, Moved
-from sim.movement.field import BLOCKED
 from sim.rules.categories import Category
 from sim.rules.statblocks import race_table
+from sim.terrain.movement.field import BLOCKED
 
 #: SRD: +4 against trip and bull rush for a stable creature (dwarf stability, more than two legs).
 STABLE_BONUS = 4

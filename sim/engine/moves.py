@@ -10,23 +10,38 @@ as a partial ``moved`` event before any attack of opportunity it provokes.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
-from sim.coords import Pos
-from sim.engine import armor, attack_actions, attacks, zones
-from sim.engine.actions import Charge, DropProne, FiveFootStep, Impossible, Move, Run, StandUp, Turn, Withdraw
+from sim.base.coords import Pos
+from sim.engine import armor, attack_actions, attacks, damage, zones
+from sim.engine.actions import (
+    Charge,
+    DropProne,
+    FiveFootStep,
+    Impossible,
+    Move,
+    Run,
+    StandUp,
+    Turn,
+    Withdraw,
+)
 from sim.engine.checks import skill_check
 from sim.engine.creature import Creature
-from sim.engine import damage
+from sim.engine.events import ActionTaken, Condition, Moved
 from sim.engine.swarms import shape_event
 from sim.engine.world import World
-from sim.events import ActionTaken, Condition, Moved
-from sim.geometry import distance_squares, distance_squares_grid, footprint_distance_ft, squares_on_segment
-from sim.movement import find_path
-from sim.movement.field import BLOCKED, MoveField
-from sim.movement.shapes import best_shape, flow
 from sim.rules.categories import Category, effects
 from sim.rules.weapons import combat_modifier
+from sim.terrain.geometry import (
+    distance_squares,
+    distance_squares_grid,
+    footprint_distance_ft,
+    squares_on_segment,
+)
+from sim.terrain.movement import find_path
+from sim.terrain.movement.field import BLOCKED, MoveField
+from sim.terrain.movement.shapes import best_shape, flow
 
 
 def do_move(w: World, c: Creature, t: Turn, a: Move):

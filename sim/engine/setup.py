@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.coords import Pos
+from sim.base.coords import Pos
+from sim.base.errors import DataError
 from sim.engine.creature import Creature
-from sim.errors import DataError
-from sim.movement import Mover, move_field
-from sim.movement.field import BLOCKED, MoveField
 from sim.rules.bodies import swarm_body
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
 from sim.rules.statblocks import StatBlock, attacks_with, load_template, template_in
 from sim.rules.weapons import gear, is_lantern
-from sim.specs import CombatantSpec, EncounterSpec
-
+from sim.scenario.specs import CombatantSpec, EncounterSpec
+from sim.terrain.movement import Mover, move_field
+from sim.terrain.movement.field import BLOCKED, MoveField
 
 
 def _resolve_template(spec: CombatantSpec, base: str) -> StatBlock:

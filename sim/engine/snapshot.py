@@ -27,7 +27,7 @@ A snapshot names its schema (:data:`SCHEMA`), the encounter file it was played f
 it belongs to (its name and a hash of its arrays, :func:`map_identity`). Reading one
 (:func:`read_snapshot`) refuses a truncated or corrupt file, a newer schema, another map, a
 record that does not fit the code and a state the fight cannot be in (:func:`~sim.engine.snapshot_state.check_state`), each
-with one message naming the file and the key (a :class:`~sim.errors.DataError`: exit 2).
+with one message naming the file and the key (a :class:`~sim.base.errors.DataError`: exit 2).
 """
 
 from __future__ import annotations
@@ -42,28 +42,59 @@ from typing import Any, Callable
 
 import numpy as np
 
-from sim.coords import Pos
+from sim.base.coords import Pos
+from sim.base.errors import DataError, shorten, shorten_text
+from sim.base.fileio import atomic_write_text, read_input
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.encounter import Encounter
-from sim.engine.snapshot_state import (MAX_CREATURES, MAX_EVENTS, MAX_FIELD, MAX_NAME_CHARS, MAX_WHOLE,
-                                        _fits, _hints, _parent, _whole, check_state)
+from sim.engine.events import Event, from_json
+from sim.engine.snapshot_state import (
+    MAX_CREATURES,
+    MAX_EVENTS,
+    MAX_FIELD,
+    MAX_NAME_CHARS,
+    MAX_WHOLE,
+    _fits,
+    _hints,
+    _parent,
+    _whole,
+    check_state,
+)
 from sim.engine.zones import Zone
-from sim.errors import DataError, shorten, shorten_text
-from sim.events import Event, from_json
-from sim.fileio import atomic_write_text, read_input
-from sim.grid import CaveGrid
 from sim.rules.bodies import Body
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
-from sim.rules.statblocks.types import (Abilities, Attack, Aura, AuraSpec, Defenses, Disagreement, Feat, NaturalEntry,
-                                        Printed, PrintedAttack, Rider, RiderSpec, Saves, Senses, Source, Speeds,
-                                        SpellLike, Spellcasting, StatBlock, SwarmSpec, SwarmStats, WeaponEntry)
+from sim.rules.statblocks.types import (
+    Abilities,
+    Attack,
+    Aura,
+    AuraSpec,
+    Defenses,
+    Disagreement,
+    Feat,
+    NaturalEntry,
+    Printed,
+    PrintedAttack,
+    Rider,
+    RiderSpec,
+    Saves,
+    Senses,
+    Source,
+    Speeds,
+    Spellcasting,
+    SpellLike,
+    StatBlock,
+    SwarmSpec,
+    SwarmStats,
+    WeaponEntry,
+)
 from sim.rules.weapons import ArmorPiece, EnergyAbility, GearItem, Weapon
-from sim.specs import EncounterSpec
-from sim.vision.light import Light, LightGrid
-from sim.vision.scene import DroppedLight
-from sim.vision.sight import Sight
+from sim.scenario.specs import EncounterSpec
+from sim.terrain.grid import CaveGrid
+from sim.terrain.vision.light import Light, LightGrid
+from sim.terrain.vision.scene import DroppedLight
+from sim.terrain.vision.sight import Sight
 
 #: The snapshot format's version; a file naming another is refused.
 SCHEMA = 4  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease);
@@ -129,13 +160,13 @@ RECORDS: dict[str, type] = {
     "sim.rules.weapons:EnergyAbility": EnergyAbility,
     "sim.rules.weapons:GearItem": GearItem,
     "sim.rules.weapons:Weapon": Weapon,
-    "sim.vision.light:Light": Light,
-    "sim.vision.light:LightGrid": LightGrid,
-    "sim.vision.scene:DroppedLight": DroppedLight,
-    "sim.vision.sight:Sight": Sight,
+    "sim.terrain.vision.light:Light": Light,
+    "sim.terrain.vision.light:LightGrid": LightGrid,
+    "sim.terrain.vision.scene:DroppedLight": DroppedLight,
+    "sim.terrain.vision.sight:Sight": Sight,
 }
 #: Named tuples (``$named``).
-NAMED: dict[str, type] = {"sim.coords:Pos": Pos}
+NAMED: dict[str, type] = {"sim.base.coords:Pos": Pos}
 #: Enumerations (``$enum``).
 ENUMS: dict[str, type] = {"sim.rules.sizes:Size": Size}
 #: The name each allowed type is written under (the tables above, reversed).

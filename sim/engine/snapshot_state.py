@@ -13,29 +13,28 @@ import types
 import typing
 from typing import Any
 
-from sim.coords import Pos
+from sim.base.coords import Pos
+from sim.base.errors import shorten, shorten_text
 from sim.engine import split
 from sim.engine.actions import Turn
 from sim.engine.creature import CONDITIONS, Creature
 from sim.engine.encounter import Encounter
+from sim.engine.events import Event
 from sim.engine.zones import Zone
-from sim.errors import shorten, shorten_text
-from sim.events import Event
-from sim.grid import CaveGrid
 from sim.rules.statblocks.types import StatBlock
 from sim.rules.weapons import combat_modifier
-from sim.specs import SETTINGS_DEFAULTS
-from sim.vision.light import Light
-from sim.vision.scene import DroppedLight
-
+from sim.scenario.specs import SETTINGS_DEFAULTS
+from sim.terrain.grid import CaveGrid
+from sim.terrain.vision.light import Light
+from sim.terrain.vision.scene import DroppedLight
 
 # -- bounds of a state the fight can be in (checked before any work: issue 34 item 13) --------------------------
 
 #: The largest whole number a snapshot holds outside the random generator's state (a seed's range).
 MAX_WHOLE = 2 ** 64 - 1
-#: A seed (as :data:`sim.loaders.MAX_SEED`).
+#: A seed (as :data:`sim.scenario.files.MAX_SEED`).
 MAX_SEED = 2 ** 64 - 1
-#: The latest round cap (as :data:`sim.loaders.MAX_ROUND_CAP`, what an encounter file may set).
+#: The latest round cap (as :data:`sim.scenario.files.MAX_ROUND_CAP`, what an encounter file may set).
 MAX_ROUND_CAP = 10_000
 #: Hit points: the most a creature may have (and the furthest below 0 a dead one may lie).
 MAX_HP = 1_000_000
@@ -45,7 +44,7 @@ MAX_FIELD = 1_000_000
 MAX_CREATURES = 10_000
 #: Events of a fight so far (a 64-MB file holds fewer).
 MAX_EVENTS = 2_000_000
-#: Squares a swarm covers (sim.movement.shapes: 4 contiguous squares, or fewer where it is squeezed).
+#: Squares a swarm covers (sim.terrain.movement.shapes: 4 contiguous squares, or fewer where it is squeezed).
 SWARM_SQUARES = 4
 #: The characters of a creature id, a team or a path in a snapshot.
 MAX_NAME_CHARS = 4096
@@ -82,7 +81,7 @@ def _is_square(sq: Any) -> bool:
 def _fits(v: Any, hint: Any) -> bool:
     """``v`` is of the declared type ``hint`` (a field's annotation: ``int``, ``str | None``,
     ``list[Pos]``, ``dict[int, list[str]]``, ``tuple[int, str, str]``...), containers included;
-    bool is no int, a square (:class:`~sim.coords.Pos`) is two whole numbers."""
+    bool is no int, a square (:class:`~sim.base.coords.Pos`) is two whole numbers."""
     if hint is Any:
         return True
     if hint is Pos:

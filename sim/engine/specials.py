@@ -34,13 +34,13 @@ from sim.engine.actions import Impossible, Turn
 from sim.engine.checks import roll_save, skill_check
 from sim.engine.creature import Creature
 from sim.engine.damage import clear_condition, set_condition
+from sim.engine.events import Condition
 from sim.engine.world import World
-from sim.events import Condition
-from sim.geometry import footprint_distance_ft
 from sim.rules import _data
 from sim.rules.statblocks import attacks_with, with_loadout
-from sim.vision import SEES
-from sim.vision.light import BRIGHT
+from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.vision import SEES
+from sim.terrain.vision.light import BRIGHT
 
 CONFUSION_TABLE = (  # SRD confusion: d% -> behaviour (upper bound of each band)
     (10, "attack_caster"), (20, "act_normally"), (50, "babble"), (70, "flee"), (100, "attack_nearest"),

@@ -10,20 +10,36 @@ import math
 
 from sim.engine import attacks, damage, innate, specials, zones
 from sim.engine.actions import Cast, Impossible, Turn
-from sim.engine.casting import (caster_level, has_spell, in_swarm, innate_level, range_ft, spell_data, spend_slot,
-                                SIMULATED)
+from sim.engine.casting import (
+    SIMULATED,
+    caster_level,
+    has_spell,
+    in_swarm,
+    innate_level,
+    range_ft,
+    spell_data,
+    spend_slot,
+)
 from sim.engine.checks import concentration, label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import heal
+from sim.engine.events import SpellCast
 from sim.engine.world import World
-from sim.events import SpellCast
-from sim.geometry import (burst, center, cone, distance_squares, footprint_distance_ft, line_clear, line_of_effect,
-                          squares_on_segment)
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
-from sim.vision import SEES
-from sim.vision.scene import DroppedLight, darkness_light
+from sim.terrain.geometry import (
+    burst,
+    center,
+    cone,
+    distance_squares,
+    footprint_distance_ft,
+    line_clear,
+    line_of_effect,
+    squares_on_segment,
+)
+from sim.terrain.vision import SEES
+from sim.terrain.vision.scene import DroppedLight, darkness_light
 
 
 def cast(w: World, c: Creature, t: Turn, a: Cast):
@@ -491,7 +507,7 @@ def _plan_touch_object(w: World, c: Creature, spell: str, a: Cast):
 
 def _light_effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) -> None:
     """Light: the object sheds the light of ``[gear.light-spell]`` (carried: from its bearer's
-    space, no hand). Darkness: shadowy at most in 20 ft of the square (``sim.vision``'s magical
+    space, no hand). Darkness: shadowy at most in 20 ft of the square (``sim.terrain.vision``'s magical
     darkness). Both outlast any fight (10 min/level)."""
     if isinstance(plan, list):
         o = plan[0]

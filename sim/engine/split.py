@@ -19,14 +19,14 @@ import string
 
 import numpy as np
 
-from sim.coords import Pos
+from sim.base.coords import Pos
 from sim.engine.creature import Creature
+from sim.engine.events import Damage, Split
 from sim.engine.setup import describe, footprint
 from sim.engine.world import World
-from sim.events import Damage, Split
-from sim.movement import distance_map
-from sim.movement.field import BLOCKED
 from sim.rules.sizes import Size
+from sim.terrain.movement import distance_map
+from sim.terrain.movement.field import BLOCKED
 
 #: SRD: "a jelly (pudding) with 10 hit points or less cannot be further split".
 MAX_HP_UNSPLIT = 10

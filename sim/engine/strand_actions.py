@@ -23,18 +23,26 @@ from __future__ import annotations
 import dataclasses
 
 from sim.engine import strands
-from sim.engine.specials import break_free_odds
-from sim.engine.actions import Charge, FiveFootStep, Impossible, Move, Run, Turn, Withdraw
+from sim.engine.actions import (
+    Charge,
+    FiveFootStep,
+    Impossible,
+    Move,
+    Run,
+    Turn,
+    Withdraw,
+)
 from sim.engine.attack_actions import needs_draw
 from sim.engine.attacks import plan_attack, provoke, resolve_attack
 from sim.engine.checks import roll_dice, skill_check
 from sim.engine.creature import Creature
+from sim.engine.events import Condition, Moved
 from sim.engine.grapple import opposed
+from sim.engine.specials import break_free_odds
 from sim.engine.world import World
-from sim.events import Condition, Moved
-from sim.geometry import footprint_distance_ft
-from sim.movement.field import BLOCKED
 from sim.rules.categories import Category
+from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.movement.field import BLOCKED
 
 DRAG_SQUARES = 2       # "drags the stuck opponent 10 feet closer each subsequent round"
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from sim.engine.creature import Creature
 from sim.engine.damage import clear_condition
+from sim.engine.events import Condition
 from sim.engine.world import World
-from sim.events import Condition
 
 STRAND_HP = 10          # SRD: a strand has 10 hit points
 DRAWN_IN_BITE = 4       # SRD: "bite with a +4 attack bonus in the same round"

@@ -23,24 +23,41 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from sim.base.coords import inner_square
 from sim.engine import attacks
-from sim.engine.actions import CutOut, Delay, Draw, EngulfMove, Escape, Impossible, Swallow, Turn
+from sim.engine.actions import (
+    CutOut,
+    Delay,
+    Draw,
+    EngulfMove,
+    Escape,
+    Impossible,
+    Swallow,
+    Turn,
+)
 from sim.engine.afflictions import paralyse
 from sim.engine.checks import d20, hits, label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
-from sim.engine.grapple import (cannot_be_grappled, do_escape as grapple_escape, escape_artist_parts, grapple_parts,
-                                hold, light_in_grapple, opposed, release)
-from sim.coords import inner_square
+from sim.engine.events import Attack as AttackEvent
+from sim.engine.events import CameOut, Condition, Engulfed, GizzardCut, Moved, Swallowed
+from sim.engine.grapple import (
+    cannot_be_grappled,
+    escape_artist_parts,
+    grapple_parts,
+    hold,
+    light_in_grapple,
+    opposed,
+    release,
+)
+from sim.engine.grapple import do_escape as grapple_escape
 from sim.engine.world import World
-from sim.events import Attack as AttackEvent
-from sim.events import CameOut, Condition, Engulfed, GizzardCut, Moved, Swallowed
-from sim.geometry import footprint_distance_ft
-from sim.movement.field import BLOCKED
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.weapons import combat_modifier
+from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.movement.field import BLOCKED
 
 #: What a creature inside may do (docs/rules.md §11.13): cut its way out, escape, draw a weapon, wait.
 ALLOWED_INSIDE = (CutOut, Escape, Draw, Delay)

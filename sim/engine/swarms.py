@@ -1,6 +1,6 @@
 """Swarms: shapeable 10-ft creatures (RULES §4, §6.4, §6.6, §7.24-29).
 
-* **Shape** (§4.2, §7.26, :mod:`sim.movement.shapes`): a swarm covers any 4 contiguous (edge-connected) squares its
+* **Shape** (§4.2, §7.26, :mod:`sim.terrain.movement.shapes`): a swarm covers any 4 contiguous (edge-connected) squares its
   components pass, and reshapes as it moves; where fewer squares are free (a dead-end crack) it
   compresses into 1-3. The setting ``swarm_shape`` chooses between any tetromino (``"any"``) and
   a 2 x 2 block unless squeezed (``"square"``).
@@ -19,8 +19,8 @@ from sim.engine.afflictions import apply_riders
 from sim.engine.checks import label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, adjust_for_target, deal_damage, set_condition
+from sim.engine.events import Engulf, SwarmShape
 from sim.engine.world import World
-from sim.events import Engulf, SwarmShape
 from sim.rules.dice import Dice
 
 

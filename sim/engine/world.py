@@ -14,27 +14,25 @@ import dataclasses
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from sim.classify import classify
-from sim.coords import Pos, inner_square
+from sim.base.coords import Pos, inner_square
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
+from sim.engine.events import Event, Moved
 from sim.engine.setup import build_creature, footprint, mover_for
-from sim.events import Event, Moved
-from sim.geometry import footprint_distance_ft
-from sim.grid import CaveGrid
-from sim.movement import move_field
-from sim.movement.field import BLOCKED, MoveField
-from sim.movement.shapes import best_shape
 from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
-from sim.specs import EncounterSpec
-from sim.vision import LOCATES, SEES
-from sim.vision.fog import FOG_SPELLS, through_fog
-from sim.vision.scene import look, viewer_of
-from sim.vision.sight import TOTAL_MISS
-
-
+from sim.scenario.specs import EncounterSpec
+from sim.terrain.classify import classify
+from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.grid import CaveGrid
+from sim.terrain.movement import move_field
+from sim.terrain.movement.field import BLOCKED, MoveField
+from sim.terrain.movement.shapes import best_shape
+from sim.terrain.vision import LOCATES, SEES
+from sim.terrain.vision.fog import FOG_SPELLS, through_fog
+from sim.terrain.vision.scene import look, viewer_of
+from sim.terrain.vision.sight import TOTAL_MISS
 
 #: The Escape Artist modifier an amorphous ooze plans its squeezes with: every DC (15, 30) met.
 AMORPHOUS_SQUEEZE = 100
@@ -139,9 +137,9 @@ class World:
         self.pending_move: tuple | None = None
         self.moved_this: tuple | None = None
         self.turn_mark = 0  # where the current turn's events start
-        self.dropped_lights: list = []   # sim.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
+        self.dropped_lights: list = []   # sim.terrain.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
         self.pending_grabs: list[tuple[str, str, str]] = []  # improved grab hits to resolve: (grabber, target, rider)
-        self.spell_lights: list = []     # sim.vision.Light: magical darkness cast on a square (§9.1)
+        self.spell_lights: list = []     # sim.terrain.vision.Light: magical darkness cast on a square (§9.1)
         self.zones: list = []            # sim.engine.zones.Zone: lasting spell areas (grease, docs/rules.md §8.1)
         self.inside: dict[str, str] = {}   # swallowed or engulfed creature -> its host (docs/rules.md §11.13)
         self.gizzard: dict[str, int] = {}  # swallowed creature -> the damage it has cut into the gizzard
@@ -183,7 +181,7 @@ class World:
         return self._vision
 
     def perception(self, viewer: Creature, target: Creature) -> int:
-        """What ``viewer`` has of ``target``: sim.vision NONE / DETECTS / LOCATES / SEES."""
+        """What ``viewer`` has of ``target``: sim.terrain.vision NONE / DETECTS / LOCATES / SEES."""
         if not self.vision_on or viewer is target:
             return SEES
         s = self.vision()[1]

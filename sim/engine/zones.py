@@ -18,10 +18,10 @@ from sim.engine.casting import spell_data
 from sim.engine.checks import label, roll_dice, roll_save, skill_check
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
+from sim.engine.events import Condition, ZoneEnded
 from sim.engine.world import World
-from sim.events import Condition, ZoneEnded
-from sim.geometry import squares_on_segment
 from sim.rules.dice import Dice
+from sim.terrain.geometry import squares_on_segment
 
 
 @dataclasses.dataclass(frozen=True)

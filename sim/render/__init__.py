@@ -19,7 +19,7 @@ the analysis reports share):
 * ``world``     -- what the screen asks the rules (categories, reach, travel times, path previews)
 * ``session``   -- building what is shown: a fight to watch, a replay (``Timeline``: stepping turn by
   turn), live play (``PlayController``: clicks -> engine actions), a crawl's cast
-* ``crawlplan`` -- a cave crawl (``sim.crawl``) on screen: crawl time mapped onto screen time,
+* ``crawlplan`` -- a cave crawl (``sim.crawl.run``) on screen: crawl time mapped onto screen time,
   where each member is; ``crawlwords`` -- its captions and sentences
 * ``options``, ``assets`` -- shared command-line options; the art files, drawn by code
 

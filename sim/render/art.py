@@ -19,9 +19,9 @@ import zlib
 
 import numpy as np
 
-from sim.grid import CaveGrid
-from sim.jit import numba
-from sim.render import palette
+from sim.base.jit import numba
+from sim.maps import palette
+from sim.terrain.grid import CaveGrid
 
 
 def _seed_of(grid: CaveGrid, extra: int = 0) -> int:
@@ -200,7 +200,7 @@ def _close_corners(mask: np.ndarray, rock: np.ndarray, ts: int) -> None:
     """Rock where two floor squares touch only at a corner between two rock squares: no one
     passes there (RULES §6.2), so the picture shows no opening (the organic outline would
     otherwise often join them)."""
-    from sim.corners import corner_links
+    from sim.terrain.corners import corner_links
 
     r = max(2.0, 0.36 * ts)
     for (ax, ay), (bx, by) in corner_links(rock):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.render import palette
+from sim.maps import palette
 from sim.rules.categories import Category
 
 ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
@@ -85,7 +85,7 @@ def write_assets(folder: str | Path = ASSETS_DIR) -> list[Path]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from sim.fileio import atomic_path, atomic_write_text
+    from sim.base.fileio import atomic_path, atomic_write_text
 
     pygame.font.init()
     folder = Path(folder)

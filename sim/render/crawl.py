@@ -1,7 +1,7 @@
-"""The crawl view: a party's journey through the cave (:mod:`sim.crawl`), animated.
+"""The crawl view: a party's journey through the cave (:mod:`sim.crawl.run`), animated.
 
 The cave is drawn as every view draws it, with the route faintly over it; the party moves along
-its tracks at the pace of :class:`~sim.render.crawlplan.CrawlPlan` (walking compressed, squeezes
+its tracks at the pace of :class:`~sim.view.crawlplan.CrawlPlan` (walking compressed, squeezes
 slowed down, each member on its own timing, single file where the way is narrow), lying prone
 where it crawls, dragging its armour (a bundle behind the token) where it had to take it off,
 idle ("...") while it waits for the others; the monsters stand where the crawl file puts them.
@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import pygame
 
-from sim.render import palette
-from sim.render import timeline as tl
-from sim.render.crawlplan import INTRO, CrawlPlan
-from sim.render.crawlwords import clock
+from sim.maps import palette
 from sim.render.hud import Hud, panel_box
 from sim.render.lighting import Lighting
-from sim.render.model import LogLine, ViewModel
 from sim.render.particles import ParticleSystem
 from sim.render.scene import Scene
 from sim.render.session import crawl_start_event
-from sim.render.world import World
+from sim.story.crawlwords import clock
+from sim.view import timeline as tl
+from sim.view.crawlplan import INTRO, CrawlPlan
+from sim.view.model import LogLine, ViewModel
+from sim.view.world import World
 
 # the strip of the journey and the activity word: one colour per kind of going
 KIND_RGB = {
@@ -49,7 +49,7 @@ ROUTE_RGBA = (255, 236, 190, 60)
 
 def crawl_scene(result, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
                 legend: bool = True):
-    """The crawl ``result`` (:func:`sim.crawl.run_crawl`) as a (scene, driver) pair."""
+    """The crawl ``result`` (:func:`sim.crawl.run.run_crawl`) as a (scene, driver) pair."""
     scene = CrawlScene(result, size=size, speed=speed, pace=pace, hud=hud, legend=legend)
     return scene, CrawlPlayer(scene)
 

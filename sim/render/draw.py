@@ -9,7 +9,7 @@ from collections import OrderedDict
 import numpy as np
 import pygame
 
-from sim.render import palette
+from sim.maps import palette
 from sim.render.portray import SWARM_STYLES, Pose
 from sim.render.text import Text
 

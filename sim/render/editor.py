@@ -27,15 +27,21 @@ from pathlib import Path
 import numpy as np
 import pygame
 
+from sim.base.errors import DataError
 from sim.editor import ops as O
 from sim.editor.live import Categories, Chokepoints, thresholds
-from sim.editor.model import MAX_BRUSH, Document, circle_squares, line_points, rect_squares
+from sim.editor.model import (
+    MAX_BRUSH,
+    Document,
+    circle_squares,
+    line_points,
+    rect_squares,
+)
 from sim.editor.save import Autosaver, find_autosave, restore_patch, save
-from sim.errors import DataError
-from sim.render import palette
+from sim.maps import palette
 from sim.render.camera import Camera
-from sim.render.text import Text
 from sim.render.editor_draw import PANEL_W, STATUS_H, EditorDrawing
+from sim.render.text import Text
 
 LIVE_CHOKE_SQUARES = 512 * 512   # larger maps start with the live chokepoints off (G turns them on)
 TOOL_KEYS = {pygame.K_b: "brush", pygame.K_e: "eraser", pygame.K_l: "line", pygame.K_r: "rect",

@@ -11,7 +11,7 @@ import numpy as np
 import pygame
 
 from sim.editor.model import LAYERS, Document
-from sim.render import palette
+from sim.maps import palette
 from sim.render.hud import SIZE_NAMES, panel_box
 
 TOOLS = ("brush", "eraser", "line", "rect", "circle", "fill", "pick", "point")

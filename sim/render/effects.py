@@ -10,9 +10,10 @@ import math
 import numpy as np
 import pygame
 
-from sim.render import easing, palette
-from sim.render import timeline as tl
+from sim.maps import palette
+from sim.render import easing
 from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
+from sim.view import timeline as tl
 
 TONE_RGB = {"damage": palette.DAMAGE_TEXT, "swarm": palette.SWARM_TEXT, "fire": (255, 170, 60),
             "heal": palette.HEAL_TEXT, "miss": palette.MISS_TEXT, "good": (170, 235, 170), "bad": (255, 150, 130),

@@ -4,7 +4,7 @@ The scene is stepped at a fixed 60 steps per second and a frame is taken every `
 steps: no wall clock is read, and particle motion is seeded from the fight's seed, so the same
 seed gives the same frames (and the same bytes). A GIF shares one palette over the whole
 animation (computed from sampled frames in a first pass), without dithering, so it stays small.
-Files are written through :func:`sim.fileio.atomic_path`: a failed export leaves no file.
+Files are written through :func:`sim.base.fileio.atomic_path`: a failed export leaves no file.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from sim.errors import DataError
-from sim.fileio import atomic_path, check_writable
+from sim.base.errors import DataError
+from sim.base.fileio import atomic_path, check_writable
 
 STEPS_PER_SECOND = 60
 STEP = 1.0 / STEPS_PER_SECOND
@@ -279,7 +279,7 @@ def _palette_colours(img, size: int) -> list[int]:
 def _fixed_colours() -> list[tuple[int, int, int]]:
     """Colours the GIF palette must hold exactly, however small their area: teams (and the
     shades of a token), categories, fire, hp bars, text."""
-    from sim.render import palette as P
+    from sim.maps import palette as P
 
     out: list[tuple[int, int, int]] = [(0, 0, 0), (255, 255, 255), (240, 240, 240), (20, 16, 16)]
     teams = list(P.TEAM_RGB.values()) + list(P.EXTRA_TEAMS[:2])

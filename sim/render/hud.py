@@ -8,11 +8,12 @@ import functools
 
 import pygame
 
-from sim.log import thing
-from sim.render import palette, portray
+from sim.maps import palette
+from sim.render import portray
 from sim.render.easing import ease_out_cubic, fade
 from sim.render.placement import place
 from sim.rules.categories import Category, describe
+from sim.story.log import thing
 
 SIZE_NAMES = ("Fine", "Diminutive", "Tiny", "Small", "Medium", "Large", "Huge", "Gargantuan", "Colossal")
 

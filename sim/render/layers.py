@@ -11,7 +11,8 @@ import math
 import numpy as np
 import pygame
 
-from sim.render import art, palette
+from sim.maps import palette
+from sim.render import art
 
 
 class CaveLayers:

@@ -1,6 +1,6 @@
 """Light and fog of war on screen (issue 16 item 6; RULES §9).
 
-The core decides what is lit and who sees what (:mod:`sim.vision`); this module only paints it.
+The core decides what is lit and who sees what (:mod:`sim.terrain.vision`); this module only paints it.
 Once per change of the fight (the view model's version) it asks the core for the light grid and
 the sight of the creatures as shown, and folds light and fog into one small image, one pixel per
 square (:func:`light_image`):
@@ -24,8 +24,22 @@ from dataclasses import dataclass, field
 import numpy as np
 import pygame
 
-from sim.vision import BRIGHT, DARK, SHADOWY, Light, explore, light_levels, vision
-from sim.vision.scene import DroppedLight, darkness_light, map_lights, scene_lights, viewer_of
+from sim.terrain.vision import (
+    BRIGHT,
+    DARK,
+    SHADOWY,
+    Light,
+    explore,
+    light_levels,
+    vision,
+)
+from sim.terrain.vision.scene import (
+    DroppedLight,
+    darkness_light,
+    map_lights,
+    scene_lights,
+    viewer_of,
+)
 
 VIEWS = ("all", "party", "monsters")
 FLICKERING = ("torch", "candle")    # open flames flicker; lanterns, sunrods and spells do not

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.coords import Pos
+from sim.base.coords import Pos
 from sim.render.portray import SWARM_STYLES
 
 KINDS = ("bat", "rat", "wasp", "crawler")

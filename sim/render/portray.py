@@ -21,10 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.coords import Pos
-from sim.render import palette
+from sim.base.coords import Pos
+from sim.maps import palette
 from sim.rules.categories import Category
-
 
 # Fraction of its block a token's disc fills, by size (the block is k x k squares).
 TOKEN_SCALE = {"fine": 0.46, "diminutive": 0.54, "tiny": 0.64, "small": 0.78, "medium": 0.9, "large": 0.92,

@@ -19,20 +19,20 @@ from typing import Iterable
 import numpy as np
 import pygame
 
-from sim import events as ev
-from sim.coords import Pos
+from sim.base.coords import Pos
+from sim.engine import events as ev
 from sim.render import easing, portray, tablehud
-from sim.render import timeline as tl
 from sim.render.camera import Camera
 from sim.render.draw import Sprites, draw_particles
 from sim.render.effects import Effects
 from sim.render.hud import Hud, HudTexts
 from sim.render.layers import CaveLayers
-from sim.render.model import ViewModel
 from sim.render.particles import ParticleSystem
 from sim.render.text import Text
 from sim.render.tokens import Tokens
-from sim.render.world import World
+from sim.view import timeline as tl
+from sim.view.model import ViewModel
+from sim.view.world import World
 
 
 class Scene(HudTexts, CaveLayers, Tokens, Effects):

@@ -14,13 +14,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim import events as ev
-from sim.coords import Pos
-from sim.errors import DataError
-from sim.render import timeline as tl
-from sim.render.model import ViewModel
-from sim.render.table import ASKED, TableHand
-from sim.render.world import World
+from sim.base.coords import Pos
+from sim.base.errors import DataError
+from sim.engine import events as ev
+from sim.view import timeline as tl
+from sim.view.model import ViewModel
+from sim.view.table import ASKED, TableHand
+from sim.view.world import World
 
 
 def simulate(spec, *, seed: int | None = None):
@@ -44,7 +44,7 @@ def crawl_start_event(result):
 
 def crawl_encounter_spec(result):
     """The crawl's party (at the start) and monsters as one encounter spec."""
-    from sim.specs import EncounterSpec
+    from sim.scenario.specs import EncounterSpec
 
     spec = result.spec
     party = tuple(dataclasses.replace(m, at=spec.start, team="party") for m in spec.party)
@@ -55,8 +55,8 @@ def crawl_encounter_spec(result):
 def starting_lights(spec) -> dict[str, str]:
     """The light (not a torch: the view model follows torches) each combatant holds lit from the
     start, as the engine builds it: ``light = ...``, else for ``lit`` a lantern it carries."""
+    from sim.base.errors import DataError
     from sim.engine.setup import build_creature
-    from sim.errors import DataError
 
     out = {}
     for cs in spec.combatants:
@@ -146,7 +146,7 @@ def play_scene(spec, *, seed: int | None = None, size=(1280, 720), control: set[
     from sim.render.scene import Scene
 
     if load is not None:
-        from sim.engine.ai import default_policy
+        from sim.engine.ai.decide import default_policy
 
         enc, _ = snapshot.read_snapshot(Path(load), policy=default_policy, spec=spec)
     else:
@@ -242,7 +242,7 @@ AREA_SPELLS = ("sleep", "burning-hands", "bless")
 class PlayController(TableHand):
     """Drives a live encounter for ``cavesim play``: AI turns for the other teams (played by
     themselves unless paused; every turn in auto-play), user actions for the controlled teams;
-    typed dice and the DM's hand (:class:`~sim.render.table.TableHand`)."""
+    typed dice and the DM's hand (:class:`~sim.view.table.TableHand`)."""
 
     #: How many steps back Ctrl-Z can go (each a snapshot in memory).
     UNDO_DEPTH = 400
@@ -495,9 +495,19 @@ class PlayController(TableHand):
         (enemy: attack; other: select) or a square (move; ``alt`` a 5-ft step, ``shift`` withdraw,
         ``shift`` and ``ctrl`` run).
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
-        from sim.engine.actions import Charge, Draw, FiveFootStep, FullAttack, Manyshot, Move, Strike, Throw, Withdraw
+        from sim.engine.actions import (
+            Charge,
+            Draw,
+            FiveFootStep,
+            FullAttack,
+            Manyshot,
+            Move,
+            Strike,
+            Throw,
+            Withdraw,
+        )
         from sim.engine.attack_actions import needs_draw, rapid_shot_reason
-        from sim.vision import LOCATES
+        from sim.terrain.vision import LOCATES
 
         sc = self.scene
         c = self.current()
@@ -723,7 +733,7 @@ class PlayController(TableHand):
 
     def ready_text(self) -> str:
         """What a click does now (the line over the map): the weapon or spell chosen, the aim, the DM's move."""
-        from sim.log import thing
+        from sim.story.log import thing
 
         sc = self.scene
         c = self.current()
@@ -743,7 +753,7 @@ class PlayController(TableHand):
 
     def hover_enemy(self, sq: Pos) -> None:
         """The chance to hit the enemy under the cursor with the chosen weapon (or nothing there)."""
-        from sim.render.table import hit_lines
+        from sim.view.table import hit_lines
 
         sc = self.scene
         c = self.current()
@@ -807,7 +817,7 @@ class PlayController(TableHand):
         """A: take medium or heavy armor off before a crawlway (RULES §2.4, §7.33), with the help
         of an adjacent ally free to give it (the time halves), as the AI would choose one."""
         from sim.engine.actions import RemoveArmor
-        from sim.engine.ai_armor import helper
+        from sim.engine.ai.armor import helper
 
         c = self.current()
         if c is None:
@@ -857,10 +867,11 @@ def find_map_for(events: list[ev.Event], given: str | None, limits=None):
 
 
 def _find_map_for(events: list[ev.Event], given: str | None, limits=None):
-    from sim.fileio import read_toml
-    from sim.loaders import load_encounter, load_map
-    from sim.paths import maps_dir
-    from sim.specs import Limits
+    from sim.base.fileio import read_toml
+    from sim.base.paths import maps_dir
+    from sim.maps.limits import Limits
+    from sim.maps.read import load_map
+    from sim.scenario.files import load_encounter
 
     limits = limits or Limits()
     start = events[0]

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.jit import numba
+from sim.base.jit import numba
 
 MAX_DENOMINATOR = 8   # 3/4, 1/2, 2/3, 5/8 ...: scales with a larger period use smoothscale
 MASKS = (0xFF0000, 0x00FF00, 0x0000FF, 0)   # the pixel layout read: a 32-bit surface's, red high

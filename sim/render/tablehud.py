@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from sim.render import palette
+from sim.maps import palette
 from sim.render.hud import panel_box
 
 

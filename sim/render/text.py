@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pygame
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 
 OVERSAMPLE = 3
 

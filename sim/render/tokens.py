@@ -9,14 +9,14 @@ import math
 
 import pygame
 
-from sim.render import easing, palette, portray
-from sim.render import timeline as tl
+from sim.maps import palette
+from sim.render import easing, portray
 from sim.render.camera import Camera
 from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
 from sim.render.hud import hp_bar
 from sim.render.placement import label_candidates, place
 from sim.rules.categories import Category
-
+from sim.view import timeline as tl
 
 ARMOUR_RGB = (168, 178, 192)   # armour taken off and dragged behind (RULES §2.4)
 

@@ -6,7 +6,7 @@ Tight Squeeze (RULES §7.33). Taking armor off takes time (SRD Table 7-7, RULES 
 for every medium armor and for light armor, 1d4+1 minutes for half-plate and full plate, half of
 that when an ally helps. A minute is 10 rounds (RULES §0).
 
-This is the one home of the rule: the crawl (:mod:`sim.crawl`), the fight (:mod:`sim.engine.armor`)
+This is the one home of the rule: the crawl (:mod:`sim.crawl.run`), the fight (:mod:`sim.engine.armor`)
 and ``cavesim path`` / ``reach`` all ask it. Pure functions; the dice are rolled with the caller's
 generator.
 

@@ -27,7 +27,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules import _data
 from sim.rules.sizes import Size
 
@@ -55,7 +55,7 @@ class Dice:
     def parse(cls, text: "str | int | Dice") -> "Dice":
         """Parse "XdY", "XdY+Z", "XdY-Z", "dY" (one die) or a whole number ("1", "0", "-1").
 
-        A malformed expression raises :class:`~sim.errors.DataError` (a ``ValueError``) naming it.
+        A malformed expression raises :class:`~sim.base.errors.DataError` (a ``ValueError``) naming it.
         """
         if isinstance(text, Dice):
             return text

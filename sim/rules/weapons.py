@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules import _data
 from sim.rules.categories import Category, effects
 from sim.rules.dice import Dice, scale_damage

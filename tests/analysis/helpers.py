@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.grid import CaveGrid, Terrain
+from sim.terrain.grid import CaveGrid, Terrain
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 

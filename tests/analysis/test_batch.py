@@ -15,7 +15,7 @@ from sim.analysis.sweep import apply, parse_vary, variants
 from sim.cli import main
 from sim.engine.encounter import Encounter
 from sim.engine.fight import new_encounter
-from sim.loaders import load_encounter
+from sim.scenario.files import load_encounter
 
 SKIRMISH = """
 [encounter]
@@ -368,7 +368,7 @@ def test_out_in_a_missing_folder(enc_file, tmp_path, capsys):
 
 def test_batch_runner_leaves_pygame_out(enc_file):
     code = ("import sys\n"
-            "from sim.loaders import load_encounter\n"
+            "from sim.scenario.files import load_encounter\n"
             "from sim.analysis.batch import plan, run_batch\n"
             "from sim.analysis import summary, report, sweep, records, mapfacts, mapreport\n"
             f"spec = load_encounter({str(enc_file)!r})\n"

@@ -11,8 +11,8 @@ import pytest
 
 from sim.analysis.chokepoints import evaluate, find_chokepoints, geometry
 from sim.analysis.regions import region_labels
-from sim.loaders import load_map
-from sim.movement import Mover, find_path, move_field
+from sim.maps.read import load_map
+from sim.terrain.movement import Mover, find_path, move_field
 from sim.rules.bodies import body_for
 from sim.rules.sizes import Size
 

@@ -14,7 +14,7 @@ import pytest
 from scipy import ndimage
 
 from sim.analysis.chokepoints import NECK_SLACK, find_chokepoints, geometry
-from sim.generate import ascii_grid, generate_cave
+from sim.maps.generate import ascii_grid, generate_cave
 
 CAVES = [(11, 96, 64)] + [(seed, 64, 48) for seed in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12)]
 

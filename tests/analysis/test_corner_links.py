@@ -9,9 +9,9 @@ from scipy import ndimage
 from sim.analysis.mapfacts import analyze_map, size_subjects
 from sim.analysis.regions import region_labels
 from sim.cli import main
-from sim.corners import corner_links
-from sim.loaders import load_map
-from sim.movement import Mover, move_field
+from sim.terrain.corners import corner_links
+from sim.maps.read import load_map
+from sim.terrain.movement import Mover, move_field
 from sim.rules.bodies import body_for
 
 CORNER = """

@@ -17,7 +17,7 @@ import pytest
 from sim.analysis import batch as B
 from sim.analysis import records as REC
 from sim.cli import main
-from sim.loaders import load_encounter
+from sim.scenario.files import load_encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 _REAL_CHUNK = B.run_chunk

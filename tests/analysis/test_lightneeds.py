@@ -9,9 +9,9 @@ import json
 from sim.analysis.chokepoints import find_chokepoints
 from sim.analysis.lightneeds import light_ladder, light_needs
 from sim.cli import main
-from sim.loaders import load_map
-from sim.vision import DARK, light_levels
-from sim.vision.scene import gear_light
+from sim.maps.read import load_map
+from sim.terrain.vision import DARK, light_levels
+from sim.terrain.vision.scene import gear_light
 
 from conftest import MAPS
 

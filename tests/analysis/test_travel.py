@@ -8,8 +8,8 @@ import pytest
 from sim.analysis.mapfacts import analyze_map, size_subjects, template_subject
 from sim.analysis.travel import Traveller
 from sim.cli import main
-from sim.loaders import load_map
-from sim.movement import Mover, distance_map, find_path, move_field
+from sim.maps.read import load_map
+from sim.terrain.movement import Mover, distance_map, find_path, move_field
 from sim.rules.bodies import body_for
 
 from .helpers import MAPS, two_chambers

@@ -7,7 +7,7 @@ import dataclasses
 
 from sim.engine.creature import Creature
 from sim.engine.setup import CARRIED, build_creature, carry_over
-from sim.specs import CombatantSpec
+from sim.scenario.specs import CombatantSpec
 
 # the fight's own: identity and placement (set by the fight), its clock and its tallies
 NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "trail", "initiative", "init_modifier",

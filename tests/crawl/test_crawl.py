@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.crawl import run_crawl
-from sim.loaders import load_crawl
+from sim.crawl.run import run_crawl
+from sim.scenario.files import load_crawl
 
 from .helpers import crawl_file
 
@@ -159,9 +159,9 @@ def test_single_file_followers_start_once_the_one_ahead_is_a_square_in(tmp_path)
 
 
 def test_a_fight_places_the_party_clear_of_a_large_monsters_whole_space(tmp_path):
-    from sim.crawl import _block_squares, _file_positions
+    from sim.crawl.run import _block_squares, _file_positions
     from sim.engine.setup import build_creature
-    from sim.specs import CombatantSpec
+    from sim.scenario.specs import CombatantSpec
 
     p = crawl_file(tmp_path, HALL, {}, ["bruna:human-fighter-3"], frm="1,2", to="13,2")
     spec = load_crawl(p)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import math
 
-from sim.crawl import _PartyLight, _trigger, run_crawl
-from sim.loaders import load_crawl
+from sim.crawl.run import _PartyLight, _trigger, run_crawl
+from sim.scenario.files import load_crawl
 from sim.rules.weapons import combat_modifier
 
 ROUNDS_PER_MINUTE = combat_modifier("time", "rounds_per_minute")  # RULES §6.1: 10 rounds a minute
 from sim.engine.setup import build_creature
-from sim.loaders import CombatantSpec
-from sim.grid import CaveGrid
-from sim.vision.scene import burn_minutes, party_light_bearer
+from sim.scenario.files import CombatantSpec
+from sim.terrain.grid import CaveGrid
+from sim.terrain.vision.scene import burn_minutes, party_light_bearer
 
 from conftest import MAPS
 

@@ -8,8 +8,8 @@ from sim.editor.model import (
     CELL, Document, History, brush_offsets, brush_squares, fill_squares, line_points, plan, rect_squares,
 )
 from sim.editor.ops import Fill, Paint, Rect, Redo, Refused, Undo, parse_op, run
-from sim.generate import generate_cave
-from sim.grid import CaveGrid
+from sim.maps.generate import generate_cave
+from sim.terrain.grid import CaveGrid
 
 
 def doc_from(rows, **values):

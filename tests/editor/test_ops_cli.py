@@ -11,8 +11,8 @@ from sim.editor.model import Document
 from sim.editor.ops import (
     Circle, Fill, Line, Paint, PointOp, Rect, Redo, Undo, apply_ops, parse_op, parse_ops, read_ops, run, to_json,
 )
-from sim.errors import DataError
-from sim.loaders import load_map
+from sim.base.errors import DataError
+from sim.maps.read import load_map
 
 LEGEND = '''
 "#" = "wall"

@@ -17,8 +17,8 @@ from PIL import Image
 import sim.editor.save as save_mod
 from sim.editor.model import Document, History, Patch
 from sim.editor.ops import MAX_LINE_CHARS, MAX_LINES, Paint, Rect, Undo, parse_op, run
-from sim.errors import DataError
-from sim.loaders import load_map
+from sim.base.errors import DataError
+from sim.maps.read import load_map
 from tests.test_fuzz import run_cli
 
 LEGEND = '''

@@ -10,9 +10,9 @@ from sim.editor.ops import Fill, Paint, PointOp, Rect, run
 from sim.editor.save import (
     Autosaver, autosave_path, find_autosave, restore_patch, save, validate, write_autosave,
 )
-from sim.errors import DataError
-from sim.loaders import load_map
-from sim.mapwrite import write_map as mw
+from sim.base.errors import DataError
+from sim.maps.read import load_map
+from sim.maps.write import write_map as mw
 
 LEGEND = '''
 "#" = "wall"

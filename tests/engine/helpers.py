@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from sim.engine.encounter import Encounter
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
-from sim.grid import CaveGrid
-from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
+from sim.terrain.grid import CaveGrid
+from sim.scenario.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
 
 OPEN = (10, 12)
 LEGEND = {"#": (0, 0), ".": OPEN, "n": (4, 12), "N": (4, 4), "c": (5, 2.5), "a": (2, 12), "t": (1, 1),

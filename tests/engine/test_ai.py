@@ -3,7 +3,8 @@ the sensible choice is plain: what the policy asks the engine to do next."""
 
 from __future__ import annotations
 
-from sim.engine import ai, estimates
+from sim.engine.ai import decide as ai
+from sim.engine.ai import estimates
 from sim.engine.actions import Cast, Delay, Draw, FiveFootStep, LightTorch, Move, Strike
 
 from .helpers import encounter, ready
@@ -83,7 +84,7 @@ def test_a_caster_steps_out_of_reach_and_shoots_from_range():
 def test_a_crossbow_is_drawn_before_it_fires():
     # SRD Combat: drawing a weapon is a move action, a ranged weapon like a melee one; the engine
     # refuses a shot with the short sword still in hand; drawn, it fires; the log says so
-    from sim.log import Narrator
+    from sim.story.log import Narrator
     enc = ready(encounter(["." * 12], [{"id": "r", "template": "halfling-rogue-1", "team": "p", "at": [1, 0]},
                                        {"id": "g", "template": "goblin", "team": "m", "at": [9, 0]}]))
     r = enc.creatures["r"]
@@ -127,9 +128,9 @@ def test_the_last_dagger_is_kept_for_the_crawlway_it_is_about_to_fight_in():
     # there a dagger beats a longsword (RULES §2.5 crawlway row: the longsword is -4 more); Bruna
     # throws one of her two daggers while she waits, keeps the last, draws it and fights with it
     # -- once her scale mail is off (issue 13 item 1, RULES §2.4: seed 0, where she crawls in)
-    from sim.loaders import load_encounter
+    from sim.scenario.files import load_encounter
     from sim.engine.fight import new_encounter
-    from sim.paths import maps_dir
+    from sim.base.paths import maps_dir
     enc = new_encounter(load_encounter(maps_dir() / "kobold_warren.toml"), seed=0)
     events = enc.run()
     off = next(e.round for e in events if e.type == "armor" and e.actor == "bruna" and e.stage == "done")

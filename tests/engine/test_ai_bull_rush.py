@@ -1,4 +1,4 @@
-"""The AI bull rushes a foe off a wounded ally (sim.engine.ai_maneuvers; docs/rules.md §11.11
+"""The AI bull rushes a foe off a wounded ally (sim.engine.ai.maneuvers; docs/rules.md §11.11
 [PD]): a scripted scene where it does (with the push played out), and scenes where it does not
 (the ally is not wounded, no Improved Bull Rush, a push that leaves the ally in reach)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.engine import ai_maneuvers
+from sim.engine.ai import maneuvers as ai_maneuvers
 from sim.engine.actions import BullRush
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.rules.statblocks.types import Feat
 
 from .helpers import encounter, ready

@@ -3,7 +3,7 @@
 RULES §2.5: in Narrow and Low a two-handed weapon "cannot be used" (a Large ogre, space 10 ft and
 9.5 ft tall, in a 5-ft-wide, 8-ft-high tunnel). The ogre then throws what it carries, backs out to
 where its greatclub works, or waits -- and every turn says what it did or why it did nothing (a
-:class:`sim.events.Decided` event and its log line). The batch counts every constricted category
+:class:`sim.engine.events.Decided` event and its log line). The batch counts every constricted category
 as squeezing (docs/rules.md §2.1: Narrow or Low up to Tight Squeeze)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import dataclasses
 
 from sim.analysis.batch import fight_record
 from sim.engine import attacks
-from sim.log import Narrator
+from sim.story.log import Narrator
 from sim.rules.categories import Category
 
 from tests.engine.helpers import encounter, ready

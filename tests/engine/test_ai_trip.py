@@ -1,4 +1,4 @@
-"""The AI trips when it pays (sim.engine.ai_maneuvers; docs/rules.md §11.11): a scripted scene with
+"""The AI trips when it pays (sim.engine.ai.maneuvers; docs/rules.md §11.11): a scripted scene with
 exact numbers, the goblin one hit drops (struck, not tripped), and the opposed-check chance."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.engine import ai_maneuvers
+from sim.engine.ai import maneuvers as ai_maneuvers
 from sim.engine.actions import Strike, Trip
-from sim.engine.ai import default_policy
-from sim.engine.estimates import best_melee
+from sim.engine.ai.decide import default_policy
+from sim.engine.ai.estimates import best_melee
 from sim.rules.statblocks.types import Feat
 
 from .helpers import encounter, ready

@@ -1,6 +1,6 @@
 """Rapid Shot and Manyshot (SRD feats; the elf ranger's archery combat style, bonus feats at 2nd
 and 6th level), with exact numbers: the attacks, their modifiers, the damage, the refusals, and the
-AI's choice by expected damage (sim.engine.ai_archery)."""
+AI's choice by expected damage (sim.engine.ai.archery)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import dataclasses
 
 import pytest
 
-from sim.engine import ai_archery, attack_actions
+from sim.engine import attack_actions
+from sim.engine.ai import archery as ai_archery
 from sim.engine.actions import FullAttack, Impossible, Manyshot, Strike
-from sim.log import Narrator
+from sim.story.log import Narrator
 from sim.rules.dice import Dice
 
 from .helpers import encounter, ready

@@ -15,12 +15,12 @@ from hypothesis import given, settings, strategies as st
 
 from sim.engine import snapshot as S
 from sim.engine.actions import Delay, Impossible, Move, RemoveArmor
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
-from sim.events import dumps
-from sim.loaders import load_encounter
-from sim.log import Narrator
-from sim.paths import maps_dir
+from sim.engine.events import dumps
+from sim.scenario.files import load_encounter
+from sim.story.log import Narrator
+from sim.base.paths import maps_dir
 from sim.rules import armor as rule
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -230,8 +230,8 @@ def test_a_snapshot_mid_removal_plays_on_the_same():
 
 @pytest.mark.parametrize("stage", ["start", "work", "help", "done", "stopped"])
 def test_the_view_model_follows_the_armor(stage):
-    from sim import events as ev
-    from sim.render.model import ViewModel
+    from sim.engine import events as ev
+    from sim.view.model import ViewModel
 
     m = ViewModel()
     m.apply(ev.EncounterStart(round=0, map="m", seed=1, cols=3, rows=3, combatants=(

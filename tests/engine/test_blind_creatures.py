@@ -22,15 +22,15 @@ import numpy as np
 import pytest
 
 import sim
-from sim.crawl import _monster_blind, _trigger
+from sim.crawl.run import _monster_blind, _trigger
 from sim.engine import innate, specials
 from sim.engine.actions import Cast
-from sim.engine.spell_ai import glitter_group
-from sim.errors import DataError
-from sim.grid import MapLight
+from sim.engine.ai.spells import glitter_group
+from sim.base.errors import DataError
+from sim.terrain.grid import MapLight
 from sim.rules.statblocks import load_template
-from sim.specs import CombatantSpec
-from sim.vision import LOCATES, NONE, SEES, Light, Viewer, light_levels, sight
+from sim.scenario.specs import CombatantSpec
+from sim.terrain.vision import LOCATES, NONE, SEES, Light, Viewer, light_levels, sight
 from tests.engine.helpers import encounter, grid, ready
 from tests.engine.test_spells import Fixed, of_type, turn_of
 from tests.engine.test_vision import fight
@@ -130,7 +130,7 @@ def test_blindness_deafness_takes_nothing_from_a_blind_creature():
     another target."""
     from tests.engine.test_spell_like import BRIGHT_HALL, HALL
     from tests.engine.test_spell_like import fight as hall_fight
-    from sim.engine.ai_spell_like import blindness
+    from sim.engine.ai.spell_like import blindness
     enc = hall_fight(HALL, [{"id": "s", "template": "svirfneblin-warrior", "team": "p", "at": [2, 3]},
                             {"id": "grim", "template": "grimlock", "team": "m", "at": [8, 3]}], lights=[BRIGHT_HALL])
     s, grim = enc.creatures["s"], enc.creatures["grim"]

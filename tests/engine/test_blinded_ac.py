@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from sim.engine import attacks
-from sim.grid import MapLight
+from sim.terrain.grid import MapLight
 from tests.engine.test_vision import GOBLIN, HUMAN, fight, sure_hit
 
 TORCH = MapLight(at=(2, 1), bright_ft=20, shadowy_ft=40)

@@ -4,7 +4,7 @@ Rogue) against a Reflex-half area, with exact numbers."""
 from __future__ import annotations
 
 from sim.engine import attacks, casting, damage, rage
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.actions import Cast, Rage
 
 from .helpers import encounter, ready

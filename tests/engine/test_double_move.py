@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from sim.engine import snapshot as S
 from sim.engine.actions import Move, StandUp, Turn
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
-from sim.log import Narrator
-from sim.movement import distance_map
-from sim.movement.field import BLOCKED
+from sim.story.log import Narrator
+from sim.terrain.movement import distance_map
+from sim.terrain.movement.field import BLOCKED
 
 from .helpers import ready, spec
 

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from sim.cli import main
-from sim.errors import DataError
-from sim.loaders import load_encounter
+from sim.base.errors import DataError
+from sim.scenario.files import load_encounter
 
 from conftest import MAPS
 

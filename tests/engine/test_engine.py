@@ -7,8 +7,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sim.engine.fight import new_encounter
-from sim.events import dumps
-from sim.movement.field import BLOCKED
+from sim.engine.events import dumps
+from sim.terrain.movement.field import BLOCKED
 
 from .helpers import spec
 
@@ -124,8 +124,8 @@ if __name__ == "__main__":
 @pytest.mark.parametrize("name", ["demo", "fissure_hold", "bat_gallery", "kobold_warren"])
 def test_the_ai_never_asks_for_what_the_rules_refuse(name):
     """The default tactics only choose legal actions: no `refused` event in the shipped fights."""
-    from sim.loaders import load_encounter
-    from sim.paths import maps_dir
+    from sim.scenario.files import load_encounter
+    from sim.base.paths import maps_dir
 
     spec = load_encounter(maps_dir() / f"{name}.toml")
     for seed in range(6):

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from sim.engine import snapshot as S
-from sim.paths import maps_dir
+from sim.base.paths import maps_dir
 from tests.test_fuzz import JSON_EXTREMES, run_cli
 
 SEED = 34
@@ -30,7 +30,7 @@ CASES = 120
 DEMO = maps_dir() / "demo.toml"
 TAGS = ["$tuple", "$named", "$set", "$frozenset", "$dict", "$enum", "$array", "$np", "$rng", "$event", "$creature",
         "$path", "$ref", "$record", "$nope"]
-HOSTILE = ["sim.engine.snapshot:np.memmap", "io:FileIO", "sim.movement.kernel:types.ctypes.CDLL", "os:system",
+HOSTILE = ["sim.engine.snapshot:np.memmap", "io:FileIO", "sim.terrain.movement.kernel:types.ctypes.CDLL", "os:system",
            "builtins:eval", "subprocess:Popen", "sim.engine.snapshot:Path", "numpy:ndarray", "sim.rules.categories:Category"]
 EXTREMES = JSON_EXTREMES + [10 ** 400, -(10 ** 400), 10 ** 18, 2 ** 64, -10 ** 6, float("nan"), float("inf"),
                             "PWNED", {"$array": "|u1", "shape": [10 ** 6, 10 ** 6], "data": []},

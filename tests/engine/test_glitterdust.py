@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.engine import spells
 from sim.engine.actions import Cast, Impossible
-from sim.engine.spell_ai import glitter_group
+from sim.engine.ai.spells import glitter_group
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main as cli_main
-from sim.crawl import run_crawl
+from sim.crawl.run import run_crawl
 from sim.engine.fight import new_encounter
-from sim.events import dumps
-from sim.loaders import load_crawl, load_encounter
-from sim.paths import maps_dir
+from sim.engine.events import dumps
+from sim.scenario.files import load_crawl, load_encounter
+from sim.base.paths import maps_dir
 
 GOLDEN = Path(__file__).with_name("goldens.json")
 ENCOUNTERS = ["demo", "kobold_warren", "ogre_tunnel", "fissure_hold", "rat_crack", "bat_gallery",

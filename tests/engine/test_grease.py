@@ -123,9 +123,9 @@ def test_a_swarm_neither_falls_nor_slows():
 
 def test_a_greased_fight_goes_round_a_snapshot_and_plays_on_the_same(tmp_path):
     from sim.engine import snapshot as S
-    from sim.events import dumps
-    from sim.loaders import load_encounter
-    from sim.paths import maps_dir
+    from sim.engine.events import dumps
+    from sim.scenario.files import load_encounter
+    from sim.base.paths import maps_dir
     enc_file = maps_dir() / "demo.toml"
     spec = load_encounter(enc_file)
     w = __import__("sim.engine.fight", fromlist=["new_encounter"]).new_encounter(spec, seed=3)
@@ -143,7 +143,7 @@ def test_a_greased_fight_goes_round_a_snapshot_and_plays_on_the_same(tmp_path):
 def test_a_schema_2_snapshot_reads_with_no_zones_and_a_bad_zone_is_refused(tmp_path, capsys):
     import json
     from sim.cli import main
-    from sim.paths import maps_dir
+    from sim.base.paths import maps_dir
     snap = tmp_path / "s.json"
     assert main(["fight", str(maps_dir() / "bat_gallery.toml"), "--seed", "1", "--save-at", "2", "--save", str(snap),
                  "--quiet"]) == 0
@@ -179,7 +179,7 @@ def test_the_ai_greases_the_ogre_coming_for_it():
 
 
 def test_the_ai_does_not_grease_a_swarm_or_its_friends():
-    from sim.engine.spell_ai import grease_brute
+    from sim.engine.ai.spells import grease_brute
     enc = _wizard(HALL, [0, 3], {"id": "s", "template": "rat-swarm", "team": "m", "at": [10, 3]},
                   {"id": "f", "template": "human-fighter-1", "team": "p", "at": [7, 4]},
                   {"id": "b", "template": "human-barbarian-5", "team": "m", "at": [6, 3]})
@@ -192,7 +192,7 @@ def test_the_ai_does_not_grease_a_swarm_or_its_friends():
 def test_a_bad_spells_toml_key_is_named():
     import pytest
     from sim.engine import casting
-    from sim.errors import DataError
+    from sim.base.errors import DataError
     from sim.rules import _data
     table = _data.load("spells.toml")
     assert casting.check_spells(table)["grease"]["side_ft"] == 10
@@ -207,15 +207,15 @@ def test_a_bad_spells_toml_key_is_named():
 
 
 def test_the_log_tells_the_grease_and_its_end():
-    from sim.log import Narrator
-    from sim.events import ZoneEnded
+    from sim.story.log import Narrator
+    from sim.engine.events import ZoneEnded
     line = Narrator().line(ZoneEnded(round=6, spell="grease", owner="w", squares=((6, 3), (7, 3), (6, 4), (7, 4))))
     assert line == "  w's grease at (6, 3) is gone"
 
 
 def test_the_view_model_keeps_the_grease_until_its_end():
-    from sim.events import SpellCast, ZoneEnded
-    from sim.render.model import ViewModel
+    from sim.engine.events import SpellCast, ZoneEnded
+    from sim.view.model import ViewModel
     m = ViewModel()
     sq = ((6, 3), (7, 3), (6, 4), (7, 4))
     m.apply(SpellCast(round=1, actor="w", spell="grease", targets=(), squares=sq))

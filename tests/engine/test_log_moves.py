@@ -2,9 +2,9 @@
 an attack of opportunity goes on as "moves on"."""
 
 from sim.engine.fight import new_encounter
-from sim.loaders import load_encounter
-from sim.log import Narrator
-from sim.paths import maps_dir
+from sim.scenario.files import load_encounter
+from sim.story.log import Narrator
+from sim.base.paths import maps_dir
 
 SEED = 4  # a demo fight with a double move cut short by an attack of opportunity
 

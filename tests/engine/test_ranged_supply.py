@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.engine import ai
+from sim.engine.ai import decide as ai
 from sim.engine.actions import Draw, FullAttack, Impossible, Load, Strike
 
 from .helpers import encounter, ready

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.engine.actions import Cast
 from sim.engine.afflictions import poison_secondaries
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.rules.statblocks import load_template
 
 from .test_specials import fight, strike

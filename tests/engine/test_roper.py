@@ -7,16 +7,17 @@ what the AI does with them."""
 from __future__ import annotations
 
 from sim.engine import snapshot as S
-from sim.engine import ai_strands, strands
+from sim.engine import strands
+from sim.engine.ai import strands as ai_strands
 from sim.engine.actions import Cast, Move, Strike
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.fight import new_encounter
-from sim.events import dumps
-from sim.loaders import load_encounter
-from sim.paths import maps_dir
+from sim.engine.events import dumps
+from sim.scenario.files import load_encounter
+from sim.base.paths import maps_dir
 from sim.render import portray
-from sim.render.model import ViewModel
+from sim.view.model import ViewModel
 from sim.engine.strand_actions import BreakStrand, SeverStrand, StrandVolley
 
 from .test_specials import fight, strike

@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from sim.engine import ai, estimates
+from sim.engine.ai import decide as ai
+from sim.engine.ai import estimates
 from sim.engine.casting import range_ft
 from sim.engine.damage import DamagePart, adjust_for_target, halve, swarm_weapon_rule
 from sim.engine.items import splash_modifiers
@@ -98,5 +99,5 @@ def test_armor_removal_has_one_home():
                      if re.search(r"\.remove\b(?!\()", p.read_text()) and p.name != "armor.py")
     assert readers == [], readers   # nobody else reads the armor's removal time
     users = {str(p.relative_to(root)) for p in root.rglob("*.py") if "sim.rules.armor import" in p.read_text()}
-    assert {"crawl.py", "engine/armor.py", "movement/armored.py", "cli/move.py"} <= users
+    assert {"crawl/run.py", "engine/armor.py", "terrain/movement/armored.py", "cli/move.py"} <= users
     assert rule.ARMOR_OFF_CATEGORIES == tuple(c for c in rule.Category if rule.needs_armor_off(c))

@@ -12,13 +12,13 @@ import pytest
 
 from sim.cli import main
 from sim.engine import snapshot as S
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
-from sim.events import dumps
-from sim.fileio import read_toml
-from sim.loaders import load_encounter
-from sim.paths import maps_dir
-from sim.vision.scene import darkness_light
+from sim.engine.events import dumps
+from sim.base.fileio import read_toml
+from sim.scenario.files import load_encounter
+from sim.base.paths import maps_dir
+from sim.terrain.vision.scene import darkness_light
 
 MAPS = maps_dir()
 ENCOUNTERS = sorted(f.name for f in MAPS.glob("*.toml") if "encounter" in read_toml(f)[0])

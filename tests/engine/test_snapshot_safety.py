@@ -32,12 +32,12 @@ import pytest
 from sim.engine import creature as creature_mod
 from sim.engine import snapshot as S
 from sim.engine import snapshot_state
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
-from sim.errors import DataError
-from sim.fileio import read_toml
-from sim.loaders import MAX_ROUND_CAP, MAX_SEED, load_encounter
-from sim.paths import maps_dir
+from sim.base.errors import DataError
+from sim.base.fileio import read_toml
+from sim.scenario.files import MAX_ROUND_CAP, MAX_SEED, load_encounter
+from sim.base.paths import maps_dir
 from tests.test_fuzz import run_cli
 
 MAPS = maps_dir()
@@ -119,8 +119,8 @@ MEMMAP = {"$named": "sim.engine.snapshot:np.memmap", "items": ["PWNED", "uint8",
     ({"$named": "sim.engine.snapshot:np.memmap", "items": ["HUGE", "uint8", "w+", 0, [10 ** 12]]},
      "state.memory.pwn"),
     ({"$named": "sim.engine.snapshot:io.FileIO", "items": ["victim.bin", "w"]}, "state.memory.pwn"),
-    ({"$named": "sim.fileio:io.FileIO", "items": ["PWNED", "w"]}, "state.memory.pwn"),
-    ({"$named": "sim.fileio:os.fdopen", "items": [1, "w"]}, "state.memory.pwn"),
+    ({"$named": "sim.base.fileio:io.FileIO", "items": ["PWNED", "w"]}, "state.memory.pwn"),
+    ({"$named": "sim.base.fileio:os.fdopen", "items": [1, "w"]}, "state.memory.pwn"),
     ({"$named": "_io:FileIO", "items": ["victim.bin", "w"]}, "state.memory.pwn"),
     ({"$record": "sim.engine.snapshot:np.memmap", "fields": {"filename": "PWNED", "mode": "w+", "shape": 8}},
      "state.memory.pwn"),
@@ -130,7 +130,7 @@ MEMMAP = {"$named": "sim.engine.snapshot:np.memmap", "items": ["PWNED", "uint8",
     ({"$enum": "sim.engine.snapshot:enum.Enum", "name": "PWNED"}, "state.memory.pwn"),
     ({"$enum": "sim.rules.categories:Category", "name": "WALL"}, "state.memory.pwn"),  # ours, but never saved
     ({"$named": "sim.engine.snapshot:Path", "items": ["PWNED"]}, "state.memory.pwn"),
-    ({"$named": "sim.coords:Pos", "items": [1, 2, 3]}, "state.memory.pwn"),
+    ({"$named": "sim.base.coords:Pos", "items": [1, 2, 3]}, "state.memory.pwn"),
 ])
 def test_payloads_are_refused_and_write_nothing(tmp_path, save, payload, where):
     """The issue's payloads in ``state.memory``: refused, and no file created or changed (a
@@ -166,7 +166,7 @@ __attribute__((constructor)) static void pwn(void) {
 
 
 def test_a_shared_library_beside_the_save_is_never_loaded(tmp_path, save):
-    """``{"$named": "sim.movement.kernel:types.ctypes.CDLL", "items": ["./evil.so"]}``: the library
+    """``{"$named": "sim.terrain.movement.kernel:types.ctypes.CDLL", "items": ["./evil.so"]}``: the library
     (built here with the C compiler) writes a marker file when loaded; the marker never appears.
     The same library loaded by ctypes in another process does write it (the test bites)."""
     cc = shutil.which("cc") or shutil.which("gcc")
@@ -175,7 +175,7 @@ def test_a_shared_library_beside_the_save_is_never_loaded(tmp_path, save):
     (tmp_path / "evil.c").write_text(EVIL_C)
     subprocess.run([cc, "-shared", "-fPIC", "-o", str(tmp_path / "evil.so"), str(tmp_path / "evil.c")],
                    check=True, capture_output=True, timeout=60)
-    for qual in ("sim.movement.kernel:types.ctypes.CDLL", "sim.engine.snapshot:np.ctypeslib.ctypes.CDLL",
+    for qual in ("sim.terrain.movement.kernel:types.ctypes.CDLL", "sim.engine.snapshot:np.ctypeslib.ctypes.CDLL",
                  "ctypes:CDLL", "ctypes:cdll.LoadLibrary"):
         data = copy.deepcopy(save)
         data["state"]["memory"] = {"pwn": {"$named": qual, "items": ["./evil.so"]}}
@@ -253,7 +253,7 @@ def test_every_record_type_a_creature_or_the_world_can_hold_is_in_the_tables():
     and the lights (dataclass fields, recursively): all in RECORDS, NAMED or ENUMS."""
     allowed = set(S.RECORDS.values()) | set(S.NAMED.values()) | set(S.ENUMS.values())
     todo = [S.RECORDS[n] for n in ("sim.engine.creature:Creature", "sim.engine.actions:Turn", "sim.engine.zones:Zone",
-                                   "sim.vision.scene:DroppedLight", "sim.vision.light:Light")]
+                                   "sim.terrain.vision.scene:DroppedLight", "sim.terrain.vision.light:Light")]
     seen: set = set()
 
     def types_in(hint) -> list:
@@ -425,7 +425,7 @@ def _ogre_key(data) -> str:
     (_set(["ogre", "squares"], [{"$tuple": [x, y]} for x in range(400) for y in range(250)]), "ogre.squares",
      "100000 squares; its body covers 1 to 4"),
     (_set(["ogre", "squares"], [{"$tuple": [1, 1]}]), "ogre.squares", "is not the footprint of a large body"),
-    (_set(["ogre", "pos"], [True, False]), "ogre.pos", "[True, False] is not a <class 'sim.coords.Pos'>"),
+    (_set(["ogre", "pos"], [True, False]), "ogre.pos", "[True, False] is not a <class 'sim.base.coords.Pos'>"),
     (_set(["ogre", "pos"], {"$tuple": [True, False]}), "ogre.pos", "(True, False) is not a"),
     (_set(["ogre", "items"], []), "ogre.items", "[] is not a dict[str, int]"),
     (_set(["ogre", "spells_left"], {"$dict": [["1", ["sleep"]]]}), "ogre.spells_left", "dict[int, list[str]]"),
@@ -451,10 +451,10 @@ def _ogre_key(data) -> str:
     (_set(["events"], [{"$event": {"type": "round_start", "round": 1}}]), "state.events[0]",
      "must start with encounter_start"),
     (_set(["events"], "many"), "state.events", "should be a list of events"),
-    (_set(["spell_lights"], [{"$record": "sim.vision.light:Light", "fields": {
+    (_set(["spell_lights"], [{"$record": "sim.terrain.vision.light:Light", "fields": {
         "at": {"$tuple": [10 ** 6, 0]}, "bright_ft": 0.0, "shadowy_ft": 0.0, "k": 1, "direction": None,
         "darkness": True, "name": "darkness"}}]), "state.spell_lights[0].at", "(1000000, 0) is off the map"),
-    (_set(["spell_lights"], [{"$record": "sim.vision.light:Light", "fields": {
+    (_set(["spell_lights"], [{"$record": "sim.terrain.vision.light:Light", "fields": {
         "at": {"$tuple": [5, 5]}, "bright_ft": 1e308, "shadowy_ft": float("nan"), "k": 1, "direction": None,
         "darkness": True, "name": "darkness"}}]), "state.spell_lights", "nan: not a number a fight holds"),
 ])

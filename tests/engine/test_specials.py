@@ -12,9 +12,9 @@ import pytest
 
 from sim.engine import attacks, specials
 from sim.engine.actions import Charge, Delay, Impossible, Run, Strike
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
-from sim.grid import MapLight
+from sim.terrain.grid import MapLight
 
 from .helpers import encounter, ready, spec
 from .test_spells import Fixed, of_type, turn_of
@@ -327,8 +327,8 @@ def test_a_confused_creature_that_is_attacked_attacks_its_attacker_next_turn():
 
 
 def test_a_bad_light_sensitivity_setting_is_refused_with_its_line(tmp_path):
-    from sim.errors import DataError
-    from sim.loaders import load_encounter
+    from sim.base.errors import DataError
+    from sim.scenario.files import load_encounter
     text = (Path(__file__).resolve().parents[2] / "maps" / "drow_patrol.toml").read_text(encoding="utf-8")
     p = tmp_path / "patrol.toml"
     p.write_text(text.replace('light_sensitivity = "bright"', 'light_sensitivity = "sunlight"'))

@@ -13,18 +13,18 @@ import pytest
 from sim.cli import main
 from sim.engine import attacks, innate, snapshot
 from sim.engine.actions import Cast, Impossible
-from sim.engine.ai import default_policy
-from sim.engine.ai_spell_like import innate_tactic
+from sim.engine.ai.decide import default_policy
+from sim.engine.ai.spell_like import innate_tactic
 from sim.engine.fight import new_encounter
 from sim.engine.spells import area_of
-from sim.errors import DataError
-from sim.grid import MapLight
+from sim.base.errors import DataError
+from sim.terrain.grid import MapLight
 from sim.rules import _data
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
 from sim.rules.statblocks import load_template, parse_source
-from sim.vision import LOCATES, NONE, SEES
-from sim.vision.scene import darkness_light
+from sim.terrain.vision import LOCATES, NONE, SEES
+from sim.terrain.vision.scene import darkness_light
 from tests.engine.helpers import ready, spec
 from tests.engine.test_spells import Fixed, of_type, turn_of
 

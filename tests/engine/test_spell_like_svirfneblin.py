@@ -8,10 +8,10 @@ from pathlib import Path
 
 from sim.engine import innate, snapshot
 from sim.engine.actions import Cast
-from sim.engine.ai import default_policy
-from sim.engine.ai_spell_like import innate_tactic, threat
+from sim.engine.ai.decide import default_policy
+from sim.engine.ai.spell_like import innate_tactic, threat
 from sim.engine.fight import new_encounter, run_fight
-from sim.loaders import load_encounter
+from sim.scenario.files import load_encounter
 from sim.rules.statblocks import load_template
 from tests.engine.helpers import ready, spec
 from tests.engine.test_spell_like import BRIGHT_HALL, HALL, fight, sure_hit

@@ -185,7 +185,7 @@ def test_cure_moderate_wounds_heals_2d8_plus_caster_level():
 # ---- the AI casts them when they pay --------------------------------------------------------------
 
 def _next(enc, cid):
-    from sim.engine import ai
+    from sim.engine.ai import decide as ai
     c = turn_of(enc, cid)
     return ai.default_policy(enc, c, enc.turn)
 
@@ -231,7 +231,7 @@ def _dark(*others, template="human-cleric-3"):
 
 
 def test_light_on_the_casters_gear_lights_20_ft_bright_and_the_human_sees_again():
-    from sim.vision import BRIGHT, SHADOWY
+    from sim.terrain.vision import BRIGHT, SHADOWY
     enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [6, 1]})
     c = turn_of(enc, "c")
     assert enc.vision()[1].is_blinded("c")                 # a human in an unlit cave
@@ -259,7 +259,7 @@ def test_the_ai_casts_light_in_the_dark():
 
 
 def test_darkness_caps_light_at_shadowy_and_conceals_even_from_darkvision():
-    from sim.vision import SHADOWY
+    from sim.terrain.vision import SHADOWY
     enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [3, 1]})
     c = turn_of(enc, "c")
     c.spells_left[2].append("darkness")
@@ -275,7 +275,7 @@ def test_darkness_caps_light_at_shadowy_and_conceals_even_from_darkvision():
 
 
 def test_the_log_says_where_darkness_was_cast_and_who_carries_light():
-    from sim.log import Narrator
+    from sim.story.log import Narrator
     enc = _dark({"id": "g", "template": "goblin", "team": "m", "at": [14, 1]})
     c = turn_of(enc, "c")
     c.spells_left[2].append("darkness")
@@ -298,7 +298,7 @@ CAVE = ["############", "#....#.....#", "#.##.#.###.#", "#.#......#.#", "#.#.###
 def test_areas_never_hold_rock_nor_the_casters_own_line_square_and_stay_in_reach():
     from hypothesis import given, settings, strategies as st
 
-    from sim.geometry import footprint_distance_ft
+    from sim.terrain.geometry import footprint_distance_ft
     enc = _wizard(CAVE, [1, 1])
     w = enc.creatures["w"]
     open_sq = [(x, y) for y, row in enumerate(CAVE) for x, ch in enumerate(row) if ch == "."]

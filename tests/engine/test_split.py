@@ -16,17 +16,17 @@ import sim
 from sim.cli import main
 from sim.engine import snapshot as S
 from sim.engine.actions import Cast, Draw, Move, Strike
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.fight import new_encounter
-from sim.engine.spell_ai import area_spell
+from sim.engine.ai.spells import area_spell
 from sim.engine.split import split_by, splits_with
-from sim.errors import DataError
-from sim.events import dumps, read_jsonl
-from sim.loaders import load_encounter
-from sim.log import Narrator
-from sim.render.model import ViewModel
-from sim.render.timeline import Director
+from sim.base.errors import DataError
+from sim.engine.events import dumps, read_jsonl
+from sim.scenario.files import load_encounter
+from sim.story.log import Narrator
+from sim.view.model import ViewModel
+from sim.view.timeline import Director
 from sim.rules.statblocks import load_template
 from tests.engine.helpers import encounter, ready
 from tests.engine.test_grapple import Fixed, turn_of

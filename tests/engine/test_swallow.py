@@ -10,18 +10,18 @@ import json
 
 import pytest
 
-from sim import events as ev
+from sim.engine import events as ev
 from sim.engine import grapple, swallow
 from sim.engine.actions import CutOut, Draw, EngulfMove, Escape, Move, Strike, Swallow
 from sim.engine import snapshot as S
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
-from sim.loaders import load_encounter
-from sim.paths import maps_dir
-from sim.render.model import ViewModel
+from sim.scenario.files import load_encounter
+from sim.base.paths import maps_dir
+from sim.view.model import ViewModel
 from sim.rules.sizes import Size
-from sim.events import dumps
-from sim.log import Narrator
+from sim.engine.events import dumps
+from sim.story.log import Narrator
 from tests.engine.helpers import encounter, ready
 from tests.engine.test_grapple import Fixed, of_type, turn_of
 

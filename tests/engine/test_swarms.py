@@ -11,10 +11,10 @@ from sim.engine import damage
 from sim.engine.damage import DamagePart, adjust_for_target, deal_damage
 from sim.engine.actions import Move
 from sim.engine.fight import new_encounter
-from sim.movement.field import BLOCKED
+from sim.terrain.movement.field import BLOCKED
 from sim.rules.sizes import Size
 from sim.engine.swarms import distraction, engulfed, swarm_attack
-from sim.movement.shapes import best_shape, is_contiguous
+from sim.terrain.movement.shapes import best_shape, is_contiguous
 
 from .helpers import encounter, ready, spec
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import events as ev
+from sim.engine import events as ev
 from sim.engine import dm, snapshot
 from sim.engine.actions import Strike
 from sim.engine.checks import DiceHand, NeedRoll, RollRequest

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine import unseen
+from sim.engine.ai import unseen
 from sim.engine.actions import Delay, Douse, DropLight, FullAttack, Impossible, LightTorch, Move, Strike, Throw, Turn
-from sim.engine.ai import default_policy
-from sim.events import Attack, Moved
-from sim.log import Narrator
-from sim.vision import BRIGHT, DARK, SHADOWY
+from sim.engine.ai.decide import default_policy
+from sim.engine.events import Attack, Moved
+from sim.story.log import Narrator
+from sim.terrain.vision import BRIGHT, DARK, SHADOWY
 from tests.engine.test_vision import GOBLIN, HUMAN, fight
 
 CORRIDOR = ["######", "#....#", "######"]

@@ -6,12 +6,12 @@ import dataclasses
 
 from sim.engine import attacks, moves
 from sim.engine.actions import Cast, DropLight, Impossible, Move, Turn
-from sim.engine.ai import default_policy
+from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
 from sim.engine.swarms import swarm_attack
-from sim.events import Attack, Damage
-from sim.grid import MapLight
-from sim.log import Narrator
+from sim.engine.events import Attack, Damage
+from sim.terrain.grid import MapLight
+from sim.story.log import Narrator
 from tests.engine.helpers import ready, spec
 
 ROWS = ["##########", "#........#", "#........#", "##########"]

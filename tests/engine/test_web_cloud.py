@@ -9,7 +9,7 @@ from __future__ import annotations
 from sim.engine import spells, zones
 from sim.engine.actions import Cast, Impossible, Move
 from sim.engine.specials import BreakFree
-from sim.vision import LOCATES, NONE, SEES
+from sim.terrain.vision import LOCATES, NONE, SEES
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of
@@ -190,7 +190,7 @@ def test_a_made_save_saves_again_on_the_casters_turn():
 def test_concealment_through_the_cloud():
     import dataclasses
     from sim.engine.fight import new_encounter
-    from sim.grid import MapLight
+    from sim.terrain.grid import MapLight
     from .helpers import spec
     s = spec(HALL, [{"id": "w", "template": "elf-wizard-5", "team": "p", "at": [0, 3]},
                     {"id": "g", "template": "goblin", "team": "m", "at": [12, 3]},
@@ -213,9 +213,9 @@ def test_concealment_through_the_cloud():
 
 def test_the_fog_module_keeps_what_other_senses_find():
     import numpy as np
-    from sim.vision import Viewer, sight
-    from sim.vision.fog import through_fog
-    from sim.vision.light import Light, light_levels
+    from sim.terrain.vision import Viewer, sight
+    from sim.terrain.vision.fog import through_fog
+    from sim.terrain.vision.light import Light, light_levels
     rock = np.zeros((1, 12), bool)
     vs = [Viewer("a", "p", ((0, 0),)), Viewer("b", "m", ((6, 0),)), Viewer("c", "m", ((1, 0),)),
           Viewer("d", "q", ((0, 0),), blindsense_ft=60)]
@@ -232,9 +232,9 @@ def test_the_fog_module_keeps_what_other_senses_find():
 def test_a_fight_with_a_web_and_a_cloud_goes_round_a_snapshot():
     from sim.engine import snapshot as S
     from sim.engine.fight import new_encounter
-    from sim.events import dumps
-    from sim.loaders import load_encounter
-    from sim.paths import maps_dir
+    from sim.engine.events import dumps
+    from sim.scenario.files import load_encounter
+    from sim.base.paths import maps_dir
     enc_file = maps_dir() / "demo.toml"
     spec = load_encounter(enc_file)
     w = new_encounter(spec, seed=3)
@@ -253,8 +253,8 @@ def test_a_fight_with_a_web_and_a_cloud_goes_round_a_snapshot():
 
 
 def test_the_view_model_keeps_web_and_cloud_until_their_end():
-    from sim.events import SpellCast, ZoneEnded
-    from sim.render.model import ViewModel
+    from sim.engine.events import SpellCast, ZoneEnded
+    from sim.view.model import ViewModel
     m = ViewModel()
     m.apply(SpellCast(round=1, actor="w", spell="web", targets=(), squares=((1, 1),)))
     m.apply(SpellCast(round=1, actor="w", spell="stinking-cloud", targets=(), squares=((2, 2),)))
@@ -286,7 +286,7 @@ def _mouth(friend: str, *others, foe="goblin"):
 
 
 def test_the_ai_webs_the_tunnel_mouth_when_its_friends_all_fight_at_range():
-    from sim.engine.spell_ai import goers, web_choke
+    from sim.engine.ai.spells import goers, web_choke
     enc, w = _mouth("elf-wizard-5")            # the friend is a caster: nobody to send down the tunnel
     assert web_choke(enc, w, enc.enemies(w)) is not None
     assert goers(enc, w, enc.enemies(w)) == []
@@ -302,7 +302,7 @@ def test_the_ai_webs_the_tunnel_mouth_when_its_friends_all_fight_at_range():
 
 
 def test_no_web_across_the_tunnel_its_fighter_must_cross():
-    from sim.engine.spell_ai import goers, web_choke
+    from sim.engine.ai.spells import goers, web_choke
     enc, w = _mouth("human-fighter-1")         # docs/rules.md §8.3's AI: the fighter walks to the goblin
     f = enc.creatures["f"]
     assert goers(enc, w, enc.enemies(w)) == [f]
@@ -313,7 +313,7 @@ def test_no_web_across_the_tunnel_its_fighter_must_cross():
 
 
 def test_one_dangerous_foe_is_webbed_where_it_stands_two_goblins_too_but_not_one():
-    from sim.engine.spell_ai import dangerous, web_choke
+    from sim.engine.ai.spells import dangerous, web_choke
     enc, w = _mouth("elf-wizard-5", foe="ogre")    # Large: bigger than the caster [PD]
     o = enc.creatures["o"]
     assert dangerous(w, o)
@@ -326,7 +326,7 @@ def test_one_dangerous_foe_is_webbed_where_it_stands_two_goblins_too_but_not_one
     enc, w = _mouth("human-fighter-1", {"id": "g", "template": "goblin", "team": "m", "at": [23, 5]})
     assert web_choke(enc, w, enc.enemies(w)) is None   # its fighter walks to them: they are on its way
 def test_the_ai_clouds_a_group_of_foes_but_not_its_friends():
-    from sim.engine.spell_ai import cloud_group
+    from sim.engine.ai.spells import cloud_group
     enc = _wizard(HALL, [0, 3], {"id": "g", "template": "goblin", "team": "m", "at": [14, 3]},
                   {"id": "h", "template": "goblin", "team": "m", "at": [15, 4]},
                   {"id": "f", "template": "human-fighter-1", "team": "p", "at": [13, 2]})
@@ -340,7 +340,7 @@ def test_the_ai_clouds_a_group_of_foes_but_not_its_friends():
 
 
 def test_no_web_nor_cloud_on_a_lone_goblin_in_the_open():
-    from sim.engine.spell_ai import cloud_group, web_choke
+    from sim.engine.ai.spells import cloud_group, web_choke
     enc = _wizard(OPEN, [0, 15], {"id": "g", "template": "goblin", "team": "m", "at": [14, 15]})
     w = turn_of(enc, "w")
     assert web_choke(enc, w, enc.enemies(w)) is None and cloud_group(enc, w, enc.enemies(w)) is None
@@ -393,7 +393,7 @@ def test_a_move_goes_round_a_web_when_a_way_exists_and_through_when_none():
 
 
 def test_a_wizard_does_not_walk_into_its_own_web_to_fight_in_melee():
-    from sim.engine.spell_ai import keep_out
+    from sim.engine.ai.spells import keep_out
     enc = _wizard(HALL, [2, 3], {"id": "g", "template": "goblin", "team": "m", "at": [9, 3]})
     _web_zone(enc, [(x, y) for x in range(5, 9) for y in range(7)])
     w = turn_of(enc, "w")

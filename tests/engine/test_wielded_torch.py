@@ -17,7 +17,7 @@ from sim.cli import main as cli_main
 from sim.engine import attacks
 from sim.engine.actions import Strike
 from sim.engine.fight import new_encounter
-from sim.loaders import load_encounter
+from sim.scenario.files import load_encounter
 from tests.engine.helpers import encounter, ready
 from tests.engine.test_spells import Fixed, of_type, turn_of
 from tests.test_fuzz import run_cli

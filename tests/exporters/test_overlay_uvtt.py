@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from sim.classify import classify
+from sim.terrain.classify import classify
 from sim.cli import main
-from sim.exporters.overlay import ALPHA, ALPHA_BLOCKED, overlay_rgba
-from sim.exporters.uvtt import blocked_mask, uvtt_obj, wall_segments
-from sim.grid import CaveGrid
-from sim.loaders import load_map
-from sim.mapwrite import write_map
-from sim.render.palette import category_rgb
+from sim.maps.exporters.overlay import ALPHA, ALPHA_BLOCKED, overlay_rgba
+from sim.maps.exporters.uvtt import blocked_mask, uvtt_obj, wall_segments
+from sim.terrain.grid import CaveGrid
+from sim.maps.read import load_map
+from sim.maps.write import write_map
+from sim.maps.palette import category_rgb
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
 
@@ -201,7 +201,7 @@ def test_wall_outline_of_any_blocked_mask_reads_back(cols, rows, data):
 
 
 def test_uvtt_keeps_map_lights_and_walls_closed_doors(tmp_path):
-    from sim.grid import MapLight
+    from sim.terrain.grid import MapLight
 
     g = CaveGrid.from_arrays(np.full((3, 4), 10.0), np.full((3, 4), 10.0),
                              door=np.array([[0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]], bool),

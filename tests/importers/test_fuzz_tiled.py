@@ -5,7 +5,7 @@ floor picture) go through ``cavesim import`` in this process, each run under a t
 
 Every run must end with exit 0 or 2, no traceback and no exception out of ``main``; a refusal is
 one line naming the map (or the external tileset at fault); an import that succeeds must have
-written a map that loads again (``sim.loaders.load_map``). The mutants are drawn by
+written a map that loads again (``sim.maps.read.load_map``). The mutants are drawn by
 ``random.Random(SEED)`` from the edits a person, a script or a disk makes: an attribute or JSON
 value replaced by an extreme (a 400-digit integer, NaN, infinity, 1e308, -1, 0, a string, an
 empty string, true, null, a list, a 5,000-character name, a device path), an element or key
@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from sim.loaders import load_map
+from sim.maps.read import load_map
 from tests.importers.test_tiled import semantic_spec, value_spec
 from tests.importers.tiledkit import TILE, write
 from tests.test_fuzz import run_cli

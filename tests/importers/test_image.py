@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from sim.cli import main
-from sim.importers.image import read_image_grid
-from sim.loaders import load_map
+from sim.maps.importers.image import read_image_grid
+from sim.maps.read import load_map
 
 # the cave every picture below encodes: (width ft, ceiling ft, difficult); None = rock
 CAVE = [

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.cli import main
-from sim.errors import DataError
-from sim.exporters.tiled import export_tiled
-from sim.grid import CaveGrid
-from sim.importers.tiled import PALETTE_FT, read_tiled_grid
-from sim.loaders import load_map
+from sim.base.errors import DataError
+from sim.maps.exporters.tiled import export_tiled
+from sim.terrain.grid import CaveGrid
+from sim.maps.importers.tiled import PALETTE_FT, read_tiled_grid
+from sim.maps.read import load_map
 from tests.importers.tiledkit import TILE, Spec, TilesetSpec, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -197,8 +197,8 @@ def test_export_then_import_is_exact(tmp_path, suffix, name):
 
 
 def test_many_values_refused_unless_rounded_down(tmp_path, capsys):
-    from sim.generate import generate_cave
-    from sim.mapwrite import write_map
+    from sim.maps.generate import generate_cave
+    from sim.maps.write import write_map
 
     g = generate_cave(3, 128, 128)   # thousands of distinct float widths and ceilings
     write_map(g, tmp_path / "gen.toml", fmt="layers")
@@ -241,7 +241,7 @@ def test_floor_picture_goes_out_as_an_image_layer_and_comes_back(tmp_path, suffi
 
     from PIL import Image
 
-    from sim.mapwrite import write_map
+    from sim.maps.write import write_map
 
     g = load_map(ROOT / "maps" / "gallery.toml")
     buf = io.BytesIO()

@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import sim.importers.tiled as tiled
-from sim.errors import shorten
-from sim.loaders import load_map
+import sim.maps.importers.tiled as tiled
+from sim.base.errors import shorten
+from sim.maps.read import load_map
 from tests.importers.test_tiled import POINTS, TILE, VALUES, semantic_spec, value_spec
 from tests.importers.tiledkit import write
 from tests.test_fuzz import run_cli
@@ -348,7 +348,7 @@ def test_tmj_layer_width_a_string_or_true(tmp_path):
                                                  ("m", 1000.5, "1000.5"), ("ft", -0.5, "-0.5")])
 def test_ft_property_bounded_as_a_toml_map(tmp_path, suffix, units, value, shown):
     """A value tile's ``ft``, like a TOML legend's width, is 0 (rock) to 1000 in the map's units
-    (sim.maplayers.MAX_LENGTH)."""
+    (sim.maps.layers.MAX_LENGTH)."""
     spec = value_spec(units=units)
     ten = VALUES.index(10.0)
     spec.tilesets[0].tiles[ten] = {"ft": value}
@@ -494,7 +494,7 @@ def test_shipped_entity_bomb_still_refused(tmp_path):
 def test_a_door_layer_of_4_million_different_tiles_is_one_sort(tmp_path):
     """2048 x 2048 squares, every door tile a different GID of one 2^27-tile tileset (an 8-MB
     file): the tiles are looked up with numpy (about a second), not one Python step each (13 s)."""
-    import sim.importers.tiled as t
+    import sim.maps.importers.tiled as t
     n = 2048
     b64 = lambda a: base64.b64encode(zlib.compress(np.ascontiguousarray(a, "<u4").tobytes(), 1)).decode()
     ones = np.ones((n, n), np.uint32)

@@ -12,11 +12,11 @@ import pytest
 from PIL import Image
 
 from sim.cli import main
-from sim.errors import DataError
-from sim.importers import importer_for
-from sim.importers.common import ImportOptions
-from sim.importers.vtt import import_file
-from sim.loaders import load_map
+from sim.base.errors import DataError
+from sim.maps.importers import importer_for
+from sim.maps.importers.common import ImportOptions
+from sim.maps.importers.vtt import import_file
+from sim.maps.read import load_map
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "uvtt"
 
@@ -63,9 +63,9 @@ def imported(tmp_path, doc, **opts):
 
 def test_suffixes_choose_the_vtt_importer():
     for s in ("a.dd2vtt", "a.df2vtt", "a.uvtt", "A.UVTT"):
-        assert importer_for(s) == "sim.importers.vtt"
-    assert importer_for("cave.tmx") == importer_for("cave.TMJ") == "sim.importers.tiled"
-    assert importer_for("cave.png") == "sim.importers.image"
+        assert importer_for(s) == "sim.maps.importers.vtt"
+    assert importer_for("cave.tmx") == importer_for("cave.TMJ") == "sim.maps.importers.tiled"
+    assert importer_for("cave.png") == "sim.maps.importers.image"
     with pytest.raises(DataError, match=r"cave\.tsx: cavesim cannot import \.tsx files; it reads \.dd2vtt, \.df2vtt, "
                                         r"\.png, \.tmj, \.tmx, \.uvtt"):
         importer_for("cave.tsx")
@@ -288,7 +288,7 @@ def test_samples_import_validate_classify_analyze(tmp_path, capsys, name, floor_
 
 def test_renderer_floor_is_the_imported_picture(tmp_path):
     from sim.render import art
-    from sim.render.options import with_art
+    from sim.view.options import with_art
 
     doc = room_doc(image=png_b64(96, 64, colour=(10, 200, 30, 255)))
     src = write(tmp_path, doc, name="green.uvtt")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.loaders import load_map
+from sim.maps.read import load_map
 from tests.test_fuzz import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,7 +283,7 @@ def test_deep_nesting_is_refused(tmp_path, depth):
 
 def test_a_light_of_huge_range_is_clipped_and_the_map_validates(tmp_path):
     """Was: written as bright_ft = inf, which ``validate`` then refuses. It is imported at the
-    1000 ft a map [[light]] may reach (sim.maplayers.MAX_LIGHT_FT), with a warning."""
+    1000 ft a map [[light]] may reach (sim.maps.layers.MAX_LIGHT_FT), with a warning."""
     src = write(tmp_path, doc(lights=[{"position": pt(5, 5), "range": 1e308}]))
     out = kept(tmp_path, src, "lights[0].range: 1e+308 squares is inf ft, over the 1000 ft a map light may reach; "
                               "imported as 1000 ft")

@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from skimage.morphology import medial_axis
 
-from sim.importers.widths import Geometry, _medial_axis, _order, fine_windows, measure_widths, rasterise
+from sim.maps.importers.widths import Geometry, _medial_axis, _order, fine_windows, measure_widths, rasterise
 
 
 def _walls(seed: int, n: int = 12) -> Geometry:

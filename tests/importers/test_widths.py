@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.importers.widths import Geometry, facing_squares, measure_widths, route_mask
+from sim.maps.importers.widths import Geometry, facing_squares, measure_widths, route_mask
 
 
 def loop(*pts):

@@ -11,10 +11,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.generate import generate_cave
-from sim.movement import Mover, distance_map, kernel, move_field
-from sim.movement.field import BLOCKED, WALK
-from sim.movement.queries import _plan, _ring, _run
+from sim.maps.generate import generate_cave
+from sim.terrain.movement import Mover, distance_map, kernel, move_field
+from sim.terrain.movement.field import BLOCKED, WALK
+from sim.terrain.movement.queries import _plan, _ring, _run
 from sim.rules.bodies import body_for
 
 from .reference import reference_labels

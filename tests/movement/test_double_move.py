@@ -5,8 +5,8 @@ both. Exact figures through reach, path and the distance map, which must agree."
 import numpy as np
 import pytest
 
-from sim.grid import CaveGrid
-from sim.movement import Mover, distance_map, find_path, move_field, reach
+from sim.terrain.grid import CaveGrid
+from sim.terrain.movement import Mover, distance_map, find_path, move_field, reach
 from sim.rules.bodies import body_for
 
 

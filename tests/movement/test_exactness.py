@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.movement import Mover, find_path, move_field, reach
-from sim.movement.field import BLOCKED
-from sim.movement.queries import _plan
+from sim.terrain.movement import Mover, find_path, move_field, reach
+from sim.terrain.movement.field import BLOCKED
+from sim.terrain.movement.queries import _plan
 from sim.rules.bodies import body_for
 
 from .reference import reference_labels

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.grid import CaveGrid
-from sim.movement import Mover, distance_map, escape_tries, find_path, move_field, reach
-from sim.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK
-from sim.movement.queries import _plan, _run
+from sim.terrain.grid import CaveGrid
+from sim.terrain.movement import Mover, distance_map, escape_tries, find_path, move_field, reach
+from sim.terrain.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK
+from sim.terrain.movement.queries import _plan, _run
 from sim.rules.bodies import body_for, swarm_body
 from sim.rules.categories import Category as K
 

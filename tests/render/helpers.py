@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from sim import events as ev
-from sim.grid import CaveGrid
-from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
+from sim.engine import events as ev
+from sim.terrain.grid import CaveGrid
+from sim.scenario.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
 
 LEGEND = {"#": (0, 0), ".": (30, 12), "f": (2, 12), "k": (0.3, 0.5), "c": (5, 2.5), "g": (30, 4), "~": (15, 12, True)}
 

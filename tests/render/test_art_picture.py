@@ -14,9 +14,10 @@ import pytest
 from PIL import Image
 
 from sim.cli import main
-from sim.crawl import run_crawl
-from sim.loaders import load_crawl, load_map
-from sim.render.options import with_art
+from sim.crawl.run import run_crawl
+from sim.maps.read import load_map
+from sim.scenario.files import load_crawl
+from sim.view.options import with_art
 
 from .helpers import ROOT_MAPS
 

@@ -5,7 +5,7 @@ from PIL import Image
 from sim.cli import main
 from sim.cli._common import bare_map
 from sim.render.session import map_scene
-from sim.specs import Limits
+from sim.maps.limits import Limits
 
 from conftest import MAPS
 
@@ -29,7 +29,7 @@ def test_bare_map_is_told_from_an_encounter(write_map, tmp_path):
 
 
 def test_map_scene_has_no_one_and_nothing_to_play(write_map):
-    from sim.loaders import load_map
+    from sim.maps.read import load_map
 
     scene, timeline = map_scene(load_map(write_map(GRID, LEGEND)), size=(640, 400))
     assert scene.model.creatures == {} and scene.model.finished
@@ -81,7 +81,7 @@ def test_render_of_a_bare_map_draws_all_of_it_from_column_0(write_map, tmp_path)
     floor's bounding box, centred on the floor: a map with more rock on its left than on its
     right (3 columns against 2 here, as the Warrens' 2 against 1) lost its first columns. A bare
     map is framed whole; the light's multiply no longer paints a black square round the map."""
-    from sim.loaders import load_map
+    from sim.maps.read import load_map
 
     m = write_map(UNEVEN, LEGEND)
     out = tmp_path / "cave.png"

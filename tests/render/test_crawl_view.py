@@ -14,10 +14,10 @@ import pytest
 from PIL import Image
 
 from sim.cli import main
-from sim.crawl import run_crawl
-from sim.loaders import load_crawl
-from sim.render.crawlplan import BEAT, INTRO, RATE, CrawlPlan, fight_schedule, plan_rate, split_fights
-from sim.render.crawlwords import clock
+from sim.crawl.run import run_crawl
+from sim.scenario.files import load_crawl
+from sim.view.crawlplan import BEAT, INTRO, RATE, CrawlPlan, fight_schedule, plan_rate, split_fights
+from sim.story.crawlwords import clock
 from sim.render.session import crawl_start_event
 
 from tests.crawl.helpers import FIGHTER, crawl_file
@@ -97,7 +97,7 @@ def test_the_fight_is_spliced_in_as_the_fight_animation_plays_it(plan, warrens):
     assert fight.s1 - fight.s0 == pytest.approx(duration) and duration > 10
     assert plan.crawl_time(fight.s0) == 10.5 and plan.crawl_time(fight.s1) == 17.5
     # round r of the fight starts at crawl time 10.5 + r - 1
-    from sim import events as ev
+    from sim.engine import events as ev
 
     for i, e in enumerate(events):
         if isinstance(e, ev.RoundStart):
@@ -346,8 +346,8 @@ def test_the_plan_needs_no_pygame():
     import subprocess
     import sys
 
-    code = ("import sys; from sim.crawl import run_crawl; from sim.loaders import load_crawl; "
-            "from sim.render.crawlplan import CrawlPlan; from sim.render.session import crawl_start_event; "
+    code = ("import sys; from sim.crawl.run import run_crawl; from sim.scenario.files import load_crawl; "
+            "from sim.view.crawlplan import CrawlPlan; from sim.render.session import crawl_start_event; "
             "r = run_crawl(load_crawl('maps/crawl_warrens.toml')); p = CrawlPlan(r, crawl_start_event(r)[0]); "
             "p.where(p.duration / 2); p.caption(5.0); "
             "assert 'pygame' not in sys.modules, 'pygame imported'; print('clean')")

@@ -4,9 +4,9 @@ import inspect
 
 import pytest
 
-from sim import events as ev
-from sim.render.model import ViewModel
-from sim.render.timeline import Director
+from sim.engine import events as ev
+from sim.view.model import ViewModel
+from sim.view.timeline import Director
 
 
 def test_every_event_type_has_its_handler_in_the_table():

@@ -12,8 +12,8 @@ from sim.cli import main
 from sim.editor.model import Document
 from sim.editor.ops import Paint, write_ops
 from sim.editor.save import autosave_path, write_autosave
-from sim.loaders import load_map
-from sim.render import palette
+from sim.maps.read import load_map
+from sim.maps import palette
 
 LEGEND = '''
 "#" = "wall"

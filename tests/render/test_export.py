@@ -150,8 +150,8 @@ def test_building_the_cli_leaves_pygame_out():
 
 
 def test_palette_and_view_state_modules_import_no_pygame():
-    code = ("import sys; import sim.render.palette, sim.render.portray, sim.render.model, sim.render.timeline, "
-            "sim.render.particles, sim.render.easing; from sim.render.palette import CATEGORY_RGB; "
+    code = ("import sys; import sim.maps.palette, sim.render.portray, sim.view.model, sim.view.timeline, "
+            "sim.render.particles, sim.render.easing; from sim.maps.palette import CATEGORY_RGB; "
             "assert len(CATEGORY_RGB) == 7 and all(len(c) == 3 for c in CATEGORY_RGB.values()); "
             "assert 'pygame' not in sys.modules, 'pygame imported'; print('clean')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -179,7 +179,7 @@ def test_one_frame_is_drawn_alone_and_is_the_same_picture():
     from sim.cli import build_parser
     from sim.cli.render import scene_factory
     from sim.render.export import _frames
-    from sim.render.options import parse_size
+    from sim.view.options import parse_size
 
     args = build_parser().parse_args(["render", str(ROOT_MAPS / "demo.toml"), "--out", "x.png", "--scale", "0.25"])
     make = scene_factory(args, parse_size(args.size))

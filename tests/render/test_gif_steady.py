@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from sim.crawl import run_crawl
-from sim.loaders import load_crawl
+from sim.crawl.run import run_crawl
+from sim.scenario.files import load_crawl
 from sim.render import export as E
 
 from .helpers import ROOT_MAPS

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sim.render.lighting import DARKVISION_RGB, EXPLORED_RGB, LEVEL_RGB, VIEWS, Lighting, flicker, light_image
-from sim.vision import BRIGHT, DARK, SHADOWY
+from sim.terrain.vision import BRIGHT, DARK, SHADOWY
 from tests.render.helpers import headless, scene_for, spec
 
 ROWS = ["#" * 34] + ["#" + "." * 32 + "#"] * 3 + ["#" * 34]

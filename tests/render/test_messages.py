@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.render import hud, text
 from sim.render.session import play_scene
 

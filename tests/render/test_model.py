@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.render.model import ViewModel, labels_for
+from sim.view.model import ViewModel, labels_for
 from sim.render.session import simulate
 
 from .helpers import spec
@@ -69,7 +69,7 @@ def test_replay_steps_back_to_the_same_state_as_a_prefix():
 
 
 def test_light_and_darkness_spells_reach_the_pictures_lights():
-    from sim.events import SpellCast
+    from sim.engine.events import SpellCast
     m = ViewModel()
     m.apply(SpellCast(round=1, actor="c", spell="light", targets=("c",), squares=()))
     m.apply(SpellCast(round=1, actor="c", spell="light", targets=(), squares=((2, 1),)))

@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.loaders import load_map
-from sim.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
-from sim.render import art, palette
+from sim.maps.read import load_map
+from sim.scenario.specs import SETTINGS_DEFAULTS, CombatantSpec, EncounterSpec
+from sim.render import art
+from sim.maps import palette
 from sim.rules.categories import Category
 
 from .helpers import ROOT_MAPS, scene_for, surface

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import ndimage
 
-from sim.grid import open_runs
+from sim.terrain.grid import open_runs
 from sim.render import art
 
 from .helpers import ROOT_MAPS
@@ -67,7 +67,7 @@ def test_separable_noise_equals_the_dense_interpolation():
 
 
 def test_loading_a_map_imports_no_scipy_ndimage():
-    code = "import sys; from sim.loaders import load_encounter; load_encounter('maps/demo.toml'); " \
+    code = "import sys; from sim.scenario.files import load_encounter; load_encounter('maps/demo.toml'); " \
            "print('scipy.ndimage' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT_MAPS.parent)
     assert r.returncode == 0, r.stderr

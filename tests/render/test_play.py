@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim import events as ev
+from sim.engine import events as ev
 from sim.engine import swallow
 from sim.engine.actions import Draw
 from sim.render.portray import badges

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pygame
 
-from sim import events as ev
+from sim.engine import events as ev
 from sim.cli import main
-from sim.paths import maps_dir
+from sim.base.paths import maps_dir
 from sim.render.session import play_scene
 
 from .helpers import spec

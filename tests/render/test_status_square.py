@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sim.loaders import load_encounter
+from sim.scenario.files import load_encounter
 from sim.render.app import App, open_window
 from sim.render.session import watch_scene
 

@@ -7,7 +7,7 @@ import numpy as np
 import pygame
 import pytest
 
-from sim import events as ev
+from sim.engine import events as ev
 
 from .helpers import scene_for, settle, spec
 

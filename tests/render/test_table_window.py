@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sim import events as ev
+from sim.engine import events as ev
 from sim.render.app import App
 from sim.render.session import play_scene
 
@@ -287,8 +287,8 @@ def test_hovering_an_enemy_shows_the_chance_to_hit_and_the_end_card_keys(screen)
     lines = scene.hit_lines
     assert lines and lines[0].startswith(f"longsword vs {scene.model.creatures['gob'].label}: ") and "% to hit" in lines[0] and "damage (1d8" in lines[0]
     from sim.engine.attacks import plan_attack
-    from sim.engine.estimates import hit_chance
-    from sim.log import mod_words
+    from sim.engine.ai.estimates import hit_chance
+    from sim.story.log import mod_words
 
     c, gob = ctl.enc.creatures["bruna"], ctl.enc.creatures["gob"]
     plan = plan_attack(ctl.enc, c, c.attack_named("longsword"), gob)
@@ -310,7 +310,7 @@ def test_hovering_an_enemy_shows_the_chance_to_hit_and_the_end_card_keys(screen)
 
 def test_play_dice_options_from_the_command_line(capsys):
     from sim.cli import main
-    from sim.paths import maps_dir
+    from sim.base.paths import maps_dir
 
     demo = str(maps_dir() / "demo.toml")
     assert main(["play", demo, "--dice", "manual", "--max-frames", "3", "--size", "640x360"]) == 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim import events as ev
-from sim.render import timeline as tl
-from sim.render.model import ViewModel
+from sim.engine import events as ev
+from sim.view import timeline as tl
+from sim.view.model import ViewModel
 
 START = ev.EncounterStart(round=0, map="m", seed=1, cols=10, rows=6, combatants=(
     {"id": "bruna", "name": "Bruna", "template": "human-fighter-3", "team": "party", "size": "medium",

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sim import events as ev
-from sim.render import palette, portray
+from sim.engine import events as ev
+from sim.render import portray
+from sim.maps import palette
 from sim.render.draw import Sprites
 from sim.render.text import Text
 from sim.rules.categories import Category

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sim import events as ev
-from sim.loaders import load_encounter
+from sim.engine import events as ev
+from sim.scenario.files import load_encounter
 from sim.render.app import App, open_window
 from sim.render.session import play_scene, replay_scene, simulate, watch_scene
 

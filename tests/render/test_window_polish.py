@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sim import events as ev
+from sim.engine import events as ev
 from sim.render.placement import inside, label_candidates, overlaps, place
 
 from .helpers import scene_for, spec, surface

@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules.sizes import Size
 from sim.rules.statblocks import list_templates, load_template
 from sim.rules.statblocks.specials import ability_table

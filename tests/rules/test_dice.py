@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules.dice import Dice, scale_damage
 from sim.rules.weapons import weapon_table
 

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from sim.classify import classify_square
+from sim.terrain.classify import classify_square
 from sim.rules.bodies import body_for
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
-from sim.rules.thresholds import block, rewrite, thresholds
+from sim.terrain.thresholds import block, rewrite, thresholds
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"
@@ -17,7 +17,7 @@ DOC = ROOT / "docs" / "rules.md"
 
 def test_threshold_tables_in_the_doc_are_the_generated_ones():
     text = DOC.read_text(encoding="utf-8")
-    assert block() in text, "run: python -m sim.rules.thresholds --write docs/rules.md"
+    assert block() in text, "run: python -m sim.terrain.thresholds --write docs/rules.md"
     assert rewrite(text) == text
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules.bodies import swarm_body
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size

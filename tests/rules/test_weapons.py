@@ -2,7 +2,7 @@
 
 import pytest
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules.categories import Category, effects
 from sim.rules.sizes import Size
 from sim.rules.weapons import (

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.generate import generate_cave
-from sim.vision import BRIGHT, DARK, SHADOWY, Light, field_of_view, level_letters, light_levels
+from sim.maps.generate import generate_cave
+from sim.terrain.vision import BRIGHT, DARK, SHADOWY, Light, field_of_view, level_letters, light_levels
 from tests.vision.ford_reference import reference_fov
 
 

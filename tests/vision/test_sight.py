@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.generate import generate_cave
-from sim.vision import (DARK, DETECTS, LOCATES, NONE, SEES, Light, Viewer, explore, field_of_view, light_levels,
+from sim.maps.generate import generate_cave
+from sim.terrain.vision import (DARK, DETECTS, LOCATES, NONE, SEES, Light, Viewer, explore, field_of_view, light_levels,
                         sight, vision)
 
 TORCH = dict(bright_ft=20, shadowy_ft=40)

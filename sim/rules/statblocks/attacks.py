@@ -9,13 +9,33 @@ import dataclasses
 import math
 import re
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
-from sim.rules.statblocks.tables import class_table, feat_table, feats_with, natural_reach, race_table, stat_rule
-from sim.rules.statblocks.types import Abilities, Attack, NaturalEntry, Source, SwarmStats, WeaponEntry
+from sim.rules.statblocks.tables import (
+    class_table,
+    feat_table,
+    feats_with,
+    natural_reach,
+    race_table,
+    stat_rule,
+)
+from sim.rules.statblocks.types import (
+    Abilities,
+    Attack,
+    NaturalEntry,
+    Source,
+    SwarmStats,
+    WeaponEntry,
+)
 from sim.rules.weapons import (
-    ArmorPiece, Weapon, combat_modifier, damage_for, effective_index, handed_index, natural_weapon,
+    ArmorPiece,
+    Weapon,
+    combat_modifier,
+    damage_for,
+    effective_index,
+    handed_index,
+    natural_weapon,
 )
 
 

@@ -16,7 +16,7 @@ import math
 import re
 from typing import Any, Iterable, Mapping
 
-from sim.errors import DataError, shorten
+from sim.base.errors import DataError, shorten
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 

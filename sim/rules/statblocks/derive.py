@@ -11,21 +11,44 @@ import math
 from fractions import Fraction
 from typing import Any, Mapping
 
-from sim.errors import DataError
+from sim.base.errors import DataError
 from sim.rules.bodies import body_for, swarm_body
 from sim.rules.dice import Dice
 from sim.rules.statblocks.attacks import attacks_of
 from sim.rules.statblocks.printed import disagreements
 from sim.rules.statblocks.specials import HD_FRACTIONS
 from sim.rules.statblocks.tables import (
-    ability_mod, base_attack, base_save, bonus_spells, class_table, domain_table, feat_table, feats_with, natural_reach,
+    ability_mod,
+    base_attack,
+    base_save,
+    bonus_spells,
+    class_table,
+    domain_table,
+    feat_table,
+    feats_with,
+    natural_reach,
     race_table,
-    skill_total, spell_table, stat_rule, swarm_count, swarm_damage, swarm_rules, type_table,
+    skill_total,
+    spell_table,
+    stat_rule,
+    swarm_count,
+    swarm_damage,
+    swarm_rules,
+    type_table,
 )
 from sim.rules.statblocks.types import (
-    SAVE_ABILITY, Abilities, Aura, Saves, Source, Spellcasting, StatBlock, SwarmStats, rider_from_spec,
+    SAVE_ABILITY,
+    Abilities,
+    Aura,
+    Saves,
+    Source,
+    Spellcasting,
+    StatBlock,
+    SwarmStats,
+    rider_from_spec,
 )
-from sim.rules.weapons import combat_modifier, gear as gear_item, reduced_speed
+from sim.rules.weapons import combat_modifier, reduced_speed
+from sim.rules.weapons import gear as gear_item
 
 
 def _progressions(src: Source) -> list[tuple[int, str, tuple[str, ...], int, str]]:

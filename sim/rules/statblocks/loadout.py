@@ -6,13 +6,24 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterable
 
-from sim.errors import shorten
+from sim.base.errors import shorten
 from sim.rules.statblocks.attacks import AttackContext, weapon_attacks
 from sim.rules.statblocks.derive import derive
 from sim.rules.statblocks.tables import class_table
 from sim.rules.statblocks.types import GRIPS, Attack, StatBlock, WeaponEntry
 from sim.rules.weapons import (
-    ArmorPiece, Weapon, armor as armor_piece, energy_ability, shield as shield_piece, weapon as weapon_named,
+    ArmorPiece,
+    Weapon,
+    energy_ability,
+)
+from sim.rules.weapons import (
+    armor as armor_piece,
+)
+from sim.rules.weapons import (
+    shield as shield_piece,
+)
+from sim.rules.weapons import (
+    weapon as weapon_named,
 )
 
 

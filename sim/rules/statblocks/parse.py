@@ -9,31 +9,86 @@ import dataclasses
 import re
 from typing import Any, Mapping
 
-from sim.errors import DataError, shorten
+from sim.base.errors import DataError, shorten
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.statblocks.check import (
-    MAX_ABILITY, MAX_LENGTH_FT, MAX_LEVEL, MAX_RANKS, Check, close_names, get_bool, get_dice, get_int, get_size,
-    get_str, get_str_list, get_table, is_int, is_num, snake_key,
+    MAX_ABILITY,
+    MAX_LENGTH_FT,
+    MAX_LEVEL,
+    MAX_RANKS,
+    Check,
+    close_names,
+    get_bool,
+    get_dice,
+    get_int,
+    get_size,
+    get_str,
+    get_str_list,
+    get_table,
+    is_int,
+    is_num,
+    snake_key,
 )
 from sim.rules.statblocks.printed import parse_printed
 from sim.rules.statblocks.riders import parse_riders
 from sim.rules.statblocks.specials import (
-    parse_hd_fraction, parse_save_bonus, parse_spell_like, parse_unmodelled,
+    parse_hd_fraction,
+    parse_save_bonus,
+    parse_spell_like,
+    parse_unmodelled,
 )
 from sim.rules.statblocks.tables import (
-    class_table, domain_table, feat_table, race_table, skill_table, spell_table, type_table,
+    class_table,
+    domain_table,
+    feat_table,
+    race_table,
+    skill_table,
+    spell_table,
+    type_table,
 )
 from sim.rules.statblocks.types import (
-    ABILITIES, BOOK_FIELDS, GRIPS, KINDS, MANEUVERABILITY, SAVE_ABILITY, SCHEMA_VERSION,
-    WEAPON_DAMAGE_RULES, Abilities, AuraSpec, Defenses, Feat, NaturalEntry, RiderSpec,
-    Senses, Source, Speeds, SwarmSpec, WeaponEntry,
+    ABILITIES,
+    BOOK_FIELDS,
+    GRIPS,
+    KINDS,
+    MANEUVERABILITY,
+    SAVE_ABILITY,
+    SCHEMA_VERSION,
+    WEAPON_DAMAGE_RULES,
+    Abilities,
+    AuraSpec,
+    Defenses,
+    Feat,
+    NaturalEntry,
+    RiderSpec,
+    Senses,
+    Source,
+    Speeds,
+    SwarmSpec,
+    WeaponEntry,
 )
 from sim.rules.weapons import (
-    ArmorPiece, EnergyAbility, armor as armor_piece, energy_ability, gear as gear_item, natural_kinds,
-    normalize_name, parse_crit, resolve_weapon_name, shield as shield_piece, weapon as weapon_named,
+    ArmorPiece,
+    EnergyAbility,
+    energy_ability,
+    natural_kinds,
+    normalize_name,
+    parse_crit,
+    resolve_weapon_name,
 )
-
+from sim.rules.weapons import (
+    armor as armor_piece,
+)
+from sim.rules.weapons import (
+    gear as gear_item,
+)
+from sim.rules.weapons import (
+    shield as shield_piece,
+)
+from sim.rules.weapons import (
+    weapon as weapon_named,
+)
 
 _TOP_KEYS = {
     "schema_version", "name", "kind", "size", "type", "subtypes", "race", "sex", "alignment", "cr",

@@ -6,10 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.errors import shorten
+from sim.base.errors import shorten
 from sim.rules.dice import Dice
 from sim.rules.statblocks.check import Check, get_dice, is_int, snake_key
-from sim.rules.statblocks.types import BOOK_FIELDS, WEAPON_DAMAGE_RULES, Attack, Disagreement, Printed, PrintedAttack
+from sim.rules.statblocks.types import (
+    BOOK_FIELDS,
+    WEAPON_DAMAGE_RULES,
+    Attack,
+    Disagreement,
+    Printed,
+    PrintedAttack,
+)
 
 _INT_PRINTED = ("hp", "initiative", "speed", "ac", "touch", "flat_footed", "bab", "fort", "ref", "will",
                 "distraction_dc")

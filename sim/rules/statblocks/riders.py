@@ -12,11 +12,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from sim.errors import DataError, shorten
+from sim.base.errors import DataError, shorten
 from sim.rules.dice import Dice
 from sim.rules.statblocks.check import Check, get_size, get_str
 from sim.rules.statblocks.specials import rider_extras, rider_needs
-from sim.rules.statblocks.types import ABILITIES, GRAPPLE_RIDER_KINDS, RIDER_KINDS, SAVE_ABILITY, RiderSpec
+from sim.rules.statblocks.types import (
+    ABILITIES,
+    GRAPPLE_RIDER_KINDS,
+    RIDER_KINDS,
+    SAVE_ABILITY,
+    RiderSpec,
+)
 
 #: grapple rider kind -> the keys it takes besides key and kind
 GRAPPLE_RIDER_KEYS: dict[str, tuple[str, ...]] = {

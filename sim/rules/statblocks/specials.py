@@ -10,7 +10,7 @@ import functools
 from fractions import Fraction
 from typing import Any, Mapping
 
-from sim.errors import shorten
+from sim.base.errors import shorten
 from sim.rules import _data
 from sim.rules.statblocks.check import Check, close_names, get_str_list, is_int
 from sim.rules.statblocks.tables import spell_table

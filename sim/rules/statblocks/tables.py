@@ -11,7 +11,7 @@ import functools
 import math
 from typing import Any
 
-from sim.errors import shorten
+from sim.base.errors import shorten
 from sim.rules import _data
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size

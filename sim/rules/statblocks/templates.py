@@ -1,6 +1,6 @@
 """Finding and loading stat blocks: the shipped templates under ``sim/data/pcs`` and
 ``sim/data/monsters/<type>`` (by name, cached), or a user's stat block file (by path, read through
-:func:`sim.fileio.read_toml`).
+:func:`sim.base.fileio.read_toml`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import functools
 from pathlib import Path
 from typing import Iterable
 
-from sim.errors import DataError, shorten
-from sim.fileio import read_toml
+from sim.base.errors import DataError, shorten
+from sim.base.fileio import read_toml
 from sim.rules import _data
 from sim.rules.bodies import Body
 from sim.rules.statblocks.derive import derive

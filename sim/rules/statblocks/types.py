@@ -8,13 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import shorten
+from sim.base.errors import shorten
 from sim.rules.bodies import Body
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
 from sim.rules.statblocks.tables import ability_mod, skill_total
 from sim.rules.weapons import ArmorPiece, EnergyAbility, GearItem, Weapon
-
 
 SCHEMA_VERSION = 1
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
