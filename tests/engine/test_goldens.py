@@ -21,7 +21,8 @@ from sim.base.paths import maps_dir
 
 GOLDEN = Path(__file__).with_name("goldens.json")
 ENCOUNTERS = ["demo", "kobold_warren", "ogre_tunnel", "fissure_hold", "rat_crack", "bat_gallery",
-              "hellwasp_torches"]
+              "hellwasp_torches", "darkmantle_roost", "drow_patrol", "great_vault", "grimlock_den", "ooze_cellar",
+              "otyugh_midden", "spider_gallery", "troll_hall", "umber_hulk", "vermin_pit", "web_mouth"]
 SEEDS = range(5)
 REGEN = os.environ.get("CAVESIM_REGEN_GOLDENS") == "1"
 
