@@ -128,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
 
         write_jsonl(args.events, result.events)
     if args.json:
-        json.dump(result.to_json(), sys.stdout, separators=(",", ":"))
+        from sim.story.crawlwords import crawl_json
+
+        json.dump(crawl_json(result), sys.stdout, separators=(",", ":"))
         sys.stdout.write("\n")
     else:
         _print_text(result)
@@ -188,47 +190,53 @@ def window(result, args: argparse.Namespace, size, speed: float) -> int:
 
 
 def _print_text(result) -> None:
+    from sim.crawl.records import (
+        Dressing,
+        Fight,
+        KeepArmorOff,
+        LeftBehind,
+        Light,
+        LightOut,
+        Noticed,
+        Squeeze,
+        Stretch,
+        Wait,
+    )
+    from sim.story.crawlwords import light_words, notice_words, reason_words
+
     spec = result.spec
     print(f"{spec.name} (seed {spec.seed}): {' > '.join(m.id for m in spec.party)}")
     print(f"route: {plural(len(result.route) - 1, 'square')} from {spec.start_name or spec.start} to "
           f"{spec.goal_name or spec.goal}")
     for cid, why in result.left_behind.items():
-        print(f"  ! {cid} {why}")
+        print(f"  ! {cid} {reason_words(why)}")
     print()
     print(f"  {'time':>6} {'rounds':>7}  what")
     for e in result.timeline:
         who = ", ".join(e.who)
-        d = e.detail
-        if e.what in ("walk", "single_file", "crawl", "awkward", "tight"):
-            per = ", ".join(f"{k} {v:g}" for k, v in d.get("member_rounds", {}).items())
-            line = (f"{who} {_verb(e.what, e.who)} {plural(d.get('squares'), 'square')} from {e.at} "
+        if isinstance(e, Stretch):
+            per = ", ".join(f"{k} {v:g}" for k, v in e.member_rounds.items())
+            line = (f"{who} {_verb(e.what, e.who)} {plural(e.squares, 'square')} from {e.at} "
                     f"({plural(float(e.rounds), 'round')}: {per})")
-            checks = d.get("checks")
-            if checks:
+            if isinstance(e, Squeeze) and e.checks:
                 line += "; Escape Artist: " + "; ".join(
-                    f"{k} {plural(float(sum(c['tries'] for c in v)), 'try', 'tries')}" for k, v in checks.items() if v)
-        elif e.what in ("armor_off", "armor_on"):
-            line = (f"{who} {_verb(e.what, e.who)} the {d['armor']} ({d['minutes']:g} min"
-                    f"{', helped' if d['helped'] else ''})")
-        elif e.what == "wait":
-            line = f"{who} {_verb('wait', e.who)} for {d['for']}"
-        elif e.what == "encounter":
-            line = (f"FIGHT at {e.at} with {', '.join(d['monsters'])}: {d['winner'] or 'no one'} wins after "
-                    f"{plural(d['rounds'], 'round')} (seed {d['seed']})" + (f"; armour off: {', '.join(d['armor_off'])}" if d['armor_off'] else ""))
-        elif e.what in ("light", "light_out"):
-            from sim.crawl.run import (
-                light_words,  # (loaded with the crawl, not for every command)
-            )
-
-            line = light_words(e.who[0], e.what, d)
-        elif e.what == "noticed":
-            from sim.crawl.run import notice_words
-
-            line = notice_words(d)
-        elif e.what == "left_behind":
-            line = f"{who} {d['reason']}"
-        elif e.what == "keep_armor_off":
-            line = f"{who} {_verb(e.what, e.who)}: {d['reason']}"
+                    f"{k} {plural(float(sum(c.tries for c in v)), 'try', 'tries')}" for k, v in e.checks.items() if v)
+        elif isinstance(e, Dressing):
+            line = f"{who} {_verb(e.what, e.who)} the {e.armor} ({e.minutes:g} min{', helped' if e.helped else ''})"
+        elif isinstance(e, Wait):
+            line = f"{who} {_verb('wait', e.who)} for {e.for_whom}"
+        elif isinstance(e, Fight):
+            f = e.summary
+            line = (f"FIGHT at {e.at} with {', '.join(f.monsters)}: {f.winner or 'no one'} wins after "
+                    f"{plural(f.rounds, 'round')} (seed {f.seed})" + (f"; armour off: {', '.join(f.armor_off)}" if f.armor_off else ""))
+        elif isinstance(e, (Light, LightOut)):
+            line = light_words(e.who[0], e)
+        elif isinstance(e, Noticed):
+            line = notice_words(e)
+        elif isinstance(e, LeftBehind):
+            line = f"{who} {reason_words(e.why)}"
+        elif isinstance(e, KeepArmorOff):
+            line = f"{who} {_verb(e.what, e.who)}: {reason_words(e.why)}"
         else:
             line = f"{who} {_verb(e.what, e.who)} at {e.at}"
         print(f"  {_clock(e.start):>6} {e.start:>7g}  {line}")

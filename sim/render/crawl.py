@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pygame
 
+from sim.crawl.records import CrawlResult, Light, LightOut
 from sim.maps import palette
 from sim.render.hud import Hud, panel_box
 from sim.render.lighting import Lighting
@@ -47,7 +48,7 @@ HELP = ("Space pause  ·  +/- speed  ·  → next part  ·  ← back  ·  Home r
 ROUTE_RGBA = (255, 236, 190, 60)
 
 
-def crawl_scene(result, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
+def crawl_scene(result: CrawlResult, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
                 legend: bool = True):
     """The crawl ``result`` (:func:`sim.crawl.run.run_crawl`) as a (scene, driver) pair."""
     scene = CrawlScene(result, size=size, speed=speed, pace=pace, hud=hud, legend=legend)
@@ -82,7 +83,7 @@ class CrawlPlayer:
 class CrawlScene(Scene):
     """A :class:`~sim.render.scene.Scene` whose party follows the crawl's plan between fights."""
 
-    def __init__(self, result, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
+    def __init__(self, result: CrawlResult, *, size=(1280, 720), speed: float = 1.0, pace: float = 1.0, hud: bool = True,
                  legend: bool = True):
         spec = result.spec
         start, enc = crawl_start_event(result)
@@ -273,9 +274,9 @@ class CrawlScene(Scene):
         for e in self.plan.timeline:
             if e.start > t + 1e-9:
                 continue
-            if e.what == "light":
-                bearer, item = e.detail.get("carried_by"), e.detail.get("item")
-            elif e.what == "light_out":
+            if isinstance(e, Light):
+                bearer, item = e.carried_by, e.item
+            elif isinstance(e, LightOut):
                 bearer = item = None
         m = self.model
         changed = False

@@ -1,6 +1,10 @@
-"""The crawl in words (part of :class:`~sim.view.crawlplan.CrawlPlan`): the caption at any
-moment, each timeline entry as a sentence for the journey log, the outcome, names of members and
-groups, and crawl time as a clock.
+"""The crawl in words: every sentence about a crawl (:mod:`sim.crawl` gives ids and numbers
+only). Why a member stays behind or keeps its armour off, the party's light, who noticed whom;
+the crawl as the JSON ``cavesim crawl --json`` prints (:func:`crawl_json`: the records' own
+serializers, with the reasons in these words); and, as part of
+:class:`~sim.view.crawlplan.CrawlPlan`, the caption at any moment, each timeline entry as a
+sentence for the journey log, the outcome, names of members and groups, and crawl time as a
+clock.
 
 >>> clock(42), join_names(["Bruna", "Lidda"])
 ('4:12', 'Bruna and Lidda')
@@ -8,8 +12,104 @@ groups, and crawl time as a clock.
 
 from __future__ import annotations
 
-from sim.crawl.run import light_words, notice_words
+from collections.abc import Callable
+from typing import Any
+
+from sim.crawl.records import (
+    ArmorOff,
+    ArmorOn,
+    Awkward,
+    CannotFollow,
+    CannotPass,
+    CrawlResult,
+    Crawlway,
+    FellInFight,
+    Fight,
+    FightNear,
+    KeepArmorOff,
+    LeftBehind,
+    Light,
+    LightOut,
+    Noticed,
+    Squeeze,
+    Stretch,
+    Tight,
+    Wait,
+    Why,
+)
 from sim.rules.categories import Category, effects
+
+
+def reason_words(why: Why) -> str:
+    """Why a member stays behind or keeps its armour off, in words.
+
+    >>> print(reason_words(CannotFollow(stop=(4, 1), category=Category.TIGHT_SQUEEZE, size="large", name="Ogre")))
+    cannot follow past (4, 1): Tight Squeeze for a large Ogre
+    >>> print(reason_words(CannotPass(kind="crawl", at=(7, 2))))
+    cannot get through the crawl stretch at (7, 2) (no check it could make succeeds)
+    >>> print(reason_words(FellInFight()), "/", reason_words(FightNear()))
+    fell in the fight / a fight is near
+    """
+    if isinstance(why, CannotFollow):
+        return f"cannot follow past {why.stop}: {why.category.label} for a {why.size} {why.name}"
+    if isinstance(why, CannotPass):
+        return f"cannot get through the {why.kind} stretch at {why.at} (no check it could make succeeds)"
+    if isinstance(why, FellInFight):
+        return "fell in the fight"
+    if isinstance(why, FightNear):
+        return "a fight is near"
+    raise TypeError(f"not a crawl reason: {why!r}")
+
+
+def crawl_json(result: CrawlResult) -> dict[str, Any]:
+    """The crawl as ``cavesim crawl --json`` prints it (and the crawl golden hashes it): every
+    record's own serializer, the reasons in words."""
+    return result.to_json(reason_words)
+
+
+def light_words(who: str, e: Light | LightOut) -> str:
+    """A light entry of the timeline in words.
+
+    >>> print(light_words("lidda", Light(start=0.0, rounds=0.0, who=("lidda",), at=(3, 4), item="torch",
+    ...                                  carried_by="lidda", burns_minutes=60.0)))
+    lidda lights a torch and carries the party's light (it burns 60 min)
+    >>> print(light_words("lidda", LightOut(start=600.0, rounds=0.0, who=("lidda",), at=(9, 4), item="torch")))
+    lidda's torch burns out
+    """
+    item = e.item.replace("-", " ")
+    if isinstance(e, LightOut):
+        return f"{who}'s {item} burns out"
+    if e.picked_up:
+        return f"{who} picks up the burning {item} and carries the party's light"
+    m = e.burns_minutes
+    return f"{who} lights a {item} and carries the party's light" + (f" (it burns {m:g} min)" if m else "")
+
+
+_HOW_MONSTER = {"light": "sees the party's light", "senses": "notices the party by its senses"}
+_HOW_MEMBER = {"light": "sees {} in the light", "darkvision": "sees {} by darkvision", "senses": "pinpoints {} by its senses"}
+_FIRST = {"monsters": "The monsters notice first", "party": "The party notices first",
+          "both": "Both sides notice each other"}
+
+
+def notice_words(e: Noticed, name: Callable[[str], str] = str) -> str:
+    """A ``noticed`` entry of the timeline in words (the first three noticings).
+
+    >>> from sim.crawl.records import MonsterNotices, PartyNotices
+    >>> print(notice_words(Noticed(start=0.5, rounds=0.0, who=("kobold-2",), at=(5, 14), first="monsters",
+    ...                            monsters_noticed=(MonsterNotices("kobold-2", 200, "light"),), party_noticed=())))
+    The monsters notice first: kobold-2 sees the party's light from 200 ft; the party has noticed nothing
+    >>> print(notice_words(Noticed(start=0.0, rounds=0.0, who=("tordek",), at=(1, 1), first="party",
+    ...                            monsters_noticed=(), party_noticed=(PartyNotices("tordek", "ogre", 60, "darkvision"),))))
+    The party notices first: tordek sees ogre by darkvision from 60 ft
+    """
+    parts = [f"{name(x.monster)} {_HOW_MONSTER.get(x.by, 'notices the party')} from {x.from_ft} ft"
+             for x in e.monsters_noticed]
+    parts += [f"{name(x.member)} {_HOW_MEMBER.get(x.by, 'notices {}').format(name(x.monster))} from {x.from_ft} ft"
+              for x in e.party_noticed]
+    more = f" and {len(parts) - 3} more" if len(parts) > 3 else ""
+    head = _FIRST.get(e.first, "Noticed")
+    tail = "" if e.party_noticed else "; the party has noticed nothing"
+    return f"{head}: {'; '.join(parts[:3])}{more}{tail}"
 
 
 def clock(rounds: float) -> str:
@@ -66,55 +166,57 @@ class CrawlWords:
     def entry_text(self, i: int) -> str:
         """A timeline entry in words, for the caption and the log."""
         e = self.timeline[i]
-        d = e.detail
         who = self.names(e.who)
         many = len(e.who) > 1 and who != "The party"
-        rounds = f"{e.rounds:g} round{'s' if e.rounds != 1 else ''}"
-        sq = d.get("squares", 0)
-        squares = f"{sq} square{'s' if sq != 1 else ''}"
-        if e.what == "walk":
-            return f"{who} walk{'' if many else 's'} {squares} ({rounds})"
-        if e.what == "single_file":
-            return f"Single file through the passage: {squares}, {rounds}"
-        if e.what in ("crawl", "awkward", "tight"):
-            crawlers = [c for c, cats in d.get("categories", {}).items() if "CRAWL" in cats]
-            place = {"crawl": "the crawlway",
-                     "awkward": f"the squeeze (awkward space, Escape Artist DC {effects(Category.AWKWARD).escape_dc})",
-                     "tight": f"the tight squeeze (Escape Artist DC {effects(Category.TIGHT_SQUEEZE).escape_dc})"}[e.what]
-            text = f"{'Single file through' if many else 'Through'} {place}: {squares}, {rounds}"
-            if e.what == "crawl" and crawlers and len(crawlers) < len(e.who):
-                text += f"; {join_names([self.name(c) for c in crawlers])} crawl{'s' if len(crawlers) == 1 else ''}"
-            checks = d.get("checks") or {}
-            tries = {c: sum(x["tries"] for x in v) for c, v in checks.items() if v}
-            if tries:
-                text += "; " + ", ".join(f"{self.name(c)} {n:g} tr{'y' if n == 1 else 'ies'}" for c, n in tries.items())
-            return text
-        if e.what in ("light", "light_out"):
-            return light_words(who, e.what, d)
-        if e.what == "noticed":
-            return notice_words(d, self.name)
-        if e.what == "armor_off":
-            return f"{who} takes off the {d.get('armor', 'armour')} ({d.get('minutes', 0):g} min{', helped' if d.get('helped') else ''})"
-        if e.what == "armor_on":
-            return f"{who} puts the {d.get('armor', 'armour')} back on ({d.get('minutes', 0):g} min{', helped' if d.get('helped') else ''})"
-        if e.what == "keep_armor_off":
-            return f"{who} keep{'' if many else 's'} the armour off: {d.get('reason', '')}"
-        if e.what == "wait":
-            return f"{who} wait{'' if many else 's'} for {self.name(d.get('for', ''))}"
-        if e.what == "left_behind":
-            return f"{who} {'are' if many else 'is'} left behind: {d.get('reason', '')}"
-        if e.what == "encounter":
-            monsters = d.get("monsters", [])
+        if isinstance(e, Stretch):
+            return self._stretch_text(e, who, many)
+        if isinstance(e, (Light, LightOut)):
+            return light_words(who, e)
+        if isinstance(e, Noticed):
+            return notice_words(e, self.name)
+        if isinstance(e, ArmorOff):
+            return f"{who} takes off the {e.armor} ({e.minutes:g} min{', helped' if e.helped else ''})"
+        if isinstance(e, ArmorOn):
+            return f"{who} puts the {e.armor} back on ({e.minutes:g} min{', helped' if e.helped else ''})"
+        if isinstance(e, KeepArmorOff):
+            return f"{who} keep{'' if many else 's'} the armour off: {reason_words(e.why)}"
+        if isinstance(e, Wait):
+            return f"{who} wait{'' if many else 's'} for {self.name(e.for_whom)}"
+        if isinstance(e, LeftBehind):
+            return f"{who} {'are' if many else 'is'} left behind: {reason_words(e.why)}"
+        if isinstance(e, Fight):
+            monsters = e.summary.monsters
             head = (f"FIGHT! {self.group_names(monsters)} notice{'' if len(monsters) > 1 else 's'} the party at "
                     f"{tuple(e.at)}")
-            if d.get("armor_off"):
-                head += f"; armour off: {join_names([self.name(c) for c in d['armor_off']])}"
+            if e.summary.armor_off:
+                head += f"; armour off: {join_names([self.name(c) for c in e.summary.armor_off])}"
             return head
         if e.what == "arrive":
             return f"{who} arrive{'' if many else 's'} at {self.goal()}"
         if e.what == "stand_up":
             return f"{who} stand{'' if many else 's'} up"
-        return f"{who}: {e.what.replace('_', ' ')}"
+        raise TypeError(f"not a crawl timeline entry: {e!r}")
+
+    def _stretch_text(self, e: Stretch, who: str, many: bool) -> str:
+        """A stretch of the route in words: its length and time, who crawls, the Escape Artist tries."""
+        rounds = f"{e.rounds:g} round{'s' if e.rounds != 1 else ''}"
+        squares = f"{e.squares} square{'s' if e.squares != 1 else ''}"
+        if e.what == "walk":
+            return f"{who} walk{'' if many else 's'} {squares} ({rounds})"
+        if e.what == "single_file":
+            return f"Single file through the passage: {squares}, {rounds}"
+        place = {Crawlway: "the crawlway",
+                 Awkward: f"the squeeze (awkward space, Escape Artist DC {effects(Category.AWKWARD).escape_dc})",
+                 Tight: f"the tight squeeze (Escape Artist DC {effects(Category.TIGHT_SQUEEZE).escape_dc})"}[type(e)]
+        text = f"{'Single file through' if many else 'Through'} {place}: {squares}, {rounds}"
+        crawlers = [c for c, cats in e.categories.items() if Category.CRAWL in cats]
+        if isinstance(e, Crawlway) and crawlers and len(crawlers) < len(e.who):
+            text += f"; {join_names([self.name(c) for c in crawlers])} crawl{'s' if len(crawlers) == 1 else ''}"
+        checks = e.checks if isinstance(e, Squeeze) else {}
+        tries = {c: sum(x.tries for x in v) for c, v in checks.items() if v}
+        if tries:
+            text += "; " + ", ".join(f"{self.name(c)} {n:g} tr{'y' if n == 1 else 'ies'}" for c, n in tries.items())
+        return text
 
     def caption(self, s: float) -> str:
         """What the caption says at screen time ``s`` (fights: the renderer's own)."""
@@ -127,9 +229,9 @@ class CrawlWords:
             return self.outcome()
         if g.kind == "regroup" and 0 <= g.fight < len(self.result.fights):
             f = self.result.fights[g.fight]
-            if f["winner"] == "party":
-                return f"The party wins after {f['rounds']} rounds and goes on towards {self.goal()}"
-            return f"The party loses after {f['rounds']} rounds"
+            if f.winner == "party":
+                return f"The party wins after {f.rounds} rounds and goes on towards {self.goal()}"
+            return f"The party loses after {f.rounds} rounds"
         if not g.entries:
             return "On the way"
         parts = [self.entry_text(i) for i in g.entries[:1]]

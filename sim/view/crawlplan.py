@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass, field
 
 from sim.base.coords import Pos
+from sim.crawl.records import CrawlResult, Stretch, Wait
 from sim.engine import events as ev
 from sim.story.crawlwords import CrawlWords
 
@@ -149,7 +150,7 @@ def fight_schedule(events: list, *, pace: float = 1.0):
     return starts, total, model
 
 
-def split_fights(result) -> list[list]:
+def split_fights(result: CrawlResult) -> list[list]:
     """The crawl's fight events, one list per fight (each begins with an encounter start)."""
     out: list[list] = []
     for e in result.events:
@@ -221,7 +222,7 @@ class CrawlPlan(CrawlWords):
     name, size and square, from :func:`sim.render.session.crawl_start_event`); ``pace`` scales the fights' holds
     as for a watched fight."""
 
-    def __init__(self, result, start: ev.EncounterStart, *, pace: float = 1.0):
+    def __init__(self, result: CrawlResult, start: ev.EncounterStart, *, pace: float = 1.0):
         from sim.view.model import labels_for
 
         self.result = result
@@ -239,13 +240,13 @@ class CrawlPlan(CrawlWords):
         for i, events in enumerate(split_fights(result)):
             starts, dur, model = fight_schedule(events, pace=pace)
             first = events[0]
-            summary = result.fights[i] if i < len(result.fights) else {}
+            summary = result.fights[i] if i < len(result.fights) else None
             self.fights.append(FightShow(
                 index=i, events=events, starts=starts, duration=dur,
                 start_squares={d["id"]: [tuple(s) for s in d["squares"]] for d in first.combatants},
                 end_squares={cid: list(cv.squares) for cid, cv in model.creatures.items()},
                 end_prone={cid: cv.prone for cid, cv in model.creatures.items()},
-                fallen=set(summary.get("party", [])) - set(summary.get("party_standing", [])),
+                fallen=set(summary.party) - set(summary.party_standing) if summary is not None else set(),
                 ids={d["id"] for d in first.combatants}))
         self.segments: list[Segment] = []
         self.entry_s: dict[int, float] = {}
@@ -261,7 +262,7 @@ class CrawlPlan(CrawlWords):
         self._fallen_at: dict[str, float] = {}
         for i, f in enumerate(self.fights):
             for cid in f.fallen:
-                self._fallen_at.setdefault(cid, float(result.fights[i]["start_rounds"]))
+                self._fallen_at.setdefault(cid, float(result.fights[i].start_rounds))
         self._open = self._openness()
         self._behind = self._room_behind()
         self._placed: tuple | None = None   # (t, segment, placements): the last answer, asked again
@@ -406,13 +407,13 @@ class CrawlPlan(CrawlWords):
                 continue
             end = e.start + e.rounds + 1e-9
             mine = []
-            while k < len(rest) and rest[k][0] <= end:
+            while k < len(rest) and rest[k].t <= end:
                 mine.append(rest[k])
                 k += 1
             if not mine:
                 continue
-            own = e.detail.get("member_rounds", {}).get(cid)
-            last = float(mine[-1][0])
+            own = e.member_rounds.get(cid) if isinstance(e, Stretch) else None
+            last = float(mine[-1].t)
             begin = max(e.start, last - own) if own is not None else e.start
             begin = max(begin, tr.times[-1])
             tr.times.append(begin)
@@ -422,10 +423,10 @@ class CrawlPlan(CrawlWords):
             j = 0
             while j < len(mine):
                 g = j
-                while g < len(mine) and mine[g][0] == mine[j][0]:
+                while g < len(mine) and mine[g].t == mine[j].t:
                     g += 1
                 group = mine[j:g]
-                tg = max(prev, float(group[0][0]))
+                tg = max(prev, float(group[0].t))
                 for n, (_, sq, pr) in enumerate(group):
                     tr.times.append(prev + (n + 1) / len(group) * (tg - prev))
                     tr.progress.append(self._route_index(sq, tr.progress[-1]))
@@ -464,9 +465,9 @@ class CrawlPlan(CrawlWords):
     def square(self, cid: str, t: float) -> Pos:
         """The square the member's track has it in at crawl time ``t`` (the plan, before drawing)."""
         pts = self.result.tracks[cid]
-        times = [p[0] for p in pts]
+        times = [p.t for p in pts]
         j = bisect.bisect_right(times, t + 1e-9) - 1
-        return tuple(pts[max(0, j)][1])
+        return tuple(pts[max(0, j)].at)
 
     def _openness(self) -> list[float]:
         """Per route square, 0..1: room for two abreast (smoothed along the route)."""
@@ -610,10 +611,10 @@ class CrawlPlan(CrawlWords):
             return None
         t = self.crawl_time(s)
         for i, e in enumerate(self.timeline):
-            if e.what == "wait" and abs(e.start - g.t1) < 1e-9 and i > g.entries[-1]:
+            if isinstance(e, Wait) and abs(e.start - g.t1) < 1e-9 and i > g.entries[-1]:
                 done = [c for c in e.who if c in self._tracks and self.progress(c, t) >= self.progress(c, g.t1) - 1e-6]
                 if done:
-                    return done, e.detail.get("for", "")
+                    return done, e.for_whom
                 return None
         return None
 

@@ -7,10 +7,14 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
+from sim.crawl.records import CannotFollow, Check
 from sim.crawl.run import run_crawl
+from sim.rules.categories import Category
 from sim.scenario.files import load_crawl
+from sim.story.crawlwords import crawl_json
 
 from .helpers import crawl_file
+
 
 def entries(result, what):
     return [e for e in result.timeline if e.what == what]
@@ -25,7 +29,7 @@ def test_fighter_in_chainmail_through_a_crawlway(tmp_path):
     walk1, crawl, out1, walk2 = [e for e in r.timeline if e.what in ("walk", "crawl")]
     assert walk1.rounds == 0.5          # (1,1) -> (4,1): 3 squares at 20 ft in chainmail: one move action
     off = entries(r, "armor_off")[0]
-    assert off.detail["armor"] == "chainmail" and off.rounds == 10 and not off.detail["helped"]  # 1 minute
+    assert off.armor == "chainmail" and off.rounds == 10 and not off.helped  # 1 minute
     assert crawl.rounds == 1.5          # 3 crawl squares = 3 move actions (§2.4)
     assert out1.rounds == 0.5           # crawl out into the open: 1 move action, still prone
     stand = entries(r, "stand_up")[0]
@@ -41,14 +45,14 @@ def test_halfling_crawls_where_the_human_needs_escape_artist(tmp_path):
                    ["lidda:halfling-rogue-3", "bruna:human-fighter-3"], frm="1,1", to="8,1")
     r = run_crawl(load_crawl(p))
     squeeze = entries(r, "awkward")[0]
-    assert squeeze.detail["categories"]["lidda"] == ["CRAWL"]
-    assert squeeze.detail["categories"]["bruna"] == ["AWKWARD"]
-    checks = squeeze.detail["checks"]
-    assert checks["lidda"] == []
-    assert [c["dc"] for c in checks["bruna"]] == [15, 15]
+    assert squeeze.categories["lidda"] == (Category.CRAWL,)
+    assert squeeze.categories["bruna"] == (Category.AWKWARD,)
+    checks = squeeze.checks
+    assert checks["lidda"] == ()
+    assert [c.dc for c in checks["bruna"]] == [15, 15] and all(isinstance(c, Check) for c in checks["bruna"])
     # Bruna, armour and shield off: Escape Artist +4, +2 aid from Lidda = +6: take 10 makes 16
-    assert all(c["tries"] == 1 for c in checks["bruna"])
-    assert squeeze.detail["member_rounds"]["bruna"] == 1.0  # two tries, a move action each
+    assert all(c.tries == 1 for c in checks["bruna"])
+    assert squeeze.member_rounds["bruna"] == 1.0  # two tries, a move action each
 
 
 HALL = ["#" * 15, "#.............#", "#.............#", "#.............#", "#" * 15]  # room to walk abreast
@@ -58,10 +62,10 @@ def test_party_waits_for_its_slowest_member(tmp_path):
     p = crawl_file(tmp_path, HALL, {}, ["mialee:elf-wizard-3", "tordek:dwarf-fighter-3"], frm="1,2", to="13,2")
     r = run_crawl(load_crawl(p))
     walk = entries(r, "walk")[0]
-    assert walk.detail["member_rounds"] == {"mialee": 1.0, "tordek": 1.5}  # 12 squares at 30 / at 20 ft
-    assert walk.rounds == 1.5 and walk.detail["slowest"] == "tordek"
+    assert walk.member_rounds == {"mialee": 1.0, "tordek": 1.5}  # 12 squares at 30 / at 20 ft
+    assert walk.rounds == 1.5 and walk.slowest == "tordek"
     wait = entries(r, "wait")[0]
-    assert wait.who == ("mialee",) and wait.detail["rounds"] == {"mialee": 0.5}
+    assert wait.who == ("mialee",) and wait.waited == {"mialee": 0.5}
     assert r.total_rounds == 1.5
 
 
@@ -69,19 +73,20 @@ def test_large_companion_cannot_follow(tmp_path):
     p = crawl_file(tmp_path, ["#" * 12, "#....ff....#", "#" * 12], {"f": "{ width = 0.8, height = 10 }"},
                    ["bruna:human-fighter-3", "ogre:ogre"], frm="1,1", to="10,1")
     r = run_crawl(load_crawl(p))
-    assert "ogre" in r.left_behind and "cannot follow past (4, 1)" in r.left_behind["ogre"]
-    assert r.arrived == ["bruna"]
-    assert entries(r, "left_behind")[0].who == ("ogre",)
+    assert r.left_behind == {"ogre": CannotFollow(stop=(4, 1), category=Category.TIGHT_SQUEEZE, size="large", name="Ogre")}
+    assert r.arrived == ("bruna",)
+    assert entries(r, "left_behind")[0].who == ("ogre",) and entries(r, "left_behind")[0].why == r.left_behind["ogre"]
+    assert crawl_json(r)["left_behind"] == {"ogre": "cannot follow past (4, 1): Tight Squeeze for a large Ogre"}
 
 
 def test_crawl_and_its_fight_are_reproducible(tmp_path):
     extra = '\n[[combatant]]\ntemplate = "goblin"\nteam = "monsters"\nat = [14, 1]\n'
     p = crawl_file(tmp_path, ["#" * 17, "#...............#", "#" * 17], {}, ["bruna:human-fighter-3"],
                    frm="1,1", to="15,1", extra=extra, seed=9)
-    a = run_crawl(load_crawl(p)).to_json()
-    b = run_crawl(load_crawl(p)).to_json()
+    a = crawl_json(run_crawl(load_crawl(p)))
+    b = crawl_json(run_crawl(load_crawl(p)))
     assert a == b and a["fights"] and a["fights"][0]["monsters"] == ["goblin-1"]
-    c = run_crawl(load_crawl(p, seed=10)).to_json()
+    c = crawl_json(run_crawl(load_crawl(p, seed=10)))
     assert c["fights"][0]["seed"] != a["fights"][0]["seed"]
 
 
@@ -90,11 +95,11 @@ def test_shipped_crawl_shows_everything():
     whats = {e.what for e in r.timeline}
     assert {"light", "walk", "crawl", "armor_off", "wait", "encounter", "arrive"} <= whats
     # the kobolds see the party's torch from the lair and fight it at the entrance, armour on (RULES §9.3.4)
-    assert r.fights[0]["at"] == [5, 14] and r.fights[0]["armor_off"] == []
+    assert r.fights[0].at == (5, 14) and r.fights[0].armor_off == ()
     # in full view (no lights, no darkvision advantage) they notice it in the crawlway, Bruna's armour off
     spec = load_crawl("maps/crawl_warrens.toml")
     dark = run_crawl(dataclasses.replace(spec, settings={**spec.settings, "vision": False}))
-    assert dark.fights[0]["armor_off"] == ["bruna"] and "light" not in {e.what for e in dark.timeline}
+    assert dark.fights[0].armor_off == ("bruna",) and "light" not in {e.what for e in dark.timeline}
 
 
 def test_cli_and_bad_input(tmp_path, capsys):
@@ -140,7 +145,7 @@ def test_a_route_one_member_plans_is_taken_when_all_can_follow_it(tmp_path):
                    [f"rogue:{data / 'nimble_rogue.toml'}", f"hob:{data / 'clumsy_halfling.toml'}"],
                    frm="1,1", to="10,1")
     r = run_crawl(load_crawl(p))
-    assert r.left_behind == {} and r.arrived == ["rogue", "hob"]
+    assert r.left_behind == {} and r.arrived == ("rogue", "hob")
     assert {e.what for e in r.timeline} >= {"tight"}
 
 
@@ -153,23 +158,24 @@ def test_single_file_followers_start_once_the_one_ahead_is_a_square_in(tmp_path)
     p = crawl_file(tmp_path, rows, {}, party, frm="5,2", to="7,2")
     r = run_crawl(load_crawl(p))
     (sf,) = entries(r, "single_file")
-    assert sf.detail["member_rounds"] == {f"e{i}": 0.5 for i in range(4)} and sf.rounds == pytest.approx(0.75)
+    assert sf.member_rounds == {f"e{i}": 0.5 for i in range(4)} and sf.rounds == pytest.approx(0.75)
     wait = entries(r, "wait")[-1]
-    assert wait.detail["for"] == "e3" and set(wait.who) == {"e0", "e1", "e2"}
+    assert wait.for_whom == "e3" and set(wait.who) == {"e0", "e1", "e2"}
 
 
 def test_a_fight_places_the_party_clear_of_a_large_monsters_whole_space(tmp_path):
-    from sim.crawl.run import _block_squares, _file_positions
+    from sim.crawl.fight import file_positions
+    from sim.crawl.notice import block_squares
     from sim.engine.setup import build_creature
     from sim.scenario.specs import CombatantSpec
 
     p = crawl_file(tmp_path, HALL, {}, ["bruna:human-fighter-3"], frm="1,2", to="13,2")
     spec = load_crawl(p)
     bruna = build_creature(CombatantSpec(id="bruna", template="human-fighter-3", team="party", at=(1, 2)), spec.path)
-    ogre = _block_squares((5, 1), 10.0)                   # an ogre at (5, 1) covers (5..6, 1..2)
+    ogre = block_squares((5, 1), 10.0)                   # an ogre at (5, 1) covers (5..6, 1..2)
     assert ogre == {(5, 1), (6, 1), (5, 2), (6, 2)}
     back = [(6, 2), (5, 2), (4, 2), (3, 2)]               # the route behind the party, newest first
-    assert _file_positions(spec.grid, [bruna], back, ogre) == {"bruna": (4, 2)}
+    assert file_positions(spec.grid, [bruna], back, ogre) == {"bruna": (4, 2)}
 
 
 def test_armor_taken_off_in_a_fight_is_off_for_the_crawl_after_it(tmp_path):
@@ -182,7 +188,7 @@ def test_armor_taken_off_in_a_fight_is_off_for_the_crawl_after_it(tmp_path):
     p = crawl_file(tmp_path, ["#" * 22, "#.......cccccccc....##", "#" * 22], {"c": "{ width = 10, height = 2.5 }"},
                    ["fighter.toml"], frm="1,1", to="19,1", extra=extra, seed=2)
     r = run_crawl(load_crawl(p))
-    assert r.fights[0]["winner"] == "party" and r.fights[0]["armor_off"] == ["fighter"]
+    assert r.fights[0].winner == "party" and r.fights[0].armor_off == ("fighter",)
     work = [e for e in r.events if e.type == "armor" and e.stage in ("start", "done")]
     assert [(e.stage, e.rounds) for e in work] == [("start", 10), ("done", 10)]
     after = [e.what for e in r.timeline if e.what in ("encounter", "armor_off", "armor_on")]
@@ -200,6 +206,6 @@ def test_rules_6_1_a_double_move_holds_three_narrow_and_low_squares_on_the_way(t
                        frm="1,1", to=f"{n + 1},1")
         r = run_crawl(load_crawl(p))
         walk = [e for e in r.timeline if e.what in ("walk", "single_file")]
-        assert [e.detail["categories"]["mialee"] for e in walk] == [["NARROW_AND_LOW"]]
-        assert walk[0].detail["member_rounds"]["mialee"] == rounds
+        assert [e.categories["mialee"] for e in walk] == [(Category.NARROW_AND_LOW,)]
+        assert walk[0].member_rounds["mialee"] == rounds
         assert r.total_rounds == rounds

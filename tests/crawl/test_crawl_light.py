@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import math
 
-from sim.crawl.run import _PartyLight, _trigger, run_crawl
-from sim.scenario.files import load_crawl
-from sim.rules.weapons import combat_modifier
+from conftest import MAPS
 
-ROUNDS_PER_MINUTE = combat_modifier("time", "rounds_per_minute")  # RULES §6.1: 10 rounds a minute
+from sim.crawl.gear import PartyLight
+from sim.crawl.notice import trigger
+from sim.crawl.records import Light, MonsterNotices, PartyNotices, TrackPoint
+from sim.crawl.run import run_crawl
 from sim.engine.setup import build_creature
-from sim.scenario.files import CombatantSpec
+from sim.rules.weapons import combat_modifier
+from sim.scenario.files import CombatantSpec, load_crawl
+from sim.story.crawlwords import crawl_json
 from sim.terrain.grid import CaveGrid
 from sim.terrain.vision.scene import burn_minutes, party_light_bearer
 
-from conftest import MAPS
+ROUNDS_PER_MINUTE = combat_modifier("time", "rounds_per_minute")  # RULES §6.1: 10 rounds a minute
 
 
 def member(cid, template):
@@ -34,9 +37,9 @@ def test_the_bearer_is_the_first_with_a_free_hand():
 def test_burn_time_lights_the_next_torch_then_goes_dark():
     lidda = member("lidda", "halfling-rogue-3")
     lidda.items = {"torch": 2}
-    tracks = {"lidda": [(0.0, (3, 4), False)]}
+    tracks = {"lidda": [TrackPoint(0.0, (3, 4), False)]}
     timeline = []
-    light = _PartyLight()
+    light = PartyLight()
     light.relight([lidda], timeline, 0.0, tracks)
     assert lidda.torch_lit and light.out_at == 60 * ROUNDS_PER_MINUTE
     light.burn([lidda], timeline, 61 * ROUNDS_PER_MINUTE, tracks)
@@ -44,7 +47,8 @@ def test_burn_time_lights_the_next_torch_then_goes_dark():
     assert timeline[1].start == 600 and light.out_at == 1200
     light.burn([lidda], timeline, 125 * ROUNDS_PER_MINUTE, tracks)
     assert [e.what for e in timeline][-1] == "light_out" and not light.lit() and not lidda.torch_lit
-    assert timeline[0].detail == {"item": "torch", "carried_by": "lidda", "burns_minutes": 60.0}
+    assert timeline[0] == Light(start=0.0, rounds=0.0, who=("lidda",), at=(3, 4), item="torch", carried_by="lidda",
+                                burns_minutes=60.0)
     assert burn_minutes("sunrod") == 360 and math.isinf(burn_minutes("everburning-torch"))
 
 
@@ -53,16 +57,16 @@ def test_monsters_see_the_light_far_beyond_its_radius():
     kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1))
     route = [(x, 1) for x in range(0, 20)]
     # darkvision 60 ft: unlit, the party is noticed 12 squares off; lit, from the first square (59 squares)
-    assert _trigger(g, route, [kobold], [], lit=False) is None
-    trig = _trigger(g, route, [kobold], [], lit=True)
-    assert trig is not None and trig[0] == 0
+    assert trigger(g, route, [kobold], [], lit=False) is None
+    trig = trigger(g, route, [kobold], [], lit=True)
+    assert trig is not None and trig.index == 0
 
 
 def test_the_crawl_timeline_says_who_carries_the_light():
     r = run_crawl(load_crawl(MAPS / "crawl_warrens.toml"))
     first = r.timeline[0]
-    assert (first.what, first.who, first.detail["item"]) == ("light", ("lidda",), "torch")
-    js = r.to_json()["timeline"][0]
+    assert (first.what, first.who, first.item) == ("light", ("lidda",), "torch")
+    js = crawl_json(r)["timeline"][0]
     assert js["what"] == "light" and js["carried_by"] == "lidda"
 
 
@@ -77,37 +81,35 @@ ROUTE = [(x, 1) for x in range(0, 50)]
 
 def test_the_monsters_see_the_party_light_first_and_the_party_sees_nothing():
     kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1))
-    i, group, d = _trigger(_corridor(), ROUTE, [kobold], [member("bruna", "human-fighter-3")], lit=True, item="torch")
-    assert (i, [m.id for m in group]) == (0, ["k"])
-    assert d == {"first": "monsters", "monsters_noticed": [{"monster": "k", "from_ft": 295, "by": "light"}],
-                 "party_noticed": []}
+    d = trigger(_corridor(), ROUTE, [kobold], [member("bruna", "human-fighter-3")], lit=True, item="torch")
+    assert (d.index, [m.id for m in d.group]) == (0, ["k"])
+    assert (d.first, d.monsters_noticed, d.party_noticed) == ("monsters", (MonsterNotices("k", 295, "light"),), ())
 
 
 def test_the_party_sees_a_lit_monster_from_afar_first():
     # the kobold's own torch: a lit square is seen from any square with a clear line to it (§9.3.4)
     kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1), light="torch")
-    i, group, d = _trigger(_corridor(), ROUTE, [kobold], [member("bruna", "human-fighter-3")], lit=False)
-    assert i == 0 and d["first"] == "party" and d["monsters_noticed"] == []
-    assert d["party_noticed"] == [{"member": "bruna", "monster": "k", "from_ft": 295, "by": "light"}]
+    d = trigger(_corridor(), ROUTE, [kobold], [member("bruna", "human-fighter-3")], lit=False)
+    assert d.index == 0 and d.first == "party" and d.monsters_noticed == ()
+    assert d.party_noticed == (PartyNotices("bruna", "k", 295, "light"),)
 
 
 def test_in_the_dark_the_dwarf_and_the_kobold_notice_each_other_at_60_ft():
     kobold = CombatantSpec(id="k", template="kobold", team="monsters", at=(59, 1))
     party = [member("bruna", "human-fighter-3"), member("tordek", "dwarf-fighter-3")]
-    i, group, d = _trigger(_corridor(), ROUTE, [kobold], party, lit=False)
-    assert ROUTE[i] == (47, 1)                                   # 12 squares: darkvision 60 ft both ways
-    assert d == {"first": "both", "monsters_noticed": [{"monster": "k", "from_ft": 60, "by": "senses"}],
-                 "party_noticed": [{"member": "tordek", "monster": "k", "from_ft": 60, "by": "darkvision"}]}
+    d = trigger(_corridor(), ROUTE, [kobold], party, lit=False)
+    assert ROUTE[d.index] == (47, 1)                             # 12 squares: darkvision 60 ft both ways
+    assert (d.first, d.monsters_noticed, d.party_noticed) == (
+        "both", (MonsterNotices("k", 60, "senses"),), (PartyNotices("tordek", "k", 60, "darkvision"),))
     # a party of humans only: the kobold notices them; they notice nothing
-    i, group, d = _trigger(_corridor(), ROUTE, [kobold], party[:1], lit=False)
-    assert ROUTE[i] == (47, 1) and d["first"] == "monsters" and d["party_noticed"] == []
+    d = trigger(_corridor(), ROUTE, [kobold], party[:1], lit=False)
+    assert ROUTE[d.index] == (47, 1) and d.first == "monsters" and d.party_noticed == ()
 
 
 def test_the_crawl_timeline_says_who_noticed_whom_first():
     result = run_crawl(load_crawl(MAPS / "crawl_warrens.toml"))
     (e,) = [e for e in result.timeline if e.what == "noticed"]
     assert (e.who, e.at, e.start) == (("kobold-2",), (5, 14), 0.5)
-    assert e.detail == {"first": "monsters", "party_noticed": [],
-                        "monsters_noticed": [{"monster": "kobold-2", "from_ft": 200, "by": "light"}]}
+    assert (e.first, e.party_noticed, e.monsters_noticed) == ("monsters", (), (MonsterNotices("kobold-2", 200, "light"),))
     nxt = result.timeline[result.timeline.index(e) + 1]
     assert nxt.what == "encounter" and nxt.at == e.at

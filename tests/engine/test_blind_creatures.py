@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 
 import sim
-from sim.crawl.run import _monster_blind, _trigger
+from sim.crawl.notice import monster_blind, trigger
+from sim.crawl.records import MonsterNotices
 from sim.engine import innate, specials
 from sim.engine.actions import Cast
 from sim.engine.ai.spells import glitter_group
@@ -160,8 +161,8 @@ def test_a_blind_monster_of_the_crawl_does_not_see_the_partys_light():
     path = [(x, 0) for x in range(30)]
     for template, first in (("kobold", 0), ("grimlock", 8)):
         m = CombatantSpec(id="m", template=template, team="monsters", at=(20, 0))
-        assert _monster_blind(m) == (template == "grimlock")
-        i, group, detail = _trigger(cave, path, [m], [], lit=True, item="torch")
-        assert (i, [g.id for g in group], detail["first"]) == (first, ["m"], "monsters")
-        assert detail["monsters_noticed"] == [{"monster": "m", "from_ft": 100 if first == 0 else 60,
-                                               "by": "light" if first == 0 else "senses"}]
+        assert monster_blind(m) == (template == "grimlock")
+        seen = trigger(cave, path, [m], [], lit=True, item="torch")
+        assert (seen.index, [g.id for g in seen.group], seen.first) == (first, ["m"], "monsters")
+        assert seen.monsters_noticed == (MonsterNotices("m", 100 if first == 0 else 60,
+                                                        "light" if first == 0 else "senses"),)

@@ -17,6 +17,7 @@ from sim.crawl.run import run_crawl
 from sim.engine.fight import new_encounter
 from sim.engine.events import dumps
 from sim.scenario.files import load_crawl, load_encounter
+from sim.story.crawlwords import crawl_json
 from sim.base.paths import maps_dir
 
 GOLDEN = Path(__file__).with_name("goldens.json")
@@ -44,7 +45,7 @@ def _fight_hashes() -> dict[str, str]:
 
 def _crawl_hash() -> dict[str, str]:
     result = run_crawl(load_crawl(maps_dir() / "crawl_warrens.toml"))
-    return {"crawl:crawl_warrens": _sha(json.dumps(result.to_json(), sort_keys=True))}
+    return {"crawl:crawl_warrens": _sha(json.dumps(crawl_json(result), sort_keys=True))}
 
 
 def _batch_hash(tmp_path: Path) -> dict[str, str]:

@@ -115,7 +115,7 @@ def test_the_scene_plays_the_fight_events_at_the_planned_moment(warrens, plan):
     for _ in range(6):
         scene.update(1 / 60)
     assert scene.plan.segment_at(scene.director.t).kind == "fight"
-    assert scene.model.seed == warrens.fights[0]["seed"]           # the fight's encounter start is applied
+    assert scene.model.seed == warrens.fights[0].seed              # the fight's encounter start is applied
     starts, _, _ = fight_schedule(split_fights(warrens)[0])
     assert scene.director.next_at == pytest.approx(fight.s0 + starts[1])   # on the planned schedule, exactly
     # past the fight: the crawl goes on, the end card gone, the marching order back
