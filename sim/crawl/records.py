@@ -154,7 +154,7 @@ class Entry:
     (:meth:`fields`); where a kind's field has the name of an entry's, the kind's value is the
     one written, in the entry's place."""
 
-    what: ClassVar[str] = "entry"
+    what: ClassVar[str]   # each kind's: walk, single_file, crawl, awkward, tight, stand_up, armor_off, ...
     start: float
     rounds: float
     who: tuple[str, ...]

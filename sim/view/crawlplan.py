@@ -1,10 +1,11 @@
 """A crawl on screen, without pygame: when each part of the journey plays (the time mapping) and
 where every member of the party is drawn at any moment (the motion).
 
-The crawl (:mod:`sim.crawl.run`) gives a timeline in rounds and each member's track (the square it
-reaches at each moment). The screen cannot play four minutes of armour-donning at the pace of a
-crawl through a squeeze, so crawl time is mapped onto screen time part by part (STYLE habit 11:
-pure functions of time, drawn at any moment):
+The crawl (:mod:`sim.crawl.run`) gives a timeline in rounds (typed records,
+:mod:`sim.crawl.records`) and each member's track (the square it reaches at each moment). The
+screen cannot play four minutes of armour-donning at the pace of a crawl through a squeeze, so
+crawl time is mapped onto screen time part by part (STYLE habit 11: pure functions of time,
+drawn at any moment):
 
 * every part of the timeline gets ``rate x its rounds`` screen seconds, within a floor and a
   ceiling (:data:`RATE`): walking is compressed most (8x faster than life), squeezes least (they
