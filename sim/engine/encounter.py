@@ -94,6 +94,7 @@ from sim.engine.events import (
     TurnEnd,
     TurnStart,
 )
+from sim.engine.opening import start_event
 from sim.engine.setup import describe
 from sim.engine.swarms import distraction, swarm_attack
 from sim.engine.world import World
@@ -137,8 +138,7 @@ class Encounter(World):
 
     def start_event(self) -> EncounterStart:
         """The ``encounter_start`` event: the map and everyone as they stand before initiative."""
-        return EncounterStart(round=0, map=self.grid.name, seed=self.seed, cols=self.grid.cols, rows=self.grid.rows,
-                              combatants=tuple(self.describe(c) for c in self.creatures.values()))
+        return start_event(self)
 
     def describe(self, c: Creature) -> dict:
         return describe(c)

@@ -216,6 +216,28 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.director.apply_instant(events)
         self._snap = True
 
+    def reset_view(self) -> None:
+        """Forget everything shown (the view model, the animations, the swarms' particles, the hp
+        bars), to apply the events again from the first (a replay stepped back, an undo)."""
+        self.model.reset()
+        self.director.forget()
+        self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
+        self._dispersed.clear()
+        self.hp_shown.clear()
+
+    def show_live(self, world: World) -> None:
+        """Put another live fight behind the view (a saved game loaded, a step undone): what is
+        shown is forgotten (:meth:`reset_view`), the map composite is built anew and the choices
+        of the turn under way (a preview, a spell aimed, a question asked) are dropped."""
+        self.world = world
+        self.reset_view()
+        self._comp = None
+        self.preview = None
+        self.area_preview = []
+        self.spell_choice = None
+        self.aim = None
+        self.prompt = None
+
     def passage_band(self, square: Pos):
         """For a passage narrower than a square: (axis in degrees, its width as a fraction of the
         square), so swarm particles keep to the channel drawn there; else None."""
