@@ -26,7 +26,7 @@ from sim.render.camera import Camera
 from sim.render.draw import Sprites, draw_particles
 from sim.render.effects import Effects
 from sim.render.hud import Hud, HudTexts
-from sim.render.layers import CaveLayers
+from sim.render.layers import CaveLayers, Overlaid
 from sim.render.particles import ParticleSystem
 from sim.render.text import Text
 from sim.render.tokens import Tokens
@@ -35,7 +35,7 @@ from sim.view.model import ViewModel
 from sim.view.world import World
 
 
-class Scene(HudTexts, CaveLayers, Tokens, Effects):
+class Scene(HudTexts, Tokens):
     """Everything on screen. ``mode`` is watch (demo, render), replay or play.
 
     This module holds the composition (state, layout, the director's camera, feeding, stepping and
@@ -60,8 +60,11 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.text = Text()
         self.sprites = Sprites(self.text)
         self.hudder = Hud(self)
+        self.cave = CaveLayers(self.grid, self.text)
         self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
         self.camera = Camera()
+        self.effects = Effects(model=self.model, director=self.director, camera=self.camera, sprites=self.sprites,
+                               text=self.text, grid=self.grid, centre=self.token_centre)
         self.overlays: dict = {"size": None, "creature": False, "reach": False, "contours": False}
         self.selected: str | None = None
         self.weapon_choice: str | None = None
@@ -86,9 +89,6 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.resume_speed = 1.0          # the speed to go back to after a pause
         self._snap = True
         self._dispersed: set[str] = set()
-        self._maps: dict[int, pygame.Surface] = {}
-        self._painted: dict[int, pygame.Surface] = {}
-        self._base_ts = None
         self.fit_ts = 0
         self.auto_camera = mode == "watch"
         self.fit_whole_map = False       # fit() frames the floor (a fight); True: every square of the map (a bare map)
@@ -100,9 +100,6 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.steady_log = False          # the log starts below the acting card (True: no higher than before; a GIF export's log shifted at every turn)
         self._cam_target = None
         self._zoom_f = None
-        self._comp: pygame.Surface | None = None
-        self._comp_key = None
-        self._ov_cache: dict = {}
         self.frames = 0
         self._looks: dict = {}
         self._labels: list = []
@@ -231,12 +228,22 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         of the turn under way (a preview, a spell aimed, a question asked) are dropped."""
         self.world = world
         self.reset_view()
-        self._comp = None
+        self.cave.forget_composite()
         self.preview = None
         self.area_preview = []
         self.spell_choice = None
         self.aim = None
         self.prompt = None
+
+    def map_layer(self, ts: int) -> pygame.Surface:
+        """The painted cave at ``ts`` pixels per square (:meth:`CaveLayers.map_layer`)."""
+        return self.cave.map_layer(ts, fit_ts=self.fit_ts, crisp=self.crisp_map)
+
+    def composite(self) -> pygame.Surface:
+        """The cave at the camera's zoom with the overlays switched on baked in (views built on
+        this one draw their own marks over it)."""
+        on = Overlaid(overlays=self.overlays, selected=self.selected_id(), model=self.model, world=self.world)
+        return self.cave.composite(self.camera.ts, on, fit_ts=self.fit_ts, crisp=self.crisp_map)
 
     def passage_band(self, square: Pos):
         """For a passage narrower than a square: (axis in degrees, its width as a fraction of the
@@ -337,7 +344,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
             hidden = self.lighting.hidden  # what the shown side does not perceive makes no show either
             if hidden:
                 anims = [a for a in anims if (a.actor or a.target) not in hidden]
-        self._draw_ground_effects(surf, anims, t)
+        self.effects.draw_ground(surf, anims, t)
         self._draw_swarm_hazes(surf)
         self._draw_tokens(surf, anims, t)
         hidden = self.lighting.hidden if self.lighting is not None else ()
@@ -345,8 +352,8 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         if self.lighting is not None:
             self.lighting.draw(surf, self, t)
         self._draw_swarm_labels(surf)
-        self._draw_effects(surf, anims, t)
-        self._draw_preview(surf)
+        self.effects.draw(surf, anims, t)
+        self.effects.draw_preview(surf, self.preview, self.area_preview, self.hover, self.mode)
         if self.show_legend and not (self.show_hud and self.hudder.legend_in_panel):   # with a panel, it holds the legend
             self.hudder.legend(surf, view)
         self._draw_cards(surf, anims, t)
