@@ -595,7 +595,7 @@ class Hud:
         ys = (view.y + m, view.bottom - m - h, view.centery - h // 2)
         cands = [(xs[0], ys[0], w, h), (xs[0], ys[1], w, h), (xs[0], ys[2], w, h)]
         cands += [(x, y, w, h) for y in ys[:2] for x in xs[1:]]
-        tokens = [tuple(r) for r in getattr(self.scene, "_token_rects", [])]
+        tokens = [tuple(r) for r in self.scene.tokens.rects]
         spot = place(cands, tokens, area=tuple(view))
         if spot is None and not self.scene.show_hud:
             spot = cands[0]

@@ -29,13 +29,13 @@ from sim.render.hud import Hud, HudTexts
 from sim.render.layers import CaveLayers, Overlaid
 from sim.render.particles import ParticleSystem
 from sim.render.text import Text
-from sim.render.tokens import Tokens
+from sim.render.tokens import Stage, Tokens, armour_state
 from sim.view import timeline as tl
 from sim.view.model import ViewModel
 from sim.view.world import World
 
 
-class Scene(HudTexts, Tokens):
+class Scene(HudTexts):
     """Everything on screen. ``mode`` is watch (demo, render), replay or play.
 
     This module holds the composition (state, layout, the director's camera, feeding, stepping and
@@ -63,8 +63,6 @@ class Scene(HudTexts, Tokens):
         self.cave = CaveLayers(self.grid, self.text)
         self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
         self.camera = Camera()
-        self.effects = Effects(model=self.model, director=self.director, camera=self.camera, sprites=self.sprites,
-                               text=self.text, grid=self.grid, centre=self.token_centre)
         self.overlays: dict = {"size": None, "creature": False, "reach": False, "contours": False}
         self.selected: str | None = None
         self.weapon_choice: str | None = None
@@ -101,14 +99,13 @@ class Scene(HudTexts, Tokens):
         self._cam_target = None
         self._zoom_f = None
         self.frames = 0
-        self._looks: dict = {}
-        self._labels: list = []
-        self._hazes: dict = {}
         self.bars: dict = {}             # hp bar images
-        self._haze_origin: dict = {}
-        self._index_key = None
-        self._index: dict = {}
         self.lighting = None             # a render.lighting.Lighting: light and fog of war (issue 16)
+        self.tokens = Tokens(model=self.model, director=self.director, camera=self.camera, sprites=self.sprites,
+                             text=self.text, grid=self.grid, hp_shown=self.hp_shown, bars=self.bars,
+                             centre=self.token_centre, armour=self._armour_state, obstacles=self.label_obstacles)
+        self.effects = Effects(model=self.model, director=self.director, camera=self.camera, sprites=self.sprites,
+                               text=self.text, grid=self.grid, centre=self.token_centre)
         self.resize(size)
 
     def resize(self, size) -> None:
@@ -338,20 +335,21 @@ class Scene(HudTexts, Tokens):
         surf.blit(comp, (ox, oy))
         anims = self.director.active(t)
         if self.lighting is None:
-            self._draw_lights(surf, t)
+            self.tokens.draw_lights(surf, t)
         else:
             self.lighting.underlay(surf, self)
             hidden = self.lighting.hidden  # what the shown side does not perceive makes no show either
             if hidden:
                 anims = [a for a in anims if (a.actor or a.target) not in hidden]
         self.effects.draw_ground(surf, anims, t)
-        self._draw_swarm_hazes(surf)
+        stage = self._stage()
+        self.tokens.draw_hazes(surf, stage)
         self._draw_tokens(surf, anims, t)
         hidden = self.lighting.hidden if self.lighting is not None else ()
         draw_particles(surf, self.particles.render_lists(alpha, hidden), cam, view)
         if self.lighting is not None:
             self.lighting.draw(surf, self, t)
-        self._draw_swarm_labels(surf)
+        self.tokens.draw_swarm_labels(surf, stage)
         self.effects.draw(surf, anims, t)
         self.effects.draw_preview(surf, self.preview, self.area_preview, self.hover, self.mode)
         if self.show_legend and not (self.show_hud and self.hudder.legend_in_panel):   # with a panel, it holds the legend
@@ -362,6 +360,27 @@ class Scene(HudTexts, Tokens):
             self.hudder.topbar(surf, self.r_top)
             self.hudder.panel(surf, self.r_panel)
             self.hudder.bottombar(surf, self.r_bottom)
+
+    def _stage(self) -> Stage:
+        return Stage(world=self.world, lighting=self.lighting, particles=self.particles, clock=self.clock,
+                     selected=self.selected, ring=self.selected_id() if self.selected else None, view=self.r_view)
+
+    # -- what a view built on this one may change (the crawl's) --------------------------------------------
+    def token_centre(self, cid: str, t: float) -> tuple[float, float]:
+        """Centre of a creature's token in squares at time ``t`` (movement, lunges, shakes)."""
+        return self.tokens.centre_at(cid, t)
+
+    def _armour_state(self, cv, t: float) -> tuple[str, float]:
+        """Where ``cv``'s armour is at time ``t`` (in a fight: from the armour events)."""
+        return armour_state(cv)
+
+    def label_obstacles(self) -> list:
+        """Screen rectangles that token labels keep off besides the tokens (a view's own marks)."""
+        return []
+
+    def _draw_tokens(self, surf, anims, t) -> None:
+        """The creatures' tokens (:meth:`Tokens.draw`)."""
+        self.tokens.draw(surf, anims, t, self._stage())
 
     def _px(self, x: float, y: float) -> tuple[int, int]:
         sx, sy = self.camera.to_screen(x, y)
