@@ -6,9 +6,14 @@ draws the frame ``alpha`` of the way between the last two steps. Drawing never c
 The static cave is painted once per zoom and cached; overlays are baked into a cached copy of
 it, rebuilt only when they change, so a frame is one map blit plus the moving things.
 
-The Scene is one object put together from parts by concern: this module (state, layout, the
-director's camera, stepping, the draw order), ``layers`` (cave and overlay caches), ``tokens``
-(creatures), ``effects`` (animations and previews) and ``hud.HudTexts`` (the HUD's words).
+The Scene owns its parts, each an object built with what it draws from (no part reaches into
+another's state): ``cave`` (:class:`~sim.render.layers.CaveLayers`: cave and overlay caches),
+``tokens`` (:class:`~sim.render.tokens.Tokens`: creatures), ``effects``
+(:class:`~sim.render.effects.Effects`: animations and previews) and ``hudder``
+(:class:`~sim.render.hud.Hud`: the interface and its words). A view built on this one (the
+crawl's) changes what the hooks say: :meth:`token_centre`, :meth:`composite`,
+:meth:`label_obstacles`, ``_armour_state``, ``_draw_tokens``, ``_frame_points``, ``_caption``,
+``_draw_cards`` and :meth:`status_text`.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from sim.render import easing, portray, tablehud
 from sim.render.camera import Camera
 from sim.render.draw import Sprites, draw_particles
 from sim.render.effects import Effects
-from sim.render.hud import Hud, HudTexts
+from sim.render.hud import Hud
 from sim.render.layers import CaveLayers, Overlaid
 from sim.render.particles import ParticleSystem
 from sim.render.text import Text
@@ -35,14 +40,11 @@ from sim.view.model import ViewModel
 from sim.view.world import World
 
 
-class Scene(HudTexts):
+class Scene:
     """Everything on screen. ``mode`` is watch (demo, render), replay or play.
 
-    This module holds the composition (state, layout, the director's camera, feeding, stepping and
-    the draw order); the parts live beside it: :class:`~sim.render.layers.CaveLayers` (cave and
-    overlay caches), :class:`~sim.render.tokens.Tokens` (creatures), :class:`~sim.render.effects.Effects`
-    (animations and previews) and :class:`~sim.render.hud.HudTexts` (the HUD's words).
-    """
+    The scene holds the state shown (the choices of play too), the layout, the director's camera,
+    feeding and stepping, and the draw order; its parts draw (see the module's docstring)."""
 
     def __init__(self, *, world: World, model: ViewModel | None = None, director: tl.Director | None = None,
                  size=(1280, 720), title: str = "", subtitle: str = "", mode: str = "watch", seed: int = 0,
@@ -298,6 +300,33 @@ class Scene(HudTexts):
             ps.set_strength(cid, cv.hp_fraction)
             if self._snap:
                 cl.visible = cl.strength
+
+    # -- what the scene says of itself (the HUD, the window, the table) ---------------------------------------
+    def selected_id(self) -> str | None:
+        """The creature the panel is about: the one selected, else the one acting."""
+        if self.selected and self.selected in self.model.creatures:
+            return self.selected
+        return self.model.current
+
+    def status_text(self) -> str:
+        """The top bar's state: finished, paused, whose move, auto-play or stepping; the speed."""
+        d = self.director
+        if self.model.finished and d.idle():
+            state = "finished"
+        elif d.speed == 0:
+            state = "paused"
+        elif self.mode == "play" and not self.autoplay:
+            state = ("a die to type" if getattr(self, "prompt", None) is not None and self.prompt.kind == "dice"
+                     else "your move" if self.awaiting_input else "paused (Space)" if getattr(self, "paused", False)
+                     else "playing")
+        else:
+            state = "auto" if self.autoplay else "stepping"
+        return f"{state}  ·  {self.speed_label()}"
+
+    def speed_label(self) -> str:
+        """The speed the fight plays at (the one to go back to, when paused)."""
+        s = self.director.speed or self.resume_speed
+        return f"{s:g}x"
 
     def toast(self, text: str, seconds: float = 2.5, kind: str = "info") -> None:
         """A short message over the map for ``seconds``: ``kind`` "info" (what happened, what a key
