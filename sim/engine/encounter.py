@@ -95,7 +95,6 @@ from sim.engine.events import (
     TurnStart,
 )
 from sim.engine.opening import start_event
-from sim.engine.setup import describe
 from sim.engine.swarms import distraction, swarm_attack
 from sim.engine.world import World
 from sim.rules.categories import Category
@@ -139,9 +138,6 @@ class Encounter(World):
     def start_event(self) -> EncounterStart:
         """The ``encounter_start`` event: the map and everyone as they stand before initiative."""
         return start_event(self)
-
-    def describe(self, c: Creature) -> dict:
-        return describe(c)
 
     @property
     def round_cap(self) -> int:
