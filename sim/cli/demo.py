@@ -99,7 +99,8 @@ def window(args, size, out_dir: Path) -> int:
 
 def headless(args, size, out_dir: Path) -> int:
     from sim.render.export import check_out, export, init_headless
-    from sim.render.session import simulate, watch_scene
+    from sim.render.session import watch_scene
+    from sim.view.fights import simulate
 
     parent = out_dir.parent if str(out_dir.parent) else Path(".")
     if not parent.exists():

@@ -197,7 +197,7 @@ def parse_control(text: str | None, teams: list[str]) -> set[str]:
 
 
 def _replay(args, size):
-    from sim.render.session import find_map_for, load_replay
+    from sim.view.fights import find_map_for, load_replay
 
     events = load_replay(args.replay)
     grid, base, title, subtitle = find_map_for(events, args.encounter, limits_from(args))

@@ -70,7 +70,7 @@ def scene_factory(args: argparse.Namespace, size):
     src = Path(args.encounter)
     hud = not getattr(args, "no_hud", False)
     if src.suffix.lower() == ".jsonl":
-        from sim.render.session import find_map_for, load_replay
+        from sim.view.fights import find_map_for, load_replay
 
         events = load_replay(src)
         grid, base, title, subtitle = find_map_for(events, args.map, limits_from(args))
@@ -83,7 +83,8 @@ def scene_factory(args: argparse.Namespace, size):
                                      speed=args.speed, hud=hud, view=args.view)
 
         return make
-    from sim.render.session import map_scene, simulate, watch_scene
+    from sim.render.session import map_scene, watch_scene
+    from sim.view.fights import simulate
     from sim.scenario.files import load_encounter
 
     grid = bare_map(src, limits_from(args))

@@ -94,7 +94,7 @@ from sim.engine.events import (
     TurnEnd,
     TurnStart,
 )
-from sim.engine.setup import describe
+from sim.engine.opening import start_event
 from sim.engine.swarms import distraction, swarm_attack
 from sim.engine.world import World
 from sim.rules.categories import Category
@@ -137,11 +137,7 @@ class Encounter(World):
 
     def start_event(self) -> EncounterStart:
         """The ``encounter_start`` event: the map and everyone as they stand before initiative."""
-        return EncounterStart(round=0, map=self.grid.name, seed=self.seed, cols=self.grid.cols, rows=self.grid.rows,
-                              combatants=tuple(self.describe(c) for c in self.creatures.values()))
-
-    def describe(self, c: Creature) -> dict:
-        return describe(c)
+        return start_event(self)
 
     @property
     def round_cap(self) -> int:

@@ -251,6 +251,28 @@ def area_of(w: World, c: Creature, a: Cast) -> list[tuple[int, int]]:
     return [] if isinstance(plan, Impossible) else list(plan)
 
 
+#: How each simulated spell is aimed, i.e. which fields of :class:`Cast` its plan reads (what a
+#: click means in play): ``creature`` (``target``: a creature), ``carried`` (``target``: the
+#: creature whose gear takes it, else ``at``: a square within reach), ``square`` (``at``: a
+#: square: a line through its centre, grease's north-west square, darkness's object), ``point``
+#: (``at``: a grid intersection, a burst's or spread's origin), ``cone`` (``direction`` and the
+#: corner of the caster's space it starts from, ``at``) or ``self`` (nothing: centred on the caster).
+AIMS: dict[str, str] = {
+    "magic-missile": "creature", "cure-light-wounds": "creature", "cure-moderate-wounds": "creature",
+    "hold-person": "creature", "invisibility": "creature", "enlarge-person": "creature", "delay-poison": "creature",
+    "blur": "creature", "blindness-deafness": "creature",
+    "light": "carried", "darkness": "square", "lightning-bolt": "square", "grease": "square",
+    "sleep": "point", "fireball": "point", "glitterdust": "point", "faerie-fire": "point", "web": "point",
+    "stinking-cloud": "point",
+    "burning-hands": "cone", "bless": "self",
+}
+
+
+def aim_of(spell: str) -> str:
+    """How ``spell`` is aimed (one of :data:`AIMS`' kinds); ``self`` for a spell that reads no aim."""
+    return AIMS.get(spell, "self")
+
+
 def caster_corner(c: Creature) -> tuple[float, float]:
     x, y = c.pos
     return (x + 0.5 * c.k + 0.5 - 0.5, y + 0.5 * c.k)

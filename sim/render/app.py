@@ -75,7 +75,7 @@ def open_window(size, title: str):
 
 class App:
     """Runs a scene and its driver (a :class:`~sim.render.session.Timeline` or a
-    :class:`~sim.render.session.PlayController`) in a window. ``max_frames`` and ``fixed``
+    :class:`~sim.view.play.PlayController`) in a window. ``max_frames`` and ``fixed``
     (one step per frame, no wall clock) are for tests on the dummy driver."""
 
     def __init__(self, scene, driver, screen, *, max_frames: int | None = None, fixed: bool = False, fps: int = 60):

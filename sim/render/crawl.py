@@ -25,10 +25,10 @@ from sim.render.hud import Hud, panel_box
 from sim.render.lighting import Lighting
 from sim.render.particles import ParticleSystem
 from sim.render.scene import Scene
-from sim.render.session import crawl_start_event
 from sim.story.crawlwords import clock
 from sim.view import timeline as tl
 from sim.view.crawlplan import INTRO, CrawlPlan
+from sim.view.fights import crawl_start_event
 from sim.view.model import LogLine, ViewModel
 from sim.view.world import World
 

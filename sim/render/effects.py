@@ -1,4 +1,4 @@
-"""Short-lived things drawn over the cave (part of :class:`~sim.render.scene.Scene`): burning
+"""Short-lived things drawn over the cave (a part owned by :class:`~sim.render.scene.Scene`): burning
 ground, floating words, crits, projectiles, torch swings, thrown flasks, spells, heals, deaths,
 and the play-mode path and area previews.
 """
@@ -6,14 +6,19 @@ and the play-mode path and area previews.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 import pygame
 
 from sim.maps import palette
 from sim.render import easing
-from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
+from sim.render.camera import Camera
+from sim.render.draw import Sprites, dashed_ring, flame, square_outline, stable_hash
+from sim.render.text import Text
+from sim.terrain.grid import CaveGrid
 from sim.view import timeline as tl
+from sim.view.model import ViewModel
 
 TONE_RGB = {"damage": palette.DAMAGE_TEXT, "swarm": palette.SWARM_TEXT, "fire": (255, 170, 60),
             "heal": palette.HEAL_TEXT, "miss": palette.MISS_TEXT, "good": (170, 235, 170), "bad": (255, 150, 130),
@@ -25,8 +30,24 @@ ZONE_RGB = {"grease": (205, 170, 60), "web": (225, 225, 215), "stinking-cloud": 
 
 
 class Effects:
-    """The effect animations and previews of a Scene (uses its model, director, camera, sprites and
-    text)."""
+    """The effect animations and previews of a scene: drawn from its view ``model`` and
+    ``director`` (the animations), through its ``camera``, with its ``sprites`` and ``text``, on
+    ``grid``; ``centre(cid, t)`` is where a creature's token is at time ``t`` (the scene's
+    :meth:`~sim.render.scene.Scene.token_centre`: a view may move tokens its own way)."""
+
+    def __init__(self, *, model: ViewModel, director: tl.Director, camera: Camera, sprites: Sprites, text: Text,
+                 grid: CaveGrid, centre: Callable[[str, float], tuple[float, float]]):
+        self.model = model
+        self.director = director
+        self.camera = camera
+        self.sprites = sprites
+        self.text = text
+        self.grid = grid
+        self.centre = centre
+
+    def _px(self, x: float, y: float) -> tuple[int, int]:
+        sx, sy = self.camera.to_screen(x, y)
+        return (int(round(sx)), int(round(sy)))
 
     def _draw_zones(self, surf) -> None:
         """Lasting spell areas (grease): a translucent sheen on each square with a pattern of its
@@ -43,7 +64,8 @@ class Effects:
                 surf.blit(tile, (int(round(sx)), int(round(sy))))
             square_outline(surf, squares, self.camera, rgb, max(1, ts // 16))
 
-    def _draw_ground_effects(self, surf, anims, t) -> None:
+    def draw_ground(self, surf, anims, t) -> None:
+        """What burns on the ground (and the lasting spell areas) under the tokens."""
         ts = self.camera.ts
         if self.model.zones:
             self._draw_zones(surf)
@@ -62,7 +84,8 @@ class Effects:
                         fy = sy + int(ts * 0.2) - (j % 2) * int(ts * 0.15)
                         flame(surf, fx, fy, ts * 0.2, t, stable_hash(f'{a.t0:.4f}:{i}:{j}'), strength)
 
-    def _draw_effects(self, surf, anims, t) -> None:
+    def draw(self, surf, anims, t) -> None:
+        """The effects over the tokens: words, projectiles, swings, spells, heals, deaths."""
         ts = self.camera.ts
         m = self.model
         # words floating over the same creature at the same time stack instead of overlapping
@@ -80,7 +103,7 @@ class Effects:
             elif k in (tl.MISS, tl.CRIT) and a.target in m.creatures and a.t0 <= t:
                 self._float_text(surf, a, p, big=k == tl.CRIT, slot=slots.get(id(a), 0))
                 if k == tl.CRIT and p < 0.5:
-                    x, y = self.token_centre(a.target, t)
+                    x, y = self.centre(a.target, t)
                     sx, sy = self._px(x, y)
                     rr = ts * (0.4 + 1.2 * p)
                     for i in range(10):
@@ -88,13 +111,13 @@ class Effects:
                         pygame.draw.line(surf, palette.CRIT_TEXT, (sx + math.cos(ang) * rr * 0.5, sy + math.sin(ang) * rr * 0.5),
                                          (sx + math.cos(ang) * rr, sy + math.sin(ang) * rr), 2)
             elif k == tl.FOCUS and a.actor in m.creatures and p < 0.75:
-                x, y = self.token_centre(a.actor, t)
+                x, y = self.centre(a.actor, t)
                 sx, sy = self._px(x, y)
                 rr = ts * (0.5 + 0.6 * easing.ease_out_cubic(p)) * m.creatures[a.actor].k
                 pygame.draw.circle(surf, palette.UI_ACCENT, (sx, sy), int(rr), max(1, int(3 * (1 - p / 0.75))))
             elif k == tl.PROJECTILE and a.actor in m.creatures and a.target in m.creatures:
-                x0, y0 = self.token_centre(a.actor, t)
-                x1, y1 = self.token_centre(a.target, t)
+                x0, y0 = self.centre(a.actor, t)
+                x1, y1 = self.centre(a.target, t)
                 q = easing.ease_in_cubic(p) * 0.4 + p * 0.6
                 hx, hy = x0 + (x1 - x0) * q, y0 + (y1 - y0) * q
                 tx, ty = x0 + (x1 - x0) * max(0, q - 0.15), y0 + (y1 - y0) * max(0, q - 0.15)
@@ -106,7 +129,7 @@ class Effects:
             elif k == tl.SPELL and a.actor in m.creatures:
                 self._spell(surf, a, t, p)
             elif k == tl.SWARM_TICK and a.target in m.creatures:
-                x, y = self.token_centre(a.target, t)
+                x, y = self.centre(a.target, t)
                 sx, sy = self._px(x, y)
                 rnd = np.random.default_rng(int(a.t0 * 1000) & 0xFFFFFF)
                 for i in range(6):
@@ -114,13 +137,13 @@ class Effects:
                         ox, oy = rnd.uniform(-0.35, 0.35, 2) * ts
                         pygame.draw.arc(surf, (230, 40, 40), pygame.Rect(sx + ox - 3, sy + oy - 3, 7, 7), 0.3, 2.8, 2)
             elif k == tl.ENGULF and a.target in m.creatures:
-                x, y = self.token_centre(a.target, t)
+                x, y = self.centre(a.target, t)
                 sx, sy = self._px(x, y)
                 rr = ts * 0.9 * (1 - 0.5 * easing.ease_out_cubic(p))
                 dashed_ring(surf, (60, 20, 20) if p < 0.8 else (30, 10, 10), (sx, sy), rr, width=3, dashes=9,
                             phase=p * 6)
             elif k == tl.HEAL and a.target in m.creatures:
-                x, y = self.token_centre(a.target, t)
+                x, y = self.centre(a.target, t)
                 sx, sy = self._px(x, y)
                 for i in range(8):
                     ang = i * math.pi / 4 + p * 2
@@ -128,13 +151,13 @@ class Effects:
                     py_ = sy - p * ts * 0.8 + math.sin(ang) * rr * 0.4
                     pygame.draw.circle(surf, palette.HEAL_TEXT, (int(sx + math.cos(ang) * rr), int(py_)), 2)
             elif k == tl.LIGHT and a.actor in m.creatures:
-                x, y = self.token_centre(a.actor, t)
+                x, y = self.centre(a.actor, t)
                 sx, sy = self._px(x, y)
                 rr = int(ts * (0.5 + 2.5 * easing.ease_out_cubic(p)))
                 g = self.sprites.glow(rr, (255, 200, 120), 0.9 * (1 - p))
                 surf.blit(g, (sx - rr, sy - rr), special_flags=pygame.BLEND_RGB_ADD)
             elif k == tl.DEATH and a.target in m.creatures:
-                x, y = self.token_centre(a.target, t)
+                x, y = self.centre(a.target, t)
                 sx, sy = self._px(x, y)
                 if p < 0.6:
                     rr = ts * (0.3 + 0.7 * p)
@@ -142,7 +165,7 @@ class Effects:
 
     def _float_text(self, surf, a, p, big=False, slot: int = 0) -> None:
         t = self.director.time_at(1.0)
-        x, y = self.token_centre(a.target, t)
+        x, y = self.centre(a.target, t)
         ts = self.camera.ts
         tone = a.data.get("tone", "")
         if a.kind == tl.MISS:
@@ -170,7 +193,7 @@ class Effects:
 
     def _torch_swing(self, surf, a, t, p) -> None:
         ts = self.camera.ts
-        x, y = self.token_centre(a.actor, t)
+        x, y = self.centre(a.actor, t)
         tgt = self.model.creatures.get(a.target) if a.target else None
         if tgt is not None:
             tx, ty = tl.centre_of(tgt.squares)
@@ -189,7 +212,7 @@ class Effects:
 
     def _arc(self, surf, a, t, p) -> None:
         ts = self.camera.ts
-        x0, y0 = self.token_centre(a.actor, t)
+        x0, y0 = self.centre(a.actor, t)
         x1, y1 = a.data["to"]
         q = easing.smoothstep(p)
         gx, gy = x0 + (x1 - x0) * q, y0 + (y1 - y0) * q
@@ -214,12 +237,12 @@ class Effects:
         ts = self.camera.ts
         m = self.model
         spell = a.data.get("spell", "")
-        x0, y0 = self.token_centre(a.actor, t)
+        x0, y0 = self.centre(a.actor, t)
         if spell == "magic-missile":
             for j, tid in enumerate(a.data.get("targets", [])):
                 if tid not in m.creatures:
                     continue
-                x1, y1 = self.token_centre(tid, t)
+                x1, y1 = self.centre(tid, t)
                 for k in range(3):
                     q = min(1.0, max(0.0, p * 1.4 - k * 0.12))
                     if q <= 0 or q >= 1:
@@ -241,7 +264,7 @@ class Effects:
                "light": (255, 250, 210), "darkness": (90, 60, 130), "glitterdust": (255, 215, 90),
                "grease": ZONE_RGB["grease"], "web": ZONE_RGB["web"],
                "stinking-cloud": ZONE_RGB["stinking-cloud"]}.get(spell, palette.MAGIC)
-        pts = [self.token_centre(tid, t) for tid in targets] + [(x + 0.5, y + 0.5) for x, y in squares]
+        pts = [self.centre(tid, t) for tid in targets] + [(x + 0.5, y + 0.5) for x, y in squares]
         if spell in ("burning-hands", "fireball"):
             return  # drawn with the ground effects
         for i, (x, y) in enumerate(pts):
@@ -259,24 +282,25 @@ class Effects:
         g = self.sprites.glow(int(ts * 0.9), col, 0.7 * (1 - p))
         surf.blit(g, (sx0 - g.get_width() // 2, sy0 - g.get_height() // 2), special_flags=pygame.BLEND_RGB_ADD)
 
-    def _draw_preview(self, surf) -> None:
-        pv = self.preview
+    def draw_preview(self, surf, pv, area: list, hover, mode: str) -> None:
+        """Play's previews: the squares ``area`` a spell aimed would fill, the square under the
+        cursor (``hover``), and ``pv``, the path a click there would take (a ``PathPreview``)."""
         ts = self.camera.ts
-        if self.area_preview and self.mode == "play":
+        if area and mode == "play":
             tile = pygame.Surface((ts, ts), pygame.SRCALPHA)
             tile.fill((*palette.SPELL_AREA, 90))
-            for x, y in self.area_preview:
+            for x, y in area:
                 sx, sy = self._px(x, y)
                 surf.blit(tile, (sx, sy))
                 pygame.draw.rect(surf, palette.SPELL_AREA, pygame.Rect(sx, sy, ts, ts), 1)
-        if self.hover is not None and self.mode == "play":
-            hx, hy = self.hover
+        if hover is not None and mode == "play":
+            hx, hy = hover
             if self.grid.in_bounds((hx, hy)):
                 sx, sy = self._px(hx, hy)
                 pygame.draw.rect(surf, (255, 255, 255), pygame.Rect(sx, sy, ts, ts), 1)
         if pv is None or not pv.steps:
-            if pv is not None and pv.reason and self.hover is not None:
-                sx, sy = self._px(self.hover[0] + 1, self.hover[1])
+            if pv is not None and pv.reason and hover is not None:
+                sx, sy = self._px(hover[0] + 1, hover[1])
                 s = self.text.render(pv.reason, 16, palette.UI_BAD, outline=(0, 0, 0))
                 surf.blit(s, (sx + 4, sy))
             return

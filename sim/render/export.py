@@ -120,11 +120,11 @@ def _frames(make, *, fps: float, scale: float, max_frames: int | None, tail: flo
     scene.steady_flames = True  # torches burn steady: a flicker rewrites the whole lit area (4x the crawl GIF)
     scene.steady_clock = True  # clocks tick once a second of animation, not every frame
     scene.steady_log = True    # the log's lines stay put when the acting card is shorter (a fifth of the GIF)
-    if share is not None and hasattr(scene, "_painted"):
+    if share is not None and hasattr(scene, "cave"):
         if share.get("grid") is scene.grid:
-            scene._painted.update(share["painted"])
-            scene._maps.update(share["maps"])
-        share.update(grid=scene.grid, painted=scene._painted, maps=scene._maps)
+            scene.cave.painted.update(share["painted"])
+            scene.cave.maps.update(share["maps"])
+        share.update(grid=scene.grid, painted=scene.cave.painted, maps=scene.cave.maps)
     surf = pygame.Surface(scene.size, 0, 32)
     per_frame = max(1, int(round(STEPS_PER_SECOND / fps)))
     out_size = (max(2, int(round(scene.size[0] * scale))), max(2, int(round(scene.size[1] * scale))))

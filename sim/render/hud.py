@@ -93,6 +93,103 @@ class Hud:
         self.legend_rect = None        # where the legend was last drawn, in screen pixels
         self.card_rect = None          # where the last closing card was drawn, in screen pixels
 
+    # -- what the HUD says of the scene -------------------------------------------------------------------------
+    def turn_key(self):
+        """What of the live turn the panel shows (who acts, the actions left): its cache key."""
+        sc = self.scene
+        enc = sc.world.enc
+        t = getattr(enc, "turn", None) if sc.world.live else None
+        return (t.actor, t.standard, t.move, t.moved) if t is not None else None
+
+    def creature_summary(self, cid: str) -> dict:
+        """The panel's words on a creature: what it is, its weapon (or spell), hit points,
+        conditions, and the category of the square it stands in."""
+        sc = self.scene
+        cv = sc.model.get(cid)
+        sc.world.sync(sc.model)
+        c = sc.world.creature(cid)
+        out: dict = {"lines": []}
+        if cv is None:
+            return out
+        size = cv.size.title()
+        if cv.swarm:
+            out["what"] = f"{size} swarm  ·  {cv.team}"
+        else:
+            out["what"] = f"{size} {cv.template.replace('-', ' ')}  ·  {cv.team}"
+        lines = []
+        if c is not None:
+            b = c.block
+            lines.append(f"AC {b.ac} (touch {b.touch_ac}, flat-footed {b.flat_footed_ac})  ·  speed {cv.speed} ft"
+                         + (f"  ·  init {cv.initiative}" if cv.initiative is not None else ""))
+            if cv.swarm and b.swarm is not None:
+                lines.append(f"{b.swarm.count:,} {b.swarm.component.key} creatures; shares squares; "
+                             "pours through any crack one of them fits")
+            else:
+                weapon = sc.weapon_choice if (sc.mode == "play" and sc.weapon_choice and cid == sc.model.current) \
+                    else cv.wielding
+                w = f"In hand: {thing(cv.wielding) if cv.wielding else '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
+                if sc.mode == "play" and weapon != cv.wielding:
+                    w += f"  ·  chosen (W): {thing(weapon) if weapon else '-'}"
+                if sc.mode == "play" and sc.spell_choice and cid == sc.model.current:
+                    w += f"  ·  casting (X): {sc.spell_choice.replace('-', ' ')}"
+                lines.append(w)
+                if cv.armor_off:
+                    lines.append("Armour off, dragged behind (before the tight places)")
+                elif cv.armor_progress > 0:
+                    lines.append(f"Taking its armour off: {cv.armor_progress:.0%} done (does nothing else)")
+                if sc.mode == "play":  # the live creature: what is loaded, what is left to throw
+                    gear = [f"{k.replace('-', ' ')} empty (O loads)" for k in sorted(getattr(c, "unloaded", ()))]
+                    gear += [f"{n} {k.replace('-', ' ')}{'s' if n != 1 else ''} to throw"
+                             for k, n in sorted(getattr(c, "thrown_left", {}).items())]
+                    if gear:
+                        lines.append("  ·  ".join(gear))
+        conds = [portray.BADGE_NAMES.get(k, k) for k in sorted(cv.conditions) if k not in ("flat_footed",)]
+        if cv.prone and "prone" not in cv.conditions:
+            conds.append("prone")
+        if conds:
+            lines.append("Conditions: " + ", ".join(conds))
+        t = self.turn_key()
+        if t is not None and t[0] == cid:
+            left = [n for n, ok in (("standard", t[1]), ("move", t[2])) if ok]
+            lines.append("Actions left: " + (", ".join(left) if left else "none"))
+        out["lines"] = lines
+        if c is not None and c.squares and cv.alive:
+            if cv.swarm:
+                out["category"] = int(Category.CLEAR)
+                out["category_words"] = "Clear: a swarm never suffers constricted-space penalties (§7.25)"
+            else:
+                out["category"] = int(sc.world.standing(cid))
+        return out
+
+    def teams_summary(self) -> list[tuple[str, str]]:
+        """Each team and who is in it (the title card)."""
+        sc = self.scene
+        out = []
+        for team in sc.model.teams:
+            members = [cv for cv in sc.model.creatures.values() if cv.team == team]
+            counts: dict[str, list] = {}
+            for cv in members:
+                counts.setdefault(cv.name, []).append(cv)
+            parts = []
+            for name, group in counts.items():
+                if len(group) == 1:
+                    cv = group[0]
+                    what = "swarm" if cv.swarm else cv.template.replace("-", " ")
+                    parts.append(f"{cv.label} ({what})" if cv.label.lower() != what else cv.label)
+                else:
+                    parts.append(f"{len(group)} {name.lower()}s")
+            out.append((team, ", ".join(parts)))
+        return out
+
+    def category_overlay_name(self) -> str | None:
+        """Whose categories the overlay colours the map for (a size, or the creature selected)."""
+        sc = self.scene
+        if sc.overlays.get("size") is not None:
+            return SIZE_NAMES[sc.overlays["size"]]
+        if sc.overlays.get("creature") and sc.selected_id():
+            return sc.model.label(sc.selected_id())
+        return None
+
     # -- bars -----------------------------------------------------------------------------------------------------
     def topbar(self, surf, rect: pygame.Rect) -> None:
         sc = self.scene
@@ -198,7 +295,7 @@ class Hud:
     # -- the side panel ------------------------------------------------------------------------------------------
     def panel(self, surf, rect: pygame.Rect) -> None:
         sc = self.scene
-        key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.spell_choice, sc.turn_key(),
+        key = (sc.model.version, sc.selected_id(), rect.size, self.log_scroll, sc.weapon_choice, sc.spell_choice, self.turn_key(),
                tuple(round(v, 2) for v in sc.hp_shown.values()), self._legend_items_key() if sc.show_legend else None)
         if self._panel is None or key != self._panel_key or self._panel.get_size() != rect.size:
             if self._panel is None or self._panel.get_size() != rect.size:
@@ -299,7 +396,7 @@ class Hud:
         team = palette.team_rgb(cv.team, cv.team_index)
         s = self.text.render(cv.label, 24, team)
         surf.blit(s, (x, y))
-        info = sc.creature_summary(cid)
+        info = self.creature_summary(cid)
         s2 = self.text.render(info.get("what", ""), 16, palette.UI_DIM)
         surf.blit(s2, (x + s.get_width() + 8, y + 6))
         y += s.get_height() + 3
@@ -365,7 +462,7 @@ class Hud:
     # -- on the map ------------------------------------------------------------------------------------------------
     def _legend_items_key(self):
         sc = self.scene
-        return (sc.category_overlay_name(), bool(sc.overlays.get("reach")), bool(sc.overlays.get("contours")),
+        return (self.category_overlay_name(), bool(sc.overlays.get("reach")), bool(sc.overlays.get("contours")),
                 tuple(sc.model.teams))
 
     def legend(self, surf, view: pygame.Rect) -> None:
@@ -398,7 +495,7 @@ class Hud:
         sc = self.scene
         t = self.text
         items = [("ceiling", None)]
-        cat_for = sc.category_overlay_name()
+        cat_for = self.category_overlay_name()
         if cat_for:
             items.append(("title", f"Categories for {cat_for}"))
             items += [("cat", cat) for cat in Category]
@@ -521,7 +618,7 @@ class Hud:
         for part in t.wrap(sub, 26, int(view.w * 0.8)):
             lines.append((part, 26, palette.UI_TEXT))
         lines.append(("", 14, palette.UI_TEXT))
-        for team, names in sc.teams_summary():
+        for team, names in self.teams_summary():
             rgb = palette.team_rgb(team, sc.model.teams.index(team) if team in sc.model.teams else 0)
             head = f"{team.title()}: "
             for part in t.wrap(head + names, 22, int(view.w * 0.8)):
@@ -595,7 +692,7 @@ class Hud:
         ys = (view.y + m, view.bottom - m - h, view.centery - h // 2)
         cands = [(xs[0], ys[0], w, h), (xs[0], ys[1], w, h), (xs[0], ys[2], w, h)]
         cands += [(x, y, w, h) for y in ys[:2] for x in xs[1:]]
-        tokens = [tuple(r) for r in getattr(self.scene, "_token_rects", [])]
+        tokens = [tuple(r) for r in self.scene.tokens.rects]
         spot = place(cands, tokens, area=tuple(view))
         if spot is None and not self.scene.show_hud:
             spot = cands[0]
@@ -614,118 +711,3 @@ class Hud:
         s2 = s.copy()
         s2.set_alpha(int(255 * a))
         surf.blit(s2, (box.x + 15, box.y + 7))
-
-
-class HudTexts:
-    """The words the HUD shows, asked of the Scene (part of :class:`~sim.render.scene.Scene`: uses
-    its model, director, world, mode and choices)."""
-
-    def selected_id(self) -> str | None:
-        if self.selected and self.selected in self.model.creatures:
-            return self.selected
-        return self.model.current
-
-    def turn_key(self):
-        enc = self.world.enc
-        t = getattr(enc, "turn", None) if self.world.live else None
-        return (t.actor, t.standard, t.move, t.moved) if t is not None else None
-
-    def status_text(self) -> str:
-        d = self.director
-        if self.model.finished and d.idle():
-            state = "finished"
-        elif d.speed == 0:
-            state = "paused"
-        elif self.mode == "play" and not self.autoplay:
-            state = ("a die to type" if getattr(self, "prompt", None) is not None and self.prompt.kind == "dice"
-                     else "your move" if self.awaiting_input else "paused (Space)" if getattr(self, "paused", False)
-                     else "playing")
-        else:
-            state = "auto" if self.autoplay else "stepping"
-        return f"{state}  ·  {self.speed_label()}"
-
-    def speed_label(self) -> str:
-        s = self.director.speed or self.resume_speed
-        return f"{s:g}x"
-
-    def creature_summary(self, cid: str) -> dict:
-        cv = self.model.get(cid)
-        self.world.sync(self.model)
-        c = self.world.creature(cid)
-        out: dict = {"lines": []}
-        if cv is None:
-            return out
-        size = cv.size.title()
-        if cv.swarm:
-            out["what"] = f"{size} swarm  ·  {cv.team}"
-        else:
-            out["what"] = f"{size} {cv.template.replace('-', ' ')}  ·  {cv.team}"
-        lines = []
-        if c is not None:
-            b = c.block
-            lines.append(f"AC {b.ac} (touch {b.touch_ac}, flat-footed {b.flat_footed_ac})  ·  speed {cv.speed} ft"
-                         + (f"  ·  init {cv.initiative}" if cv.initiative is not None else ""))
-            if cv.swarm and b.swarm is not None:
-                lines.append(f"{b.swarm.count:,} {b.swarm.component.key} creatures; shares squares; "
-                             "pours through any crack one of them fits")
-            else:
-                weapon = self.weapon_choice if (self.mode == "play" and self.weapon_choice and cid == self.model.current) \
-                    else cv.wielding
-                w = f"In hand: {thing(cv.wielding) if cv.wielding else '-'}" + ("  (torch lit)" if cv.torch_lit and cv.wielding != "torch" else "")
-                if self.mode == "play" and weapon != cv.wielding:
-                    w += f"  ·  chosen (W): {thing(weapon) if weapon else '-'}"
-                if self.mode == "play" and self.spell_choice and cid == self.model.current:
-                    w += f"  ·  casting (X): {self.spell_choice.replace('-', ' ')}"
-                lines.append(w)
-                if cv.armor_off:
-                    lines.append("Armour off, dragged behind (before the tight places)")
-                elif cv.armor_progress > 0:
-                    lines.append(f"Taking its armour off: {cv.armor_progress:.0%} done (does nothing else)")
-                if self.mode == "play":  # the live creature: what is loaded, what is left to throw
-                    gear = [f"{k.replace('-', ' ')} empty (O loads)" for k in sorted(getattr(c, "unloaded", ()))]
-                    gear += [f"{n} {k.replace('-', ' ')}{'s' if n != 1 else ''} to throw"
-                             for k, n in sorted(getattr(c, "thrown_left", {}).items())]
-                    if gear:
-                        lines.append("  ·  ".join(gear))
-        conds = [portray.BADGE_NAMES.get(k, k) for k in sorted(cv.conditions) if k not in ("flat_footed",)]
-        if cv.prone and "prone" not in cv.conditions:
-            conds.append("prone")
-        if conds:
-            lines.append("Conditions: " + ", ".join(conds))
-        t = self.turn_key()
-        if t is not None and t[0] == cid:
-            left = [n for n, ok in (("standard", t[1]), ("move", t[2])) if ok]
-            lines.append("Actions left: " + (", ".join(left) if left else "none"))
-        out["lines"] = lines
-        if c is not None and c.squares and cv.alive:
-            if cv.swarm:
-                out["category"] = int(Category.CLEAR)
-                out["category_words"] = "Clear: a swarm never suffers constricted-space penalties (§7.25)"
-            else:
-                out["category"] = int(self.world.standing(cid))
-        return out
-
-    def teams_summary(self) -> list[tuple[str, str]]:
-        out = []
-        for team in self.model.teams:
-            members = [cv for cv in self.model.creatures.values() if cv.team == team]
-            counts: dict[str, list] = {}
-            for cv in members:
-                counts.setdefault(cv.name, []).append(cv)
-            parts = []
-            for name, group in counts.items():
-                if len(group) == 1:
-                    cv = group[0]
-                    what = "swarm" if cv.swarm else cv.template.replace("-", " ")
-                    parts.append(f"{cv.label} ({what})" if cv.label.lower() != what else cv.label)
-                else:
-                    parts.append(f"{len(group)} {name.lower()}s")
-            out.append((team, ", ".join(parts)))
-        return out
-
-    def category_overlay_name(self) -> str | None:
-        if self.overlays.get("size") is not None:
-            return SIZE_NAMES[self.overlays["size"]]
-        if self.overlays.get("creature") and self.selected_id():
-            return self.model.label(self.selected_id())
-        return None

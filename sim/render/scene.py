@@ -6,9 +6,14 @@ draws the frame ``alpha`` of the way between the last two steps. Drawing never c
 The static cave is painted once per zoom and cached; overlays are baked into a cached copy of
 it, rebuilt only when they change, so a frame is one map blit plus the moving things.
 
-The Scene is one object put together from parts by concern: this module (state, layout, the
-director's camera, stepping, the draw order), ``layers`` (cave and overlay caches), ``tokens``
-(creatures), ``effects`` (animations and previews) and ``hud.HudTexts`` (the HUD's words).
+The Scene owns its parts, each an object built with what it draws from (no part reaches into
+another's state): ``cave`` (:class:`~sim.render.layers.CaveLayers`: cave and overlay caches),
+``tokens`` (:class:`~sim.render.tokens.Tokens`: creatures), ``effects``
+(:class:`~sim.render.effects.Effects`: animations and previews) and ``hudder``
+(:class:`~sim.render.hud.Hud`: the interface and its words). A view built on this one (the
+crawl's) changes what the hooks say: :meth:`token_centre`, :meth:`composite`,
+:meth:`label_obstacles`, ``_armour_state``, ``_draw_tokens``, ``_frame_points``, ``_caption``,
+``_draw_cards`` and :meth:`status_text`.
 """
 
 from __future__ import annotations
@@ -25,24 +30,21 @@ from sim.render import easing, portray, tablehud
 from sim.render.camera import Camera
 from sim.render.draw import Sprites, draw_particles
 from sim.render.effects import Effects
-from sim.render.hud import Hud, HudTexts
-from sim.render.layers import CaveLayers
+from sim.render.hud import Hud
+from sim.render.layers import CaveLayers, Overlaid
 from sim.render.particles import ParticleSystem
 from sim.render.text import Text
-from sim.render.tokens import Tokens
+from sim.render.tokens import Stage, Tokens, armour_state
 from sim.view import timeline as tl
 from sim.view.model import ViewModel
 from sim.view.world import World
 
 
-class Scene(HudTexts, CaveLayers, Tokens, Effects):
+class Scene:
     """Everything on screen. ``mode`` is watch (demo, render), replay or play.
 
-    This module holds the composition (state, layout, the director's camera, feeding, stepping and
-    the draw order); the parts live beside it: :class:`~sim.render.layers.CaveLayers` (cave and
-    overlay caches), :class:`~sim.render.tokens.Tokens` (creatures), :class:`~sim.render.effects.Effects`
-    (animations and previews) and :class:`~sim.render.hud.HudTexts` (the HUD's words).
-    """
+    The scene holds the state shown (the choices of play too), the layout, the director's camera,
+    feeding and stepping, and the draw order; its parts draw (see the module's docstring)."""
 
     def __init__(self, *, world: World, model: ViewModel | None = None, director: tl.Director | None = None,
                  size=(1280, 720), title: str = "", subtitle: str = "", mode: str = "watch", seed: int = 0,
@@ -60,6 +62,7 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.text = Text()
         self.sprites = Sprites(self.text)
         self.hudder = Hud(self)
+        self.cave = CaveLayers(self.grid, self.text)
         self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
         self.camera = Camera()
         self.overlays: dict = {"size": None, "creature": False, "reach": False, "contours": False}
@@ -86,9 +89,6 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.resume_speed = 1.0          # the speed to go back to after a pause
         self._snap = True
         self._dispersed: set[str] = set()
-        self._maps: dict[int, pygame.Surface] = {}
-        self._painted: dict[int, pygame.Surface] = {}
-        self._base_ts = None
         self.fit_ts = 0
         self.auto_camera = mode == "watch"
         self.fit_whole_map = False       # fit() frames the floor (a fight); True: every square of the map (a bare map)
@@ -100,18 +100,14 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.steady_log = False          # the log starts below the acting card (True: no higher than before; a GIF export's log shifted at every turn)
         self._cam_target = None
         self._zoom_f = None
-        self._comp: pygame.Surface | None = None
-        self._comp_key = None
-        self._ov_cache: dict = {}
         self.frames = 0
-        self._looks: dict = {}
-        self._labels: list = []
-        self._hazes: dict = {}
         self.bars: dict = {}             # hp bar images
-        self._haze_origin: dict = {}
-        self._index_key = None
-        self._index: dict = {}
         self.lighting = None             # a render.lighting.Lighting: light and fog of war (issue 16)
+        self.tokens = Tokens(model=self.model, director=self.director, camera=self.camera, sprites=self.sprites,
+                             text=self.text, grid=self.grid, hp_shown=self.hp_shown, bars=self.bars,
+                             centre=self.token_centre, armour=self._armour_state, obstacles=self.label_obstacles)
+        self.effects = Effects(model=self.model, director=self.director, camera=self.camera, sprites=self.sprites,
+                               text=self.text, grid=self.grid, centre=self.token_centre)
         self.resize(size)
 
     def resize(self, size) -> None:
@@ -216,6 +212,38 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         self.director.apply_instant(events)
         self._snap = True
 
+    def reset_view(self) -> None:
+        """Forget everything shown (the view model, the animations, the swarms' particles, the hp
+        bars), to apply the events again from the first (a replay stepped back, an undo)."""
+        self.model.reset()
+        self.director.forget()
+        self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
+        self._dispersed.clear()
+        self.hp_shown.clear()
+
+    def show_live(self, world: World) -> None:
+        """Put another live fight behind the view (a saved game loaded, a step undone): what is
+        shown is forgotten (:meth:`reset_view`), the map composite is built anew and the choices
+        of the turn under way (a preview, a spell aimed, a question asked) are dropped."""
+        self.world = world
+        self.reset_view()
+        self.cave.forget_composite()
+        self.preview = None
+        self.area_preview = []
+        self.spell_choice = None
+        self.aim = None
+        self.prompt = None
+
+    def map_layer(self, ts: int) -> pygame.Surface:
+        """The painted cave at ``ts`` pixels per square (:meth:`CaveLayers.map_layer`)."""
+        return self.cave.map_layer(ts, fit_ts=self.fit_ts, crisp=self.crisp_map)
+
+    def composite(self) -> pygame.Surface:
+        """The cave at the camera's zoom with the overlays switched on baked in (views built on
+        this one draw their own marks over it)."""
+        on = Overlaid(overlays=self.overlays, selected=self.selected_id(), model=self.model, world=self.world)
+        return self.cave.composite(self.camera.ts, on, fit_ts=self.fit_ts, crisp=self.crisp_map)
+
     def passage_band(self, square: Pos):
         """For a passage narrower than a square: (axis in degrees, its width as a fraction of the
         square), so swarm particles keep to the channel drawn there; else None."""
@@ -273,6 +301,33 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
             if self._snap:
                 cl.visible = cl.strength
 
+    # -- what the scene says of itself (the HUD, the window, the table) ---------------------------------------
+    def selected_id(self) -> str | None:
+        """The creature the panel is about: the one selected, else the one acting."""
+        if self.selected and self.selected in self.model.creatures:
+            return self.selected
+        return self.model.current
+
+    def status_text(self) -> str:
+        """The top bar's state: finished, paused, whose move, auto-play or stepping; the speed."""
+        d = self.director
+        if self.model.finished and d.idle():
+            state = "finished"
+        elif d.speed == 0:
+            state = "paused"
+        elif self.mode == "play" and not self.autoplay:
+            state = ("a die to type" if getattr(self, "prompt", None) is not None and self.prompt.kind == "dice"
+                     else "your move" if self.awaiting_input else "paused (Space)" if getattr(self, "paused", False)
+                     else "playing")
+        else:
+            state = "auto" if self.autoplay else "stepping"
+        return f"{state}  ·  {self.speed_label()}"
+
+    def speed_label(self) -> str:
+        """The speed the fight plays at (the one to go back to, when paused)."""
+        s = self.director.speed or self.resume_speed
+        return f"{s:g}x"
+
     def toast(self, text: str, seconds: float = 2.5, kind: str = "info") -> None:
         """A short message over the map for ``seconds``: ``kind`` "info" (what happened, what a key
         chose) is drawn in the interface's neutral colours, "error" (a refusal, a failure) in red."""
@@ -309,22 +364,23 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
         surf.blit(comp, (ox, oy))
         anims = self.director.active(t)
         if self.lighting is None:
-            self._draw_lights(surf, t)
+            self.tokens.draw_lights(surf, t)
         else:
             self.lighting.underlay(surf, self)
             hidden = self.lighting.hidden  # what the shown side does not perceive makes no show either
             if hidden:
                 anims = [a for a in anims if (a.actor or a.target) not in hidden]
-        self._draw_ground_effects(surf, anims, t)
-        self._draw_swarm_hazes(surf)
+        self.effects.draw_ground(surf, anims, t)
+        stage = self._stage()
+        self.tokens.draw_hazes(surf, stage)
         self._draw_tokens(surf, anims, t)
         hidden = self.lighting.hidden if self.lighting is not None else ()
         draw_particles(surf, self.particles.render_lists(alpha, hidden), cam, view)
         if self.lighting is not None:
             self.lighting.draw(surf, self, t)
-        self._draw_swarm_labels(surf)
-        self._draw_effects(surf, anims, t)
-        self._draw_preview(surf)
+        self.tokens.draw_swarm_labels(surf, stage)
+        self.effects.draw(surf, anims, t)
+        self.effects.draw_preview(surf, self.preview, self.area_preview, self.hover, self.mode)
         if self.show_legend and not (self.show_hud and self.hudder.legend_in_panel):   # with a panel, it holds the legend
             self.hudder.legend(surf, view)
         self._draw_cards(surf, anims, t)
@@ -333,6 +389,27 @@ class Scene(HudTexts, CaveLayers, Tokens, Effects):
             self.hudder.topbar(surf, self.r_top)
             self.hudder.panel(surf, self.r_panel)
             self.hudder.bottombar(surf, self.r_bottom)
+
+    def _stage(self) -> Stage:
+        return Stage(world=self.world, lighting=self.lighting, particles=self.particles, clock=self.clock,
+                     selected=self.selected, ring=self.selected_id() if self.selected else None, view=self.r_view)
+
+    # -- what a view built on this one may change (the crawl's) --------------------------------------------
+    def token_centre(self, cid: str, t: float) -> tuple[float, float]:
+        """Centre of a creature's token in squares at time ``t`` (movement, lunges, shakes)."""
+        return self.tokens.centre_at(cid, t)
+
+    def _armour_state(self, cv, t: float) -> tuple[str, float]:
+        """Where ``cv``'s armour is at time ``t`` (in a fight: from the armour events)."""
+        return armour_state(cv)
+
+    def label_obstacles(self) -> list:
+        """Screen rectangles that token labels keep off besides the tokens (a view's own marks)."""
+        return []
+
+    def _draw_tokens(self, surf, anims, t) -> None:
+        """The creatures' tokens (:meth:`Tokens.draw`)."""
+        self.tokens.draw(surf, anims, t, self._stage())
 
     def _px(self, x: float, y: float) -> tuple[int, int]:
         sx, sy = self.camera.to_screen(x, y)

@@ -1,4 +1,4 @@
-"""Creatures on screen (part of :class:`~sim.render.scene.Scene`): where each token is at a moment
+"""Creatures on screen (a part owned by :class:`~sim.render.scene.Scene`): where each token is at a moment
 of the animation (moves, lunges, shakes), how it looks (pose in its category, sprite, badges,
 label; cached until it changes), torch light, and the swarms' hazes, outlines and labels.
 """
@@ -6,24 +6,89 @@ label; cached until it changes), torch light, and the swarms' hazes, outlines an
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Callable
 
 import pygame
 
 from sim.maps import palette
 from sim.render import easing, portray
 from sim.render.camera import Camera
-from sim.render.draw import dashed_ring, flame, square_outline, stable_hash
+from sim.render.draw import Sprites, dashed_ring, flame, square_outline, stable_hash
 from sim.render.hud import hp_bar
+from sim.render.lighting import Lighting
+from sim.render.particles import ParticleSystem
 from sim.render.placement import label_candidates, place
+from sim.render.text import Text
 from sim.rules.categories import Category
+from sim.terrain.grid import CaveGrid
 from sim.view import timeline as tl
+from sim.view.model import CreatureView, ViewModel
+from sim.view.world import World
 
 ARMOUR_RGB = (168, 178, 192)   # armour taken off and dragged behind (RULES §2.4)
 
 
+@dataclass(frozen=True)
+class Stage:
+    """What a frame's tokens are drawn against, beside the tokens' own state: the engine world
+    asked for poses, the lighting (None: everything in full light), the swarms' particles, the
+    scene's clock (ambient motion), the creature selected (``ring``: the one ringed, the acting
+    one when the selection is gone) and the map's view on screen."""
+
+    world: World
+    lighting: Lighting | None
+    particles: ParticleSystem
+    clock: float
+    selected: str | None
+    ring: str | None
+    view: pygame.Rect
+
+
+def armour_state(cv: CreatureView) -> tuple[str, float]:
+    """Where ``cv``'s armour is: ("on" | "taking_off" | "off" | "putting_on", progress 0..1)
+    -- in a fight, from the armour events (RULES §2.4: off before a crawlway)."""
+    if cv.armor_off:
+        return "off", 1.0
+    if cv.armor_progress > 0:
+        return "taking_off", cv.armor_progress
+    return "on", 0.0
+
+
 class Tokens:
-    """Token positions and drawing of a Scene (uses its model, director, world, camera, sprites,
-    text, particles and caches)."""
+    """Token positions and drawing of a scene: from its view ``model`` and ``director`` (the
+    animations), through its ``camera``, with its ``sprites`` and ``text``, on ``grid``; the hp
+    bars shown (``hp_shown``, eased by the scene) and their image cache (``bars``). Three hooks of
+    the scene, which a view built on it may change: ``centre(cid, t)`` (where a token is drawn),
+    ``armour(cv, t)`` (where a creature's armour is) and ``obstacles()`` (what labels keep off)."""
+
+    def __init__(self, *, model: ViewModel, director: tl.Director, camera: Camera, sprites: Sprites, text: Text,
+                 grid: CaveGrid, hp_shown: dict[str, float], bars: dict,
+                 centre: Callable[[str, float], tuple[float, float]],
+                 armour: Callable[[CreatureView, float], tuple[str, float]], obstacles: Callable[[], list]):
+        self.model = model
+        self.director = director
+        self.camera = camera
+        self.sprites = sprites
+        self.text = text
+        self.grid = grid
+        self.hp_shown = hp_shown
+        self.bars = bars
+        self.centre = centre
+        self.armour = armour
+        self.obstacles = obstacles
+        self.labels: list = []          # the labels drawn this frame (pygame Rects, screen pixels)
+        self.rects: list = []           # the tokens drawn (disc and hp bar): what labels try not to cover
+        self._label_queue: list = []    # (important, label, centre, half): placed after the tokens
+        self._looks: dict = {}
+        self._hazes: dict = {}
+        self._haze_origin: dict = {}
+        self._index_key = None
+        self._index: dict = {}
+
+    def _px(self, x: float, y: float) -> tuple[int, int]:
+        sx, sy = self.camera.to_screen(x, y)
+        return (int(round(sx)), int(round(sy)))
 
     def _anim_index(self, t: float) -> dict:
         """The animations that move tokens, by creature (built once per drawn frame)."""
@@ -44,7 +109,7 @@ class Tokens:
         self._index_key = key
         return self._index
 
-    def token_centre(self, cid: str, t: float) -> tuple[float, float]:
+    def centre_at(self, cid: str, t: float) -> tuple[float, float]:
         """Centre of a creature's token in squares at time ``t`` (movement, lunges, shakes)."""
         cv = self.model.creatures[cid]
         idx = self._anim_index(t)
@@ -76,23 +141,24 @@ class Tokens:
                     x += 0.1 * math.sin(p / 0.4 * math.pi)
         return (x, y)
 
-    def _draw_lights(self, surf, t) -> None:
+    def draw_lights(self, surf, t) -> None:
+        """The pools of torch light, drawn when the scene has no lighting."""
         ts = self.camera.ts
         for cid, cv in self.model.creatures.items():
             if not cv.torch_lit or not cv.alive or cv.down:
                 continue
-            x, y = self.token_centre(cid, t)
+            x, y = self.centre(cid, t)
             r = int(ts * 3.2)   # a steady pool of light (the flame flickers)
             g = self.sprites.glow(r, palette.TORCH_LIGHT, 0.2)
             sx, sy = self._px(x, y)
             surf.blit(g, (sx - r, sy - r), special_flags=pygame.BLEND_RGB_ADD)
 
-    def _draw_swarm_hazes(self, surf) -> None:
+    def draw_hazes(self, surf, stage: Stage) -> None:
         """The shadow under each swarm cloud and the outline of its squares: one cached image per
         swarm shape."""
         ts = self.camera.ts
-        for cl in self.particles.clouds.values():
-            if cl.scatter_t >= 0 or (self.lighting is not None and not self.lighting.shows(cl.id)):
+        for cl in stage.particles.clouds.values():
+            if cl.scatter_t >= 0 or (stage.lighting is not None and not stage.lighting.shows(cl.id)):
                 continue
             cv = self.model.get(cl.id)
             rgb = palette.shade(portray.team_rgb(cv), 0.9) if cv is not None else (200, 200, 200)
@@ -119,16 +185,16 @@ class Tokens:
             x0, y0 = self._haze_origin[key]
             surf.blit(img, self._px(x0, y0))
 
-    def _pose(self, cv):
+    def _pose(self, cv, world: World):
         g = self.grid
         if cv.swarm:
             return None, portray.Pose("upright")
-        self.world.sync(self.model)
-        cat = self.world.standing(cv.id) if cv.alive else Category.CLEAR
+        world.sync(self.model)
+        cat = world.standing(cv.id) if cv.alive else Category.CLEAR
         x, y = cv.pos
         if not g.in_bounds((x, y)):
             x, y = cv.squares[0]
-        c = self.world.creature(cv.id)
+        c = world.creature(cv.id)
         body = c.block.body if c is not None else None
         widths = [float(g.width_ft[sy, sx]) for sx, sy in cv.squares if g.in_bounds((sx, sy))] or [30.0]
         heights = [float(g.height_ft[sy, sx]) for sx, sy in cv.squares if g.in_bounds((sx, sy))] or [30.0]
@@ -136,7 +202,7 @@ class Tokens:
                                 body_height=body.height if body else 6.0, space_ft=body.space if body else 5.0)
         return cat, pose
 
-    def _look(self, cv):
+    def look(self, cv, world: World):
         """What a token looks like now (cached until the view changes): category, pose, sprite,
         radius, badges, label."""
         key = (self.camera.ts, tuple(cv.squares), cv.pos, cv.prone, frozenset(cv.conditions), cv.facing, cv.team)
@@ -144,7 +210,7 @@ class Tokens:
         look = cached[1] if cached is not None and cached[0] == key else None
         if look is None:
             ts = self.camera.ts
-            cat, pose = self._pose(cv)
+            cat, pose = self._pose(cv, world)
             r = portray.token_radius(cv) * ts
             line_px = 0.0
             if pose.kind == "line" and len(cv.squares) > 1:
@@ -168,25 +234,16 @@ class Tokens:
             self._looks[cv.id] = (key, look)
         return look
 
-    def _armour_state(self, cv, t: float) -> tuple[str, float]:
-        """Where ``cv``'s armour is: ("on" | "taking_off" | "off" | "putting_on", progress 0..1)
-        -- in a fight, from the armour events (RULES §2.4: off before a crawlway)."""
-        if cv.armor_off:
-            return "off", 1.0
-        if cv.armor_progress > 0:
-            return "taking_off", cv.armor_progress
-        return "on", 0.0
-
     def _armour_under(self, surf, t) -> dict:
         """The cords of dragged armour, under the tokens; returns what :meth:`_armour_over` draws."""
         kit = {}
         for cv in self.model.creatures.values():
             if cv.swarm or not cv.alive:
                 continue
-            state, p = self._armour_state(cv, t)
+            state, p = self.armour(cv, t)
             if state == "on":
                 continue
-            x, y = self.token_centre(cv.id, t)
+            x, y = self.centre(cv.id, t)
             kit[cv.id] = (x, y, state, p)
             if state == "off":
                 self._armour_bundle(surf, cv, x, y, 1.0, cord_only=True)
@@ -246,14 +303,15 @@ class Tokens:
         pygame.draw.line(surf, (120, 84, 50), (px - w // 2 + 1, top + h * 2 // 5), (px + w // 2 - 1, top + h * 2 // 5),
                          max(1, h // 6))
 
-    def _draw_tokens(self, surf, anims, t) -> None:
+    def draw(self, surf, anims, t, stage: Stage) -> None:
+        """The creatures' tokens (not the swarms'), their armour, grapples and strands, labels."""
         kit = self._armour_under(surf, t)
-        self._draw_token_bodies(surf, anims, t)
+        self._draw_token_bodies(surf, anims, t, stage)
         self._armour_over(surf, kit)
-        self._draw_grapple_tethers(surf, t)   # over the tokens: adjacent grapplers' rope would hide under them
-        self._draw_strands(surf, t)
+        self._draw_grapple_tethers(surf, t, stage)   # over the tokens: adjacent grapplers' rope would hide under them
+        self._draw_strands(surf, t, stage)
 
-    def _draw_strands(self, surf, t) -> None:
+    def _draw_strands(self, surf, t, stage: Stage) -> None:
         """A roper's strand (docs/rules.md §11.15) from the roper to each creature it holds, from the
         "stuck" conditions of the events: a thin pale cord sagging a little, swaying, with a blob
         where it sticks; it goes when the creature breaks free, the strand is cut or the roper is out."""
@@ -262,10 +320,10 @@ class Tokens:
             roper = self.model.get(cv.stuck_to) if cv.stuck_to else None
             if roper is None or not (cv.alive and roper.alive) or cv.inside is not None:
                 continue
-            if self.lighting is not None and not (self.lighting.shows(cv.id) or self.lighting.shows(roper.id)):
+            if stage.lighting is not None and not (stage.lighting.shows(cv.id) or stage.lighting.shows(roper.id)):
                 continue
-            pa = self._px(*self.token_centre(roper.id, t))
-            pb = self._px(*self.token_centre(cv.id, t))
+            pa = self._px(*self.centre(roper.id, t))
+            pb = self._px(*self.centre(cv.id, t))
             length = math.hypot(pb[0] - pa[0], pb[1] - pa[1]) or 1.0
             ux, uy = (pb[0] - pa[0]) / length, (pb[1] - pa[1]) / length
             ra, rb = ts * 0.42 * roper.k, ts * 0.38 * cv.k    # from the edge of one token to the other's
@@ -275,7 +333,7 @@ class Tokens:
             dx, dy = pb[0] - pa[0], pb[1] - pa[1]
             length = math.hypot(dx, dy) or 1.0
             n = max(8, int(length / 5))
-            sag = min(ts * 0.5, length * 0.08) * (0.8 + 0.2 * math.sin(self.clock * 2 + stable_hash(cv.id) % 5))
+            sag = min(ts * 0.5, length * 0.08) * (0.8 + 0.2 * math.sin(stage.clock * 2 + stable_hash(cv.id) % 5))
             nx, ny = -dy / length, dx / length
             if ny < 0:
                 nx, ny = -nx, -ny         # it sags downwards on the screen
@@ -288,7 +346,7 @@ class Tokens:
             pygame.draw.circle(surf, (34, 32, 20), (bx, by), width * 2 + 1)
             pygame.draw.circle(surf, palette.ROPER_STRAND, (bx, by), width * 2)
 
-    def _draw_grapple_tethers(self, surf, t) -> None:
+    def _draw_grapple_tethers(self, surf, t, stage: Stage) -> None:
         """A knotted rope binding each pair of grappling creatures (docs/rules.md §11), drawn over
         their tokens from centre to centre, following them as they move; it writhes while they
         struggle."""
@@ -303,12 +361,12 @@ class Tokens:
                 if cv.inside == oid or other.inside == cv.id:
                     continue   # swallowed or engulfed: its badge says it, no rope (docs/rules.md §11.13)
                 drawn.add(pair)
-                if self.lighting is not None and not (self.lighting.shows(cv.id) or self.lighting.shows(oid)):
+                if stage.lighting is not None and not (stage.lighting.shows(cv.id) or stage.lighting.shows(oid)):
                     continue
-                (ax, ay), (bx, by) = self.token_centre(cv.id, t), self.token_centre(oid, t)
+                (ax, ay), (bx, by) = self.centre(cv.id, t), self.centre(oid, t)
                 pa, pb = self._px(ax, ay), self._px(bx, by)
                 n = max(6, int(math.hypot(pb[0] - pa[0], pb[1] - pa[1]) / 6))
-                wave = ts * 0.06 * (0.6 + 0.4 * math.sin(self.clock * 6 + stable_hash(pair[0]) % 7))
+                wave = ts * 0.06 * (0.6 + 0.4 * math.sin(stage.clock * 6 + stable_hash(pair[0]) % 7))
                 dx, dy = pb[0] - pa[0], pb[1] - pa[1]
                 length = math.hypot(dx, dy) or 1.0
                 nx, ny = -dy / length, dx / length
@@ -321,7 +379,7 @@ class Tokens:
                 pygame.draw.circle(surf, (40, 26, 14), (int(mx), int(my)), width + 2)
                 pygame.draw.circle(surf, palette.GRAPPLE_ROPE, (int(mx), int(my)), width)
 
-    def _draw_token_bodies(self, surf, anims, t) -> None:
+    def _draw_token_bodies(self, surf, anims, t, stage: Stage) -> None:
         ts = self.camera.ts
         m = self.model
         order = sorted((cv for cv in m.creatures.values() if not cv.swarm),
@@ -331,16 +389,16 @@ class Tokens:
         badge_pop = {(a.target, a.data.get("condition")): a for a in anims if a.kind == tl.BADGE}
         moving = {a.actor for a in anims if a.kind == tl.MOVE and a.t0 <= t < a.end}
         current = m.current if not m.finished else None
-        sel = self.selected_id() if self.selected else None
-        self._labels: list = []         # the labels drawn this frame (pygame Rects, screen pixels)
-        self._label_queue: list = []    # (important, label, centre, half): placed after the tokens
-        self._token_rects: list = []    # the tokens drawn (disc and hp bar): what labels try not to cover
+        sel = stage.ring
+        self.labels = []
+        self._label_queue = []
+        self.rects = []
         for cv in order:
             if "dead" in cv.conditions and cv.id not in dying and not cv.squares:
                 continue
-            if self.lighting is not None and not self.lighting.shows(cv.id):
+            if stage.lighting is not None and not stage.lighting.shows(cv.id):
                 continue
-            look = self._look(cv)
+            look = self.look(cv, stage.world)
             pose, r, spr = look["pose"], look["r"], look["sprite"]
             if cv.id in moving and pose.kind in ("squeezed", "line"):
                 # in transit: a line creature moves as a disc; a squeezed one keeps pressing on
@@ -348,13 +406,13 @@ class Tokens:
                     pose = portray.Pose("upright")
                     r = portray.token_radius(cv) * ts
                     spr = self.sprites.token(rgb=look["rgb"], glyph=look["glyph"], radius=r, pose=pose)
-            x, y = self.token_centre(cv.id, t)
+            x, y = self.centre(cv.id, t)
             sx, sy = self._px(x, y)
             if cv.id == current:
-                pulse = 0.5 + 0.5 * math.sin(self.clock * 5)
+                pulse = 0.5 + 0.5 * math.sin(stage.clock * 5)
                 pygame.draw.circle(surf, palette.UI_ACCENT, (sx, sy), int(r + 3 + 2 * pulse), 2)
             if sel == cv.id and cv.id != current:
-                dashed_ring(surf, (255, 255, 255), (sx, sy), r + 4, width=2, phase=self.clock)
+                dashed_ring(surf, (255, 255, 255), (sx, sy), r + 4, width=2, phase=stage.clock)
             death = dying.get(cv.id)
             if death is not None:
                 p = death.progress(t)
@@ -377,27 +435,23 @@ class Tokens:
                 d2.set_alpha(int(255 * a))
                 surf.blit(d2, (sx - disc.get_width() // 2, sy - disc.get_height() // 2))
             half = int(look["half"])
-            self._token_rects.append((sx - half, sy - half - 8, 2 * half, 2 * half + 8))
+            self.rects.append((sx - half, sy - half - 8, 2 * half, 2 * half + 8))
             if cv.alive:
-                self._draw_token_info(surf, cv, look, (sx, sy), badge_pop, t)
+                self._draw_token_info(surf, cv, look, (sx, sy), badge_pop, t, stage)
             if cv.torch_lit and cv.alive and not cv.down:
                 fx, fy = sx + int(r * 0.75), sy - int(r * 0.35)
-                flame(surf, fx, fy, max(2.5, ts * 0.14), self.clock, stable_hash(cv.id))
-        self._place_labels(surf)
+                flame(surf, fx, fy, max(2.5, ts * 0.14), stage.clock, stable_hash(cv.id))
+        self._place_labels(surf, stage)
 
-    def label_obstacles(self) -> list:
-        """Screen rectangles that token labels keep off besides the tokens (a view's own marks)."""
-        return []
-
-    def _place_labels(self, surf) -> None:
+    def _place_labels(self, surf, stage: Stage) -> None:
         """The token labels, placed greedily so that none covers another (the acting and the
         selected creature's first): each takes the first free place round its token -- below,
         above, right, left... -- that covers no other token (the acting and the selected
         creature's may, when nothing else is free); a label with no free place is left out (the
         token's glyph and the side panel still name it)."""
-        view = tuple(self.r_view)
-        obstacles = self._token_rects + [tuple(r) for r in self.label_obstacles()]
-        taken = [tuple(r) for r in self._labels]
+        view = tuple(stage.view)
+        obstacles = self.rects + [tuple(r) for r in self.obstacles()]
+        taken = [tuple(r) for r in self.labels]
         for important, lab, (sx, sy), half in sorted(self._label_queue, key=lambda q: not q[0]):
             w, h = lab.get_size()
             own = (sx - half, sy - half - 8, 2 * half, 2 * half + 8)
@@ -407,9 +461,9 @@ class Tokens:
                 continue
             surf.blit(lab, spot[:2])
             taken.append(spot)
-            self._labels.append(pygame.Rect(spot))
+            self.labels.append(pygame.Rect(spot))
 
-    def _draw_token_info(self, surf, cv, look, centre, badge_pop, t) -> None:
+    def _draw_token_info(self, surf, cv, look, centre, badge_pop, t, stage: Stage) -> None:
         sx, sy = centre
         ts = self.camera.ts
         half = look["half"]
@@ -418,7 +472,7 @@ class Tokens:
                shown=self.hp_shown.get(cv.id), cache=self.bars)
         lab = look["label"]
         if lab is not None:
-            important = cv.id in (self.model.current, self.selected)
+            important = cv.id in (self.model.current, stage.selected)
             self._label_queue.append((important, lab, (sx, sy), int(half)))
         if look["badges"]:
             br = look["br"]
@@ -430,12 +484,13 @@ class Tokens:
                     spr = self.sprites.badge(b.text, b.rgb, int(br * (1.0 + 0.6 * easing.pulse(pop.progress(t)))))
                 surf.blit(spr, (bx + i * (2 * br - 1) - spr.get_width() // 2 + br, by - spr.get_height() // 2 + br // 2))
 
-    def _draw_swarm_labels(self, surf) -> None:
+    def draw_swarm_labels(self, surf, stage: Stage) -> None:
+        """Each swarm's hp bar, its label (kept off the tokens' labels) and, when it acts, its outline."""
         ts = self.camera.ts
         for cid, cv in self.model.creatures.items():
-            if not cv.swarm or not cv.alive or cid not in self.particles.clouds:
+            if not cv.swarm or not cv.alive or cid not in stage.particles.clouds:
                 continue
-            if self.lighting is not None and not self.lighting.shows(cid):
+            if stage.lighting is not None and not stage.lighting.shows(cid):
                 continue
             xs = [x for x, _ in cv.squares]
             ys = [y for _, y in cv.squares]
@@ -453,10 +508,10 @@ class Tokens:
                 lx1, _ = self._px(max(xs) + 1, top)
                 cands = [(sx - w // 2, sy - 8 - h, w, h), (bx - w // 2, by + 2, w, h),
                          (lx1 + 3, sy, w, h), (lx0 - 3 - w, sy, w, h)]
-                spot = place(cands, [tuple(r) for r in getattr(self, "_labels", [])], area=tuple(self.r_view))
+                spot = place(cands, [tuple(r) for r in self.labels], area=tuple(stage.view))
                 if spot is not None:
                     surf.blit(lab, spot[:2])
-                    self._labels.append(pygame.Rect(spot))
+                    self.labels.append(pygame.Rect(spot))
             if cid == self.model.current and not self.model.finished:
                 square_outline(surf, cv.squares, self.camera, palette.UI_ACCENT, width=2)
 

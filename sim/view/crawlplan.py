@@ -220,7 +220,7 @@ class _Track:
 class CrawlPlan(CrawlWords):
     """The crawl on screen: the schedule (crawl time <-> screen time), who is where, what the
     caption says. ``start``: the crawl's opening ``encounter_start`` event (every creature's id,
-    name, size and square, from :func:`sim.render.session.crawl_start_event`); ``pace`` scales the fights' holds
+    name, size and square, from :func:`sim.view.fights.crawl_start_event`); ``pace`` scales the fights' holds
     as for a watched fight."""
 
     def __init__(self, result: CrawlResult, start: ev.EncounterStart, *, pace: float = 1.0):

@@ -142,6 +142,10 @@ class ViewModel:
         self.zones: dict = {}                 # (spell, owner, squares) of lasting areas (grease) -> their squares
         self.narrator = Narrator()
 
+    def reset(self) -> None:
+        """Back to an empty view, the same object (the director and the scene hold it)."""
+        self.__init__()
+
     # -- queries ---------------------------------------------------------------------------------
     def get(self, cid: str | None) -> CreatureView | None:
         return self.creatures.get(cid) if cid else None

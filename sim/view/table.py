@@ -14,6 +14,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from sim.base.coords import Pos
+from sim.engine import attacks, dm, snapshot
+from sim.engine.actions import Impossible
+from sim.engine.ai.estimates import expected_damage, hit_chance
+from sim.engine.checks import DiceHand, NeedRoll
+from sim.story.log import ac_words, mod_words, thing
+from sim.view.world import World
 
 DIGITS = "0123456789"
 
@@ -68,7 +74,7 @@ class PendingRoll:
 
 class TableHand:
     """The play controller's table: typed dice and the DM's hand (mixed into
-    :class:`~sim.render.session.PlayController`, which gives ``scene``, ``enc``, ``_checkpoint``,
+    :class:`~sim.view.play.PlayController`, which gives ``scene``, ``enc``, ``_checkpoint``,
     ``_snapshot``, ``_end_turn`` and ``current``)."""
 
     def _init_table(self, dice_for: "set[str] | None") -> None:
@@ -80,17 +86,12 @@ class TableHand:
     # -- typed dice --------------------------------------------------------------------------------------------------
     def _arm(self) -> None:
         """Give the engine the dice hand for the next step (the values typed so far for it)."""
-        from sim.engine.checks import DiceHand
-
         self.enc.dice = DiceHand(hands=set(self.hands), typed=list(self.typed)) if self.hands else None
 
     def _engine(self, fn: Callable[[], object], retry: Callable[[], object]):
         """Run one step of the engine. When it needs a typed die: the fight goes back to how it
         was before the step (its snapshot), the window asks, and ``retry`` plays the step again
         once the value is typed. Returns what ``fn`` returned, or :data:`ASKED`."""
-        from sim.engine import snapshot
-        from sim.engine.checks import NeedRoll
-
         before = self._snapshot() if self.hands else None
         self._arm()
         try:
@@ -105,8 +106,6 @@ class TableHand:
 
     def _swap(self, enc) -> None:
         """The fight put back to ``enc`` with nothing shown changed (no event of the step was shown)."""
-        from sim.view.world import World
-
         self.enc = enc
         self.scene.world = World(enc, live=True)
         self._arm()
@@ -162,8 +161,6 @@ class TableHand:
     # -- the DM's hand ---------------------------------------------------------------------------------------------------
     def _dm(self, fn: Callable[[], object], *, quiet: bool = False) -> "str | None":
         """One DM edit: undoable, its events shown; returns its refusal (toasted unless ``quiet``)."""
-        from sim.engine.actions import Impossible
-
         before = self._snapshot()
         result = fn()
         if isinstance(result, Impossible):
@@ -203,8 +200,6 @@ class TableHand:
                                         "4 pass the acting creature's turn  ·  Esc", submit=choose)
 
     def _ask_hp(self, cid: str) -> None:
-        from sim.engine import dm
-
         c = self.enc.creatures[cid]
 
         def give(text: str) -> str | None:
@@ -222,8 +217,6 @@ class TableHand:
                                    allowed=DIGITS + "-", hint="type the new total, Enter  ·  Esc", submit=give)
 
     def _ask_condition(self, cid: str) -> None:
-        from sim.engine import dm
-
         c = self.enc.creatures[cid]
         names = sorted(dm.DM_CONDITIONS)
 
@@ -245,15 +238,11 @@ class TableHand:
 
     def dm_place(self, sq: Pos) -> bool:
         """The click after G 3: the token put down there (a legal square), no action spent."""
-        from sim.engine import dm
-
         cid, self.dm_move = self.dm_move, None
         return self._dm(lambda: dm.move_token(self.enc, cid, sq)) is None
 
     def dm_pass(self) -> bool:
         """G 4: the acting creature's turn passed (a dm event), and the next one begins."""
-        from sim.engine import dm
-
         if not self.scene.director.idle() or self.enc.turn is None:
             self.scene.toast("DM: no turn to pass now", kind="error")
             return False
@@ -268,10 +257,6 @@ def hit_lines(enc, c, weapon: str | None, target, name: str = "") -> list[str]:
     stands (d20 + the modifiers against its AC, a natural 1 missing and a 20 hitting: RULES §0.2),
     the expected damage, the modifiers of both, the miss chance of concealment; or why it cannot.
     ``name``: the target as the screen labels it (default: its name)."""
-    from sim.engine import attacks
-    from sim.engine.ai.estimates import expected_damage, hit_chance
-    from sim.story.log import ac_words, mod_words, thing
-
     att = c.attack_named(weapon) if weapon else None
     att = att or c.wielded() or (c.block.attacks[0] if c.block.attacks else None)
     if att is None:

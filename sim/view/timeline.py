@@ -99,6 +99,13 @@ class Director:
             self.next_at = self.t  # nothing was waiting: the first new event starts now, not in the past
         self.queue.extend(events)
 
+    def forget(self) -> None:
+        """Drop every event waiting and every animation (the view is rebuilt from events at once);
+        the clock runs on."""
+        self.queue.clear()
+        self.anims.clear()
+        self.created.clear()
+
     def idle(self) -> bool:
         """No event waiting and the last one's hold is over (input may be taken)."""
         return not self.queue and self.t >= self.next_at

@@ -14,7 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from sim.base.coords import Pos
+from sim.engine import attacks
+from sim.engine.encounter import Encounter
+from sim.engine.moves import movement_plan, turn_spent
 from sim.rules.categories import Category
+from sim.scenario.specs import CombatantSpec, EncounterSpec
 from sim.terrain.classify import classify_all_sizes
 from sim.terrain.grid import CaveGrid
 from sim.terrain.movement import distance_map, find_path, reach
@@ -57,9 +61,6 @@ class World:
     @classmethod
     def shadow(cls, start_event, grid: CaveGrid, *, base_path: str | Path = ".", name: str = "") -> "World":
         """A shadow encounter from an ``encounter_start`` event and its map (for replays)."""
-        from sim.engine.encounter import Encounter
-        from sim.scenario.specs import CombatantSpec, EncounterSpec
-
         specs = []
         for d in start_event.combatants:
             sq = d["squares"][0] if d["squares"] else [0, 0]
@@ -120,8 +121,6 @@ class World:
 
     def standing(self, cid: str) -> Category:
         """The category the creature stands in (the engine's ``standing_category``)."""
-        from sim.engine import attacks
-
         c = self.creature(cid)
         if c is None or not c.squares:
             return Category.CLEAR
@@ -175,27 +174,22 @@ class World:
                            rounds=None)
         if c is None or not self.grid.in_bounds(to):
             return none
-        from sim.engine.moves import turn_spent
 
         # mid-turn, from what the turn's movement has spent (a second move action goes on with it)
         spent = turn_spent(self.enc, c) if self.live else (0, 0)
         return self._cached(("path", cid, c.pos, c.prone, to, spent), lambda: self._preview(c, to, none, spent))
 
     def _preview(self, c, to: Pos, none: PathPreview, spent: tuple[int, int]) -> PathPreview:
-        import dataclasses
-
-        from sim.engine.moves import movement_plan
-
         f = self.enc.field(c)
         if f.mode[to[1], to[0]] == BLOCKED or f.mode[c.pos[1], c.pos[0]] == BLOCKED:
-            return dataclasses.replace(none, reason=f"{c.name} cannot stand there")
+            return replace(none, reason=f"{c.name} cannot stand there")
         blocked, no_end = self.masks(c.id)
         blocked[c.pos[1], c.pos[0]] = False
         if blocked[to[1], to[0]]:
-            return dataclasses.replace(none, reason="held by an enemy")
+            return replace(none, reason="held by an enemy")
         path = find_path(f, c.pos, to, blocked=blocked, prone=c.prone, spent=spent)
         if not path.reachable or not path.steps:
-            return dataclasses.replace(none, reason="no way there")
+            return replace(none, reason="no way there")
         single = double = 0
         if self.live and self.enc.turn is not None and self.enc.turn.actor == c.id:
             single = len(movement_plan(self.enc, c, to, budget=1))

@@ -18,7 +18,7 @@ from sim.crawl.run import run_crawl
 from sim.scenario.files import load_crawl
 from sim.view.crawlplan import BEAT, INTRO, RATE, CrawlPlan, fight_schedule, plan_rate, split_fights
 from sim.story.crawlwords import clock
-from sim.render.session import crawl_start_event
+from sim.view.fights import crawl_start_event
 
 from tests.crawl.helpers import FIGHTER, crawl_file
 
@@ -347,7 +347,7 @@ def test_the_plan_needs_no_pygame():
     import sys
 
     code = ("import sys; from sim.crawl.run import run_crawl; from sim.scenario.files import load_crawl; "
-            "from sim.view.crawlplan import CrawlPlan; from sim.render.session import crawl_start_event; "
+            "from sim.view.crawlplan import CrawlPlan; from sim.view.fights import crawl_start_event; "
             "r = run_crawl(load_crawl('maps/crawl_warrens.toml')); p = CrawlPlan(r, crawl_start_event(r)[0]); "
             "p.where(p.duration / 2); p.caption(5.0); "
             "assert 'pygame' not in sys.modules, 'pygame imported'; print('clean')")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.view.model import ViewModel, labels_for
-from sim.render.session import simulate
+from sim.view.fights import simulate
 
 from .helpers import spec
 

@@ -201,7 +201,7 @@ def test_the_panel_says_what_is_empty_and_what_is_left_to_throw():
     assert ctl.perform(Draw("light-crossbow"))    # drawn first (a move action)
     scene.director.skip_queue()
     assert ctl.perform(Strike("ogre", "light-crossbow"))
-    lines = scene.creature_summary("ilde")["lines"]
+    lines = scene.hudder.creature_summary("ilde")["lines"]
     assert "light crossbow empty (O loads)  ·  1 dagger to throw" in lines
 
 

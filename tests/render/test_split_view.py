@@ -8,7 +8,8 @@ import pygame
 import pytest
 
 from sim.render.app import App, open_window
-from sim.render.session import replay_scene, simulate
+from sim.render.session import replay_scene
+from sim.view.fights import simulate
 
 from .helpers import spec
 

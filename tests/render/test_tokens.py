@@ -149,7 +149,7 @@ def test_prone_creature_is_drawn_lying():
     scene, _ = scene_for(s)
     scene.jump([ev.Condition(round=1, target="bruna", condition="prone", active=True)])
     scene.update(1 / 60)
-    look = scene._look(scene.model.creatures["bruna"])
+    look = scene.tokens.look(scene.model.creatures["bruna"], scene.world)
     assert look["pose"].kind == "prone"
     assert [b.key for b, _ in look["badges"]] == ["prone"]
 
@@ -201,7 +201,7 @@ def test_a_roper_strand_joins_the_roper_to_the_creature_it_holds():
 
     scene, held, width = strand_pixels(cut)
     assert scene.model.creatures["bruna"].stuck_to == "roper"       # the cut left it hanging: still the roper's
-    look = scene._look(scene.model.creatures["bruna"])
+    look = scene.tokens.look(scene.model.creatures["bruna"], scene.world)
     assert "stuck" in [b.key for b, _ in look["badges"]]
     scene, bare, _ = strand_pixels(freed)
     assert scene.model.creatures["bruna"].stuck_to is None

@@ -9,7 +9,8 @@ import pytest
 from sim.engine import events as ev
 from sim.scenario.files import load_encounter
 from sim.render.app import App, open_window
-from sim.render.session import play_scene, replay_scene, simulate, watch_scene
+from sim.render.session import play_scene, replay_scene, watch_scene
+from sim.view.fights import simulate
 
 from .helpers import ROOT_MAPS
 

@@ -31,7 +31,7 @@ def test_labels_of_a_dense_scene_do_not_overlap(hud):
     scene, _ = scene_for(dense_spec(), size=(900, 560), hud=hud)
     scene.selected = scene.model.order[3]   # a selected creature is placed first, and still covers no other
     surface(scene)
-    labels = [tuple(r) for r in scene._labels]
+    labels = [tuple(r) for r in scene.tokens.labels]
     assert len(labels) >= 6, "most labels still find a place"
     for i, a in enumerate(labels):
         assert inside(a, tuple(scene.r_view))
@@ -95,7 +95,7 @@ def test_the_end_card_leaves_every_token_visible(where):
     surface(scene)
     card = scene.hudder.card_rect
     assert card is not None
-    tokens = [pygame.Rect(r) for r in scene._token_rects]
+    tokens = [pygame.Rect(r) for r in scene.tokens.rects]
     assert len(tokens) == len(cs)
     assert all(not card.colliderect(t) for t in tokens), (card, tokens)
 
