@@ -285,7 +285,7 @@ def _creature_grapples(w: Encounter, cid: str, c: Creature, k: str, bad: list[tu
         o = w.creatures.get(oid) if isinstance(oid, str) else None
         if o is None or o is c:
             bad.append((f"{k}.grapple_with[{i}]", f"{shorten(oid)} is no other creature of this fight"))
-        elif cid not in o.grapple_with and w.inside.get(cid) != oid:
+        elif cid not in o.grapple_with and w.swallowed.inside.get(cid) != oid:
             bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is not grappling {cid!r} back"))
     if c.pinned_by is not None and c.pinned_by not in c.grapple_with:
         bad.append((f"{k}.pinned_by", f"{shorten(c.pinned_by)} pins it but is not grappling it"))
@@ -297,12 +297,12 @@ def _check_world(w: Encounter) -> list[tuple[str, str]]:
     grid = w.grid
     ids = set(w.creatures)
     settings = w.settings
-    for vid, hid in w.inside.items():   # swallowed or engulfed (docs/rules.md §11.13)
+    for vid, hid in w.swallowed.inside.items():   # swallowed or engulfed (docs/rules.md §11.13)
         if vid not in ids or hid not in ids or vid == hid:
             bad.append((f"state.inside.{vid}", f"{shorten(vid)} inside {shorten(hid)}: both must be creatures of "
                                                "this fight"))
-    for vid, n in w.gizzard.items():
-        if vid not in w.inside or not _whole(n, 0, MAX_HP):
+    for vid, n in w.swallowed.gizzard.items():
+        if vid not in w.swallowed.inside or not _whole(n, 0, MAX_HP):
             bad.append((f"state.gizzard.{vid}", f"{shorten(n)}: damage cut into a gizzard by a creature inside it"))
     if w.order and sorted(w.order) != sorted(ids):
         bad.append(("state.order", shorten_text(f"the initiative order {w.order} does not name each creature once")))
@@ -321,7 +321,7 @@ def _check_world(w: Encounter) -> list[tuple[str, str]]:
         elif w.order[w.turn_index] != w.turn.actor:
             bad.append(("state.turn.actor", f"{w.turn.actor!r} acts, but the initiative order has "
                                             f"{w.order[w.turn_index]!r} there"))
-    for i, z in enumerate(w.zones):
+    for i, z in enumerate(w.magic.zones):
         sqs = getattr(z, "squares", None)
         if not isinstance(z, Zone) or _misfit(z, Zone) is not None:
             bad.append((f"state.zones[{i}]", "is not a spell's zone"))
@@ -361,9 +361,9 @@ def _check_rest(w: Encounter) -> list[tuple[str, str]]:
     for key in ("last_damage", "damage_while_casting"):
         if not _whole(getattr(w, key), 0, MAX_WHOLE):
             bad.append((f"state.{key}", f"{shorten(getattr(w, key))}: a whole number >= 0"))
-    for i, light in enumerate(w.dropped_lights + w.spell_lights):
-        key = f"state.dropped_lights[{i}]" if i < len(w.dropped_lights) else \
-            f"state.spell_lights[{i - len(w.dropped_lights)}]"
+    for i, light in enumerate(w.floor.lights + w.magic.lights):
+        key = f"state.dropped_lights[{i}]" if i < len(w.floor.lights) else \
+            f"state.spell_lights[{i - len(w.floor.lights)}]"
         misfit = _misfit(light, type(light))
         if misfit is not None:
             bad.append((f"{key}.{misfit[0]}", f"{shorten(misfit[1])} is not a {_hints(type(light))[misfit[0]]}"))
@@ -372,14 +372,14 @@ def _check_rest(w: Encounter) -> list[tuple[str, str]]:
         elif isinstance(light, Light) and not (1 <= light.k <= 8 and 0 <= light.bright_ft <= MAX_LIGHT_FT
                                                and 0 <= light.shadowy_ft <= MAX_LIGHT_FT):
             bad.append((key, f"not a light a fight has (k from 1 to 8, ranges from 0 to {MAX_LIGHT_FT} ft)"))
-    pending = w.pending_move
+    pending = w.movement.pending
     if pending is not None and not (len(pending) == 3 and isinstance(pending[0], Creature)
                                     and pending[0].id in ids and _fits(pending[1], list[Pos])
                                     and type(pending[2]) is str):
         bad.append(("state.pending_move", "is not a move under way (mover, squares, action)"))
-    if w.moved_this is not None and not _fits(w.moved_this, tuple[tuple[int, str], set[str]]):
+    if w.movement.provoked is not None and not _fits(w.movement.provoked, tuple[tuple[int, str], set[str]]):
         bad.append(("state.moved_this", "is not ((round, mover), the ids it provoked)"))
-    for i, grab in enumerate(w.pending_grabs):
+    for i, grab in enumerate(w.grabs.pending):
         if grab[0] not in ids or grab[1] not in ids:
             bad.append((f"state.pending_grabs[{i}]", f"{shorten(grab)}: a grab of creatures of this fight"))
     if w.winner is not None and w.winner not in {c.team for c in w.creatures.values()}:

@@ -616,7 +616,7 @@ class PlayController(TableHand):
         from sim.engine.swallow import cutting, how_inside
 
         c = self.current()
-        if (not artist and c is not None and c.id in self.enc.inside and how_inside(self.enc, c) == "swallowed"
+        if (not artist and c is not None and c.id in self.enc.swallowed.inside and how_inside(self.enc, c) == "swallowed"
                 and cutting(c, melee_in_hand(c))):
             return self.perform(CutOut())
         if c is not None and not c.grappling and stuck_to(self.enc, c) is not None:

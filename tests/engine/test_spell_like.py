@@ -165,7 +165,7 @@ def test_outlined_in_shadows_has_no_concealment_but_magical_darkness_still_conce
     assert enc.perception(f, gob) == NONE
     innate._start(enc, gob, "outlined", 10, "test")
     assert enc.perception(f, gob) == SEES and enc.miss_chance(f, gob) == 0     # shadowy, yet no 20%
-    enc.spell_lights.append(darkness_light((6, 3)))
+    enc.magic.lights.append(darkness_light((6, 3)))
     assert enc.miss_chance(f, gob) == 20                                      # a 2nd-level darkness works
 
 
