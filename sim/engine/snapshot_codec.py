@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,19 +54,11 @@ class Names:
     named: Mapping[str, type]
     enums: Mapping[str, type]
 
-    @functools.cached_property
-    def _written(self) -> dict[tuple[str, type], str]:
+    def written(self) -> dict[tuple[str, type], str]:
+        """(table, type) -> the name the type is written under there (the first it has)."""
         return {(table, cls): name for table in ("records", "named", "enums")
                 for name, cls in reversed(getattr(self, table).items())}
 
-    def name_of(self, t: type, table: str, path: Any) -> str:
-        """The name ``t`` is written under in its own table (``records``, ``named`` or
-        ``enums``; the first it has there), so that every value written can be read."""
-        found = self._written.get((table, t))
-        if found is None:
-            raise SnapshotTypeError(f"{where(path)}: a {qualname(t)} cannot be saved in a snapshot; add its type to the "
-                                    "schema (sim.engine.snapshot_schema)")
-        return found
 
 
 def where(path: Any) -> str:
@@ -89,9 +80,18 @@ class Encoder:
     record met twice is written once and referred to (``$ref``) after."""
 
     def __init__(self, names: Names):
-        self.names = names
+        self.written = names.written()
         self.ids: dict[int, int] = {}     # id() of a frozen record written already -> its number
         self.keep: list = []              # the records numbered (so their id() stays theirs)
+
+    def name_of(self, t: type, table: str, path: Any) -> str:
+        """The name ``t`` is written under in its own table (``records``, ``named`` or
+        ``enums``), so that every value written can be read."""
+        found = self.written.get((table, t))
+        if found is None:
+            raise SnapshotTypeError(f"{where(path)}: a {qualname(t)} cannot be saved in a snapshot; add its type to the "
+                                    "schema (sim.engine.snapshot_schema.RECORD_TYPES)")
+        return found
 
     def value(self, v: Any, path: str) -> Any:
         t = type(v)
@@ -104,7 +104,7 @@ class Encoder:
         if t is tuple:
             return {"$tuple": [self.value(x, (path, i)) for i, x in enumerate(v)]}
         if isinstance(v, tuple) and hasattr(t, "_fields"):  # a named tuple (Pos)
-            return {"$named": self.names.name_of(t, "named", path),
+            return {"$named": self.name_of(t, "named", path),
                     "items": [self.value(x, (path, i)) for i, x in enumerate(v)]}
         if t in (set, frozenset):
             items = [self.value(x, (path, "{}")) for x in v]
@@ -115,7 +115,7 @@ class Encoder:
                 return {k: self.value(x, (path, k)) for k, x in v.items()}
             return {"$dict": [[self.value(k, (path, "key")), self.value(x, (path, k))] for k, x in v.items()]}
         if isinstance(v, enum.Enum):
-            return {"$enum": self.names.name_of(t, "enums", path), "name": v.name}
+            return {"$enum": self.name_of(t, "enums", path), "name": v.name}
         if isinstance(v, np.ndarray):
             if v.dtype.str not in DTYPES:
                 raise SnapshotTypeError(f"{where(path)}: a numpy array of {v.dtype} cannot be saved in a snapshot")
@@ -139,7 +139,7 @@ class Encoder:
 
     def record(self, v: Any, path: str) -> dict:
         t = type(v)
-        name = self.names.name_of(t, "records", path)
+        name = self.name_of(t, "records", path)
         frozen = t.__dataclass_params__.frozen
         if frozen:
             n = self.ids.get(id(v))

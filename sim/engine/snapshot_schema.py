@@ -118,10 +118,13 @@ ENUM_TYPES: dict[str, type] = {"Size": Size}
 NAMES = Names(RECORD_TYPES, NAMED_TYPES, ENUM_TYPES)
 
 #: Record fields a schema added, by schema: a file of an older schema may lack them (they take
-#: their defaults). 4: split oozes (docs/rules.md §11.14), stat blocks' spell-like abilities
-#: (§8.5), the riders' swallow-whole and strand numbers (§11.13, §11.15), energy vulnerability.
+#: their defaults). 5: the fields added while schema 4 was written, by the branches merged into
+#: it (a schema-4 file may lack any of them): split oozes (``Creature.split_round``,
+#: ``Defenses.split``: docs/rules.md §11.14), stat blocks' spell-like abilities (§8.5), the
+#: riders' swallow-whole and strand numbers (§11.13, §11.15), energy vulnerability, and a blind
+#: creature's ``Senses.blind``.
 ADDED_FIELDS: dict[int, frozenset[str]] = {
-    4: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable"}),
+    5: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable", "blind"}),
 }
 
 

@@ -202,7 +202,7 @@ def test_bad_snapshots_are_refused(tmp_path, capsys):
     _refused(tmp_path, capsys, kind, f"state.creatures.{cid}: 'os:system' is not a record type a snapshot may hold")
     field = json.loads(text)
     field["state"]["creatures"][cid]["fields"]["wings"] = 2
-    _refused(tmp_path, capsys, field, f"state.creatures.{cid}: does not fit sim.engine.creature:Creature "
+    _refused(tmp_path, capsys, field, f"state.creatures.{cid}: does not fit Creature "
                                       "(unknown field(s) wings)")
     held = json.loads(text)
     held["state"]["creatures"][cid]["fields"]["grapple_with"] = ["nobody"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
@@ -336,18 +337,14 @@ def test_inside_goes_round_a_snapshot():
     assert dumps(loaded.events) == dumps(fight.events)
 
 
-def test_a_schema_3_snapshot_has_nobody_inside(tmp_path):
-    """Snapshots before swallow whole (schema 3) load with nobody inside (sim.engine.snapshot.MIGRATIONS)."""
-    spec = load_encounter(maps_dir() / "otyugh_midden.toml")
-    fight = new_encounter(spec, seed=3)
-    fight.start()
-    data = json.loads(S.dumps(fight, encounter_file=maps_dir() / "otyugh_midden.toml"))
-    data["cavesim_snapshot"] = 3
-    del data["state"]["inside"], data["state"]["gizzard"]
-    path = tmp_path / "old.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+def test_a_schema_3_snapshot_has_nobody_inside():
+    """A saved game of schema 3 (before swallow whole: tests/data/snapshots/schema3.json, written by
+    the cavesim of commit c69d860) loads with nobody inside (sim.engine.snapshot_legacy)."""
+    path = Path(__file__).resolve().parents[1] / "data" / "snapshots" / "schema3.json"
+    spec = load_encounter(maps_dir() / "ogre_tunnel.toml")
+    assert json.loads(path.read_text())["cavesim_snapshot"] == 3
     loaded, _ = S.read_snapshot(path, policy=default_policy, spec=spec)
-    assert loaded.swallowed.inside == {} and loaded.swallowed.gizzard == {}
+    assert loaded.swallowed.inside == {} and loaded.swallowed.gizzard == {} and loaded.round == 2
 
 
 def test_the_view_model_keeps_the_swallowed_on_its_worm():
