@@ -18,7 +18,7 @@ from sim.base.coords import Pos, inner_square
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.events import Event, Moved
-from sim.engine.parts import Casting, Floor, Grabs, Magic, Movement, Swallowed
+from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
 from sim.engine.setup import build_creature, footprint, mover_for
 from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body
@@ -103,6 +103,16 @@ class World:
     ``magic``, ``floor``, ``movement``, ``casting``). Every rule function takes it as ``w``;
     :class:`sim.engine.encounter.Encounter` adds the turn loop."""
 
+    #: The parts of the world, by attribute (declared in :mod:`sim.engine.parts`; the saved game
+    #: iterates them), and their types for the reader of the code.
+    PARTS = PARTS
+    swallowed: Swallowed
+    grabs: Grabs
+    magic: Magic
+    floor: Floor
+    movement: Movement
+    casting: Casting
+
     def __init__(self, spec: EncounterSpec, *, seed: int | None = None,
                  settings: dict | None = None, shared: dict | None = None):
         """``shared``: a dict that fights on the same grid may pass along to reuse its movement
@@ -134,13 +144,8 @@ class World:
         # memos of pure queries (performance only, never outcomes), declared in one place
         self.cache = QueryCache()
         self.turn_mark = 0  # where the current turn's events start
-        # what each mechanic adds to the fight, one declared part each (sim.engine.parts.PARTS)
-        self.swallowed = Swallowed()
-        self.grabs = Grabs()
-        self.magic = Magic()
-        self.floor = Floor()
-        self.movement = Movement()
-        self.casting = Casting()
+        for name, part in PARTS:   # what each mechanic adds to the fight, empty
+            setattr(self, name, part())
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import typing
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,8 @@ def test_the_schema_lists_the_fights_sections_in_order():
                                            "memory"]
     assert [cls for _, cls in PARTS] == [Swallowed, Grabs, Magic, Floor, Movement, Casting]
     w = new_encounter(load_encounter(OGRE), seed=3)
-    assert all(type(getattr(w, name)) is cls for name, cls in PARTS)
+    assert all(type(getattr(w, name)) is cls for name, cls in PARTS) and type(w).PARTS is PARTS
+    assert typing.get_type_hints(type(w), include_extras=False).items() >= dict(PARTS).items()
     data = json.loads(S.dumps(w, encounter_file=OGRE))
     assert data["cavesim_snapshot"] == S.SCHEMA == 5 and list(data["state"]) == list(snapshot_schema.STATE)
     assert data["state"]["swallowed"] == {"inside": {}, "gizzard": {}} and data["state"]["casting"] == {"wounds": 0}
