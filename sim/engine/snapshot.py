@@ -54,8 +54,6 @@ from sim.engine.snapshot_state import FIGHT_FIELDS, MAX_CREATURES, MAX_EVENTS, M
 from sim.scenario.specs import EncounterSpec
 from sim.terrain.grid import CaveGrid
 
-__all__ = ["SCHEMA", "SnapshotTypeError", "dumps", "load_text", "map_identity", "read_snapshot", "save", "snapshot"]
-
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure

@@ -30,6 +30,7 @@ from sim.engine.snapshot_legacy import LAYOUTS, READERS
 from sim.engine.snapshot_state import FIGHT_FIELDS
 from sim.base.paths import maps_dir
 from sim.scenario.files import load_encounter
+from tests.engine.snapshot_files import old_file
 from tests.test_fuzz import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "snapshots"
@@ -91,6 +92,23 @@ def test_a_schema_4_file_plays_on_as_the_fight_never_saved():
     w, _ = S.read_snapshot(DATA / "schema4.json", policy=default_policy, load_spec=load_encounter)
     w.run()
     assert dumps(w.events) == _straight()
+
+
+@pytest.mark.parametrize("schema", [2, 3, 4])
+def test_the_old_layout_of_the_tests_is_the_old_cavesims(schema):
+    """tests/engine/snapshot_files.old_file writes what the old cavesims wrote: the real schema-4
+    file, loaded, saved today and turned back into schema ``schema``, loads to the same fight, and
+    has the keys and type names of the real file of that schema."""
+    spec = load_encounter(OGRE)
+    w, _ = S.read_snapshot(DATA / "schema4.json", policy=default_policy, load_spec=load_encounter)
+    data = old_file(json.loads(S.dumps(w, encounter_file=OGRE)), schema)
+    real = json.loads((DATA / f"schema{schema}.json").read_text())
+    assert set(data["state"]) == set(real["state"]) == LAYOUTS[schema]
+    assert data["state"]["creatures"]["ogre"]["$record"] == real["state"]["creatures"]["ogre"]["$record"]
+    back = S.load_text(json.dumps(data), spec, policy=default_policy)
+    w.run()
+    back.run()
+    assert dumps(back.events) == dumps(w.events) == _straight()
 
 
 def test_one_reader_per_old_schema():

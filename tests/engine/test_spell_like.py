@@ -27,6 +27,7 @@ from sim.terrain.vision import LOCATES, NONE, SEES
 from sim.terrain.vision.scene import darkness_light
 from tests.engine.helpers import ready, spec
 from tests.engine.test_spells import Fixed, of_type, turn_of
+from tests.engine.snapshot_files import old_file
 
 HALL = ["." * 20] * 7
 
@@ -341,7 +342,7 @@ def test_a_snapshot_written_before_spell_like_abilities_still_reads():
             for x in v:
                 strip(x)
     strip(data)
-    data["cavesim_snapshot"] = 3    # the schema before spell-like abilities (and swallowing, splitting)
+    data = old_file(data, 3)    # the schema before spell-like abilities (and swallowing, splitting)
     assert "spell_like" not in json.dumps(data)
     back = snapshot.load_text(json.dumps(data), enc.spec, policy=default_policy)
     assert back.creatures["g"].block.spell_like == () and back.creatures["g"].block.source.spell_like == ()
