@@ -51,7 +51,7 @@ def apply_riders(w: World, source: Creature, target: Creature, keys: Iterable[st
         elif r.kind == "paralysis":
             paralyse(w, source, target, r)
         elif r.kind == "improved_grab":
-            w.pending_grabs.append((source.id, target.id, r.key))  # resolved after the action (sim.engine.grapple)
+            w.grabs.pending.append((source.id, target.id, r.key))  # resolved after the action (sim.engine.grapple)
         elif r.kind == "disease":
             if not roll_save(w, target, r.save or "fort", int(r.dc), "disease", source.id):
                 target.diseases.append(r.key)

@@ -20,7 +20,7 @@ from sim.engine.actions import Impossible
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
-from sim.engine.damage import DamagePart, deal_damage
+from sim.engine.damage import DamagePart, Dealt, deal_damage
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
@@ -154,14 +154,14 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
     """Every modifier of one attack roll and of the target's AC, or the reason it is not allowed."""
     if not target.alive:
         return Impossible(f"{target.name} is already out")
-    if target.id in w.inside:
-        return Impossible(f"{target.name} is inside {w.creatures[w.inside[target.id]].name}: out of reach (docs/rules.md §11.13)")
+    if target.id in w.swallowed.inside:
+        return Impossible(f"{target.name} is inside {w.creatures[w.swallowed.inside[target.id]].name}: out of reach (docs/rules.md §11.13)")
     why = _grappling_attack(attacker, attack, target) if attacker.grappling else None
     if why or (why := specials.refuse_attack(w, attacker, attack, target) if attack.kind == "special" else None):
         return Impossible(why)
     if strands.is_strand(attack) and (why := strands.refuse(w, attacker, target)):
         return Impossible(why)
-    if w.zones and zones.web_feet(w, attacker.squares, target.squares) >= zones.WEB_TOTAL_COVER_FT:
+    if w.magic.zones and zones.web_feet(w, attacker.squares, target.squares) >= zones.WEB_TOTAL_COVER_FT:
         return Impossible(f"{target.name} has total cover: 20 ft of web between (docs/rules.md §8.3)")
     mods = attacker_modifiers(w, attacker, attack, kind=kind, iterative=iterative, bonus_override=bonus_override)
     if isinstance(mods, Impossible):
@@ -419,7 +419,7 @@ def target_ac(w: World, attacker: Creature, target: Creature, *, ranged: bool,
 
 
 def _has_cover(w: World, attacker: Creature, target: Creature, ranged: bool) -> bool:
-    if w.zones and zones.web_feet(w, attacker.squares, target.squares) >= 5:
+    if w.magic.zones and zones.web_feet(w, attacker.squares, target.squares) >= 5:
         return True   # 5 ft of web strands between: cover (docs/rules.md §8.3)
     if target.is_swarm and not ranged:
         return False
@@ -475,16 +475,16 @@ def resolve_attack(w: World, plan: AttackPlan) -> bool:
         strands.stick(w, a, t)
         apply_riders(w, a, t, att.riders)
     elif hit and not specials.on_hit(w, plan):   # a web entangles, antennae rust: no damage
-        weapon_damage(w, plan, critical=critical, multiplier=multiplier)
-        specials.after_damage(w, plan)          # a metal weapon that hurts a rust monster corrodes
+        dealt = weapon_damage(w, plan, critical=critical, multiplier=multiplier)
+        specials.after_damage(w, plan, dealt)          # a metal weapon that hurts a rust monster corrodes
     innate.attacked(w, a)                       # invisibility ends with the attack (docs/rules.md §8.5)
     return hit
 
 
-def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int) -> None:
+def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int) -> Dealt:
     """Damage of a weapon or natural hit: the dice (rolled again for each critical multiple, energy
     dice not), Str modifiers, sneak attack; against a swarm the matrix of §4.7 (a lit torch deals
-    1d3 fire instead, §7.19)."""
+    1d3 fire instead, §7.19). Returns what got through (the riders have followed a wound, §4.9)."""
     a, t, att = plan.attacker, plan.target, plan.attack
     parts: list[DamagePart] = []
     what = f"{att.name} damage vs {label(w, t)}"
@@ -507,9 +507,10 @@ def weapon_damage(w: World, plan: AttackPlan, *, critical: bool, multiplier: int
         if plan.sneak and a.block.sneak_attack is not None:
             parts.append(DamagePart(roll_dice(w, a.block.sneak_attack, a, f"sneak attack vs {label(w, t)}"), types[0], "sneak", types=tuple(types),
                                     join=att.types_join, magic=_is_magic(att)))
-    deal_damage(w, t, parts, source=a, cause="weapon")
-    if att.riders and not t.is_swarm and w.last_damage > 0:  # a rider needs a wound (§4.9)
+    dealt = deal_damage(w, t, parts, source=a, cause="weapon")
+    if att.riders and not t.is_swarm and dealt.total > 0:  # a rider needs a wound (§4.9)
         apply_riders(w, a, t, att.riders)
+    return dealt
 
 
 def unlit_torch(c: Creature, att: Attack) -> bool:

@@ -42,6 +42,24 @@ class DamagePart:
     nonlethal: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """What one :func:`deal_damage` let through to the creature (RULES §4.5-4.7): its ``lethal``
+    hit points lost and its ``nonlethal`` damage. A rider needs a wound of either kind (§4.9),
+    a swarm's riders a lethal one; a metal weapon corrodes on any (SRD Rust)."""
+
+    lethal: int = 0
+    nonlethal: int = 0
+
+    @property
+    def total(self) -> int:
+        """All the damage that got through, nonlethal included."""
+        return self.lethal + self.nonlethal
+
+
+NOTHING = Dealt()   # no damage got through: the target was already down, or it split instead
+
+
 def _physical(part: DamagePart) -> bool:
     return part.kind in ("weapon", "sneak", "swarm") or part.type in PHYSICAL
 
@@ -144,15 +162,14 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
 
 
 def deal_damage(w: World, target: Creature, parts: list[DamagePart], *, source: Creature | None,
-                cause: str) -> int:
+                cause: str) -> Dealt:
     """Apply a hit's parts to ``target``; emit the damage event and any change of state.
-    Returns the hit points lost (lethal damage); ``w.last_damage`` holds all the damage that
-    got through, nonlethal included (riders need some, RULES §4.9)."""
-    w.last_damage = 0
+    Returns what got through (:class:`Dealt`: the lethal hit points lost and the nonlethal
+    damage; riders need some, RULES §4.9)."""
     if not target.alive:
-        return 0
+        return NOTHING
     if split.split_by(target, parts) and split.divide(w, target, parts, source=source):
-        return 0  # it splits in two instead (docs/rules.md §11.14)
+        return NOTHING  # it splits in two instead (docs/rules.md §11.14)
     adjustments: dict[str, int] = {}
     raw: dict[str, int] = {}
     lethal = 0
@@ -172,19 +189,19 @@ def deal_damage(w: World, target: Creature, parts: list[DamagePart], *, source: 
     before = target.hp
     target.hp -= lethal
     target.nonlethal += nonlethal
-    w.last_damage = lethal + nonlethal
-    if w.last_damage and "asleep" in target.conditions:
+    dealt = Dealt(lethal, nonlethal)
+    if dealt.total and "asleep" in target.conditions:
         clear_condition(w, target, "asleep", "woken")  # a wound wakes a magically sleeping creature (§8)
     w.emit(Damage(round=w.round, target=target.id, amount=lethal, parts=raw, source=source.id if source else None,
                     cause=cause, hp_before=before, hp_after=target.hp, adjustments=adjustments,
                     nonlethal=bool(nonlethal and not lethal)))
     if lethal and "concentrating" in target.conditions:
         target.conditions.add("hurt_while_casting")  # every wound of the casting adds up (§8)
-        w.damage_while_casting += lethal
+        w.casting.wounds += lethal
     update_state(w, target, source=source)
-    if target.pending_spell is not None and w.last_damage:
-        disturb_casting(w, target, w.last_damage)
-    return lethal
+    if target.pending_spell is not None and dealt.total:
+        disturb_casting(w, target, dealt.total)
+    return dealt
 
 
 def update_state(w: World, c: Creature, *, source: Creature | None = None) -> None:

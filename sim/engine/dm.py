@@ -119,8 +119,8 @@ def move_token(w: World, cid: str, at: Pos) -> Done | Impossible:
     c = _creature(w, cid)
     if isinstance(c, Impossible):
         return c
-    inside = w.inside.get(c.id)
-    if inside is not None or c.id in w.inside.values():   # swallowed or engulfed, or the host of one (§11.13)
+    inside = w.swallowed.inside.get(c.id)
+    if inside is not None or c.id in w.swallowed.inside.values():   # swallowed or engulfed, or the host of one (§11.13)
         who = w.creatures[inside].name if inside is not None else None
         return Impossible(f"{c.name} is inside {who}: it comes out by cutting or escaping (docs/rules.md §11.13)"
                           if who else f"{c.name} holds a creature inside it: let it out first (docs/rules.md §11.13)")

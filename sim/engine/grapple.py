@@ -202,7 +202,7 @@ def tidy(w: World) -> None:
     for c in w.creatures.values():
         for oid in list(c.grapple_with):
             o = w.creatures[oid]
-            if w.inside.get(c.id) == oid:
+            if w.swallowed.inside.get(c.id) == oid:
                 continue   # inside its swallower or engulfer: sim.engine.swallow ends that (§11.13)
             if not (c.in_fight and o.in_fight):
                 release(w, c, o, "out_of_fight")
@@ -276,7 +276,7 @@ def resolve_grabs(w: World) -> None:
     """Improved grab (SRD, Special Abilities): each hit of an attack with the rider (recorded by
     ``afflictions.apply_riders``) starts a grapple as a free action, without an attack of
     opportunity and without a touch attack; one hold per grabber (§11.3)."""
-    pending, w.pending_grabs = w.pending_grabs, []
+    pending, w.grabs.pending = w.grabs.pending, []
     for gid, tid, key in pending:
         g, t = w.creatures.get(gid), w.creatures.get(tid)
         if g is None or t is None or not (g.in_fight and t.in_fight):
@@ -291,7 +291,7 @@ def resolve_grabs(w: World) -> None:
 
 def after_action(w: World) -> None:
     """After every action: improved grabs of its hits, then the grapples that ended."""
-    if w.pending_grabs:
+    if w.grabs.pending:
         resolve_grabs(w)
     tidy(w)
 

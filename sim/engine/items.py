@@ -203,7 +203,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         w.emit(ActionTaken(round=w.round, actor=c.id, action="fizzle", item=a.item))
         return True  # the oil splashes but does not catch fire (RULES §3.5: 50%)
     hit_ids = set()
-    victims = [o for o in w.creatures.values() if o.alive and set(o.squares) & set(area) and o.id not in w.inside]
+    victims = [o for o in w.creatures.values() if o.alive and set(o.squares) & set(area) and o.id not in w.swallowed.inside]
     if direct is not None and direct not in victims:
         victims.append(direct)
     for v in victims:
@@ -272,7 +272,7 @@ def drop_light(w: World, c: Creature, t: Turn, a: DropLight):
             c.wielding = None
     if c.items.get(item, 0) > 0:
         c.items[item] -= 1
-    w.dropped_lights.append(DroppedLight(item=item, at=tuple(c.pos)))
+    w.floor.lights.append(DroppedLight(item=item, at=tuple(c.pos)))
     w.emit(ActionTaken(round=w.round, actor=c.id, action="drop_light", item=item))
     return True
 

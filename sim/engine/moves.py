@@ -95,7 +95,7 @@ def path_to(w: World, c: Creature, to: Pos):
     blocked[c.pos[1], c.pos[0]] = False
     if blocked[to[1], to[0]]:
         return Impossible(f"{to} is held by an enemy")
-    path = round_web(w, c, f, to, blocked) if w.zones else None
+    path = round_web(w, c, f, to, blocked) if w.magic.zones else None
     if path is None:
         path = search_path(w, c, f, to, blocked)
     if not path.reachable:
@@ -229,7 +229,7 @@ def steps_within(w: World, c: Creature, path_steps, budget: int) -> list:
             break
         used = max(used, act)
         out.append(step)
-    if w.zones:
+    if w.magic.zones:
         out = zones.web_cut(w, c, out)   # a web stops a move where it may end (docs/rules.md §8.3)
     _, no_end = w.occupancy_masks(c)
 
@@ -260,9 +260,9 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
     Returns False if the creature can no longer move (it fell, slipped on grease, or split)."""
     if zones.stuck(w, c):
         return False  # it failed grease's Balance check this round (§8.1), or a web holds it fast (§8.3)
-    if step.kind != "stand" and w.zones and not zones.web_step(w, c, step):
+    if step.kind != "stand" and w.magic.zones and not zones.web_step(w, c, step):
         return False  # its check to move through the web this round gave no more feet (docs/rules.md §8.3)
-    was_greased = bool(w.zones) and bool(set(c.squares) & zones.greased(w))
+    was_greased = bool(w.magic.zones) and bool(set(c.squares) & zones.greased(w))
     roster = len(w.creatures)
     if step.kind != "stand":
         if not five_ft and not withdraw:
@@ -291,7 +291,7 @@ def take_step(w: World, c: Creature, step, done_steps: list, *, withdraw: bool =
             return False
     if step.kind != "stand" and not zones.entered(w, c, was_greased):
         return False
-    if w.zones and step.kind != "stand":
+    if w.magic.zones and step.kind != "stand":
         zones.after_step(w, c)   # caught by a web walked into, or free of it (docs/rules.md §8.3)
         if zones.stuck(w, c) or not c.in_fight:
             return False
@@ -311,7 +311,7 @@ def swarm_flow(w: World, c: Creature, old_squares: list[Pos]) -> None:
 
 def begin_move(w: World, c: Creature, action: str) -> list:
     steps: list = []
-    w.pending_move = (c, steps, action)
+    w.movement.pending = (c, steps, action)
     return steps
 
 
@@ -321,20 +321,20 @@ def finish_move(w: World, c: Creature, steps: list, action: str) -> None:
         c.squares = best_shape(f.mode != BLOCKED, c.pos, mode=w.settings.get("swarm_shape", "any"),
                                score=w.swarm_score(c))
         shape_event(w, c)
-    if steps or not w.pending_move or w.pending_move[0] is not c:
+    if steps or not w.movement.pending or w.movement.pending[0] is not c:
         w.emit(Moved(round=w.round, actor=c.id, path=tuple(steps), squares=tuple(c.squares),
                         prone=c.prone, action=action))
-    w.pending_move = None
-    w.moved_this = None
+    w.movement.pending = None
+    w.movement.provoked = None
 
 
 def provoke_for_leaving(w: World, c: Creature, to: Pos, *, why: str = "leaving") -> None:
     """Leaving a threatened square provokes, once per enemy per move (RULES §6.6, §7.27); so
     does being threatened anywhere along a crawl (``why="crawling"``, §5.1)."""
-    already = w.moved_this
+    already = w.movement.provoked
     if already is None or already[0] != (w.round, c.id):
-        w.moved_this = ((w.round, c.id), set())
-    seen = w.moved_this[1]
+        w.movement.provoked = ((w.round, c.id), set())
+    seen = w.movement.provoked[1]
     cur = set(c.squares)
     for o in list(w.creatures.values()):
         if o.team == c.team or o.id in seen or not o.in_fight:
@@ -349,10 +349,10 @@ def provoke_for_leaving(w: World, c: Creature, to: Pos, *, why: str = "leaving")
 
 def provoke_for_entering(w: World, swarm: Creature, old_squares: list[Pos]) -> None:
     """A swarm entering an opponent's space provokes (§4.2), once per opponent per move (§7.27)."""
-    already = w.moved_this
+    already = w.movement.provoked
     if already is None or already[0] != (w.round, swarm.id):
-        w.moved_this = ((w.round, swarm.id), set())
-    seen = w.moved_this[1]
+        w.movement.provoked = ((w.round, swarm.id), set())
+    seen = w.movement.provoked[1]
     new = set(swarm.squares) - set(old_squares)
     for o in list(w.creatures.values()):
         if o.team == swarm.team or o.id in seen or not o.in_fight or o.is_swarm:

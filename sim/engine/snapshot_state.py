@@ -20,13 +20,12 @@ from sim.engine.actions import Turn
 from sim.engine.creature import CONDITIONS, Creature
 from sim.engine.encounter import Encounter
 from sim.engine.events import Event
-from sim.engine.zones import Zone
+from sim.engine.parts import PARTS, Zone
 from sim.rules.statblocks.types import StatBlock
 from sim.rules.weapons import combat_modifier
 from sim.scenario.specs import SETTINGS_DEFAULTS
 from sim.terrain.grid import CaveGrid
 from sim.terrain.vision.light import Light
-from sim.terrain.vision.scene import DroppedLight
 
 # -- bounds of a state the fight can be in (checked before any work: issue 34 item 13) --------------------------
 
@@ -50,15 +49,11 @@ SWARM_SQUARES = 4
 MAX_NAME_CHARS = 4096
 #: The longest light range (feet) a saved light may have.
 MAX_LIGHT_FT = 10_000
-#: The declared type of each attribute of the world a snapshot restores (the creatures aside),
-#: checked on loading, containers included.
-WORLD_FIELDS: dict[str, Any] = {
-    "settings": dict[str, Any], "seed": int, "events": list[Event], "round": int, "order": list[str],
-    "turn_index": int, "turn": Turn | None, "winner": str | None, "finished": bool, "end_reason": str,
-    "damage_while_casting": int, "last_damage": int, "memory": dict, "pending_move": tuple | None,
-    "moved_this": tuple | None, "turn_mark": int, "dropped_lights": list[DroppedLight],
-    "pending_grabs": list[tuple[str, str, str]], "spell_lights": list[Light], "zones": list[Zone],
-    "inside": dict[str, str], "gizzard": dict[str, int]}
+#: The declared type of each of the fight's own fields a snapshot restores (the creatures and the
+#: world's parts, :data:`sim.engine.parts.PARTS`, aside), checked on loading, containers included.
+FIGHT_FIELDS: dict[str, Any] = {
+    "settings": dict[str, Any], "seed": int, "round": int, "order": list[str], "turn_index": int,
+    "turn": Turn | None, "winner": str | None, "finished": bool, "end_reason": str, "turn_mark": int}
 
 
 def _whole(v: Any, low: int, high: int) -> bool:
@@ -145,9 +140,16 @@ def check_state(w: Encounter, originals: dict[str, Creature] | None = None) -> l
     squeezed into a line; a swarm 1 to 4 squares). The round is within the round cap, a finished
     fight says why it ended and its events end with ``encounter_end``, an unfinished one does not."""
     originals = originals or {}
-    for name, hint in WORLD_FIELDS.items():
+    for name, hint in FIGHT_FIELDS.items():
         if not _fits(getattr(w, name), hint):
             return [(f"state.{name}", f"{shorten(getattr(w, name))} is not a {hint}")]
+    for name, cls in PARTS:
+        part = getattr(w, name)
+        if type(part) is not cls:
+            return [(f"state.{name}", f"is not the world's {name} part")]
+        misfit = _misfit(part, cls)
+        if misfit is not None:
+            return [(f"state.{name}.{misfit[0]}", f"{shorten(misfit[1])} is not a {_hints(cls)[misfit[0]]}")]
     bad, fatal = _check_settings(w)
     if fatal:
         return bad
@@ -285,7 +287,7 @@ def _creature_grapples(w: Encounter, cid: str, c: Creature, k: str, bad: list[tu
         o = w.creatures.get(oid) if isinstance(oid, str) else None
         if o is None or o is c:
             bad.append((f"{k}.grapple_with[{i}]", f"{shorten(oid)} is no other creature of this fight"))
-        elif cid not in o.grapple_with and w.inside.get(cid) != oid:
+        elif cid not in o.grapple_with and w.swallowed.inside.get(cid) != oid:
             bad.append((f"{k}.grapple_with[{i}]", f"{oid!r} is not grappling {cid!r} back"))
     if c.pinned_by is not None and c.pinned_by not in c.grapple_with:
         bad.append((f"{k}.pinned_by", f"{shorten(c.pinned_by)} pins it but is not grappling it"))
@@ -297,13 +299,13 @@ def _check_world(w: Encounter) -> list[tuple[str, str]]:
     grid = w.grid
     ids = set(w.creatures)
     settings = w.settings
-    for vid, hid in w.inside.items():   # swallowed or engulfed (docs/rules.md §11.13)
+    for vid, hid in w.swallowed.inside.items():   # swallowed or engulfed (docs/rules.md §11.13)
         if vid not in ids or hid not in ids or vid == hid:
-            bad.append((f"state.inside.{vid}", f"{shorten(vid)} inside {shorten(hid)}: both must be creatures of "
+            bad.append((f"state.swallowed.inside.{vid}", f"{shorten(vid)} inside {shorten(hid)}: both must be creatures of "
                                                "this fight"))
-    for vid, n in w.gizzard.items():
-        if vid not in w.inside or not _whole(n, 0, MAX_HP):
-            bad.append((f"state.gizzard.{vid}", f"{shorten(n)}: damage cut into a gizzard by a creature inside it"))
+    for vid, n in w.swallowed.gizzard.items():
+        if vid not in w.swallowed.inside or not _whole(n, 0, MAX_HP):
+            bad.append((f"state.swallowed.gizzard.{vid}", f"{shorten(n)}: damage cut into a gizzard by a creature inside it"))
     if w.order and sorted(w.order) != sorted(ids):
         bad.append(("state.order", shorten_text(f"the initiative order {w.order} does not name each creature once")))
     if not _whole(w.round, 0, MAX_ROUND_CAP + 1):
@@ -321,16 +323,16 @@ def _check_world(w: Encounter) -> list[tuple[str, str]]:
         elif w.order[w.turn_index] != w.turn.actor:
             bad.append(("state.turn.actor", f"{w.turn.actor!r} acts, but the initiative order has "
                                             f"{w.order[w.turn_index]!r} there"))
-    for i, z in enumerate(w.zones):
+    for i, z in enumerate(w.magic.zones):
         sqs = getattr(z, "squares", None)
         if not isinstance(z, Zone) or _misfit(z, Zone) is not None:
-            bad.append((f"state.zones[{i}]", "is not a spell's zone"))
+            bad.append((f"state.magic.zones[{i}]", "is not a spell's zone"))
         elif z.owner not in ids:
-            bad.append((f"state.zones[{i}].owner", f"{shorten(z.owner)} is no creature of this fight"))
+            bad.append((f"state.magic.zones[{i}].owner", f"{shorten(z.owner)} is no creature of this fight"))
         else:
             off = [q for q in sqs if not (_is_square(q) and grid.in_bounds(q))]
             if off:
-                bad.append((f"state.zones[{i}].squares", f"{shorten(off[0])} is not a square of the map"))
+                bad.append((f"state.magic.zones[{i}].squares", f"{shorten(off[0])} is not a square of the map"))
     return bad
 
 
@@ -358,12 +360,11 @@ def _check_rest(w: Encounter) -> list[tuple[str, str]]:
     bad: list[tuple[str, str]] = []
     grid = w.grid
     ids = set(w.creatures)
-    for key in ("last_damage", "damage_while_casting"):
-        if not _whole(getattr(w, key), 0, MAX_WHOLE):
-            bad.append((f"state.{key}", f"{shorten(getattr(w, key))}: a whole number >= 0"))
-    for i, light in enumerate(w.dropped_lights + w.spell_lights):
-        key = f"state.dropped_lights[{i}]" if i < len(w.dropped_lights) else \
-            f"state.spell_lights[{i - len(w.dropped_lights)}]"
+    if not _whole(w.casting.wounds, 0, MAX_WHOLE):
+        bad.append(("state.casting.wounds", f"{shorten(w.casting.wounds)}: a whole number >= 0"))
+    for i, light in enumerate(w.floor.lights + w.magic.lights):
+        key = f"state.floor.lights[{i}]" if i < len(w.floor.lights) else \
+            f"state.magic.lights[{i - len(w.floor.lights)}]"
         misfit = _misfit(light, type(light))
         if misfit is not None:
             bad.append((f"{key}.{misfit[0]}", f"{shorten(misfit[1])} is not a {_hints(type(light))[misfit[0]]}"))
@@ -372,16 +373,12 @@ def _check_rest(w: Encounter) -> list[tuple[str, str]]:
         elif isinstance(light, Light) and not (1 <= light.k <= 8 and 0 <= light.bright_ft <= MAX_LIGHT_FT
                                                and 0 <= light.shadowy_ft <= MAX_LIGHT_FT):
             bad.append((key, f"not a light a fight has (k from 1 to 8, ranges from 0 to {MAX_LIGHT_FT} ft)"))
-    pending = w.pending_move
-    if pending is not None and not (len(pending) == 3 and isinstance(pending[0], Creature)
-                                    and pending[0].id in ids and _fits(pending[1], list[Pos])
-                                    and type(pending[2]) is str):
-        bad.append(("state.pending_move", "is not a move under way (mover, squares, action)"))
-    if w.moved_this is not None and not _fits(w.moved_this, tuple[tuple[int, str], set[str]]):
-        bad.append(("state.moved_this", "is not ((round, mover), the ids it provoked)"))
-    for i, grab in enumerate(w.pending_grabs):
+    pending = w.movement.pending
+    if pending is not None and w.creatures.get(pending[0].id) is not pending[0]:
+        bad.append(("state.movement.pending", "is not a move under way (mover, squares, action)"))
+    for i, grab in enumerate(w.grabs.pending):
         if grab[0] not in ids or grab[1] not in ids:
-            bad.append((f"state.pending_grabs[{i}]", f"{shorten(grab)}: a grab of creatures of this fight"))
+            bad.append((f"state.grabs.pending[{i}]", f"{shorten(grab)}: a grab of creatures of this fight"))
     if w.winner is not None and w.winner not in {c.team for c in w.creatures.values()}:
         bad.append(("state.winner", f"{shorten(w.winner)} is no team of this fight"))
     return bad

@@ -33,7 +33,7 @@ import functools
 from sim.engine.actions import Impossible, Turn
 from sim.engine.checks import roll_save, skill_check
 from sim.engine.creature import Creature
-from sim.engine.damage import clear_condition, set_condition
+from sim.engine.damage import Dealt, clear_condition, set_condition
 from sim.engine.events import Condition
 from sim.engine.world import World
 from sim.rules import _data
@@ -148,9 +148,10 @@ def on_hit(w: World, plan) -> bool:
     return False
 
 
-def after_damage(w: World, plan) -> None:
-    """A metal weapon that dealt damage to a rust monster corrodes (SRD Rust)."""
-    if w.last_damage <= 0 or rider_of(plan.target, "rust") is None:
+def after_damage(w: World, plan, dealt: Dealt) -> None:
+    """A metal weapon that dealt damage (``dealt``, what its hit let through) to a rust monster
+    corrodes (SRD Rust)."""
+    if dealt.total <= 0 or rider_of(plan.target, "rust") is None:
         return
     att = plan.attack
     if att.kind == "weapon" and att.mode == "melee" and is_metal_weapon(att.weapon):

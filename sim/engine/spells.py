@@ -84,12 +84,12 @@ def cast(w: World, c: Creature, t: Turn, a: Cast):
             lost = True
     else:
         c.conditions.add("concentrating")
-        w.damage_while_casting = 0
+        w.casting.wounds = 0
         attacks.provoke(w, c, "cast")
         c.conditions.discard("concentrating")
         if "hurt_while_casting" in c.conditions:
             c.conditions.discard("hurt_while_casting")
-            dc = combat_modifier("concentration", "damaged_base") + w.damage_while_casting + lvl
+            dc = combat_modifier("concentration", "damaged_base") + w.casting.wounds + lvl
             if not c.in_fight or not concentration(w, c, dc, "damaged_while_casting"):
                 lost = True
     if not lost and c.in_fight and in_swarm(w, c) and not (sla is not None and sla.kind == "su"):
@@ -375,7 +375,7 @@ def complete_pending(w: World, c: Creature) -> None:
     sq = set(squares)
     cands = []
     for o in w.creatures.values():
-        if o is c or not o.alive or not o.in_fight or not (sq & set(o.squares)) or o.id in w.inside:
+        if o is c or not o.alive or not o.in_fight or not (sq & set(o.squares)) or o.id in w.swallowed.inside:
             continue
         if o.block.type in data["immune_types"] or "sleep" in o.block.defenses.immune:
             continue
@@ -404,7 +404,7 @@ def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast
     takes 1 die per caster level (up to the cap), Reflex half (DC 10 + spell level + ability
     modifier); the damage is an area effect (x1.5 on a swarm, §4.7)."""
     victims = [o for o in w.creatures.values() if o is not c and o.alive and set(o.squares) & set(squares)
-               and o.id not in w.inside]   # inside a worm or a cube: out of the area (§11.13)
+               and o.id not in w.swallowed.inside]   # inside a worm or a cube: out of the area (§11.13)
     w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=tuple(v.id for v in victims),
                      squares=tuple(squares), defensive=a.defensive))
     n = min(caster_level(c), int(data["max_dice"]))
@@ -419,7 +419,7 @@ def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast
         if amount > 0:
             damage.deal_damage(w, v, [damage.DamagePart(amount, data["energy"], "energy", area=True)], source=c,
                                cause="spell")
-    if data["energy"] == "fire" and w.zones:
+    if data["energy"] == "fire" and w.magic.zones:
         zones.burn(w, squares, c)   # fire burns a web away (docs/rules.md §8.3)
 
 
@@ -428,13 +428,13 @@ def _grease(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) -> No
     square in it makes a Reflex save or falls prone (a swarm does not fall, RULES §4.5)."""
     sq = set(squares)
     inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)
-              and o.id not in w.inside]
+              and o.id not in w.swallowed.inside]
     w.emit(SpellCast(round=w.round, actor=c.id, spell="grease", targets=tuple(o.id for o in inside),
                      squares=tuple(squares), defensive=a.defensive))
     z = zones.Zone(spell="grease", squares=tuple(squares), owner=c.id,
                    last_round=w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1,
                    dc=c.block.spells.save_dc(lvl))
-    w.zones = [*w.zones, z]
+    w.magic.zones = [*w.magic.zones, z]
     for o in inside:
         zones.fall(w, o, z, "grease")
 
@@ -450,7 +450,7 @@ def _lasting_spread(w: World, c: Creature, spell: str, data: dict, squares, a: C
     z = zones.Zone(spell=spell, squares=tuple(squares), owner=c.id,
                    last_round=w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1,
                    dc=c.block.spells.save_dc(lvl))
-    w.zones = [*w.zones, z]
+    w.magic.zones = [*w.magic.zones, z]
     for o in inside:
         if spell == "web":
             zones.catch(w, o, z)
@@ -464,7 +464,7 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
     resistance); a swarm too [PD]."""
     sq = set(squares)
     inside = [o for o in w.creatures.values() if o.alive and o.in_fight and sq & set(o.squares)
-              and o.id not in w.inside]
+              and o.id not in w.swallowed.inside]
     w.emit(SpellCast(round=w.round, actor=c.id, spell="glitterdust", targets=tuple(o.id for o in inside),
                      squares=tuple(squares), defensive=a.defensive))
     dc = c.block.spells.save_dc(lvl)
@@ -538,6 +538,6 @@ def _light_effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) 
         return
     w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=(plan,), defensive=a.defensive))
     if spell == "light":
-        w.dropped_lights.append(DroppedLight(item=str(data["gear"]), at=plan))
+        w.floor.lights.append(DroppedLight(item=str(data["gear"]), at=plan))
     else:
-        w.spell_lights.append(darkness_light(plan, float(data["radius_ft"])))
+        w.magic.lights.append(darkness_light(plan, float(data["radius_ft"])))

@@ -93,7 +93,6 @@ def divide(w: World, target: Creature, parts, *, source: Creature | None) -> boo
     raw: dict[str, int] = {}
     for p in parts:
         raw[p.type] = raw.get(p.type, 0) + p.amount
-    w.last_damage = 0
     w.emit(Damage(round=w.round, target=target.id, amount=0, parts=raw, source=source.id if source else None,
                   cause="weapon" if any(p.kind in ("weapon", "sneak") for p in parts) else "energy",
                   hp_before=target.hp, hp_after=target.hp, adjustments={"split": -sum(raw.values())}))

@@ -13,7 +13,7 @@
   (no save) or a Reflex save (success: pushed aside); engulfed ones are grappled inside, take the
   cube's ``damage`` (1d6 acid) and meet its paralysis then and at the start of each of its turns.
 
-State: ``World.inside`` (creature -> host), ``World.gizzard`` (creature -> damage cut so far);
+State: ``World.swallowed.inside`` (creature -> host), ``World.swallowed.gizzard`` (creature -> damage cut so far);
 the creature inside keeps ``grapple_with = [host]`` (one way: the host is not grappling) and
 stands on the host's middle square (it moves with it, :meth:`World.place`). Nobody outside
 perceives it as a foe or ally (:meth:`World.enemies`).
@@ -68,12 +68,12 @@ def rider_of(c: Creature, kind: str):
 
 
 def host_of(w: World, c: Creature) -> Creature | None:
-    hid = w.inside.get(c.id)
+    hid = w.swallowed.inside.get(c.id)
     return w.creatures.get(hid) if hid else None
 
 
 def contents(w: World, host: Creature) -> list[Creature]:
-    return [w.creatures[v] for v, h in w.inside.items() if h == host.id]
+    return [w.creatures[v] for v, h in w.swallowed.inside.items() if h == host.id]
 
 
 def how_inside(w: World, c: Creature) -> str:
@@ -128,7 +128,7 @@ def room_for(w: World, host: Creature, r, t: Creature) -> bool:
 def _put_inside(w: World, host: Creature, t: Creature, how: str) -> None:
     for oid in list(t.grapple_with):
         release(w, t, w.creatures[oid], how)
-    w.inside[t.id] = host.id
+    w.swallowed.inside[t.id] = host.id
     t.grapple_with = [host.id]
     t.conditions.add("grappled")
     w.emit(Condition(round=w.round, target=t.id, condition="grappled", active=True, cause=how,
@@ -147,7 +147,7 @@ def _exit_square(w: World, c: Creature, host: Creature, avoid=frozenset()):
     ``avoid``; None when there is none within 30 ft."""
     f = w.field(c)
     taken = {sq for o in w.creatures.values() if o is not c and o.alive and not o.is_swarm
-             and o.id not in w.inside and (o is not host or host.in_fight) for sq in o.squares} | set(avoid)
+             and o.id not in w.swallowed.inside and (o is not host or host.in_fight) for sq in o.squares} | set(avoid)
     mid = inner_square(host.squares)
     k = c.k
     best = None
@@ -173,8 +173,8 @@ def come_out(w: World, c: Creature, host: Creature, cause: str) -> None:
     """``c`` leaves ``host``: it stands where it fits nearest the host's middle; escaped from a
     swallower it is back in the mouth (held again, SRD), unless the swallower holds another."""
     how = how_inside(w, c)
-    w.inside.pop(c.id, None)
-    w.gizzard.pop(c.id, None)
+    w.swallowed.inside.pop(c.id, None)
+    w.swallowed.gizzard.pop(c.id, None)
     release(w, c, host, cause)
     if how in c.conditions:
         clear_condition(w, c, how, cause)
@@ -191,15 +191,15 @@ def come_out(w: World, c: Creature, host: Creature, cause: str) -> None:
 
 def tidy(w: World) -> None:
     """After every action and turn: what a dead host held comes out (docs/rules.md §11.13)."""
-    for vid, hid in list(w.inside.items()):
+    for vid, hid in list(w.swallowed.inside.items()):
         host = w.creatures[hid]
-        if not host.alive and vid in w.inside:
+        if not host.alive and vid in w.swallowed.inside:
             come_out(w, w.creatures[vid], host, "host_dead")
 
 
 def end_all(w: World) -> None:
     """The fight is over: the living come out (a crawl's next fight starts with them outside)."""
-    for vid, hid in list(w.inside.items()):
+    for vid, hid in list(w.swallowed.inside.items()):
         v = w.creatures[vid]
         if v.alive:
             come_out(w, v, w.creatures[hid], "fight_over")
@@ -329,10 +329,10 @@ def do_cut(w: World, c: Creature, t: Turn, a: CutOut):
                        hit=hit, critical=False, kind="melee"))
     if hit:
         amount = max(1, roll_dice(w, att.damage.plus(c.str_mod_delta()), c, f"{att.name} damage to the gizzard"))
-        w.gizzard[c.id] = w.gizzard.get(c.id, 0) + amount
-        w.emit(GizzardCut(round=w.round, actor=c.id, target=host.id, amount=amount, cut=w.gizzard[c.id],
+        w.swallowed.gizzard[c.id] = w.swallowed.gizzard.get(c.id, 0) + amount
+        w.emit(GizzardCut(round=w.round, actor=c.id, target=host.id, amount=amount, cut=w.swallowed.gizzard[c.id],
                           needed=int(r.cut_hp)))
-        if w.gizzard[c.id] >= r.cut_hp:
+        if w.swallowed.gizzard[c.id] >= r.cut_hp:
             come_out(w, c, host, "cut")
     return True
 
@@ -358,7 +358,7 @@ def do_escape(w: World, c: Creature, t: Turn, a: Escape):
 
 def engulfable(w: World, cube: Creature, r, o: Creature) -> bool:
     limit = Size.parse(r.max_size) if r.max_size else Size(int(cube.size) - 1)
-    return (o is not cube and o.alive and o.team != cube.team and o.id not in w.inside and not o.is_swarm
+    return (o is not cube and o.alive and o.team != cube.team and o.id not in w.swallowed.inside and not o.is_swarm
             and o.size <= limit)
 
 
@@ -418,7 +418,7 @@ def covered(w: World, cube: Creature, r, path) -> list[Creature] | str:
         body = sweep(w, cube, at, trail)
         trail.append(at)
         for o in w.creatures.values():
-            if o is cube or not o.alive or o.is_swarm or o.id in w.inside or o in out or not body & set(o.squares):
+            if o is cube or not o.alive or o.is_swarm or o.id in w.swallowed.inside or o in out or not body & set(o.squares):
                 continue
             if not engulfable(w, cube, r, o):
                 return f"{o.name} is in the way and cannot be engulfed ({o.size.key}, or an ally)"

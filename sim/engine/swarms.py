@@ -28,7 +28,7 @@ def engulfed(w: World, swarm: Creature) -> list[Creature]:
     """Creatures sharing at least one square with the swarm (each once, §7.28)."""
     sq = set(swarm.squares)
     return [c for c in w.creatures.values()
-            if c is not swarm and c.alive and not c.is_swarm and sq & set(c.squares) and c.id not in w.inside]
+            if c is not swarm and c.alive and not c.is_swarm and sq & set(c.squares) and c.id not in w.swallowed.inside]
 
 
 def swarm_attack(w: World, swarm: Creature) -> None:
@@ -44,9 +44,9 @@ def swarm_attack(w: World, swarm: Creature) -> None:
     magic = "magic" in swarm.block.swarm.aligned
     for v in victims:
         amount = max(1, roll_dice(w, dice, swarm, f"swarm damage on {label(w, v)}"))
-        lost = deal_damage(w, v, [DamagePart(amount, "swarm", "swarm", types=("swarm",), magic=magic)],
-                           source=swarm, cause="swarm")
-        if lost > 0 and v.alive:
+        dealt = deal_damage(w, v, [DamagePart(amount, "swarm", "swarm", types=("swarm",), magic=magic)],
+                            source=swarm, cause="swarm")
+        if dealt.lethal > 0 and v.alive:
             apply_riders(w, swarm, v, swarm.block.swarm.riders)
 
 

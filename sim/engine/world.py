@@ -18,6 +18,7 @@ from sim.base.coords import Pos, inner_square
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.events import Event, Moved
+from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
 from sim.engine.setup import build_creature, footprint, mover_for
 from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body
@@ -97,8 +98,20 @@ def blur_miss(attacker: Creature, target: Creature) -> int:
 
 class World:
     """The state of one fight: the grid, the creatures, the random generator, the settings, the
-    events so far, whose turn it is, the AI's notes and the query caches. Every rule function
-    takes it as ``w``; :class:`sim.engine.encounter.Encounter` adds the turn loop."""
+    events so far, whose turn it is, the AI's notes, the query caches, and what each mechanic
+    adds, one declared part each (:data:`sim.engine.parts.PARTS`: ``swallowed``, ``grabs``,
+    ``magic``, ``floor``, ``movement``, ``casting``). Every rule function takes it as ``w``;
+    :class:`sim.engine.encounter.Encounter` adds the turn loop."""
+
+    #: The parts of the world, by attribute (declared in :mod:`sim.engine.parts`; the saved game
+    #: iterates them), and their types for the reader of the code.
+    PARTS = PARTS
+    swallowed: Swallowed
+    grabs: Grabs
+    magic: Magic
+    floor: Floor
+    movement: Movement
+    casting: Casting
 
     def __init__(self, spec: EncounterSpec, *, seed: int | None = None,
                  settings: dict | None = None, shared: dict | None = None):
@@ -120,8 +133,6 @@ class World:
         self.winner: str | None = None
         self.finished = False
         self.end_reason = ""
-        self.damage_while_casting = 0
-        self.last_damage = 0  # what the last damage.deal_damage let through, nonlethal included
         self.dice = None  # checks.DiceHand: whose dice are typed at the table (cavesim play), not saved
         self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
         if shared is not None and shared.get("grid") is not spec.grid:
@@ -132,17 +143,9 @@ class World:
         self._low: dict = {}
         # memos of pure queries (performance only, never outcomes), declared in one place
         self.cache = QueryCache()
-        # the movement being made now (moves.begin_move .. finish_move), and the enemies it has
-        # provoked from already ((round, mover id), their ids): once per enemy per move (§6.6)
-        self.pending_move: tuple | None = None
-        self.moved_this: tuple | None = None
         self.turn_mark = 0  # where the current turn's events start
-        self.dropped_lights: list = []   # sim.terrain.vision.scene.DroppedLight: lights lying on the floor (§9.3.5)
-        self.pending_grabs: list[tuple[str, str, str]] = []  # improved grab hits to resolve: (grabber, target, rider)
-        self.spell_lights: list = []     # sim.terrain.vision.Light: magical darkness cast on a square (§9.1)
-        self.zones: list = []            # sim.engine.zones.Zone: lasting spell areas (grease, docs/rules.md §8.1)
-        self.inside: dict[str, str] = {}   # swallowed or engulfed creature -> its host (docs/rules.md §11.13)
-        self.gizzard: dict[str, int] = {}  # swallowed creature -> the damage it has cut into the gizzard
+        for name, part in PARTS:   # what each mechanic adds to the fight, empty
+            setattr(self, name, part())
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}
@@ -168,12 +171,12 @@ class World:
     def vision(self):
         """(LightGrid, Sight) of the fight as it stands: recomputed when a creature moves, falls,
         or lights, drops or picks up a light ("recomputed each turn", and within one)."""
-        live = [c for c in self.creatures.values() if c.alive and c.id not in self.inside]
-        fog = frozenset(q for z in self.zones if z.spell in FOG_SPELLS for q in z.squares)
+        live = [c for c in self.creatures.values() if c.alive and c.id not in self.swallowed.inside]
+        fog = frozenset(q for z in self.magic.zones if z.spell in FOG_SPELLS for q in z.squares)
         key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light, "invisible" in c.conditions, "outlined" in c.conditions)
-                     for c in live), tuple(self.dropped_lights), tuple(self.spell_lights), fog)
+                     for c in live), tuple(self.floor.lights), tuple(self.magic.lights), fog)
         if key != self._vision_key:
-            self._vision = look(self.grid, live, self.dropped_lights, self.spell_lights)
+            self._vision = look(self.grid, live, self.floor.lights, self.magic.lights)
             if fog:   # a stinking cloud's fog: concealment through it (docs/rules.md §8.4)
                 light, seen = self._vision
                 self._vision = (light, through_fog(seen, [viewer_of(c) for c in live], fog))
@@ -257,11 +260,11 @@ class World:
 
     def enemies(self, c: Creature) -> list[Creature]:
         """Its living foes, but for those inside a swallower or engulfer (out of reach, §11.13)."""
-        return [o for o in self.creatures.values() if o.team != c.team and o.alive and o.id not in self.inside]
+        return [o for o in self.creatures.values() if o.team != c.team and o.alive and o.id not in self.swallowed.inside]
 
     def allies(self, c: Creature) -> list[Creature]:
         return [o for o in self.creatures.values() if o.team == c.team and o is not c and o.alive
-                and o.id not in self.inside]
+                and o.id not in self.swallowed.inside]
 
     def current(self) -> Creature | None:
         if self.turn is None:
@@ -298,7 +301,7 @@ class World:
         sharer = c.is_swarm
         tiny = c.size <= Size.TINY
         for o in self.creatures.values():
-            if o is c or not o.alive or o.is_swarm or o.id in self.inside:
+            if o is c or not o.alive or o.is_swarm or o.id in self.swallowed.inside:
                 continue
             far_apart = abs(int(o.size) - int(c.size)) >= 3
             for x, y in o.squares:
@@ -327,7 +330,7 @@ class World:
                                        score=self.swarm_score(c))
             return
         c.squares = footprint(self.field(c), c, pos)
-        for vid, hid in self.inside.items():   # what it swallowed or engulfed moves with it (§11.13)
+        for vid, hid in self.swallowed.inside.items():   # what it swallowed or engulfed moves with it (§11.13)
             if hid == c.id:
                 v = self.creatures[vid]
                 v.pos = inner_square(c.squares)
@@ -349,7 +352,7 @@ class World:
         return score
 
     def flush_move(self) -> None:
-        pending = self.pending_move
+        pending = self.movement.pending
         if pending and pending[1]:
             c, steps, action = pending
             self.emit(Moved(round=self.round, actor=c.id, path=tuple(steps), squares=tuple(c.squares),

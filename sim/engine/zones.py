@@ -1,5 +1,5 @@
 """Lasting spell areas on the grid (docs/rules.md §8.1): a :class:`Zone` is a spell's squares, its
-caster, the last round it lasts and its save DC, kept in ``World.zones`` (saved in snapshots).
+caster, the last round it lasts and its save DC, kept in ``World.magic.zones`` (saved in snapshots).
 Grease (SRD, Sor/Wiz 1) is the zone the engine casts: a creature in its squares when it is cast
 makes a Reflex save or falls prone; one that walks into a greased square makes a DC 10 Balance check
 (the stat block's Balance modifier: Dex + ranks + armor check penalty): success, it goes on at half
@@ -11,44 +11,32 @@ caster level (:func:`expire`, at the start of each turn).
 
 from __future__ import annotations
 
-import dataclasses
-
 from sim.engine import specials
 from sim.engine.casting import spell_data
 from sim.engine.checks import label, roll_dice, roll_save, skill_check
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
 from sim.engine.events import Condition, ZoneEnded
+from sim.engine.parts import Zone
 from sim.engine.world import World
 from sim.rules.dice import Dice
 from sim.terrain.geometry import squares_on_segment
 
 
-@dataclasses.dataclass(frozen=True)
-class Zone:
-    spell: str                    # "grease", "web", "stinking-cloud"
-    squares: tuple                # ((x, y), ...)
-    owner: str                    # the caster's id
-    last_round: int               # the last round it lasts
-    dc: int                       # its save DC (10 + spell level + ability modifier)
-
-
-
-
 def zones_at(w: World, square, spell: str | None = None) -> list[Zone]:
     sq = tuple(square)
-    return [z for z in w.zones if sq in z.squares and (spell is None or z.spell == spell)]
+    return [z for z in w.magic.zones if sq in z.squares and (spell is None or z.spell == spell)]
 
 
 def greased(w: World) -> frozenset:
     """Every greased square of the fight as it stands."""
-    return frozenset(q for z in w.zones if z.spell == "grease" for q in z.squares)
+    return frozenset(q for z in w.magic.zones if z.spell == "grease" for q in z.squares)
 
 
 def extra_feet(w: World, c: Creature, step) -> int:
     """The feet a step costs on top of its own: a greased square is walked at half speed (its
     feet twice); a swarm is not slowed [PD]."""
-    if c.is_swarm or getattr(step, "kind", "") == "stand" or not w.zones:
+    if c.is_swarm or getattr(step, "kind", "") == "stand" or not w.magic.zones:
         return 0
     return int(step.feet) if tuple(step.at) in greased(w) else 0
 
@@ -77,15 +65,15 @@ def entered(w: World, c: Creature, was_greased: bool) -> bool:
     step): the DC 10 Balance check of grease, once a round (SRD: walk at half speed with a DC 10
     Balance check). Returns False when it can move no further this round (a failed check, and
     it may have fallen: a Reflex save, or prone outright when it failed by 5 or more)."""
-    if c.is_swarm or not w.zones or not c.in_fight:
+    if c.is_swarm or not w.magic.zones or not c.in_fight:
         return True
-    here = [z for z in w.zones if z.spell == "grease" and set(c.squares) & set(z.squares)]
+    here = [z for z in w.magic.zones if z.spell == "grease" and set(c.squares) & set(z.squares)]
     if not here and not was_greased:
         return True
     key = f"grease:{c.id}"
     if w.memory.get(key, [None])[0] == w.round:
         return True  # checked already this round
-    z = (here or [z for z in w.zones if z.spell == "grease"])[0]
+    z = (here or [z for z in w.magic.zones if z.spell == "grease"])[0]
     mod = int(c.block.skill("balance")) + c.dex_mod_delta()
     dc = int(spell_data()["grease"]["balance_dc"])
     ok = skill_check(w, c, "balance", dc, mod, "grease", at=tuple(c.pos))
@@ -101,16 +89,16 @@ def entered(w: World, c: Creature, was_greased: bool) -> bool:
 
 def expire(w: World) -> None:
     """Zones whose last round is over end (checked at the start of each turn)."""
-    if not w.zones:
+    if not w.magic.zones:
         return
-    gone = [z for z in w.zones if w.round > z.last_round]
+    gone = [z for z in w.magic.zones if w.round > z.last_round]
     if gone:
         end(w, gone)
 
 
 def end(w: World, gone: list[Zone]) -> None:
     """These zones end: a ``zone_end`` each; a creature a web held and no other web holds is free."""
-    w.zones = [z for z in w.zones if z not in gone]
+    w.magic.zones = [z for z in w.magic.zones if z not in gone]
     for z in gone:
         w.emit(ZoneEnded(round=w.round, spell=z.spell, owner=z.owner, squares=z.squares))
     if any(z.spell == WEB for z in gone):
@@ -125,7 +113,7 @@ WEB, CLOUD = "web", "stinking-cloud"
 
 
 def webbed(w: World) -> frozenset:
-    return frozenset(q for z in w.zones if z.spell == WEB for q in z.squares)
+    return frozenset(q for z in w.magic.zones if z.spell == WEB for q in z.squares)
 
 
 def web_avoided(w: World, c: Creature) -> frozenset:
@@ -236,9 +224,9 @@ def web_cut(w: World, c: Creature, steps: list) -> list:
 
 def after_step(w: World, c: Creature) -> None:
     """After a step: caught by a web it walked into; free when it stands clear of every web."""
-    if c.is_swarm or not w.zones or not c.in_fight:
+    if c.is_swarm or not w.magic.zones or not c.in_fight:
         return
-    here = [z for z in w.zones if z.spell == WEB and set(c.squares) & set(z.squares)]
+    here = [z for z in w.magic.zones if z.spell == WEB and set(c.squares) & set(z.squares)]
     if here:
         catch(w, c, here[0])
     elif w.memory.get(f"inweb:{c.id}"):
@@ -267,7 +255,7 @@ def burn(w: World, squares, source: Creature) -> None:
     """Fire in a web's squares burns the whole web away [PD] (SRD: any fire sets it alight): 2d4
     fire to every creature in it, which is then free."""
     sq = set(squares)
-    lit = [z for z in w.zones if z.spell == WEB and sq & set(z.squares)]
+    lit = [z for z in w.magic.zones if z.spell == WEB and sq & set(z.squares)]
     if not lit:
         return
     inside = [c for c in w.creatures.values() if c.alive and any(set(c.squares) & set(z.squares) for z in lit)]
@@ -281,7 +269,7 @@ def burn(w: World, squares, source: Creature) -> None:
 # -- stinking cloud (docs/rules.md §8.4) -----------------------------------------------------------
 
 def clouded(w: World) -> frozenset:
-    return frozenset(q for z in w.zones if z.spell == CLOUD for q in z.squares)
+    return frozenset(q for z in w.magic.zones if z.spell == CLOUD for q in z.squares)
 
 
 def sicken(w: World, c: Creature, z: Zone) -> None:
@@ -300,8 +288,8 @@ def cloud_turn(w: World, c: Creature) -> bool:
     """At the start of ``c``'s turn: on the caster's turn each creature in its clouds that is not
     nauseated saves again (SRD); True while ``c`` stays nauseated by a cloud: inside one, or for
     1d4+1 of its turns after it left (rolled when it is first found outside)."""
-    if w.zones:
-        for z in [z for z in w.zones if z.spell == CLOUD and z.owner == c.id]:
+    if w.magic.zones:
+        for z in [z for z in w.magic.zones if z.spell == CLOUD and z.owner == c.id]:
             for o in list(w.creatures.values()):
                 if o.alive and set(o.squares) & set(z.squares):
                     sicken(w, o, z)
@@ -324,8 +312,8 @@ def cloud_turn(w: World, c: Creature) -> bool:
 def fight_over(w: World) -> None:
     """The party walks on (a crawl, docs/rules.md §8.3, §8.4): the fight's zones stay behind, so
     no one stays entangled, and a stinking cloud's nausea is over before the next fight [PD]."""
-    if w.zones:
-        end(w, list(w.zones))
+    if w.magic.zones:
+        end(w, list(w.magic.zones))
     for c in w.creatures.values():
         if w.memory.pop(f"cloudsick:{c.id}", "none") != "none" and c.nauseated:
             clear_condition(w, c, "nauseated", "expired")

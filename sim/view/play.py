@@ -394,7 +394,7 @@ class PlayController(TableHand):
         (Shift+B still escapes, §11.13); stuck to a roper's strand (and in no grapple), break free
         of it (by the better of Escape Artist and Strength; Shift+B: by Escape Artist), §11.15."""
         c = self.current()
-        if (not artist and c is not None and c.id in self.enc.inside and how_inside(self.enc, c) == "swallowed"
+        if (not artist and c is not None and c.id in self.enc.swallowed.inside and how_inside(self.enc, c) == "swallowed"
                 and cutting(c, melee_in_hand(c))):
             return self.perform(CutOut())
         if c is not None and not c.grappling and stuck_to(self.enc, c) is not None:

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from sim.engine import snapshot as S
+from sim.engine.snapshot_schema import NAMES
 from sim.base.paths import maps_dir
 from tests.test_fuzz import JSON_EXTREMES, run_cli
 
@@ -69,7 +70,7 @@ def mutate(data: dict, rng: random.Random) -> dict:
         tagged = [(c, k) for c, k in _nodes(root) if k in ("$record", "$named", "$enum")]
         if tagged:
             c, k = rng.choice(tagged)
-            c[k] = rng.choice(HOSTILE + sorted(S.RECORDS) + sorted(S.NAMED) + sorted(S.ENUMS))
+            c[k] = rng.choice(HOSTILE + sorted(NAMES.records) + sorted(NAMES.named) + sorted(NAMES.enums))
     elif op == 4:   # a tag renamed to another tag
         tagged = [c for c, k in _nodes(root) if isinstance(k, str) and k.startswith("$") and isinstance(c, dict)]
         if tagged:

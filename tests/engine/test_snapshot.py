@@ -98,7 +98,7 @@ def test_everything_that_changes_goes_round(tmp_path):
     c.pending_spell = ("sleep", (3, 4))
     c.held = (w.round + 2, 14)   # hold person: its last round and the Will DC of the save each round
     c.light = "light-spell"
-    w.spell_lights.append(darkness_light((3, 4)))
+    w.magic.lights.append(darkness_light((3, 4)))
     c.unloaded.add("light crossbow")
     w.memory.setdefault("held_ground", {})[c.id] = {(1, 2), (3, 4)}
     S.save(w, tmp_path / "s.json", encounter_file=MAPS / "demo.toml")
@@ -106,7 +106,7 @@ def test_everything_that_changes_goes_round(tmp_path):
     assert enc_file.resolve() == (MAPS / "demo.toml").resolve()
     d = back.creatures[c.id]
     assert d.conditions == c.conditions and d.poison_due == c.poison_due and d.pending_spell == c.pending_spell
-    assert d.held == c.held and d.light == "light-spell" and back.spell_lights == w.spell_lights
+    assert d.held == c.held and d.light == "light-spell" and back.magic.lights == w.magic.lights
     assert d.unloaded == c.unloaded and d.pos == c.pos and d.block == c.block
     assert back.memory == w.memory and back.round == w.round and back.order == w.order
     assert back.turn == w.turn and back.rng.bit_generator.state == w.rng.bit_generator.state
@@ -202,7 +202,7 @@ def test_bad_snapshots_are_refused(tmp_path, capsys):
     _refused(tmp_path, capsys, kind, f"state.creatures.{cid}: 'os:system' is not a record type a snapshot may hold")
     field = json.loads(text)
     field["state"]["creatures"][cid]["fields"]["wings"] = 2
-    _refused(tmp_path, capsys, field, f"state.creatures.{cid}: does not fit sim.engine.creature:Creature "
+    _refused(tmp_path, capsys, field, f"state.creatures.{cid}: does not fit Creature "
                                       "(unknown field(s) wings)")
     held = json.loads(text)
     held["state"]["creatures"][cid]["fields"]["grapple_with"] = ["nobody"]

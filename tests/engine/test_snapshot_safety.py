@@ -2,10 +2,12 @@
 
 Item 6: the decoder built any class reachable by attribute from a loaded ``sim`` module, so a
 crafted snapshot could create or zero files (``numpy.memmap``, ``io.FileIO``) and run a shared
-library's code (``ctypes.CDLL``). It now builds only the engine's own record types, from a
-declared table (``RECORDS``, ``NAMED``, ``ENUMS`` in ``sim.engine.snapshot``); each payload of
-the issue is refused with exit 2, one line naming the file and the key, and nothing is written,
-truncated or run. The tables are proven whole: every type the shipped fights write is in them.
+library's code (``ctypes.CDLL``). It now builds only the records the schema declares
+(``RECORD_TYPES``, ``NAMED_TYPES``, ``ENUM_TYPES`` in ``sim.engine.snapshot_schema``; for the
+files of schemas 2-4, ``OLD_NAMES`` in ``sim.engine.snapshot_legacy``); each payload of the issue
+is refused with exit 2, one line naming the file and the key, and nothing is written, truncated
+or run, in a file of today's schema and in one of schema 4 (tests/data/snapshots). The tables are
+proven whole: every type the shipped fights write is in them.
 
 Item 13: a snapshot must hold a state the fight can be in (hit points by the dead/dying model,
 the engine's conditions, a body's footprint, the round cap, a seed's range, a finished fight
@@ -31,7 +33,8 @@ import pytest
 
 from sim.engine import creature as creature_mod
 from sim.engine import snapshot as S
-from sim.engine import snapshot_state
+from sim.engine import snapshot_codec, snapshot_legacy, snapshot_schema, snapshot_state
+from sim.engine.parts import PARTS
 from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
 from sim.base.errors import DataError
@@ -58,6 +61,15 @@ def save(tmp_path_factory) -> dict:
     assert (code, exc) == (0, None), err
     data = json.loads((folder / "s.json").read_text())
     data["encounter"] = str(OGRE)   # absolute: the mutants are written to other folders
+    return data
+
+
+@pytest.fixture(scope="module")
+def save4() -> dict:
+    """A saved game of schema 4, written by the cavesim of commit 0b2f457^ (maps/ogre_tunnel.toml,
+    seed 3, saved in round 2: tests/data/snapshots/schema4.json), as JSON."""
+    data = json.loads((ROOT / "tests" / "data" / "snapshots" / "schema4.json").read_text())
+    data["encounter"] = str(OGRE)
     return data
 
 
@@ -131,12 +143,23 @@ MEMMAP = {"$named": "sim.engine.snapshot:np.memmap", "items": ["PWNED", "uint8",
     ({"$enum": "sim.rules.categories:Category", "name": "WALL"}, "state.memory.pwn"),  # ours, but never saved
     ({"$named": "sim.engine.snapshot:Path", "items": ["PWNED"]}, "state.memory.pwn"),
     ({"$named": "sim.base.coords:Pos", "items": [1, 2, 3]}, "state.memory.pwn"),
+    ({"$named": "Pos", "items": [1, 2, 3]}, "state.memory.pwn"),
+    ({"$record": "os:system", "fields": {"command": "touch PWNED"}}, "state.memory.pwn"),
+    ({"$named": "os:system", "items": ["touch PWNED"]}, "state.memory.pwn"),
+    ({"$record": "builtins:eval", "fields": {"source": "open('PWNED', 'w')"}}, "state.memory.pwn"),
+    ({"$named": "builtins:eval", "items": ["open('PWNED', 'w')"]}, "state.memory.pwn"),
+    ({"$named": "subprocess:Popen", "items": [["touch", "PWNED"]]}, "state.memory.pwn"),
+    ({"$record": "numpy:memmap", "fields": {"filename": "PWNED", "mode": "w+", "shape": 8}}, "state.memory.pwn"),
+    ({"$record": "io:FileIO", "fields": {"file": "victim.bin", "mode": "w"}}, "state.memory.pwn"),
 ])
-def test_payloads_are_refused_and_write_nothing(tmp_path, save, payload, where):
-    """The issue's payloads in ``state.memory``: refused, and no file created or changed (a
-    pre-existing ``victim.bin`` keeps its bytes; no ``PWNED``, no ``HUGE``)."""
+@pytest.mark.parametrize("schema", [snapshot_schema.SCHEMA, 4])
+def test_payloads_are_refused_and_write_nothing(tmp_path, save, save4, payload, where, schema):
+    """The issue's payloads in ``state.memory``, in a file of today's schema and in one of schema
+    4: refused, and no file created or changed (a pre-existing ``victim.bin`` keeps its bytes; no
+    ``PWNED``, no ``HUGE``)."""
     (tmp_path / "victim.bin").write_bytes(b"precious data\n")
-    data = copy.deepcopy(save)
+    data = copy.deepcopy(save if schema == snapshot_schema.SCHEMA else save4)
+    assert data["cavesim_snapshot"] == schema
     data["state"]["memory"] = {"pwn": payload}
     refused(tmp_path, data, where)
     assert not (tmp_path / "PWNED").exists() and not (tmp_path / "HUGE").exists()
@@ -193,15 +216,26 @@ def test_a_shared_library_beside_the_save_is_never_loaded(tmp_path, save):
 
 
 def test_no_type_is_looked_up_through_a_module():
-    """The decoder has no way to a class but the tables: no getattr walk, no sys.modules, no import."""
-    src = (ROOT / "sim" / "engine" / "snapshot.py").read_text()
-    assert "sys.modules" not in src and "importlib" not in src and "__import__" not in src
-    for table in (S.RECORDS, S.NAMED, S.ENUMS):
+    """The decoder has no way to a class but the tables: no getattr walk, no sys.modules, no import.
+    Today's schema names each record by its class's name; the old schemas' table holds the
+    module paths those files wrote (today's, and the ones before the layout of commit 0b2f457)."""
+    for module in ("snapshot", "snapshot_codec", "snapshot_legacy", "snapshot_schema"):
+        src = (ROOT / "sim" / "engine" / f"{module}.py").read_text()
+        assert "sys.modules" not in src and "importlib" not in src and "__import__" not in src, module
+    new = snapshot_schema.NAMES
+    old = snapshot_legacy.OLD_NAMES
+    for table in (new.records, new.named, new.enums):
         for name, cls in table.items():
-            assert isinstance(cls, type) and name == f"{cls.__module__}:{cls.__qualname__}", name
-    assert all(dataclasses.is_dataclass(c) for c in S.RECORDS.values())
-    assert all(issubclass(c, tuple) and hasattr(c, "_fields") for c in S.NAMED.values())
-    assert all(issubclass(c, enum.Enum) for c in S.ENUMS.values())
+            assert isinstance(cls, type) and name == cls.__qualname__, name
+    for table in (old.records, old.named, old.enums):
+        for name, cls in table.items():
+            module, qual = name.split(":")
+            assert isinstance(cls, type) and qual == cls.__qualname__ and module.startswith("sim."), name
+    for names in (new, old):
+        assert all(dataclasses.is_dataclass(c) for c in names.records.values())
+        assert all(issubclass(c, tuple) and hasattr(c, "_fields") for c in names.named.values())
+        assert all(issubclass(c, enum.Enum) for c in names.enums.values())
+    assert set(new.records.values()) <= set(old.records.values())
 
 
 # -- the tables are whole: what is written can be read ------------------------------------------------------------
@@ -238,22 +272,24 @@ def test_every_type_the_shipped_fights_write_is_in_the_tables():
             if not w.advance():
                 break
         _written_names(S.snapshot(w, encounter_file=MAPS / name), names)
-    tables = {"$record": S.RECORDS, "$named": S.NAMED, "$enum": S.ENUMS}
+    new = snapshot_schema.NAMES
+    tables = {"$record": new.records, "$named": new.named, "$enum": new.enums}
     missing = sorted((tag, n) for tag, n in names if tag in tables and n not in tables[tag])
-    assert not missing, f"types written but not in sim.engine.snapshot's tables: {missing}"
-    assert {n for tag, n in names if tag in ("$array", "$np")} <= S.DTYPES
-    assert {n for tag, n in names if tag == "$record"} >= {"sim.engine.creature:Creature",
-                                                           "sim.rules.statblocks.types:StatBlock"}
+    assert not missing, f"types written but not in sim.engine.snapshot_schema's tables: {missing}"
+    assert {n for tag, n in names if tag in ("$array", "$np")} <= snapshot_codec.DTYPES
+    assert {n for tag, n in names if tag == "$record"} >= {"Creature", "StatBlock"}
     assert conditions <= creature_mod.CONDITIONS, sorted(conditions - creature_mod.CONDITIONS)
     assert {"dead", "dying"} <= conditions
 
 
 def test_every_record_type_a_creature_or_the_world_can_hold_is_in_the_tables():
-    """The record types reachable from the declared field types of a creature, the turn, a zone
-    and the lights (dataclass fields, recursively): all in RECORDS, NAMED or ENUMS."""
-    allowed = set(S.RECORDS.values()) | set(S.NAMED.values()) | set(S.ENUMS.values())
-    todo = [S.RECORDS[n] for n in ("sim.engine.creature:Creature", "sim.engine.actions:Turn", "sim.engine.zones:Zone",
-                                   "sim.terrain.vision.scene:DroppedLight", "sim.terrain.vision.light:Light")]
+    """The record types reachable from the declared field types of a creature, the turn and the
+    world's parts (dataclass fields, recursively): all in the schema's tables (the parts are
+    its sections)."""
+    new = snapshot_schema.NAMES
+    parts = {cls for _, cls in PARTS}
+    allowed = set(new.records.values()) | set(new.named.values()) | set(new.enums.values()) | parts
+    todo = [new.records["Creature"], new.records["Turn"], *parts]
     seen: set = set()
 
     def types_in(hint) -> list:
@@ -340,6 +376,17 @@ def _vision_array(data: dict) -> dict:
     return found[0]
 
 
+def test_todays_schema_saves_no_array():
+    """The sight cache is rebuilt on loading, not saved: a file of today's schema holds no array
+    (the ``$array`` checks below guard the files of schemas 2-4, which saved it)."""
+    spec = load_encounter(OGRE)
+    w = new_encounter(spec, seed=3)
+    w.start()
+    for _ in range(30):
+        w.advance()
+    assert w.vision() is not None and '"$array"' not in S.dumps(w, encounter_file=OGRE)
+
+
 @pytest.mark.parametrize("change, what", [
     ({"$array": "|O"}, "dtype '|O'"),
     ({"$array": "|V16"}, "dtype '|V16'"),
@@ -352,8 +399,8 @@ def _vision_array(data: dict) -> dict:
     ({"data": [[True, "x"]]}, "its data are not"),
     ({"data": 7}, "its data are not"),
 ])
-def test_bad_arrays_are_refused_before_allocating(tmp_path, save, change, what):
-    data = copy.deepcopy(save)
+def test_bad_arrays_are_refused_before_allocating(tmp_path, save4, change, what):
+    data = copy.deepcopy(save4)
     _vision_array(data).update(change)
     refused(tmp_path, data, "state._vision", what)
 
@@ -380,13 +427,13 @@ def test_numpy_values_and_paths_are_data_only(tmp_path, save):
                                    {"state": 1, "inc": 1, "more": 2}, {"state": True, "inc": 1}])
 def test_bad_random_generator_states_are_refused(tmp_path, save, state):
     data = copy.deepcopy(save)
-    data["state"]["rng"]["$rng"]["state"] = state
+    data["state"]["rng"]["state"] = state
     refused(tmp_path, data, "state.rng", "not a PCG64 generator's state")
 
 
 def test_another_generator_is_refused(tmp_path, save):
     data = copy.deepcopy(save)
-    data["state"]["rng"]["$rng"]["bit_generator"] = "MT19937"
+    data["state"]["rng"]["bit_generator"] = "MT19937"
     refused(tmp_path, data, "state.rng", "a 'MT19937' generator; this cavesim uses PCG64")
 
 
@@ -443,20 +490,25 @@ def _ogre_key(data) -> str:
     (_set(["winner"], ["x"]), "state.winner", "['x'] is not a str | None"),
     (_set(["turn_index"], 10 ** 6), "state.turn_index", "1000000 is not a place in the initiative order"),
     (_set(["turn_mark"], -5), "state.turn_mark", "-5 is not a place in the events"),
-    (_set(["pending_grabs"], [{"$tuple": ["nobody", "x", "y"]}]), "state.pending_grabs[0]", "a grab of creatures"),
-    (_set(["pending_move"], {"$tuple": [1, 2, 3]}), "state.pending_move", "is not a move under way"),
-    (_set(["inside"], {"nobody": "nobody-else"}), "state.inside.nobody", "both must be creatures"),
-    (_set(["gizzard"], {"nobody": 5}), "state.gizzard.nobody", "damage cut into a gizzard"),
+    (_set(["grabs", "pending"], [{"$tuple": ["nobody", "x", "y"]}]), "state.grabs.pending[0]", "a grab of creatures"),
+    (_set(["movement", "pending"], {"$tuple": [1, 2, 3]}), "state.movement.pending", "(1, 2, 3) is not a tuple["),
+    (_set(["swallowed", "inside"], {"nobody": "nobody-else"}), "state.swallowed.inside.nobody", "both must be creatures"),
+    (_set(["swallowed", "gizzard"], {"nobody": 5}), "state.swallowed.gizzard.nobody", "damage cut into a gizzard"),
+    (_set(["swallowed"], {"inside": {}}), "state.swallowed", "is not the fields of the world's swallowed"),
+    (_set(["casting", "wounds"], -4), "state.casting.wounds", "-4: a whole number >= 0"),
+    (_set(["magic", "zones"], [{"$record": "Light", "fields": {}}]), "state.magic.zones[0]", "does not fit Light"),
+    (_set(["floor"], {"lights": [{"$record": "subprocess:Popen", "fields": {}}]}), "state.floor.lights[0]",
+     "'subprocess:Popen' is not a record type a snapshot may hold"),
     (_set(["events"], [{"$tuple": []}] * 10 ** 6), "state.events[0]", "is not an event"),
-    (_set(["events"], [{"$event": {"type": "round_start", "round": 1}}]), "state.events[0]",
+    (_set(["events"], [{"type": "round_start", "round": 1}]), "state.events[0]",
      "must start with encounter_start"),
     (_set(["events"], "many"), "state.events", "should be a list of events"),
-    (_set(["spell_lights"], [{"$record": "sim.terrain.vision.light:Light", "fields": {
+    (_set(["magic", "lights"], [{"$record": "Light", "fields": {
         "at": {"$tuple": [10 ** 6, 0]}, "bright_ft": 0.0, "shadowy_ft": 0.0, "k": 1, "direction": None,
-        "darkness": True, "name": "darkness"}}]), "state.spell_lights[0].at", "(1000000, 0) is off the map"),
-    (_set(["spell_lights"], [{"$record": "sim.terrain.vision.light:Light", "fields": {
+        "darkness": True, "name": "darkness"}}]), "state.magic.lights[0].at", "(1000000, 0) is off the map"),
+    (_set(["magic", "lights"], [{"$record": "Light", "fields": {
         "at": {"$tuple": [5, 5]}, "bright_ft": 1e308, "shadowy_ft": float("nan"), "k": 1, "direction": None,
-        "darkness": True, "name": "darkness"}}]), "state.spell_lights", "nan: not a number a fight holds"),
+        "darkness": True, "name": "darkness"}}]), "state.magic.lights", "nan: not a number a fight holds"),
 ])
 def test_impossible_states_are_refused(tmp_path, save, mutate, key, what):
     """Each key of the issue's list, mutated in a real save of maps/ogre_tunnel.toml: exit 2, one line

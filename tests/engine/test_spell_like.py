@@ -27,6 +27,7 @@ from sim.terrain.vision import LOCATES, NONE, SEES
 from sim.terrain.vision.scene import darkness_light
 from tests.engine.helpers import ready, spec
 from tests.engine.test_spells import Fixed, of_type, turn_of
+from tests.engine.snapshot_files import old_file
 
 HALL = ["." * 20] * 7
 
@@ -165,7 +166,7 @@ def test_outlined_in_shadows_has_no_concealment_but_magical_darkness_still_conce
     assert enc.perception(f, gob) == NONE
     innate._start(enc, gob, "outlined", 10, "test")
     assert enc.perception(f, gob) == SEES and enc.miss_chance(f, gob) == 0     # shadowy, yet no 20%
-    enc.spell_lights.append(darkness_light((6, 3)))
+    enc.magic.lights.append(darkness_light((6, 3)))
     assert enc.miss_chance(f, gob) == 20                                      # a 2nd-level darkness works
 
 
@@ -341,7 +342,7 @@ def test_a_snapshot_written_before_spell_like_abilities_still_reads():
             for x in v:
                 strip(x)
     strip(data)
-    data["cavesim_snapshot"] = 3    # the schema before spell-like abilities (and swallowing, splitting)
+    data = old_file(data, 3)    # the schema before spell-like abilities (and swallowing, splitting)
     assert "spell_like" not in json.dumps(data)
     back = snapshot.load_text(json.dumps(data), enc.spec, policy=default_policy)
     assert back.creatures["g"].block.spell_like == () and back.creatures["g"].block.source.spell_like == ()

@@ -250,7 +250,7 @@ def test_light_on_a_square_stays_there_and_needs_a_touch():
     r = enc.perform(Cast("light", at=(4, 1)))
     assert isinstance(r, Impossible) and r.reason == "the square (4, 1) is out of reach: light is a touch spell"
     assert enc.perform(Cast("light", at=(2, 1)))
-    assert [(d.item, d.at) for d in enc.dropped_lights] == [("light-spell", (2, 1))]
+    assert [(d.item, d.at) for d in enc.floor.lights] == [("light-spell", (2, 1))]
 
 
 def test_the_ai_casts_light_in_the_dark():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_the_worm_swallows_a_held_medium_fighter_then_crushes_it_each_round():
         "swallow", {"base_attack": 16, "str": 12, "size": 12}, 46, 13, True)
     sw, = of_type(enc, "swallowed")
     assert (sw.actor, sw.target) == ("w", "b")
-    assert enc.inside == {"b": "w"} and "swallowed" in f.conditions and "grappled" in f.conditions
+    assert enc.swallowed.inside == {"b": "w"} and "swallowed" in f.conditions and "grappled" in f.conditions
     assert f.grapple_with == ["w"] and not w.grappling and "grappled" not in w.conditions
     assert f.squares == [(1, 1)] and f.squares[0] in w.squares
     assert f not in enc.enemies(w)
@@ -103,10 +104,10 @@ def test_the_interior_holds_two_large_or_eight_medium():
     r = swallow.rider_of(w, "swallow_whole")
     assert dict(r.holds)["large"] == 2 and dict(r.holds)["medium"] == 8 and r.cut_hp == 25
     assert swallow.room_for(enc, w, r, enc.creatures["o3"])
-    enc.inside.update({"o1": "w", "o2": "w"})
+    enc.swallowed.inside.update({"o1": "w", "o2": "w"})
     assert not swallow.room_for(enc, w, r, enc.creatures["o3"])
     assert not swallow.room_for(enc, w, r, enc.creatures["b"])    # two Large fill it: not even a Medium
-    enc.inside.pop("o2")
+    enc.swallowed.inside.pop("o2")
     assert swallow.room_for(enc, w, r, enc.creatures["b"])         # 1/2 + 1/8 <= 1
 
 
@@ -146,8 +147,8 @@ def test_a_fighter_cuts_its_way_out_with_a_dagger():
         "w", {"base_attack": 1, "str": 2, "size": 0, "grappling": -4}, 17, 17, True)
     cut, = of_type(enc, "gizzard_cut", mark)
     assert (cut.amount, cut.cut, cut.needed) == (6, 6, 25) and w.hp == w.max_hp
-    assert enc.gizzard == {"b": 6} and enc.inside == {"b": "w"}
-    enc.gizzard["b"] = 20
+    assert enc.swallowed.gizzard == {"b": 6} and enc.swallowed.inside == {"b": "w"}
+    enc.swallowed.gizzard["b"] = 20
     enc.turn = None
     turn_of(enc, "b")
     mark = len(enc.events)
@@ -159,7 +160,7 @@ def test_a_fighter_cuts_its_way_out_with_a_dagger():
     mark = len(enc.events)
     enc.rng = Fixed([19, 1])          # ... 19 - 1 = 18 hits: 1 + 2 = 3, 23 of 25: still inside
     assert enc.perform(CutOut())
-    assert enc.gizzard == {"b": 23}
+    assert enc.swallowed.gizzard == {"b": 23}
     enc.turn = None
     turn_of(enc, "b")
     mark = len(enc.events)
@@ -167,7 +168,7 @@ def test_a_fighter_cuts_its_way_out_with_a_dagger():
     assert enc.perform(CutOut())
     out, = of_type(enc, "came_out", mark)
     assert (out.actor, out.target, out.cause) == ("b", "w", "cut")
-    assert enc.inside == {} and enc.gizzard == {} and not f.grappling and "swallowed" not in f.conditions
+    assert enc.swallowed.inside == {} and enc.swallowed.gizzard == {} and not f.grappling and "swallowed" not in f.conditions
     assert not set(f.squares) & set(w.squares) and f.squares == [(4, 1)]
     assert f in enc.enemies(w)
 
@@ -181,10 +182,10 @@ def test_escaping_the_grapple_puts_it_back_in_the_mouth():
     assert enc.perform(Escape())
     opp = of_type(enc, "opposed")[-1]
     assert (opp.purpose, opp.total, opp.target_total, opp.success) == ("escape", 23, 41, False)
-    assert enc.inside == {"b": "w"}
+    assert enc.swallowed.inside == {"b": "w"}
     swallow.come_out(enc, f, w, "escaped")
     out, = of_type(enc, "came_out")
-    assert out.cause == "escaped" and enc.inside == {}
+    assert out.cause == "escaped" and enc.swallowed.inside == {}
     assert w.grapple_with == ["b"] and f.grapple_with == ["w"] and "swallowed" not in f.conditions
 
 
@@ -196,7 +197,7 @@ def test_the_dead_worm_lets_out_what_it_swallowed():
     w.conditions.add("dead")
     swallow.tidy(enc)
     out, = of_type(enc, "came_out")
-    assert out.cause == "host_dead" and f.squares == [(1, 1)] and enc.inside == {}
+    assert out.cause == "host_dead" and f.squares == [(1, 1)] and enc.swallowed.inside == {}
 
 
 def test_swallow_events_read_in_the_log():
@@ -231,7 +232,7 @@ def test_engulf_reflex_dc_13_failed_then_acid_and_paralysis():
     assert (save.save, save.dc, save.total, save.success, save.cause) == ("reflex", 13, 6, False, "engulf")
     eng, = of_type(enc, "engulfed")
     assert eng.targets == ("b",) and eng.avoided == ()
-    assert enc.inside == {"b": "c"} and "engulfed" in f.conditions and f.grapple_with == ["c"]
+    assert enc.swallowed.inside == {"b": "c"} and "engulfed" in f.conditions and f.grapple_with == ["c"]
     dmg, = of_type(enc, "damage")
     assert dmg.parts == {"acid": 4} and dmg.cause == "engulfed"
     fort = of_type(enc, "save")[1]
@@ -248,7 +249,7 @@ def test_engulf_reflex_success_pushes_aside():
     assert enc.perform(EngulfMove(to=(2, 0)))
     eng, = of_type(enc, "engulfed")
     assert eng.targets == () and eng.avoided == ("b",)
-    assert enc.inside == {} and not set(f.squares) & set(c.squares) and f.squares == [(5, 1)]
+    assert enc.swallowed.inside == {} and not set(f.squares) & set(c.squares) and f.squares == [(5, 1)]
 
 
 def test_an_attack_of_opportunity_instead_of_the_save():
@@ -263,13 +264,13 @@ def test_an_attack_of_opportunity_instead_of_the_save():
     aoo, = of_type(enc, "attack")
     assert aoo.kind == "opportunity" and not aoo.hit
     assert of_type(enc, "save")[0].cause == "paralysis"     # no Reflex save
-    assert enc.inside == {"b": "c"}
+    assert enc.swallowed.inside == {"b": "c"}
     enc, c = cube_and(("b", FIGHTER, (4, 1)))
     c.hp = 8
     turn_of(enc, "c")
     enc.rng = Fixed([15, 8])           # 15 + 4 hits, 8 + 2 = 10: the cube is down, nobody engulfed
     assert enc.perform(EngulfMove(to=(2, 0)))
-    assert not c.in_fight and enc.inside == {} and of_type(enc, "engulfed")[0].targets == ()
+    assert not c.in_fight and enc.swallowed.inside == {} and of_type(enc, "engulfed")[0].targets == ()
 
 
 def test_the_cube_fills_a_10_ft_tunnel_and_engulfs_two_foes():
@@ -283,7 +284,7 @@ def test_the_cube_fills_a_10_ft_tunnel_and_engulfs_two_foes():
     enc.rng = Fixed([3, 4] + [1] * 12)
     assert enc.perform(EngulfMove(to=(3, 1)))
     eng, = of_type(enc, "engulfed")
-    assert set(eng.targets) == {"b", "d"} and enc.inside == {"b": "c", "d": "c"}
+    assert set(eng.targets) == {"b", "d"} and enc.swallowed.inside == {"b": "c", "d": "c"}
     assert all(sq[1] in (1, 2) for sq in c.squares)
 
 
@@ -293,7 +294,7 @@ def test_engulf_refuses_what_it_cannot_engulf():
     enc, c = cube_and(("s", "rat-swarm", (4, 1)))
     turn_of(enc, "c")
     assert enc.perform(EngulfMove(to=(2, 0)))
-    assert of_type(enc, "engulfed")[0].targets == () and enc.inside == {}
+    assert of_type(enc, "engulfed")[0].targets == () and enc.swallowed.inside == {}
     assert not [e for e in of_type(enc, "save") if e.cause == "engulf"]
     enc, c = cube_and(("w", "purple-worm", (4, 0)), rows=["wwwwwwwwww"] * 8)
     turn_of(enc, "c")
@@ -316,7 +317,7 @@ def test_an_engulfed_creature_escapes_and_the_cube_burns_it_each_turn():
     enc.rng = Fixed([15, 2])           # 15 + 3 vs 2 + 11
     assert enc.perform(Escape())
     out, = of_type(enc, "came_out")
-    assert out.cause == "escaped" and enc.inside == {} and not f.grappling
+    assert out.cause == "escaped" and enc.swallowed.inside == {} and not f.grappling
     assert not set(f.squares) & set(c.squares)
 
 
@@ -325,29 +326,25 @@ def test_inside_goes_round_a_snapshot():
     spec = load_encounter(maps_dir() / "otyugh_midden.toml")
     fight = new_encounter(spec, seed=7)
     fight.start()
-    while fight.advance() and not fight.inside:
+    while fight.advance() and not fight.swallowed.inside:
         pass
-    assert fight.inside
+    assert fight.swallowed.inside
     text = S.dumps(fight, encounter_file=maps_dir() / "otyugh_midden.toml")
     loaded = S.load_text(text, spec, policy=default_policy)
-    assert loaded.inside == fight.inside and loaded.gizzard == fight.gizzard
+    assert loaded.swallowed.inside == fight.swallowed.inside and loaded.swallowed.gizzard == fight.swallowed.gizzard
     fight.run()
     loaded.run()
     assert dumps(loaded.events) == dumps(fight.events)
 
 
-def test_a_schema_3_snapshot_has_nobody_inside(tmp_path):
-    """Snapshots before swallow whole (schema 3) load with nobody inside (sim.engine.snapshot.MIGRATIONS)."""
-    spec = load_encounter(maps_dir() / "otyugh_midden.toml")
-    fight = new_encounter(spec, seed=3)
-    fight.start()
-    data = json.loads(S.dumps(fight, encounter_file=maps_dir() / "otyugh_midden.toml"))
-    data["cavesim_snapshot"] = 3
-    del data["state"]["inside"], data["state"]["gizzard"]
-    path = tmp_path / "old.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+def test_a_schema_3_snapshot_has_nobody_inside():
+    """A saved game of schema 3 (before swallow whole: tests/data/snapshots/schema3.json, written by
+    the cavesim of commit c69d860) loads with nobody inside (sim.engine.snapshot_legacy)."""
+    path = Path(__file__).resolve().parents[1] / "data" / "snapshots" / "schema3.json"
+    spec = load_encounter(maps_dir() / "ogre_tunnel.toml")
+    assert json.loads(path.read_text())["cavesim_snapshot"] == 3
     loaded, _ = S.read_snapshot(path, policy=default_policy, spec=spec)
-    assert loaded.inside == {} and loaded.gizzard == {}
+    assert loaded.swallowed.inside == {} and loaded.swallowed.gizzard == {} and loaded.round == 2
 
 
 def test_the_view_model_keeps_the_swallowed_on_its_worm():
@@ -356,12 +353,12 @@ def test_the_view_model_keeps_the_swallowed_on_its_worm():
     spec = load_encounter(maps_dir() / "otyugh_midden.toml")
     fight = new_encounter(spec, seed=7)
     fight.start()
-    while fight.advance() and not fight.inside:
+    while fight.advance() and not fight.swallowed.inside:
         pass
     model = ViewModel()
     for e in fight.events:
         model.apply(e)
-    vid, hid = next(iter(fight.inside.items()))
+    vid, hid = next(iter(fight.swallowed.inside.items()))
     assert model.creatures[vid].inside == hid and model.creatures[vid].squares == fight.creatures[vid].squares
     assert "swallowed" in model.creatures[vid].conditions
     host = model.creatures[hid]
@@ -398,7 +395,7 @@ def _gizzard_of(size_template, n_inside, resize=None):
         y = copy.copy(x)
         y.id = f"x{i}"
         enc.creatures[y.id] = y
-        enc.inside[y.id] = "w"
+        enc.swallowed.inside[y.id] = "w"
     return enc, w, x
 
 
@@ -428,5 +425,5 @@ def test_the_worms_holds_table_is_the_srds():
     ogre = copy.copy(enc.creatures["x0"])
     ogre.id = "o"
     ogre.block = dataclasses.replace(ogre.block, size=Size.LARGE)
-    enc.creatures["o"], enc.inside["o"] = ogre, "w"     # + 1/2 = 1: full
+    enc.creatures["o"], enc.swallowed.inside["o"] = ogre, "w"     # + 1/2 = 1: full
     assert not swallow.room_for(enc, w, r, x)

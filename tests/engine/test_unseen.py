@@ -224,7 +224,7 @@ def test_lighting_a_lantern_lights_the_cave_and_dropping_it_leaves_the_light():
     assert enc.perform(LightTorch("hooded-lantern")) and bruna.light == "hooded-lantern"
     assert not enc.blinded(bruna) and enc.vision()[0].normal[1, 6] == BRIGHT
     assert enc.perform(DropLight()) and bruna.light is None
-    assert [(d.item, d.at) for d in enc.dropped_lights] == [("hooded-lantern", (1, 1))]
+    assert [(d.item, d.at) for d in enc.floor.lights] == [("hooded-lantern", (1, 1))]
     assert enc.vision()[0].normal[1, 6] == BRIGHT                  # it lights from the floor
 
 

@@ -140,7 +140,7 @@ def test_a_dropped_torch_keeps_lighting_its_square():
     assert bruna.torch_lit and not enc.blinded(bruna)
     enc.turn = Turn(actor="bruna")
     assert not isinstance(enc.perform(DropLight()), Impossible)
-    assert not bruna.torch_lit and [d.item for d in enc.dropped_lights] == ["torch"]
+    assert not bruna.torch_lit and [d.item for d in enc.floor.lights] == ["torch"]
     assert not enc.blinded(bruna)          # the torch on the floor still lights her square
     assert isinstance(enc.perform(DropLight()), Impossible)
 

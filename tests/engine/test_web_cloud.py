@@ -64,7 +64,7 @@ def test_web_reflex_dc_15_failed_holds_it_fast():
     (sv,) = of_type(enc, "save", n)
     assert (sv.target, sv.save, sv.dc, sv.cause, sv.success) == ("g", "reflex", 15, "web", False)
     assert "entangled" in g.conditions and zones.stuck(enc, g)
-    (z,) = enc.zones
+    (z,) = enc.magic.zones
     assert z.spell == "web" and z.last_round == enc.round + 499        # 10 min (100 rounds) a level, 5th level
     assert enc.memory[("entangled", "g")] == (25, 20, "w")             # Escape Artist DC 25, Strength DC 20
     turn_of(enc, "g")
@@ -127,7 +127,7 @@ def test_fire_burns_the_web_2d4_to_those_in_it_and_frees_them():
     n = len(enc.events)
     hp = g.hp
     assert enc.perform(Cast("burning-hands", direction=(1, 0)))       # 15-ft cone: x = 4..6, the web from x = 6
-    assert enc.zones == [] and [e.spell for e in of_type(enc, "zone_end", n)] == ["web"]
+    assert enc.magic.zones == [] and [e.spell for e in of_type(enc, "zone_end", n)] == ["web"]
     assert "entangled" not in g.conditions and not zones.stuck(enc, g)
     burns = [e for e in of_type(enc, "damage", n) if e.target == "g"]
     assert len(burns) == 1 and hp - g.hp == 2 * 3                      # 2d4 fire: 3 + 3
@@ -158,7 +158,7 @@ def test_stinking_cloud_fort_dc_16_nauseates_and_lasts_a_round_a_level():
     (sv,) = of_type(enc, "save", n)
     assert (sv.target, sv.save, sv.dc, sv.cause, sv.success) == ("g", "fortitude", 16, "stinking_cloud", False)
     assert g.nauseated and not enc.creatures["h"].nauseated
-    (z,) = enc.zones
+    (z,) = enc.magic.zones
     assert z.spell == "stinking-cloud" and z.last_round == enc.round + 4
     turn_of(enc, "g")
     assert g.nauseated                                                 # still inside: still nauseated
@@ -207,7 +207,7 @@ def test_concealment_through_the_cloud():
     assert enc.vision()[1].miss_chance("w", "g") == 50
     enc.place(w, (13, 3))                                              # next to the goblin, in the cloud
     assert enc.perception(w, g) == SEES and enc.vision()[1].miss_chance("w", "g") == 20
-    enc.zones = []
+    enc.magic.zones = []
     assert enc.perception(w, h) == SEES
 
 
@@ -241,12 +241,12 @@ def test_a_fight_with_a_web_and_a_cloud_goes_round_a_snapshot():
     w.start()
     c = next(iter(w.creatures.values()))
     x, y = c.pos
-    w.zones = [zones.Zone(spell="web", squares=((x, y), (x + 1, y)), owner=c.id, last_round=99, dc=15),
+    w.magic.zones = [zones.Zone(spell="web", squares=((x, y), (x + 1, y)), owner=c.id, last_round=99, dc=15),
                zones.Zone(spell="stinking-cloud", squares=((x, y + 1),), owner=c.id, last_round=4, dc=16)]
     w.memory["inweb:" + c.id] = True
     w.memory["cloudsick:" + c.id] = 2
     back = S.load_text(S.dumps(w, encounter_file=enc_file), spec, policy=w.policy)
-    assert back.zones == w.zones and back.memory["cloudsick:" + c.id] == 2
+    assert back.magic.zones == w.magic.zones and back.memory["cloudsick:" + c.id] == 2
     w.run()
     back.run()
     assert dumps(back.events) == dumps(w.events)
@@ -298,7 +298,7 @@ def test_the_ai_webs_the_tunnel_mouth_when_its_friends_all_fight_at_range():
     assert not enc.creatures["o"].squares[0] in area            # a choke web: it catches nobody
     n = len(enc.events)
     enc.ai_turn()
-    assert [c.spell for c in of_type(enc, "spell", n)] == ["web"] and enc.zones[0].spell == "web"
+    assert [c.spell for c in of_type(enc, "spell", n)] == ["web"] and enc.magic.zones[0].spell == "web"
 
 
 def test_no_web_across_the_tunnel_its_fighter_must_cross():
@@ -353,7 +353,7 @@ def test_web_strands_give_cover_and_20_ft_of_them_total_cover():
     f, g = enc.creatures["f"], enc.creatures["g"]
     _, parts = attacks.target_ac(enc, f, g, ranged=True)
     assert "cover" not in parts
-    enc.zones = [zones.Zone(spell="web", squares=tuple((x, 1) for x in range(6, 14)), owner="w", last_round=99, dc=15)]
+    enc.magic.zones = [zones.Zone(spell="web", squares=tuple((x, 1) for x in range(6, 14)), owner="w", last_round=99, dc=15)]
     _, parts = attacks.target_ac(enc, f, g, ranged=True)
     assert parts["cover"] == 4 and zones.web_feet(enc, f.squares, g.squares) == 10   # (6, 1) and (7, 1)
     enc.place(g, (11, 1))                                                            # (6..10, 1): 25 ft of web
@@ -373,7 +373,7 @@ def test_a_nauseated_goblin_walks_out_of_the_cloud():
 
 def _web_zone(enc, squares, owner="w"):
     z = zones.Zone(spell="web", squares=tuple(squares), owner=owner, last_round=enc.round + 100, dc=15)
-    enc.zones.append(z)
+    enc.magic.zones.append(z)
     return z
 
 
@@ -386,7 +386,7 @@ def test_a_move_goes_round_a_web_when_a_way_exists_and_through_when_none():
     assert tuple(steps[-1].at) == (8, 3)
     assert not {tuple(s.at) for s in steps} & {(5, y) for y in range(1, 6)}     # round it, by row 0 or 6
     assert {tuple(s.at) for s in steps} & {(5, 0), (5, 6)}
-    enc.zones.clear()
+    enc.magic.zones.clear()
     _web_zone(enc, [(5, y) for y in range(7)])         # wall to wall: the only way is through
     steps = moves.movement_plan(enc, f, (8, 3), budget=2)
     assert steps and tuple(steps[-1].at)[0] == 5        # it stops at the first web square (§8.3)
@@ -399,6 +399,6 @@ def test_a_wizard_does_not_walk_into_its_own_web_to_fight_in_melee():
     w = turn_of(enc, "w")
     assert keep_out(enc, w, Move(to=(5, 3))) is None               # its own web: it waits
     assert keep_out(enc, w, Move(to=(2, 5))) == Move(to=(2, 5))    # clear of it: the move stands
-    enc.zones.clear()
+    enc.magic.zones.clear()
     _web_zone(enc, [(x, y) for x in range(5, 9) for y in range(7)], owner="g")
     assert keep_out(enc, w, Move(to=(5, 3))) == Move(to=(5, 3))    # a foe's web is not its own

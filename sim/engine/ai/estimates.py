@@ -87,7 +87,7 @@ def is_ranged(c: Creature) -> bool:
 
 def distance_field(w: World, c: Creature):
     f = w.field(c)
-    avoid = zones.web_avoided(w, c) if w.zones else frozenset()
+    avoid = zones.web_avoided(w, c) if w.magic.zones else frozenset()
     key = (id(f), c.id, c.pos, c.prone, w.occupancy_signature(), avoid)  # one search per state of the fight
     d = w.cache.distances.get(key)
     if d is None:

@@ -307,10 +307,10 @@ def keep_out(w: World, c: Creature, act):
     """A caster or archer does not walk into its own side's web to fight in melee, nor anyone to
     hunt a foe it does not see (docs/rules.md §8.3's AI [PD]): a move whose steps enter a square
     of a web a friend (or it) cast becomes None (it waits); any other action is kept."""
-    if not isinstance(act, (Move, Charge)) or not w.zones:
+    if not isinstance(act, (Move, Charge)) or not w.magic.zones:
         return act
     team = {a.id for a in w.allies(c)} | {c.id}
-    own = {q for z in w.zones if z.spell == "web" and z.owner in team for q in z.squares}
+    own = {q for z in w.magic.zones if z.spell == "web" and z.owner in team for q in z.squares}
     if not own or set(c.squares) & own:
         return act
     if isinstance(act, Charge):   # the charge's line, centre to centre, short of the foe's space

@@ -19,7 +19,7 @@ from sim.engine.world import World
 
 def tactic(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """The action of swallow whole or engulf now, or None (the usual policy)."""
-    if c.id in w.inside:
+    if c.id in w.swallowed.inside:
         return _from_inside(w, c, t)
     if not t.standard:
         return None

@@ -1,0 +1,48 @@
+"""Saved games as the old cavesims wrote them, for the tests of the old schemas' readers.
+
+:func:`old_file` turns a file of today's schema into the layout a schema 2, 3 or 4 cavesim wrote
+(``vars(world)`` with the loose attributes the world's parts replaced, its records named by
+module path), so a test can give the readers of sim.engine.snapshot_legacy any fight; files
+those cavesims really wrote are in tests/data/snapshots (tests/engine/test_snapshot_schemas.py
+checks both load the same).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.engine.snapshot_legacy import OLD_NAMES
+from sim.engine.snapshot_schema import NAMES
+from sim.engine.snapshot_state import FIGHT_FIELDS
+
+_TAGS = {"$record": "records", "$named": "named", "$enum": "enums"}
+
+
+def _old_name(tag: str, name: str) -> str:
+    """The module path an old file wrote for today's ``name`` (the first OLD_NAMES has)."""
+    cls = getattr(NAMES, _TAGS[tag])[name]
+    return next(old for old, c in getattr(OLD_NAMES, _TAGS[tag]).items() if c is cls)
+
+
+def _renamed(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: (_old_name(k, x) if k in _TAGS else _renamed(x)) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_renamed(x) for x in v]
+    return v
+
+
+def old_file(data: dict, schema: int) -> dict:
+    """``data``, a saved game of today's schema, as the cavesim of ``schema`` (2-4) wrote it."""
+    s = data["state"]
+    old = {name: s[name] for name in FIGHT_FIELDS}
+    old.update(rng={"$rng": s["rng"]}, creatures=s["creatures"], events=[{"$event": e} for e in s["events"]],
+               memory=s["memory"], damage_while_casting=s["casting"]["wounds"], last_damage=0,
+               pending_move=s["movement"]["pending"], moved_this=s["movement"]["provoked"],
+               dropped_lights=s["floor"]["lights"], pending_grabs=s["grabs"]["pending"],
+               spell_lights=s["magic"]["lights"], _vision_key=None, _vision=None)
+    if schema >= 3:
+        old["zones"] = s["magic"]["zones"]
+    if schema >= 4:
+        old["inside"], old["gizzard"] = s["swallowed"]["inside"], s["swallowed"]["gizzard"]
+    return {**data, "cavesim_snapshot": schema, "state": _renamed(old)}
