@@ -33,7 +33,9 @@ import functools
 from sim.engine.actions import Impossible, Turn
 from sim.engine.checks import roll_save, skill_check
 from sim.engine.creature import Creature
+from sim.engine.conditions import add, tick
 from sim.engine.damage import clear_condition, set_condition
+from sim.engine.effects import find
 from sim.engine.events import Condition
 from sim.engine.world import World
 from sim.rules import _data
@@ -294,10 +296,7 @@ def start_of_turn(w: World, c: Creature) -> None:
     if not c.in_fight or c.is_swarm:
         return
     _light(w, c)
-    until = w.memory.get(("confused_until", c.id))
-    if until is not None and w.round > until[0]:
-        w.memory.pop(("confused_until", c.id), None)
-        clear_condition(w, c, "confused", "expired")
+    tick(w, c, "confusion")   # a confusion whose rounds are over ends (sim/data/effects.toml)
     for g in list(w.creatures.values()):
         if g.block.riders and g.team != c.team and "confused" not in c.conditions and g.in_fight:
             gaze_at(w, g, c)
@@ -356,8 +355,7 @@ def gaze_at(w: World, gazer: Creature, c: Creature) -> bool:
         return False
     if roll_save(w, c, r.save or "will", int(r.dc), "confusing_gaze", gazer.id):
         return False
-    w.memory[("confused_until", c.id)] = (w.round + int(r.duration_rounds) - 1, gazer.id)
-    set_condition(w, c, "confused", gazer.id)
+    add(w, c, "confused", gazer.id, w.round + int(r.duration_rounds) - 1)
     return True
 
 
@@ -369,8 +367,8 @@ def confusion_of(w: World, c: Creature) -> tuple[str, Creature | None] | None:
         return None
     if act[1] == "attack_attacker":
         return act[1], w.creatures.get(act[2])
-    until = w.memory.get(("confused_until", c.id))
-    return act[1], (w.creatures.get(until[1]) if until else None)
+    until = find(c, "confused")
+    return act[1], (w.creatures.get(until.source) if until is not None and until.source else None)
 
 
 def in_bright_light(w: World, c: Creature) -> bool:
@@ -413,12 +411,4 @@ def resists_spell(w: World, caster: Creature, target: Creature, caster_level: in
 
 def knock_out(w: World, c: Creature, rounds: int, cause: str) -> None:
     """Unconscious from a poison (drow sleep poison) for ``rounds`` rounds."""
-    w.memory[("knocked_out", c.id)] = w.round + rounds
-    set_condition(w, c, "poison_unconscious", cause)
-
-
-def wake_if_due(w: World, c: Creature) -> None:
-    until = w.memory.get(("knocked_out", c.id))
-    if until is not None and w.round > until and "poison_unconscious" in c.conditions:
-        w.memory.pop(("knocked_out", c.id), None)
-        clear_condition(w, c, "poison_unconscious", "woke")
+    add(w, c, "knocked_out", cause or None, w.round + rounds, cause=cause)

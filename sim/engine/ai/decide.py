@@ -25,6 +25,7 @@ import numpy as np
 
 from sim.base.coords import Pos
 from sim.engine import attack_actions, attacks, moves
+from sim.engine.effects import lasting
 from sim.engine.ai import unseen
 from sim.engine.actions import (
     Cast,
@@ -652,7 +653,7 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
         hold = hold_target(w, c, foes) or delay_poison(w, c, foes)   # §8; delay poison §8.6
         if hold is not None:
             return hold
-    if has_spell(c, "bless") is not None and c.blessed_until < w.round:
+    if has_spell(c, "bless") is not None and not lasting(c, "blessed", w.round):
         near = [a for a in w.allies(c) if footprint_distance_ft(c.squares, a.squares) <= int(spell_data()["bless"]["radius_ft"])]
         if len(near) >= 2 and all(footprint_distance_ft(c.squares, f.squares) > 10 for f in foes):
             return Cast("bless")

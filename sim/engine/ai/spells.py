@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import moves
+from sim.engine.effects import find
 from sim.engine.actions import Cast, Charge, Move
 from sim.engine.ai.estimates import distance_field, is_ranged
 from sim.engine.casting import has_spell, range_ft, spell_data
@@ -72,7 +73,7 @@ def hold_target(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
         return None
     data = spell_data()["hold-person"]
     reach = range_ft(c, data["range"])
-    cands = [f for f in foes if f.block.type in data["target_types"] and not f.is_swarm and f.held is None
+    cands = [f for f in foes if f.block.type in data["target_types"] and not f.is_swarm and find(f, "held") is None
              and f.in_fight and footprint_distance_ft(c.squares, f.squares) <= reach
              and line_of_effect(w.grid.rock, c.squares, f.squares) and w.perception(c, f) >= SEES]
     if not cands:
