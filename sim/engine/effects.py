@@ -23,14 +23,13 @@ from typing import Any, Protocol
 from sim.base.errors import DataError
 from sim.rules import _data
 
-#: Every condition name the engine sets on a creature (``Creature.conditions``); a saved game naming
-#: another is refused (sim.engine.snapshot). tests/engine/test_snapshot_safety.py proves the list
-#: whole (every name the engine's code sets, every name shipped fights reach).
-CONDITIONS = frozenset({
-    "asleep", "blessed", "blinded", "blurred", "burning", "concentrating", "confused", "dazzled", "dead", "disabled",
+#: The conditions no effect kind shows: statuses the engine sets and clears itself (dead, dying,
+#: grappled...) and the effects still kept elsewhere (docs: the module's report, issue 33).
+STATUSES = frozenset({
+    "blinded", "blurred", "burning", "concentrating", "dazzled", "dead", "disabled",
     "dispersed", "dying", "engulfed", "enlarged", "entangled", "fatigued", "grappled", "hurt_while_casting",
-    "invisible", "landed", "nauseated", "outlined", "paralyzed", "pinned", "poison_delayed", "poison_unconscious",
-    "raging", "running", "stable", "staggered", "stuck", "swallowed", "unconscious"})
+    "invisible", "landed", "nauseated", "outlined", "pinned", "poison_delayed",
+    "running", "stable", "staggered", "stuck", "swallowed", "unconscious"})
 
 #: The data file the kinds are declared in.
 TABLE = "sim/data/effects.toml"
@@ -119,9 +118,9 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
     for key in ("condition", "moment", "lapses", "ends"):
         if key not in d:
             raise DataError(f"{where}: {key} is missing")
-    if d["condition"] not in CONDITIONS:
-        raise DataError(f"{where} condition: {d['condition']!r} is not a condition of the engine "
-                        "(sim.engine.creature.CONDITIONS)")
+    if not d["condition"].isidentifier() or not d["condition"].islower():
+        raise DataError(f"{where} condition: {d['condition']!r} is not a condition name (lower case, a word "
+                        "with underscores)")
     if d["moment"] not in moments:
         raise DataError(f"{where} moment: {d['moment']!r} is none of the moments {', '.join(moments)}")
     if d["lapses"] not in ("after", "during"):
@@ -152,6 +151,11 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
 #: The turn's moments and the declared kinds (read at import: a bad table stops the program with
 #: one message naming the file and the key).
 MOMENTS, KINDS = check_table(_data.load("effects.toml"))
+#: Every condition name the engine shows on a creature (``Creature.conditions``): the statuses and
+#: the conditions the effect kinds show. A saved game naming another is refused
+#: (sim.engine.snapshot); tests/engine/test_snapshot_safety.py proves the list whole (every name the
+#: engine's code sets, every name shipped fights reach).
+CONDITIONS = STATUSES | {k.condition for k in KINDS.values()}
 # -- effects on a creature ---------------------------------------------------------------------------------------
 
 def find(c: Bearer, kind: str) -> Effect | None:

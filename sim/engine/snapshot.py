@@ -47,6 +47,8 @@ from sim.base.errors import DataError, shorten, shorten_text
 from sim.base.fileio import atomic_write_text, read_input
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
+from sim.engine.effects import Effect
+from sim.engine.snapshot_effects import OLD_FIELDS, effects_of_schema4
 from sim.engine.encounter import Encounter
 from sim.engine.events import Event, from_json
 from sim.engine.snapshot_state import (
@@ -97,18 +99,20 @@ from sim.terrain.vision.scene import DroppedLight
 from sim.terrain.vision.sight import Sight
 
 #: The snapshot format's version; a file naming another is refused.
-SCHEMA = 4  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease);
+SCHEMA = 5  # 2: one lit state for a lantern (Creature.light; lanterns_lit gone); 3: World.zones (grease);
 #            4: World.inside and World.gizzard (swallow whole, engulf: docs/rules.md §11.13), and
 #               split oozes (Creature.split_round, Defenses.split; halves beyond the encounter's
-#               creatures: docs/rules.md §11.14)
+#               creatures: docs/rules.md §11.14); 5: a creature's lasting effects (Creature.effects,
+#               sim.engine.effects) in place of its *_until fields, held, and rule state in memory
 #: Older schemas read by adding what they lack: schema 2 had no lasting spell areas, 3 nobody
 #: inside; a record of schema 3 or older lacks the fields schema 4 added (they take their
 #: defaults: nothing split).
-MIGRATIONS = {2: {"zones": []}, 3: {"inside": {}, "gizzard": {}}}
+MIGRATIONS = {2: {"zones": []}, 3: {"inside": {}, "gizzard": {}}, 4: {}}
 #: Record fields a schema added, filled with their defaults when an older snapshot lacks them
 #: (4: split oozes, docs/rules.md §11.14; stat blocks' spell-like abilities, §8.5; the riders'
 #: swallow-whole and strand numbers, §11.13, §11.15; energy vulnerability).
-ADDED_FIELDS = {4: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable"})}
+ADDED_FIELDS = {4: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable"}),
+                5: frozenset({"effects"})}
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure
@@ -130,6 +134,7 @@ DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "polic
 #: zones, lights and the sight cache.
 RECORDS: dict[str, type] = {
     "sim.engine.creature:Creature": Creature,
+    "sim.engine.effects:Effect": Effect,
     "sim.engine.actions:Turn": Turn,
     "sim.engine.zones:Zone": Zone,
     "sim.rules.bodies:Body": Body,
@@ -648,15 +653,24 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
                         + " are not the encounter's " + shorten_text(f"{sorted(w.creatures)}", 200) + "; give the encounter it was saved from")
     creatures: dict[str, Creature] = {}
     dec = _Decoder(creatures, schema)
+    old: dict[str, dict[str, Any]] = {}
     try:
         for cid, rec in raw.items():
+            if schema < 5 and isinstance(rec, dict) and isinstance(rec.get("fields"), dict):
+                rec = {**rec, "fields": {k: x for k, x in rec["fields"].items() if k not in OLD_FIELDS}}
+                old[cid] = {k: dec.value(x, f"state.creatures.{cid}.fields.{k}")
+                            for k, x in raw[cid]["fields"].items() if k in OLD_FIELDS}
             c = dec.record(rec, f"state.creatures.{cid}")
             if not isinstance(c, Creature):
                 raise _Bad(f"state.creatures.{cid}", "is not a creature")
             creatures[cid] = c
         values = {name: dec.value(v, f"state.{name}") for name, v in state.items() if name != "creatures"}
+        if schema < 5:
+            effects_of_schema4(creatures, old, values.get("memory"))
     except _Bad as exc:
         raise DataError(f"{path}: {shorten_text(exc.path, 200)}: {exc.what}; {exc.fix}") from None
+    except ValueError as exc:   # an old schema's effect that is not what that schema wrote
+        raise DataError(f"{path}: {shorten_text(str(exc), 200)}; the file is damaged") from None
     except RecursionError:
         raise DataError(f"{path}: state: nested too deep; not a cavesim snapshot") from None
     for name, v in values.items():

@@ -182,8 +182,8 @@ def test_a_shared_library_beside_the_save_is_never_loaded(tmp_path, save):
         refused(tmp_path, data, "state.memory.pwn")
         cid, f = _creature(data)
         data["state"]["memory"] = {}
-        f["held"] = {"$record": qual, "fields": {"name": "./evil.so"}}
-        refused(tmp_path, data, f"state.creatures.{cid}.held")
+        f["pending_spell"] = {"$record": qual, "fields": {"name": "./evil.so"}}
+        refused(tmp_path, data, f"state.creatures.{cid}.pending_spell")
         assert not (tmp_path / "MARKER").exists(), f"{qual}: the library's code ran"
     proof = tmp_path / "proof" / "ran.txt"
     proof.parent.mkdir()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.engine.effects import Effect, find, put
 from sim.engine import innate, snapshot
 from sim.engine.actions import Cast
 from sim.engine.ai.decide import default_policy
@@ -178,8 +179,8 @@ def test_glitterdust_ending_does_not_end_blindness():
     turn_of(enc, "s")
     rng, enc.rng = enc.rng, Fixed(1)
     assert enc.perform(Cast("blindness-deafness", target="f"))
-    enc.memory["glitter:f"] = [enc.round, 12]          # a glitterdust's last round, now
+    put(f, Effect("glitterdust", None, enc.round, (("dc", 12),)))          # a glitterdust's last round, now
     enc.rng = rng
     turn_of(enc, "f")
     enc.end_turn()
-    assert "glitter:f" not in enc.memory and "blinded" in f.conditions
+    assert find(f, "glitterdust") is None and "blinded" in f.conditions
