@@ -9,8 +9,8 @@ from typing import Iterable
 
 from sim.engine import specials
 from sim.engine.checks import roll_save
-from sim.engine.creature import Creature
 from sim.engine.conditions import clear_condition, end, on_end
+from sim.engine.creature import Creature
 from sim.engine.damage import set_condition, update_state
 from sim.engine.effects import Effect, find, make, put
 from sim.engine.events import Condition

@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.engine import innate, specials, strands, zones
-from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.actions import Impossible
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, deal_damage
+from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.world import World
 from sim.rules.categories import Category, effects

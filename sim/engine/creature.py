@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.base.coords import Pos
-from sim.engine.effects import CONDITIONS, Effect
+from sim.engine.effects import Effect
 from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack, StatBlock, without_armor
 

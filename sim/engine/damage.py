@@ -16,7 +16,7 @@ from sim.engine.casting import disturb_casting
 from sim.engine.conditions import clear_condition, set_condition
 from sim.engine.creature import Creature
 from sim.engine.effects import drop
-from sim.engine.events import Condition, Damage, Died, Dispersed, Healed
+from sim.engine.events import Damage, Died, Dispersed, Healed
 from sim.engine.world import World
 from sim.rules.weapons import combat_modifier
 

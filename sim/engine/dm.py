@@ -21,8 +21,8 @@ from __future__ import annotations
 from sim.base.coords import Pos
 from sim.engine import damage
 from sim.engine.actions import Done, Impossible
-from sim.engine.creature import Creature
 from sim.engine.conditions import add
+from sim.engine.creature import Creature
 from sim.engine.effects import drop
 from sim.engine.events import Condition, DmEdit
 from sim.engine.setup import placement_problem

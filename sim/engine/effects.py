@@ -90,7 +90,7 @@ class Kind:
 
 def check_table(table: dict[str, Any], name: str = TABLE) -> tuple[tuple[str, ...], dict[str, Kind]]:
     """The moments and kinds of an effects table, checked: every key known and of its type, every
-    condition one of :data:`~sim.engine.creature.CONDITIONS`, every moment declared; a problem is
+    condition a name (lower case, one word), every moment declared; a problem is
     a :class:`DataError` naming the file and the key."""
     moments = table.get("moments")
     if not (isinstance(moments, list) and moments and all(isinstance(m, str) for m in moments)):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from sim.base.coords import Pos
 from sim.engine import attacks, damage
-from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.actions import (
     Douse,
     DropLight,
@@ -26,6 +25,7 @@ from sim.engine.actions import (
 )
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
+from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.events import ActionTaken, Splash
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.setup import with_extra_attacks

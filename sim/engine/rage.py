@@ -8,8 +8,8 @@ then fatigued (-2 Str, -2 Dex) for the rest of the fight. The numbers live in cl
 from __future__ import annotations
 
 from sim.engine import damage
-from sim.engine.conditions import add, on_end
 from sim.engine.actions import Impossible, Rage, Turn
+from sim.engine.conditions import add, on_end
 from sim.engine.creature import Creature
 from sim.engine.effects import Effect
 from sim.engine.world import World

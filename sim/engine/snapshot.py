@@ -48,9 +48,9 @@ from sim.base.fileio import atomic_write_text, read_input
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.effects import Effect
-from sim.engine.snapshot_effects import OLD_FIELDS, effects_of_schema4
 from sim.engine.encounter import Encounter
 from sim.engine.events import Event, from_json
+from sim.engine.snapshot_effects import OLD_FIELDS, effects_of_schema4
 from sim.engine.snapshot_state import (
     MAX_CREATURES,
     MAX_EVENTS,

@@ -32,8 +32,8 @@ import functools
 
 from sim.engine.actions import Impossible, Turn
 from sim.engine.checks import roll_save, skill_check
-from sim.engine.creature import Creature
 from sim.engine.conditions import add, tick
+from sim.engine.creature import Creature
 from sim.engine.damage import clear_condition, set_condition
 from sim.engine.effects import find
 from sim.engine.events import Condition

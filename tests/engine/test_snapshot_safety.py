@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import creature as creature_mod
+from sim.engine import effects as effects_mod
 from sim.engine import snapshot as S
 from sim.engine import snapshot_state
 from sim.engine.ai.decide import default_policy
@@ -244,7 +244,7 @@ def test_every_type_the_shipped_fights_write_is_in_the_tables():
     assert {n for tag, n in names if tag in ("$array", "$np")} <= S.DTYPES
     assert {n for tag, n in names if tag == "$record"} >= {"sim.engine.creature:Creature",
                                                            "sim.rules.statblocks.types:StatBlock"}
-    assert conditions <= creature_mod.CONDITIONS, sorted(conditions - creature_mod.CONDITIONS)
+    assert conditions <= effects_mod.CONDITIONS, sorted(conditions - effects_mod.CONDITIONS)
     assert {"dead", "dying"} <= conditions
 
 
@@ -280,7 +280,8 @@ def test_every_record_type_a_creature_or_the_world_can_hold_is_in_the_tables():
 
 def test_every_condition_the_engine_sets_is_known():
     """Every condition name the engine's code sets (``set_condition(w, c, "x")``,
-    ``conditions.add("x")``, innate effects, swallow whole's two) is in ``CONDITIONS``."""
+    ``conditions.add("x")``, the condition of each effect it starts (``add(w, c, "kind")``), innate
+    effects, swallow whole's two) is in ``CONDITIONS``."""
     found: set = set()
     for path in (ROOT / "sim").rglob("*.py"):
         if "render" in path.parts:
@@ -288,13 +289,16 @@ def test_every_condition_the_engine_sets_is_known():
         text = path.read_text()
         found |= set(re.findall(r"set_condition\([^,()]+,\s*[^,()]+,\s*\"([a-z_]+)\"", text))
         found |= set(re.findall(r"conditions\.add\(\"([a-z_]+)\"\)", text))
+        kinds = set(re.findall(r"\badd\(w, [^,()]+,\s*\"([a-z_]+)\"", text))
+        assert kinds <= set(effects_mod.KINDS), f"{path}: effects of no declared kind {sorted(kinds - set(effects_mod.KINDS))}"
+        found |= {effects_mod.KINDS[k].condition for k in kinds}
     from sim.engine import innate, swallow
     found |= set(innate.CONDITIONS.values())
     found |= {"swallowed", "engulfed"}
     assert found >= {"dead", "dying", "paralyzed", "nauseated", "grappled", "stuck"} and swallow
-    assert found <= creature_mod.CONDITIONS, sorted(found - creature_mod.CONDITIONS)
+    assert found <= effects_mod.CONDITIONS, sorted(found - effects_mod.CONDITIONS)
     from sim.engine import dm
-    assert dm.DM_CONDITIONS - {"prone", "flat_footed"} <= creature_mod.CONDITIONS
+    assert dm.DM_CONDITIONS - {"prone", "flat_footed"} <= effects_mod.CONDITIONS
 
 
 def test_the_encoder_refuses_a_type_the_decoder_would_refuse():

@@ -25,8 +25,6 @@ import numpy as np
 
 from sim.base.coords import Pos
 from sim.engine import attack_actions, attacks, moves
-from sim.engine.effects import lasting
-from sim.engine.ai import unseen
 from sim.engine.actions import (
     Cast,
     Charge,
@@ -51,6 +49,7 @@ from sim.engine.ai import constricted as ai_constricted
 from sim.engine.ai import maneuvers as ai_maneuvers
 from sim.engine.ai import specials as ai_specials
 from sim.engine.ai import swallow as ai_swallow
+from sim.engine.ai import unseen
 from sim.engine.ai.armor import armor_first
 from sim.engine.ai.estimates import (
     attack_squares,
@@ -82,6 +81,7 @@ from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.effects import lasting
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares

@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import moves
-from sim.engine.effects import find
 from sim.engine.actions import Cast, Charge, Move
 from sim.engine.ai.estimates import distance_field, is_ranged
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.effects import find
 from sim.engine.spells import area_of
 from sim.engine.split import MAX_HP_UNSPLIT
 from sim.engine.world import World
