@@ -44,11 +44,11 @@ def hooks_missing() -> list[str]:
 
 # -- conditions -------------------------------------------------------------------------------------------------
 
-def set_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
-    """Show ``cond`` on ``c`` (an event when it was not shown)."""
+def set_condition(w: World, c: Creature, cond: str, cause: str = "", detail: dict | None = None) -> None:
+    """Show ``cond`` on ``c`` (an event when it was not shown, with ``detail``: its numbers)."""
     if cond not in c.conditions:
         c.conditions.add(cond)
-        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=True, cause=cause))
+        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=True, cause=cause, detail=detail or {}))
 
 
 def clear_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
@@ -61,12 +61,14 @@ def clear_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
 # -- starting and ending effects -------------------------------------------------------------------------------
 
 def add(w: World, c: Creature, kind: str, source: str | None = None, until: int | None = None, *,
-        cause: str | None = None, **data: int | str) -> Effect:
+        cause: str | None = None, detail: dict | None = None, **data: int | str | tuple[str, ...]) -> Effect:
     """Start an effect of ``kind`` on ``c`` (in place of one of that kind) and show its condition
-    (the event's cause: ``cause``, else the source's id)."""
+    (the event's cause: ``cause``, else the source's id; ``detail``: the event's numbers)."""
     e = make(kind, source, until, **data)
     put(c, e)
-    set_condition(w, c, KINDS[kind].condition, source or "" if cause is None else cause)
+    cond = KINDS[kind].condition
+    if cond is not None:
+        set_condition(w, c, cond, source or "" if cause is None else cause, detail)
     return e
 
 
@@ -79,7 +81,7 @@ def end(w: World, c: Creature, kind: str, cause: str) -> None:
     hook = _HOOKS.get(kind)
     if hook is not None:
         hook(w, c, e, cause)
-    else:
+    elif KINDS[kind].condition is not None:
         clear_condition(w, c, KINDS[kind].condition, cause)
 
 

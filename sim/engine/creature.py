@@ -69,6 +69,8 @@ class Creature:
     pinned_by: str | None = None         # held immobile by this creature until its next turn (§11.5)
     split_round: int = 0                 # a split ooze's new half: the round it split off (docs/rules.md §11.14)
     effects: list[Effect] = field(default_factory=list)   # its lasting effects (sim.engine.effects)
+    uses: dict[str, int] = field(default_factory=dict)    # uses spent this fight: "web" (a spider's webs
+    #                                      thrown), "sla:SPELL" (a spell-like ability's uses, docs/rules.md §8.5)
 
     # -- identity -----------------------------------------------------------------------------------
     @property

@@ -39,7 +39,8 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "save_reason": str, "ends_when_dead": bool, "data": list, "modifiers": dict, "modifier_label": str,
     "hook": bool, "cause": str, "ends": list, "rules": str}
 #: What may end an effect (the ``ends`` list).
-ENDINGS = frozenset({"time", "save", "damage", "dm", "attack"})
+ENDINGS = frozenset({"time", "save", "damage", "dm", "attack", "escape", "sever", "source_out", "leaving",
+                     "next_turn", "fight_over"})
 #: The saves a kind may roll each round.
 SAVES = frozenset({"fort", "ref", "will"})
 #: The rolls a kind's plain modifiers may add to.
@@ -54,9 +55,9 @@ class Effect:
     kind: str
     source: str | None = None
     until: int | None = None
-    data: tuple[tuple[str, int | str], ...] = ()
+    data: tuple[tuple[str, int | str | tuple[str, ...]], ...] = ()
 
-    def value(self, name: str) -> int | str:
+    def value(self, name: str) -> int | str | tuple[str, ...]:
         """The data field ``name`` (one its kind declares)."""
         for key, v in self.data:
             if key == name:
@@ -73,9 +74,9 @@ class Bearer(Protocol):
 class Kind:
     """A kind of effect as ``sim/data/effects.toml`` declares it (see the file's header)."""
     name: str
-    condition: str
-    moment: str
-    lapses: str
+    condition: str | None
+    moment: str | None
+    lapses: str | None
     requires_condition: bool
     save: str | None
     save_reason: str
@@ -115,19 +116,22 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
             raise DataError(f"{where} {key}: unknown key; the keys are {', '.join(KEYS)}")
         if type(v) is not want:
             raise DataError(f"{where} {key}: {v!r} is not a {want.__name__}")
-    for key in ("condition", "moment", "lapses", "ends"):
-        if key not in d:
-            raise DataError(f"{where}: {key} is missing")
-    if not d["condition"].isidentifier() or not d["condition"].islower():
-        raise DataError(f"{where} condition: {d['condition']!r} is not a condition name (lower case, a word "
-                        "with underscores)")
-    if d["moment"] not in moments:
-        raise DataError(f"{where} moment: {d['moment']!r} is none of the moments {', '.join(moments)}")
-    if d["lapses"] not in ("after", "during"):
-        raise DataError(f"{where} lapses: {d['lapses']!r} is neither after nor during")
+    if "ends" not in d:
+        raise DataError(f"{where}: ends is missing")
     bad = [e for e in d["ends"] if e not in ENDINGS]
     if bad:
         raise DataError(f"{where} ends: {bad[0]!r} is none of {', '.join(sorted(ENDINGS))}")
+    ticked = bool({"time", "save"} & set(d["ends"]))
+    for key in ("moment", "lapses") if ticked else ():
+        if key not in d:
+            raise DataError(f"{where}: {key} is missing (it ends by time or a save: the tick needs it)")
+    if "condition" in d and (not d["condition"].isidentifier() or not d["condition"].islower()):
+        raise DataError(f"{where} condition: {d['condition']!r} is not a condition name (lower case, a word "
+                        "with underscores)")
+    if "moment" in d and d["moment"] not in moments:
+        raise DataError(f"{where} moment: {d['moment']!r} is none of the moments {', '.join(moments)}")
+    if "lapses" in d and d["lapses"] not in ("after", "during"):
+        raise DataError(f"{where} lapses: {d['lapses']!r} is neither after nor during")
     if "save" in d and (d["save"] not in SAVES or "save_reason" not in d or "dc" not in d.get("data", [])):
         raise DataError(f"{where} save: {d['save']!r} needs to be one of {', '.join(sorted(SAVES))}, with a "
                         "save_reason and a data field dc (the DC)")
@@ -140,7 +144,7 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
     fields = d.get("data", [])
     if not all(isinstance(f, str) for f in fields):
         raise DataError(f"{where} data: a list of field names")
-    return Kind(name=kind, condition=d["condition"], moment=d["moment"], lapses=d["lapses"],
+    return Kind(name=kind, condition=d.get("condition"), moment=d.get("moment"), lapses=d.get("lapses"),
                 requires_condition=d.get("requires_condition", False), save=d.get("save"),
                 save_reason=d.get("save_reason", ""), ends_when_dead=d.get("ends_when_dead", False),
                 data=tuple(fields), modifiers=tuple(sorted(mods.items())),
@@ -155,7 +159,7 @@ MOMENTS, KINDS = check_table(_data.load("effects.toml"))
 #: the conditions the effect kinds show. A saved game naming another is refused
 #: (sim.engine.snapshot); tests/engine/test_snapshot_safety.py proves the list whole (every name the
 #: engine's code sets, every name shipped fights reach).
-CONDITIONS = STATUSES | {k.condition for k in KINDS.values()}
+CONDITIONS = STATUSES | {k.condition for k in KINDS.values() if k.condition}
 # -- effects on a creature ---------------------------------------------------------------------------------------
 
 def find(c: Bearer, kind: str) -> Effect | None:
@@ -169,7 +173,8 @@ def lasting(c: Bearer, kind: str, rnd: int) -> bool:
     return e is not None and (e.until is None or rnd <= e.until)
 
 
-def make(kind: str, source: str | None = None, until: int | None = None, **data: int | str) -> Effect:
+def make(kind: str, source: str | None = None, until: int | None = None,
+         **data: int | str | tuple[str, ...]) -> Effect:
     """An effect of ``kind`` with exactly the data fields its kind declares."""
     spec = KINDS[kind]
     if set(data) != set(spec.data):

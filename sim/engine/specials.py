@@ -35,7 +35,7 @@ from sim.engine.checks import roll_save, skill_check
 from sim.engine.conditions import add, tick
 from sim.engine.creature import Creature
 from sim.engine.damage import clear_condition, set_condition
-from sim.engine.effects import find
+from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition
 from sim.engine.world import World
 from sim.rules import _data
@@ -89,14 +89,15 @@ def webs_left(w: World, c: Creature) -> int:
     r = rider_of(c, "web")
     if r is None:
         return 0
-    return int(w.memory.get(("webs_left", c.id), r.uses_per_day))
+    return int(r.uses_per_day) - c.uses.get("web", 0)
 
 
 def entangled(w: World, c: Creature):
     """(escape DC, break DC, source id) of the web holding ``c``, or None."""
     if "entangled" not in c.conditions:
         return None
-    return w.memory.get(("entangled", c.id))
+    e = find(c, "entangled")
+    return None if e is None else (e.value("escape_dc"), e.value("break_dc"), e.source)
 
 
 # -- attack hooks (sim.engine.attacks) ---------------------------------------------------------------
@@ -132,7 +133,7 @@ def attack_made(w: World, plan) -> None:
     """An attack is about to be rolled: a thrown web is used up, hit or miss."""
     a = plan.attack
     if a.kind == "special" and a.name == "web":
-        w.memory[("webs_left", plan.attacker.id)] = webs_left(w, plan.attacker) - 1
+        plan.attacker.uses["web"] = plan.attacker.uses.get("web", 0) + 1
     if "confused" in plan.target.conditions:
         w.memory[("attacked_by", plan.target.id)] = plan.attacker.id   # it strikes back next turn
 
@@ -172,20 +173,18 @@ def entangle(w: World, spider: Creature, target: Creature) -> None:
 def hold_entangled(w: World, target: Creature, escape_dc: int, break_dc: int, source: str) -> None:
     """Entangled (the spiders' web, the web spell, docs/rules.md §8.3): -2 on attacks, -4 Dex,
     half speed, until it breaks free (``escape_dc``: Escape Artist; ``break_dc``: Strength)."""
-    w.memory[("entangled", target.id)] = (escape_dc, break_dc, source)
-    w.memory[("entangled_speed", target.id)] = target.block.speed.land
+    put(target, make("web_slowed", None, None, speed=target.block.speed.land))
     half = max(5, target.block.speed.land // 2 // 5 * 5)
     target.block = dataclasses.replace(target.block, speed=dataclasses.replace(target.block.speed, land=half))
-    target.conditions.add("entangled")   # one condition event, with the numbers (not set_condition's bare one too)
-    w.emit(Condition(round=w.round, target=target.id, condition="entangled", active=True, cause=source,
-                     detail={"escape_dc": escape_dc, "break_dc": break_dc, "speed": half}))
+    add(w, target, "entangled", source, None, detail={"escape_dc": escape_dc, "break_dc": break_dc, "speed": half},
+        escape_dc=escape_dc, break_dc=break_dc)
 
 
 def free_from_web(w: World, c: Creature, cause: str) -> None:
-    land = w.memory.pop(("entangled_speed", c.id), None)
-    w.memory.pop(("entangled", c.id), None)
-    if land is not None:
-        c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=land))
+    slowed = drop(c, "web_slowed")
+    drop(c, "entangled")
+    if slowed is not None:
+        c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=int(slowed.value("speed"))))
     clear_condition(w, c, "entangled", cause)
 
 
@@ -261,7 +260,7 @@ def rust_touch(w: World, monster: Creature, target: Creature) -> None:
 def destroy_weapon(w: World, c: Creature, key: str, *, cause: str) -> None:
     """The weapon is gone: its attacks leave the creature's block; with no melee attack left it
     fights unarmed."""
-    w.memory.setdefault(("rusted_weapons", c.id), set()).add(key)
+    put(c, make("rusted_weapons", None, None, weapons=tuple(sorted(set(_rusted(c)) | {key}))))
     gone = {a.name for a in c.block.attacks if a.weapon is not None and a.weapon.key == key}
     keep = tuple(a for a in c.block.attacks if a.name not in gone)
     if not any(a.mode == "melee" for a in keep):
@@ -275,16 +274,22 @@ def destroy_weapon(w: World, c: Creature, key: str, *, cause: str) -> None:
                      detail={"item": key, "slot": "weapon"}))
 
 
+def _rusted(c: Creature) -> tuple[str, ...]:
+    """The keys of the weapons rust destroyed this fight (sorted)."""
+    e = find(c, "rusted_weapons")
+    return () if e is None else tuple(e.value("weapons"))
+
+
 def _reapply(w: World, c: Creature) -> None:
     """A block derived again (new armor) keeps what the fight did to it: weapons rusted away, the
     half speed of a web."""
-    for key in sorted(w.memory.get(("rusted_weapons", c.id), ())):
+    for key in _rusted(c):
         gone = {a.name for a in c.block.attacks if a.weapon is not None and a.weapon.key == key}
         c.block = dataclasses.replace(c.block, attacks=tuple(a for a in c.block.attacks if a.name not in gone))
         c.base_block = dataclasses.replace(c.base_block,
                                            attacks=tuple(a for a in c.base_block.attacks if a.name not in gone))
     if "entangled" in c.conditions:
-        w.memory[("entangled_speed", c.id)] = c.block.speed.land
+        put(c, make("web_slowed", None, None, speed=c.block.speed.land))
         half = max(5, c.block.speed.land // 2 // 5 * 5)
         c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=half))
 

@@ -16,7 +16,7 @@ NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "tr
                # armor half taken off when the fight ends stays on (the work is the fight's clock)
                "armor_work", "armor_total", "armor_helper", "helping",
                "grapple_with", "pinned_by",
-               "rage_used", "effects",   # grapples and lasting effects (a rage, a rider's paralysis) end with the fight
+               "rage_used", "effects", "uses",   # grapples and lasting effects (a rage, a rider's paralysis) end with the fight
                "split_round"}               # the round a split ooze's half joined (docs/rules.md §11.14)
 
 
