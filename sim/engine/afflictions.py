@@ -86,7 +86,7 @@ def paralysis_over_with_fight(w: World, c: Creature) -> None:
 
 
 @on_end("paralyzed")
-def _paralysis_over(w: World, c: Creature, e: Effect, cause: str) -> None:
+def _paralysis_over(w: World, c: Creature, e: Effect | None, cause: str) -> None:
     """A rider's paralysis over: the creature moves again, unless Dex or Str 0 keeps it
     paralyzed (that paralysis lasts)."""
     score = c.block.abilities

@@ -22,16 +22,17 @@ from sim.engine.events import Condition
 from sim.engine.world import World
 
 #: The code that ends a kind declared with ``hook = true`` (:func:`on_end`).
-_HOOKS: dict[str, Callable[[World, Creature, Effect, str], None]] = {}
+_HOOKS: dict[str, Callable[[World, Creature, Effect | None, str], None]] = {}
 
 
 def on_end(kind: str) -> Callable:
     """Register the end of ``kind`` (a decorator): ``fn(w, c, effect, cause)`` clears its
-    condition and undoes the rest (a rage's hit points); only for a kind declared ``hook = true``."""
+    condition and undoes the rest (a rage's hit points); only for a kind declared ``hook = true``
+    (``effect`` None: its condition shown with no effect, a kind declared ``orphan_ends``)."""
     if kind not in KINDS or not KINDS[kind].hook:
         raise ValueError(f"{TABLE}: [effect.{kind}] does not declare hook = true")
 
-    def register(fn: Callable[[World, Creature, Effect, str], None]) -> Callable:
+    def register(fn: Callable[[World, Creature, Effect | None, str], None]) -> Callable:
         _HOOKS[kind] = fn
         return fn
     return register
@@ -72,11 +73,11 @@ def add(w: World, c: Creature, kind: str, source: str | None = None, until: int 
     return e
 
 
-def end(w: World, c: Creature, kind: str, cause: str) -> None:
+def end(w: World, c: Creature, kind: str, cause: str, *, orphan: bool = False) -> None:
     """End ``c``'s effect of ``kind`` now: off the creature, its end (its hook, or its condition
-    cleared) with the event's ``cause``."""
+    cleared) with the event's ``cause``. ``orphan``: end its condition even with no effect."""
     e = drop(c, kind)
-    if e is None:
+    if e is None and not orphan:
         return
     hook = _HOOKS.get(kind)
     if hook is not None:
@@ -93,6 +94,9 @@ def tick(w: World, c: Creature, moment: str) -> None:
         if spec.moment != moment:
             continue
         e = find(c, kind)
+        if e is None and spec.orphan_ends and spec.condition in c.conditions:
+            end(w, c, kind, spec.cause, orphan=True)
+            continue
         if e is None or (spec.requires_condition and spec.condition not in c.conditions):
             continue
         lapsed = e.until is not None and (w.round > e.until if spec.lapses == "after" else w.round >= e.until)

@@ -36,10 +36,10 @@ TABLE = "sim/data/effects.toml"
 #: Every key an ``[effect.KIND]`` table may have, with the type of its value.
 KEYS: dict[str, type | tuple[type, ...]] = {
     "condition": str, "moment": str, "lapses": str, "requires_condition": bool, "save": str,
-    "save_reason": str, "ends_when_dead": bool, "data": list, "modifiers": dict, "modifier_label": str,
+    "save_reason": str, "ends_when_dead": bool, "orphan_ends": bool, "data": list, "modifiers": dict, "modifier_label": str,
     "hook": bool, "cause": str, "ends": list, "rules": str}
 #: What may end an effect (the ``ends`` list).
-ENDINGS = frozenset({"time", "save", "damage", "dm", "attack", "escape", "sever", "source_out", "leaving",
+ENDINGS = frozenset({"time", "save", "damage", "dm", "attack", "spell", "escape", "sever", "source_out", "leaving",
                      "next_turn", "fight_over"})
 #: The saves a kind may roll each round.
 SAVES = frozenset({"fort", "ref", "will"})
@@ -78,6 +78,7 @@ class Kind:
     moment: str | None
     lapses: str | None
     requires_condition: bool
+    orphan_ends: bool
     save: str | None
     save_reason: str
     ends_when_dead: bool
@@ -145,7 +146,8 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
     if not all(isinstance(f, str) for f in fields):
         raise DataError(f"{where} data: a list of field names")
     return Kind(name=kind, condition=d.get("condition"), moment=d.get("moment"), lapses=d.get("lapses"),
-                requires_condition=d.get("requires_condition", False), save=d.get("save"),
+                requires_condition=d.get("requires_condition", False), orphan_ends=d.get("orphan_ends", False),
+                save=d.get("save"),
                 save_reason=d.get("save_reason", ""), ends_when_dead=d.get("ends_when_dead", False),
                 data=tuple(fields), modifiers=tuple(sorted(mods.items())),
                 modifier_label=d.get("modifier_label", ""), hook=d.get("hook", False),

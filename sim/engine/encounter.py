@@ -32,7 +32,6 @@ from sim.engine import (
     attacks,
     damage,
     grapple,
-    innate,
     items,
     maneuvers,
     moves,
@@ -217,8 +216,8 @@ class Encounter(World):
         elif c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
         tick(self, c, "rage")
-        innate.expire(self, c)          # invisibility, faerie fire, enlarge person over (docs/rules.md §8.5)
-        tick(self, c, "spells")          # hold person (a Will save each round), bless
+        tick(self, c, "spells")          # invisibility, faerie fire, enlarge person, blur (docs/rules.md §8.5),
+        #                                  hold person (a Will save each round), bless
         if "dying" in c.conditions:
             if int(self.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
                 damage.clear_condition(self, c, "dying", "stabilized")

@@ -45,7 +45,7 @@ def do_rage(w: World, c: Creature, t: Turn, a: Rage):
 
 
 @on_end("raging")
-def end_rage(w: World, c: Creature, e: Effect, cause: str) -> None:
+def end_rage(w: World, c: Creature, e: Effect | None, cause: str) -> None:
     """A rage whose rounds are spent ends (``sim/data/effects.toml`` [effect.raging]: at the start
     of its turn): the hit points it gave go (which may leave the barbarian disabled or dying) and
     it is fatigued."""

@@ -203,8 +203,8 @@ def do_break_free(w: World, c: Creature, t: Turn, a: BreakFree):
     held = entangled(w, c)
     if held is None:
         return Impossible(f"{c.name} is not entangled")
-    in_web = bool(w.memory.get(f"inweb:{c.id}"))
-    if in_web and not w.memory.get(f"webstuck:{c.id}"):
+    in_web = find(c, "in_web") is not None
+    if in_web and find(c, "web_stuck") is None:
         return Impossible(f"{c.name} is loose in the web: it moves through it (a check each round, docs/rules.md §8.3)")
     why = t.needs(c, full=True) if in_web else None
     if why:
@@ -219,7 +219,7 @@ def do_break_free(w: World, c: Creature, t: Turn, a: BreakFree):
         ok = skill_check(w, c, "strength", break_dc, c.block.abilities.mod("str") + c.str_mod_delta(), "web")
     t.spend("full" if in_web else "standard")
     if ok and in_web:
-        w.memory.pop(f"webstuck:{c.id}", None)   # loose, still entangled while in the web (SRD web)
+        drop(c, "web_stuck")   # loose, still entangled while in the web (SRD web)
     elif ok:
         free_from_web(w, c, how)
     return True
@@ -391,7 +391,7 @@ def _light(w: World, c: Creature) -> None:
         return
     if w.settings.get("light_sensitivity", "daylight") != "bright":
         return      # the SRD's trigger: sunlight or daylight, which no cave has
-    if "blinded" in c.conditions and f"blind:{c.id}" not in w.memory:   # blindness/deafness stays (§8.5)
+    if "blinded" in c.conditions and find(c, "blindness") is None:   # blindness/deafness stays (§8.5)
         clear_condition(w, c, "blinded", "expired")
     bright = in_bright_light(w, c)
     was = w.memory.get(("was_bright", c.id), False)

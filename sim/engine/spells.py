@@ -24,7 +24,7 @@ from sim.engine.checks import concentration, label, roll_dice, roll_save
 from sim.engine.conditions import add, on_end
 from sim.engine.creature import Creature
 from sim.engine.damage import heal
-from sim.engine.effects import Effect
+from sim.engine.effects import Effect, find
 from sim.engine.events import SpellCast
 from sim.engine.world import World
 from sim.rules.categories import Category
@@ -456,10 +456,10 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
 
 
 @on_end("glitterdust")
-def _glitter_over(w: World, c: Creature, e: Effect, cause: str) -> None:
+def _glitter_over(w: World, c: Creature, e: Effect | None, cause: str) -> None:
     """Glitterdust over (its rounds, or a Will save at the end of a turn: ``sim/data/effects.toml``
     [effect.glitterdust]): blind no more, unless blindness/deafness keeps it blind (docs/rules.md §8.5)."""
-    if f"blind:{c.id}" not in w.memory:
+    if find(c, "blindness") is None:
         damage.clear_condition(w, c, "blinded", cause)
 
 
