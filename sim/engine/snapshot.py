@@ -112,7 +112,7 @@ MIGRATIONS = {2: {"zones": []}, 3: {"inside": {}, "gizzard": {}}, 4: {}}
 #: (4: split oozes, docs/rules.md §11.14; stat blocks' spell-like abilities, §8.5; the riders'
 #: swallow-whole and strand numbers, §11.13, §11.15; energy vulnerability).
 ADDED_FIELDS = {4: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable"}),
-                5: frozenset({"effects"})}
+                5: frozenset({"effects", "uses"})}
 #: The largest snapshot read (bytes), checked before reading.
 MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure

@@ -41,6 +41,11 @@ OLD_SAVE = Path(__file__).parent / "data" / "schema4_effects.json"
 #: The events of the fight in OLD_SAVE played on to its end by the code that wrote it (commit
 #: 0b87e97, before effects): the converted file must play the same.
 OLD_SAVE_PLAYED_ON = "f5db4c32e4684c98812bb7b8c513e162e6c9c13697fd703410e3901ea927aa64"
+#: A saved file of schema 4 with the rule state the memory held (a web's hold, glitterdust, the
+#: spell-like effects and uses, a poison's sleep, a stinking cloud's nausea, grease, a roper's
+#: strand and drag, rust), and its events played on by the code that wrote it.
+OLD_MEMORY = Path(__file__).parent / "data" / "schema4_rule_memory.json"
+OLD_MEMORY_PLAYED_ON = "13d3ea9d2c8de4ad13469b7be02cc73f3c1da02df31ce987852ad03f964414e9"
 
 
 class Dice:
@@ -183,7 +188,8 @@ def _table() -> dict:
 @pytest.mark.parametrize("change, message", [
     (lambda t: t["effect"]["held"].update(colour="red"), r"\[effect.held\] colour: unknown key"),
     (lambda t: t["effect"]["held"].update(moment="lunch"), r"\[effect.held\] moment: 'lunch' is none of the moments"),
-    (lambda t: t["effect"]["held"].pop("condition"), r"\[effect.held\]: condition is missing"),
+    (lambda t: t["effect"]["held"].pop("ends"), r"\[effect.held\]: ends is missing"),
+    (lambda t: t["effect"]["held"].pop("moment"), r"\[effect.held\]: moment is missing \(it ends by time or a save"),
     (lambda t: t["effect"]["held"].update(save="luck"), r"\[effect.held\] save: 'luck' needs to be one of"),
     (lambda t: t["effect"]["held"].update(lapses="soon"), r"\[effect.held\] lapses: 'soon' is neither"),
     (lambda t: t["effect"]["held"].update(ends=["boredom"]), r"\[effect.held\] ends: 'boredom' is none of"),
@@ -203,8 +209,9 @@ def test_a_bad_table_is_refused_naming_the_file_and_the_key(change, message):
 def test_the_shipped_table_declares_each_kind_once_with_its_moment():
     moments, kinds = check_table(_table())
     assert moments == MOMENTS and kinds == KINDS
-    assert {k.moment for k in KINDS.values()} <= set(MOMENTS)
-    assert CONDITIONS == STATUSES | {k.condition for k in KINDS.values()}
+    assert {k.moment for k in KINDS.values() if k.moment} <= set(MOMENTS)
+    assert all(k.moment and k.lapses for k in KINDS.values() if {"time", "save"} & set(k.ends))
+    assert CONDITIONS == STATUSES | {k.condition for k in KINDS.values() if k.condition}
 
 
 # -- saved games ------------------------------------------------------------------------------------------------
@@ -222,6 +229,22 @@ def test_a_saved_game_of_schema_4_loads_its_effects_and_plays_on_as_it_would_hav
     assert not any(isinstance(k, tuple) and k[0] == "confused_until" for k in w.memory)
     w.run()
     assert hashlib.sha256(dumps(w.events).encode()).hexdigest() == OLD_SAVE_PLAYED_ON
+
+
+def test_a_saved_game_of_schema_4_with_rule_state_in_memory_loads_it_as_effects():
+    w, _ = S.read_snapshot(OLD_MEMORY, policy=default_policy, load_spec=load_encounter)
+    cs = w.creatures
+    assert find(cs["bruna"], "entangled") == Effect("entangled", "mialee", None, (("escape_dc", 25), ("break_dc", 20)))
+    assert find(cs["bruna"], "web_slowed").value("speed") == 20 and find(cs["bruna"], "web_stuck") is not None
+    assert find(cs["lidda"], "glitterdust") == Effect("glitterdust", None, 4, (("dc", 14),))
+    assert find(cs["jozan"], "invisible").until == 6 and find(cs["ogre-2"], "blindness").value("dc") == 14
+    assert find(cs["ogre-1"], "knocked_out").until == 3 and find(cs["ogre-1"], "drawing_in").value("drawn") == ("troll-1",)
+    assert find(cs["troll-1"], "stuck") == Effect("stuck", "ogre-1", None, (("hp", 7), ("round", 1)))
+    assert find(cs["mialee"], "cloud_sick").data == (("rolled", 1), ("left", 2)) and cs["korv"].uses == {"sla:darkness": 1}
+    assert find(cs["korv"], "rusted_weapons").value("weapons") == ("dagger",)
+    assert sorted(map(str, w.memory)) == ["('last_seen', 'monsters')", "('last_seen', 'party')", "held_ground"]
+    w.run()
+    assert hashlib.sha256(dumps(w.events).encode()).hexdigest() == OLD_MEMORY_PLAYED_ON
 
 
 def test_a_fight_saved_mid_effect_goes_round(tmp_path):
