@@ -277,7 +277,7 @@ class Encounter(World):
         if t.ai_passed or t.ai_asked >= 8 or t.ended or self.finished or not c.in_fight:
             return False
         action = self.policy(self, c, t)
-        note = self.memory.pop(("ai_note", c.id), None)   # the policy's why (sim.engine.ai.constricted.note)
+        note = self.memory.ai_note.pop(c.id, None)   # the policy's why (sim.engine.ai.constricted.note)
         t.ai_asked += 1
         if note is not None and note.get("weapon"):
             self.emit(Decided(round=self.round, actor=c.id, **note))

@@ -50,6 +50,7 @@ from sim.engine.creature import Creature
 from sim.engine.effects import Effect
 from sim.engine.encounter import Encounter
 from sim.engine.events import Event, from_json
+from sim.engine.notes import AINotes, notes_of_schema4
 from sim.engine.snapshot_effects import OLD_FIELDS, effects_of_schema4
 from sim.engine.snapshot_state import (
     MAX_CREATURES,
@@ -135,6 +136,7 @@ DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "polic
 RECORDS: dict[str, type] = {
     "sim.engine.creature:Creature": Creature,
     "sim.engine.effects:Effect": Effect,
+    "sim.engine.notes:AINotes": AINotes,
     "sim.engine.actions:Turn": Turn,
     "sim.engine.zones:Zone": Zone,
     "sim.rules.bodies:Body": Body,
@@ -667,6 +669,8 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
         values = {name: dec.value(v, f"state.{name}") for name, v in state.items() if name != "creatures"}
         if schema < 5:
             effects_of_schema4(creatures, old, values.get("memory"))
+            if isinstance(values.get("memory"), dict):
+                values["memory"] = notes_of_schema4(values["memory"])
     except _Bad as exc:
         raise DataError(f"{path}: {shorten_text(exc.path, 200)}: {exc.what}; {exc.fix}") from None
     except ValueError as exc:   # an old schema's effect that is not what that schema wrote

@@ -21,6 +21,7 @@ from sim.engine.creature import Creature
 from sim.engine.effects import CONDITIONS
 from sim.engine.encounter import Encounter
 from sim.engine.events import Event
+from sim.engine.notes import AINotes
 from sim.engine.zones import Zone
 from sim.rules.statblocks.types import StatBlock
 from sim.rules.weapons import combat_modifier
@@ -56,7 +57,7 @@ MAX_LIGHT_FT = 10_000
 WORLD_FIELDS: dict[str, Any] = {
     "settings": dict[str, Any], "seed": int, "events": list[Event], "round": int, "order": list[str],
     "turn_index": int, "turn": Turn | None, "winner": str | None, "finished": bool, "end_reason": str,
-    "damage_while_casting": int, "last_damage": int, "memory": dict, "pending_move": tuple | None,
+    "damage_while_casting": int, "last_damage": int, "memory": AINotes, "pending_move": tuple | None,
     "moved_this": tuple | None, "turn_mark": int, "dropped_lights": list[DroppedLight],
     "pending_grabs": list[tuple[str, str, str]], "spell_lights": list[Light], "zones": list[Zone],
     "inside": dict[str, str], "gizzard": dict[str, int]}

@@ -135,7 +135,7 @@ def attack_made(w: World, plan) -> None:
     if a.kind == "special" and a.name == "web":
         plan.attacker.uses["web"] = plan.attacker.uses.get("web", 0) + 1
     if "confused" in plan.target.conditions:
-        w.memory[("attacked_by", plan.target.id)] = plan.attacker.id   # it strikes back next turn
+        w.memory.attacked_by[plan.target.id] = plan.attacker.id   # it strikes back next turn
 
 
 def on_hit(w: World, plan) -> bool:
@@ -305,18 +305,18 @@ def start_of_turn(w: World, c: Creature) -> None:
     for g in list(w.creatures.values()):
         if g.block.riders and g.team != c.team and "confused" not in c.conditions and g.in_fight:
             gaze_at(w, g, c)
-    attacker = w.creatures.get(w.memory.pop(("attacked_by", c.id), ""))
+    attacker = w.creatures.get(w.memory.attacked_by.pop(c.id, ""))
     if "confused" not in c.conditions:
         return
     if attacker is not None and attacker.in_fight:
         # "a confused character who is attacked automatically attacks its attackers on its next turn"
-        w.memory[("confused_act", c.id)] = (w.round, "attack_attacker", attacker.id)
+        w.memory.confused_act[c.id] = (w.round, "attack_attacker", attacker.id)
         w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="attacked",
                          detail={"behaviour": "attack_attacker", "attacker": attacker.id}))
         return
     roll = int(w.rng.integers(1, 101))
     behaviour = confusion_behaviour(roll)
-    w.memory[("confused_act", c.id)] = (w.round, behaviour, None)
+    w.memory.confused_act[c.id] = (w.round, behaviour, None)
     w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="confusion_roll",
                      detail={"roll": roll, "behaviour": behaviour}))
 
@@ -367,7 +367,7 @@ def gaze_at(w: World, gazer: Creature, c: Creature) -> bool:
 def confusion_of(w: World, c: Creature) -> tuple[str, Creature | None] | None:
     """This turn's confused behaviour and the creature it concerns (the one that confused it; for
     "attack_attacker", the one that attacked it since its last turn), or None."""
-    act = w.memory.get(("confused_act", c.id))
+    act = w.memory.confused_act.get(c.id)
     if "confused" not in c.conditions or act is None or act[0] != w.round:
         return None
     if act[1] == "attack_attacker":
@@ -394,8 +394,8 @@ def _light(w: World, c: Creature) -> None:
     if "blinded" in c.conditions and find(c, "blindness") is None:   # blindness/deafness stays (§8.5)
         clear_condition(w, c, "blinded", "expired")
     bright = in_bright_light(w, c)
-    was = w.memory.get(("was_bright", c.id), False)
-    w.memory[("was_bright", c.id)] = bright
+    was = w.memory.was_bright.get(c.id, False)
+    w.memory.was_bright[c.id] = bright
     if bright and se.light_blindness and not was:
         set_condition(w, c, "blinded", "bright_light")
     if bright and "dazzled" not in c.conditions:

@@ -18,6 +18,7 @@ from sim.base.coords import Pos, inner_square
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.events import Event, Moved
+from sim.engine.notes import AINotes
 from sim.engine.setup import build_creature, footprint, mover_for
 from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body
@@ -123,7 +124,7 @@ class World:
         self.damage_while_casting = 0
         self.last_damage = 0  # what the last damage.deal_damage let through, nonlethal included
         self.dice = None  # checks.DiceHand: whose dice are typed at the table (cavesim play), not saved
-        self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
+        self.memory = AINotes()  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
         if shared is not None and shared.get("grid") is not spec.grid:
             shared.clear()
             shared["grid"] = spec.grid

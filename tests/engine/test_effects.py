@@ -32,6 +32,7 @@ from sim.engine.effects import (
     put,
 )
 from sim.engine.events import dumps
+from sim.engine.notes import AINotes
 from sim.rules import _data
 from sim.scenario.files import load_encounter
 from tests.engine.helpers import encounter, ready
@@ -226,7 +227,7 @@ def test_a_saved_game_of_schema_4_loads_its_effects_and_plays_on_as_it_would_hav
     assert find(cs["ogre-2"], "asleep") == Effect("asleep", None, 11)
     assert find(cs["ogre-1"], "held") == Effect("held", None, 3, (("dc", 14),))
     assert find(cs["troll-1"], "confused") == Effect("confused", "jozan", 4)
-    assert not any(isinstance(k, tuple) and k[0] == "confused_until" for k in w.memory)
+    assert isinstance(w.memory, AINotes) and set(w.memory.last_seen) == {"party", "monsters"}
     w.run()
     assert hashlib.sha256(dumps(w.events).encode()).hexdigest() == OLD_SAVE_PLAYED_ON
 
@@ -242,7 +243,7 @@ def test_a_saved_game_of_schema_4_with_rule_state_in_memory_loads_it_as_effects(
     assert find(cs["troll-1"], "stuck") == Effect("stuck", "ogre-1", None, (("hp", 7), ("round", 1)))
     assert find(cs["mialee"], "cloud_sick").data == (("rolled", 1), ("left", 2)) and cs["korv"].uses == {"sla:darkness": 1}
     assert find(cs["korv"], "rusted_weapons").value("weapons") == ("dagger",)
-    assert sorted(map(str, w.memory)) == ["('last_seen', 'monsters')", "('last_seen', 'party')", "held_ground"]
+    assert w.memory == AINotes(last_seen=w.memory.last_seen, held_ground={"ogre-2": set(), "korv": set()})
     w.run()
     assert hashlib.sha256(dumps(w.events).encode()).hexdigest() == OLD_MEMORY_PLAYED_ON
 

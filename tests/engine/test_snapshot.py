@@ -101,7 +101,7 @@ def test_everything_that_changes_goes_round(tmp_path):
     c.light = "light-spell"
     w.spell_lights.append(darkness_light((3, 4)))
     c.unloaded.add("light crossbow")
-    w.memory.setdefault("held_ground", {})[c.id] = {(1, 2), (3, 4)}
+    w.memory.held_ground[c.id] = {1, 2}
     S.save(w, tmp_path / "s.json", encounter_file=MAPS / "demo.toml")
     back, enc_file = S.read_snapshot(tmp_path / "s.json", policy=default_policy, load_spec=load_encounter)
     assert enc_file.resolve() == (MAPS / "demo.toml").resolve()

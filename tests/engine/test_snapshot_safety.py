@@ -315,8 +315,8 @@ def test_the_encoder_refuses_a_type_the_decoder_would_refuse():
                         (os.stat_result(range(10)), "stat_result")):
         w = new_encounter(spec, seed=1)
         w.start()
-        w.memory["odd"] = value
-        with pytest.raises(S.SnapshotTypeError, match=rf"memory\.odd: a [\w.]+:[\w.<>]*{what} cannot be saved"):
+        w.memory.ai_note["odd"] = value
+        with pytest.raises(S.SnapshotTypeError, match=rf"memory\.ai_note\.odd: a [\w.]+:[\w.<>]*{what} cannot be saved"):
             S.dumps(w, encounter_file=MAPS / "bat_gallery.toml")
 
 
@@ -373,11 +373,11 @@ def test_numpy_values_and_paths_are_data_only(tmp_path, save):
         data["state"]["memory"] = {"pwn": payload}
         refused(tmp_path, data, "state.memory.pwn", what)
     data = copy.deepcopy(save)   # a path is a value: kept, never opened
-    data["state"]["memory"] = {"note": {"$path": str(tmp_path / "fifo-or-anything")}}
+    data["state"]["memory"]["fields"]["ai_note"] = {"x": {"note": {"$path": str(tmp_path / "fifo-or-anything")}}}
     snap = tmp_path / "ok.json"
     snap.write_text(json.dumps(data))
     w, _ = S.read_snapshot(snap, policy=default_policy, load_spec=load_encounter)
-    assert w.memory["note"] == tmp_path / "fifo-or-anything" and not (tmp_path / "fifo-or-anything").exists()
+    assert w.memory.ai_note["x"]["note"] == tmp_path / "fifo-or-anything" and not (tmp_path / "fifo-or-anything").exists()
 
 
 @pytest.mark.parametrize("state", [-1, None, "x", [], {"state": -1, "inc": 1}, {"state": 2 ** 128, "inc": 1},

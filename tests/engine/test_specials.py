@@ -107,7 +107,7 @@ def test_a_web_holds_at_most_one_size_larger_and_eight_a_day():
     result, _ = strike(enc, "s", "a", "web", 20)
     assert isinstance(result, Impossible) and "one size larger" in result.reason
     enc = fight([("s", "monstrous-spider-small", "m", (4, 2)), ("a", "human-fighter-3", "p", (2, 2))])
-    enc.memory[("webs_left", "s")] = 0
+    enc.creatures["s"].uses["web"] = 8                     # all eight thrown
     result, _ = strike(enc, "s", "a", "web", 20)
     assert isinstance(result, Impossible) and "no web left" in result.reason
 
@@ -193,7 +193,7 @@ def test_confused_creatures_attack_the_nearest_even_a_friend_or_flee():
     turn_of(enc, "a")
     act = default_policy(enc, a, enc.turn)
     assert isinstance(act, Strike) and act.target == "b"
-    enc.memory[("confused_act", "a")] = (enc.round, "flee", None)
+    enc.memory.confused_act["a"] = (enc.round, "flee", None)
     act = default_policy(enc, a, enc.turn)
     assert act.to[0] < a.pos[0] or act.to[0] == a.pos[0]           # away from the hulk on the right
     assert act.double

@@ -175,7 +175,7 @@ def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
     action or None)."""
     if not w.vision_on:
         return foes, None
-    memory = w.memory.setdefault(("last_seen", c.team), {})
+    memory = w.memory.last_seen.setdefault(c.team, {})
     known = [f for f in foes if w.side_perceives(c.team, f) >= LOCATES]
     for f in known:
         memory[f.id] = tuple(f.pos)
@@ -261,7 +261,7 @@ def _hold_ground(w: World, c: Creature, t: Turn, foes: list[Creature]):
     walkers = [f for f in foes if not f.is_swarm and f.in_fight and not is_ranged(f)]
     if not walkers:
         return None
-    held = w.memory.setdefault("held_ground", {}).setdefault(c.id, set())
+    held = w.memory.held_ground.setdefault(c.id, set())
     if len(held) >= 10 and w.round not in held:
         return None
     rows, cols = w.grid.shape
@@ -358,7 +358,7 @@ def _reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
     if p == c.pos:
         ai_constricted.note(w, c, choice="idle", reason="in_place")
         return None  # already where it wants to be (its attack is spent, or it waits)
-    if (c.id in w.memory.get("backed_out", ()) and att is not None and att.mode == "melee"
+    if (c.id in w.memory.backed_out and att is not None and att.mode == "melee"
             and _penalty_at(c, att, Category(int(f.category[p[1], p[0]]))) >= 6.0
             and ai_constricted.works_in(att, attacks.standing_category(w, c))):
         # it backed out of a space where its weapon does not work, and every square it could attack
@@ -444,7 +444,7 @@ def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos
     hard = [s for s in path.steps if Category[s.category] >= Category.CRAWL]
     if not hard:
         return None
-    held = w.memory.setdefault("held_rounds", {}).setdefault(c.id, set())
+    held = w.memory.held_rounds.setdefault(c.id, set())
     if len(held) >= 3 and w.round not in held:  # patience: after three rounds of waiting, go in
         return None
     held.add(w.round)
