@@ -80,6 +80,9 @@ def end(w: World, c: Creature, kind: str, cause: str, *, orphan: bool = False) -
     if e is None and not orphan:
         return
     hook = _HOOKS.get(kind)
+    if hook is None and KINDS[kind].hook:
+        raise RuntimeError(f"{TABLE}: [effect.{kind}] declares hook = true, but no module registered its end "
+                           "(sim.engine.conditions.on_end)")
     if hook is not None:
         hook(w, c, e, cause)
     elif KINDS[kind].condition is not None:

@@ -32,7 +32,7 @@ from sim.engine.effects import (
     put,
 )
 from sim.engine.events import dumps
-from sim.engine.notes import AINotes
+from sim.engine.notes import AINotes, notes_of_schema4
 from sim.rules import _data
 from sim.scenario.files import load_encounter
 from tests.engine.helpers import encounter, ready
@@ -168,8 +168,7 @@ def test_an_effect_whose_condition_is_gone_is_spent():
 
 
 def test_every_kind_with_a_hook_has_its_end_registered_and_ends_through_it():
-    import sim.engine.encounter  # noqa: F401  (the engine loaded: every rule module registered)
-    assert hooks_missing() == []
+    assert hooks_missing() == []   # the engine loaded (the encounter, through the helpers): every end registered
     enc, f, _ = _fight()
     add(enc, f, "paralyzed", "g", 3)
     f.ability_damage["dex"] = 99           # Dex 0: the paralysis of the drained ability stays
@@ -246,6 +245,18 @@ def test_a_saved_game_of_schema_4_with_rule_state_in_memory_loads_it_as_effects(
     assert w.memory == AINotes(last_seen=w.memory.last_seen, held_ground={"ogre-2": set(), "korv": set()})
     w.run()
     assert hashlib.sha256(dumps(w.events).encode()).hexdigest() == OLD_MEMORY_PLAYED_ON
+
+
+def test_old_notes_are_read_into_the_typed_record_and_rule_keys_left_over_are_refused():
+    notes = notes_of_schema4({("last_seen", "party"): {"g": (1, 2)}, "backed_out": {"o"}, ("ai_note", "g"): {"x": 1},
+                              ("confused_act", "a"): (3, "babble", None), "held_ground": {"k": {2}}})
+    assert notes == AINotes(last_seen={"party": {"g": (1, 2)}}, backed_out={"o"}, ai_note={"g": {"x": 1}},
+                            confused_act={"a": (3, "babble", None)}, held_ground={"k": {2}})
+    for bad, message in (({"nonsense": 1}, "state.memory.nonsense: not a note"),
+                         ({("grudge", "a"): 1}, r"state.memory.\('grudge', 'a'\): not a note"),
+                         ({"backed_out": ["o"]}, "state.memory.backed_out: list where a set is kept")):
+        with pytest.raises(ValueError, match=message):
+            notes_of_schema4(bad)
 
 
 def test_a_fight_saved_mid_effect_goes_round(tmp_path):
