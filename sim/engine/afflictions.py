@@ -71,10 +71,7 @@ def paralyse(w: World, source: Creature, target: Creature, r) -> None:
     rounds = max(1, Dice.parse(r.duration.split()[0]).roll(w.rng))
     had = find(target, "paralyzed")
     put(target, make("paralyzed", source.id, max(had.until if had is not None else 0, w.round + rounds)))
-    if "paralyzed" not in target.conditions:
-        target.conditions.add("paralyzed")
-        w.emit(Condition(round=w.round, target=target.id, condition="paralyzed", active=True, cause=source.id,
-                         detail={"rounds": rounds}))
+    set_condition(w, target, "paralyzed", source.id, {"rounds": rounds})
 
 
 def paralysis_over_with_fight(w: World, c: Creature) -> None:

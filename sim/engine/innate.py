@@ -25,7 +25,7 @@ from sim.engine.checks import roll_save
 from sim.engine.conditions import add, on_end
 from sim.engine.conditions import end as end_effect
 from sim.engine.creature import Creature
-from sim.engine.effects import Effect, changed, find, make, put
+from sim.engine.effects import KINDS, Effect, changed, find, make, put
 from sim.engine.events import Condition, SpellCast
 from sim.engine.world import World
 from sim.rules.categories import Category
@@ -37,8 +37,9 @@ from sim.terrain.vision import SEES
 PLAYED = ("darkness", "faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
 #: The spells this module carries out (darkness is :mod:`sim.engine.spells`' own).
 EFFECTS = ("faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
-#: effect key -> its condition (the effects with a duration; blindness/deafness is permanent)
-CONDITIONS = {"invisible": "invisible", "outlined": "outlined", "enlarged": "enlarged", "blurred": "blurred"}
+#: effect kind -> its condition (the effects with a duration, sim/data/effects.toml; blindness/deafness
+#: is permanent)
+CONDITIONS = {kind: KINDS[kind].condition for kind in ("invisible", "outlined", "enlarged", "blurred")}
 
 
 def ability(c: Creature, spell: str) -> SpellLike | None:
