@@ -1,9 +1,11 @@
 """Snapshots of a fight: an encounter's whole state saved to JSON and loaded back (issue 20).
 
 A snapshot holds everything that decides what happens next: the creatures (every field of each,
-stat blocks included), the round, the turn and what is left of it, the pending effects (sleep
-falling, poison due, a move under way), the AI's notes (``World.memory``), the events so far and
-the random generator's exact state. Loaded and played on, the fight gives the same events as if
+stat blocks and lasting effects included: ``Creature.effects``, :mod:`sim.engine.effects`), the
+round, the turn and what is left of it, the pending effects (sleep falling, poison due, a move
+under way), the AI's notes (``World.memory``, :class:`~sim.engine.notes.AINotes`), the events so
+far and the random generator's exact state. A file of schema 4 or older held effects in creature
+fields and rule keys of the memory: :mod:`sim.engine.snapshot_effects` reads them into effects. Loaded and played on, the fight gives the same events as if
 it had never stopped (same seed): ``tests/engine/test_snapshot.py`` checks this after every
 action of every shipped encounter.
 
