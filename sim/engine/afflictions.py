@@ -9,8 +9,10 @@ from typing import Iterable
 
 from sim.engine import specials
 from sim.engine.checks import roll_save
+from sim.engine.conditions import clear_condition, end, on_end
 from sim.engine.creature import Creature
 from sim.engine.damage import set_condition, update_state
+from sim.engine.effects import Effect, find, make, put
 from sim.engine.events import Condition
 from sim.engine.world import World
 from sim.rules.dice import Dice
@@ -67,25 +69,28 @@ def paralyse(w: World, source: Creature, target: Creature, r) -> None:
     if roll_save(w, target, r.save or "fort", int(r.dc), "paralysis", source.id):
         return
     rounds = max(1, Dice.parse(r.duration.split()[0]).roll(w.rng))
-    target.paralyzed_until = max(target.paralyzed_until, w.round + rounds)
-    if "paralyzed" not in target.conditions:
-        target.conditions.add("paralyzed")
-        w.emit(Condition(round=w.round, target=target.id, condition="paralyzed", active=True, cause=source.id,
-                         detail={"rounds": rounds}))
+    had = find(target, "paralyzed")
+    put(target, make("paralyzed", source.id, max(had.until if had is not None else 0, w.round + rounds)))
+    set_condition(w, target, "paralyzed", source.id, {"rounds": rounds})
 
 
-def paralysis_wears_off(w: World, c: Creature, *, fight_over: bool = False) -> None:
-    """At the start of its turn after the last round of a rider's paralysis (not the paralysis of
-    Dex or Str 0, which lasts); ``fight_over``: at the end of the fight (its rounds are the
-    fight's own: a crawl goes on minutes later)."""
-    if c.paralyzed_until and (fight_over or w.round > c.paralyzed_until) and "paralyzed" in c.conditions:
-        c.paralyzed_until = 0
-        score = c.block.abilities
-        drained = any(score.score(a) is not None and score.score(a) - c.ability_damage.get(a, 0) <= 0
-                      for a in ("dex", "str"))
-        if not drained:
-            c.conditions.discard("paralyzed")
-            w.emit(Condition(round=w.round, target=c.id, condition="paralyzed", active=False, cause="expired"))
+def paralysis_over_with_fight(w: World, c: Creature) -> None:
+    """At the end of the fight a rider's paralysis is over (its rounds are the fight's own: a
+    crawl goes on minutes later); during it, :func:`sim.engine.conditions.tick` ends it at the
+    start of its turn after its last round."""
+    if find(c, "paralyzed") is not None and "paralyzed" in c.conditions:
+        end(w, c, "paralyzed", "expired")
+
+
+@on_end("paralyzed")
+def _paralysis_over(w: World, c: Creature, e: Effect | None, cause: str) -> None:
+    """A rider's paralysis over: the creature moves again, unless Dex or Str 0 keeps it
+    paralyzed (that paralysis lasts)."""
+    score = c.block.abilities
+    drained = any(score.score(a) is not None and score.score(a) - c.ability_damage.get(a, 0) <= 0
+                  for a in ("dex", "str"))
+    if not drained:
+        clear_condition(w, c, "paralyzed", cause)
 
 
 def ability_damage(w: World, c: Creature, spec: str, *, cause: str, source: Creature | None) -> None:

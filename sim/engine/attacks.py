@@ -21,6 +21,7 @@ from sim.engine.afflictions import apply_riders
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, Dealt, deal_damage
+from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
@@ -180,8 +181,7 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
             mods["flanking"] = _mod("attack", "flanking")
         if target.helpless:
             mods["helpless_target"] = _mod("attack", "helpless_melee")
-    if attacker.blessed_until >= w.round:
-        mods["bless"] = _mod("attack", "bless")
+    mods.update(effect_modifiers(attacker, "attack", w.round))   # bless (sim/data/effects.toml)
     if attack.kind == "natural" and (drawn := strands.drawn_in_bonus(w, attacker, attack, target)):
         mods["drawn_in"] = drawn        # a roper's bite at a foe its strand drew in (§11.15)
     if attacker.conditions:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.base.coords import Pos
+from sim.engine.effects import Effect
 from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack, StatBlock, without_armor
 
@@ -18,15 +19,6 @@ from sim.rules.statblocks import Attack, StatBlock, without_armor
 OUT_OF_FIGHT = frozenset({"dead", "dying", "unconscious", "dispersed", "asleep", "stable", "paralyzed",
                           "poison_unconscious"})
 NONLIVING_TYPES = frozenset({"undead", "construct"})
-#: Every condition name the engine sets on a creature (``Creature.conditions``); a saved game naming
-#: another is refused (sim.engine.snapshot). tests/engine/test_snapshot_safety.py proves the list
-#: whole (every name the engine's code sets, every name shipped fights reach).
-CONDITIONS = frozenset({
-    "asleep", "blessed", "blinded", "blurred", "burning", "concentrating", "confused", "dazzled", "dead", "disabled",
-    "dispersed", "dying", "engulfed", "enlarged", "entangled", "fatigued", "grappled", "hurt_while_casting",
-    "invisible", "landed", "nauseated", "outlined", "paralyzed", "pinned", "poison_delayed", "poison_unconscious",
-    "raging", "running", "stable", "staggered", "stuck", "swallowed", "unconscious"})
-
 
 @dataclass(slots=True, eq=False)
 class Creature:
@@ -62,14 +54,10 @@ class Creature:
     bleed: int = 0                       # wounding: hp lost per round until healed (RULES §4.9)
     poison_due: list[tuple[int, str, str]] = field(default_factory=list)  # (round, rider key, swarm id)
     diseases: list[str] = field(default_factory=list)
-    blessed_until: int = 0               # round after which bless ends
-    rage_until: int = 0                  # the last round of a barbarian's rage
     rage_used: bool = False              # raged this fight (then fatigued: no second rage)
     charged: bool = False                # -2 AC until its next turn (§6.5)
     spells_left: dict[int, list[str]] = field(default_factory=dict)
     pending_spell: tuple | None = None   # sleep: takes effect at the start of the caster's next turn
-    asleep_until: int = 0                # the last round of a sleep spell's hold on it
-    held: tuple | None = None            # hold person: (its last round, the Will DC of the save each round)
     squeezing_rounds: int = 0
     nauseated_rounds: int = 0
     kills: list[str] = field(default_factory=list)
@@ -79,8 +67,10 @@ class Creature:
     fell_at: Pos | None = None
     grapple_with: list[str] = field(default_factory=list)   # the creatures it is grappling with (docs/rules.md §11)
     pinned_by: str | None = None         # held immobile by this creature until its next turn (§11.5)
-    paralyzed_until: int = 0             # paralysis from a rider: the last round it lasts (§11.8)
     split_round: int = 0                 # a split ooze's new half: the round it split off (docs/rules.md §11.14)
+    effects: list[Effect] = field(default_factory=list)   # its lasting effects (sim.engine.effects)
+    uses: dict[str, int] = field(default_factory=dict)    # uses spent this fight: "web" (a spider's webs
+    #                                      thrown), "sla:SPELL" (a spell-like ability's uses, docs/rules.md §8.5)
 
     # -- identity -----------------------------------------------------------------------------------
     @property

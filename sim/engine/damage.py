@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from sim.engine import split
 from sim.engine.casting import disturb_casting
+from sim.engine.conditions import clear_condition, set_condition
 from sim.engine.creature import Creature
-from sim.engine.events import Condition, Damage, Died, Dispersed, Healed
+from sim.engine.effects import drop
+from sim.engine.events import Damage, Died, Dispersed, Healed
 from sim.engine.world import World
 from sim.rules.weapons import combat_modifier
 
@@ -191,6 +193,7 @@ def deal_damage(w: World, target: Creature, parts: list[DamagePart], *, source: 
     target.nonlethal += nonlethal
     dealt = Dealt(lethal, nonlethal)
     if dealt.total and "asleep" in target.conditions:
+        drop(target, "asleep")
         clear_condition(w, target, "asleep", "woken")  # a wound wakes a magically sleeping creature (§8)
     w.emit(Damage(round=w.round, target=target.id, amount=lethal, parts=raw, source=source.id if source else None,
                     cause=cause, hp_before=before, hp_after=target.hp, adjustments=adjustments,
@@ -262,18 +265,6 @@ def _credit(source: Creature, victim: Creature) -> None:
     """The creature that took ``victim`` out of the fight (counted once, when it goes down)."""
     if victim.id not in source.kills:
         source.kills.append(victim.id)
-
-
-def set_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
-    if cond not in c.conditions:
-        c.conditions.add(cond)
-        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=True, cause=cause))
-
-
-def clear_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
-    if cond in c.conditions:
-        c.conditions.discard(cond)
-        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=False, cause=cause))
 
 
 def lose_hp(w: World, c: Creature, amount: int, cause: str) -> None:

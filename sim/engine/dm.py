@@ -21,7 +21,9 @@ from __future__ import annotations
 from sim.base.coords import Pos
 from sim.engine import damage
 from sim.engine.actions import Done, Impossible
+from sim.engine.conditions import add
 from sim.engine.creature import Creature
+from sim.engine.effects import drop
 from sim.engine.events import Condition, DmEdit
 from sim.engine.setup import placement_problem
 from sim.engine.world import World
@@ -93,11 +95,12 @@ def set_condition(w: World, cid: str, condition: str, active: bool) -> Done | Im
         c.flat_footed = active
         w.emit(Condition(round=w.round, target=c.id, condition="flat_footed", active=active, cause="dm"))
     else:
-        if condition == "blessed":
-            c.blessed_until = w.round + BLESS_ROUNDS if active else 0
-        if condition == "asleep":
-            c.asleep_until = 0 if active else c.asleep_until  # asleep until woken (a wound, or the DM)
-        (damage.set_condition if active else damage.clear_condition)(w, c, condition, "dm")
+        if condition in ("blessed", "asleep") and active:   # asleep until woken (a wound, or the DM)
+            add(w, c, condition, None, w.round + BLESS_ROUNDS if condition == "blessed" else None, cause="dm")
+        else:
+            if condition in ("blessed", "asleep"):
+                drop(c, condition)
+            (damage.set_condition if active else damage.clear_condition)(w, c, condition, "dm")
     return _done(w, mark)
 
 

@@ -32,7 +32,6 @@ from sim.engine import (
     attacks,
     damage,
     grapple,
-    innate,
     items,
     maneuvers,
     moves,
@@ -79,8 +78,9 @@ from sim.engine.actions import (
     Turn,
     Withdraw,
 )
-from sim.engine.afflictions import paralysis_wears_off, poison_secondaries
+from sim.engine.afflictions import paralysis_over_with_fight, poison_secondaries
 from sim.engine.checks import d20
+from sim.engine.conditions import tick
 from sim.engine.creature import Creature
 from sim.engine.events import (
     Decided,
@@ -198,7 +198,7 @@ class Encounter(World):
     def _start_of_turn(self, c: Creature) -> None:
         zones.expire(self)               # grease over (docs/rules.md §8.1)
         grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
-        paralysis_wears_off(self, c)
+        tick(self, c, "paralysis")     # a rider's paralysis over (sim/data/effects.toml: its moments)
         swallow.start_of_turn(self, c)   # the gizzard crushes, the cube's acid burns what is inside (§11.13)
         swallow.tidy(self)
         c.flat_footed = False
@@ -206,19 +206,14 @@ class Encounter(World):
         c.charged = False
         if "running" in c.conditions:
             damage.clear_condition(self, c, "running", "expired")
-        if "asleep" in c.conditions and c.asleep_until and self.round > c.asleep_until:
-            damage.clear_condition(self, c, "asleep", "expired")
+        tick(self, c, "sleep")
         if zones.cloud_turn(self, c):    # in a stinking cloud, or 1d4+1 rounds after (docs/rules.md §8.4)
             pass
         elif c.nauseated:
             damage.clear_condition(self, c, "nauseated", "expired")
-        rage.end_rage_if_due(self, c)
-        innate.expire(self, c)          # invisibility, faerie fire, enlarge person over (docs/rules.md §8.5)
-        if c.held is not None:
-            spells.held_turn(self, c)
-        if c.blessed_until and c.blessed_until < self.round:
-            c.blessed_until = 0
-            damage.clear_condition(self, c, "blessed", "expired")
+        tick(self, c, "rage")
+        tick(self, c, "spells")          # invisibility, faerie fire, enlarge person, blur (docs/rules.md §8.5),
+        #                                  hold person (a Will save each round), bless
         if "dying" in c.conditions:
             if int(self.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
                 damage.clear_condition(self, c, "dying", "stabilized")
@@ -240,7 +235,7 @@ class Encounter(World):
             spells.complete_pending(self, c)
         if "burning" in c.conditions and c.alive:
             items.burn_tick(self, c)
-        specials.wake_if_due(self, c)
+        tick(self, c, "wake")            # a poison's sleep over
         specials.start_of_turn(self, c)     # light blindness, a gaze met, the confusion roll (bestiary)
         strand_actions.start_of_turn(self, c)   # a roper drags what its strands hold (docs/rules.md §11.15)
         if c.in_fight:
@@ -278,7 +273,7 @@ class Encounter(World):
         if t.ai_passed or t.ai_asked >= 8 or t.ended or self.finished or not c.in_fight:
             return False
         action = self.policy(self, c, t)
-        note = self.memory.pop(("ai_note", c.id), None)   # the policy's why (sim.engine.ai.constricted.note)
+        note = self.memory.ai_note.pop(c.id, None)   # the policy's why (sim.engine.ai.constricted.note)
         t.ai_asked += 1
         if note is not None and note.get("weapon"):
             self.emit(Decided(round=self.round, actor=c.id, **note))
@@ -302,7 +297,7 @@ class Encounter(World):
         if c.is_swarm and c.in_fight:
             swarm_attack(self, c)
         self._poor_flier(c)
-        spells.glitter_turn(self, c)     # glitterdust: a new Will save (docs/rules.md §8.2)
+        tick(self, c, "turn_end")        # glitterdust: a new Will save (docs/rules.md §8.2)
         swallow.tidy(self)
         self.emit(TurnEnd(round=self.round, actor=c.id))
         self.turn = None
@@ -339,7 +334,7 @@ class Encounter(World):
         grapple.end_all(self)   # the fight is over: nobody is held into the next one (a crawl's)
         swallow.end_all(self)   # nor kept inside a worm or a cube (docs/rules.md §11.13)
         for c in self.creatures.values():
-            paralysis_wears_off(self, c, fight_over=True)
+            paralysis_over_with_fight(self, c)
         self.emit(EncounterEnd(round=self.round, winner=winner, reason=reason,
                                survivors=tuple({"id": c.id, "team": c.team, "hp": c.hp, "max_hp": c.max_hp}
                                                for c in self.creatures.values() if c.alive)))

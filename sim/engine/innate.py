@@ -1,12 +1,12 @@
 """Spell-like and supernatural abilities that work as spells (docs/rules.md §8.5), and the spells
 they bring: *faerie fire*, *invisibility*, *enlarge person*, *blur* and *blindness/deafness*
 (darkness is the spell of :mod:`sim.engine.spells`). A stat block's ``[[spell_like]]`` entries give the spell, the uses per
-day, the caster level and (derived) the DC; the uses spent and the effects under way live in the
-fight's memory (``World.memory``), so snapshots and crawls carry them like any note:
+day, the caster level and (derived) the DC; the uses spent are the creature's use counter
+(``Creature.uses["sla:SPELL"]``) and the effects under way its effects (``sim/data/effects.toml``):
 
-* ``sla:ID:SPELL``  -- uses spent this fight;
-* ``invisible:ID``, ``outlined:ID``, ``enlarged:ID``, ``blurred:ID`` -- the last round of the effect;
-* ``blind:ID`` -- the DC of the blindness/deafness that blinded it (permanent: no last round).
+* ``invisible``, ``outlined``, ``enlarged``, ``blurred`` -- until their last round (the tick ends
+  them at the start of the creature's turn);
+* ``blindness`` -- the DC of the blindness/deafness that blinded it (permanent: no last round).
 
 The effects are conditions of the creature too (``invisible``, ``outlined``, ``enlarged``), which
 the vision overlay (:mod:`sim.terrain.vision.magic`) reads: an invisible creature is seen by nobody but a
@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.engine import damage, specials
+from sim.engine import specials
 from sim.engine.checks import roll_save
+from sim.engine.conditions import add, on_end
+from sim.engine.conditions import end as end_effect
 from sim.engine.creature import Creature
+from sim.engine.effects import KINDS, Effect, changed, find, make, put
 from sim.engine.events import Condition, SpellCast
 from sim.engine.world import World
 from sim.rules.categories import Category
@@ -34,8 +37,9 @@ from sim.terrain.vision import SEES
 PLAYED = ("darkness", "faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
 #: The spells this module carries out (darkness is :mod:`sim.engine.spells`' own).
 EFFECTS = ("faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
-#: effect key -> its condition (the effects with a duration; blindness/deafness is permanent)
-CONDITIONS = {"invisible": "invisible", "outlined": "outlined", "enlarged": "enlarged", "blurred": "blurred"}
+#: effect kind -> its condition (the effects with a duration, sim/data/effects.toml; blindness/deafness
+#: is permanent)
+CONDITIONS = {kind: KINDS[kind].condition for kind in ("invisible", "outlined", "enlarged", "blurred")}
 
 
 def ability(c: Creature, spell: str) -> SpellLike | None:
@@ -45,7 +49,7 @@ def ability(c: Creature, spell: str) -> SpellLike | None:
 
 def uses_left(w: World, c: Creature, spell: str) -> int:
     s = ability(c, spell)
-    return 0 if s is None else s.per_day - int(w.memory.get(f"sla:{c.id}:{spell}", 0))
+    return 0 if s is None else s.per_day - c.uses.get(f"sla:{spell}", 0)
 
 
 def usable(w: World, c: Creature, spell: str) -> SpellLike | None:
@@ -55,25 +59,20 @@ def usable(w: World, c: Creature, spell: str) -> SpellLike | None:
 
 
 def spend(w: World, c: Creature, s: SpellLike) -> None:
-    key = f"sla:{c.id}:{s.spell}"
-    w.memory[key] = int(w.memory.get(key, 0)) + 1
+    key = f"sla:{s.spell}"
+    c.uses[key] = c.uses.get(key, 0) + 1
 
 
 def active(w: World, c: Creature, effect: str) -> bool:
-    return f"{effect}:{c.id}" in w.memory
-
-
-def glamer_state(w: World) -> tuple:
-    """The effects under way that change sight (for the vision cache key)."""
-    return tuple(sorted(k for k in w.memory if k.split(":", 1)[0] in ("invisible", "outlined", "enlarged")))
+    return find(c, effect) is not None
 
 
 def _start(w: World, o: Creature, effect: str, last: int, cause: str) -> None:
-    w.memory[f"{effect}:{o.id}"] = int(last)
     if effect == "enlarged":
+        put(o, make(effect, cause, int(last)))
         _resized(w, o, True, cause)
     else:
-        damage.set_condition(w, o, CONDITIONS[effect], cause)
+        add(w, o, effect, cause, int(last))
 
 
 def _resized(w: World, o: Creature, active: bool, cause: str) -> None:
@@ -84,30 +83,25 @@ def _resized(w: World, o: Creature, active: bool, cause: str) -> None:
 
 
 def end(w: World, o: Creature, effect: str, cause: str) -> None:
-    """End an effect now (its duration over, an attack made while invisible)."""
-    if w.memory.pop(f"{effect}:{o.id}", None) is None and CONDITIONS[effect] not in o.conditions:
+    """End an effect now (an attack made while invisible, glitterdust), or its condition shown
+    with no effect (carried from a crawl's last fight)."""
+    if find(o, effect) is None and CONDITIONS[effect] not in o.conditions:
         return
-    if effect == "enlarged":
-        # its own size again, its armor (and shield) off if it had them off
-        drop = o.block.shield is None and o.base_block.shield is not None
-        o.block = without_armor(o.base_block, drop_shield=drop) if o.armor_off else o.base_block
-        w.place(o, o.pos)
-        _resized(w, o, False, cause)
-        return
-    damage.clear_condition(w, o, CONDITIONS[effect], cause)
+    end_effect(w, o, effect, cause, orphan=True)
 
 
-def expire(w: World, c: Creature) -> None:
-    """At the start of ``c``'s turn: its effects whose last round is past end."""
-    for effect in CONDITIONS:
-        last = w.memory.get(f"{effect}:{c.id}")
-        if (last is not None and w.round > int(last)) or (last is None and CONDITIONS[effect] in c.conditions):
-            end(w, c, effect, "expired")   # (no record: carried from the crawl's last fight, whose clock it kept)
+@on_end("enlarged")
+def _enlarge_over(w: World, o: Creature, e: Effect | None, cause: str) -> None:
+    """Enlarge person over: its own size again, its armor (and shield) off if it had them off."""
+    drop_shield = o.block.shield is None and o.base_block.shield is not None
+    o.block = without_armor(o.base_block, drop_shield=drop_shield) if o.armor_off else o.base_block
+    w.place(o, o.pos)
+    _resized(w, o, False, cause)
 
 
 def attacked(w: World, c: Creature) -> None:
     """Invisibility ends when its subject attacks any creature (SRD *invisibility*)."""
-    if f"invisible:{c.id}" in w.memory:
+    if find(c, "invisible") is not None:
         end(w, c, "invisible", "attacked")
 
 
@@ -143,7 +137,7 @@ def effect(w: World, c: Creature, spell: str, data: dict, plan, a, *, cl: int, s
         blind(w, c, target, cl=cl, sr=sr, dc=dc)
     elif spell == "enlarge-person":
         if active(w, target, "enlarged"):
-            w.memory[f"enlarged:{target.id}"] = int(last)
+            put(target, changed(find(target, "enlarged"), until=int(last)))
             return
         target.block = enlarged(target.block)
         w.place(target, target.pos)
@@ -154,14 +148,13 @@ def blind(w: World, c: Creature, o: Creature, *, cl: int, sr: bool, dc: int) -> 
     """Blindness/deafness (SRD; docs/rules.md §8.5 [PD]): the caster always picks blindness;
     spell resistance, then a Fortitude save negates; else ``o`` is blinded for good (the rest of
     the fight, and of a crawl)."""
-    if ("blinded" in o.conditions and f"blind:{o.id}" in w.memory) or specials.immune_to_blinding(o):
+    if ("blinded" in o.conditions and find(o, "blindness") is not None) or specials.immune_to_blinding(o):
         return   # blind already, or blind by nature (docs/rules.md §9.3): nothing to take away
     if sr and o is not c and specials.resists_spell(w, c, o, cl):
         return
     if roll_save(w, o, "fort", dc, "blindness", c.id):
         return
-    w.memory[f"blind:{o.id}"] = int(dc)
-    damage.set_condition(w, o, "blinded", c.id)
+    add(w, o, "blindness", c.id, None, dc=int(dc))
 
 
 def enlarged(block):

@@ -25,6 +25,7 @@ from sim.engine.actions import (
 )
 from sim.engine.checks import d20, hits, label, roll_dice
 from sim.engine.creature import Creature
+from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.events import ActionTaken, Splash
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.setup import with_extra_attacks
@@ -233,8 +234,7 @@ def splash_modifiers(w: World, c: Creature, increments: int, target: Creature | 
             "size": int(c.size.modifier)}
     if increments > 1:
         mods["range"] = combat_modifier("attack", "range_increment") * (increments - 1)
-    if c.blessed_until >= w.round:
-        mods["bless"] = combat_modifier("attack", "bless")  # +1 on attack rolls (RULES §8)
+    mods.update(effect_modifiers(c, "attack", w.round))  # bless: +1 on attack rolls (RULES §8)
     if target is not None and attacks.in_melee_with_ally(w, c, target):
         mods["firing_into_melee"] = combat_modifier("attack", "firing_into_melee")
     return mods

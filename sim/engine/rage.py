@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from sim.engine import damage
 from sim.engine.actions import Impossible, Rage, Turn
+from sim.engine.conditions import add, on_end
 from sim.engine.creature import Creature
+from sim.engine.effects import Effect
 from sim.engine.world import World
 from sim.rules.statblocks import after_rage, rage_rounds, raging
 
@@ -37,23 +39,21 @@ def do_rage(w: World, c: Creature, t: Turn, a: Rage):
     gain = c.block.hp - before.hp          # +2 per Hit Die from +4 Con
     c.hp += gain
     c.max_hp += gain
-    c.rage_until = w.round + rage_rounds(c.block) - 1
     c.rage_used = True
-    damage.set_condition(w, c, "raging", "rage")
+    add(w, c, "raging", c.id, w.round + rage_rounds(c.block) - 1, cause="rage")
     return True
 
 
-def end_rage_if_due(w: World, c: Creature) -> None:
-    """At the start of its turn: a rage whose rounds are spent ends; the hit points it gave go
-    (which may leave the barbarian disabled or dying) and it is fatigued."""
-    if "raging" not in c.conditions or w.round <= c.rage_until:
-        return
+@on_end("raging")
+def end_rage(w: World, c: Creature, e: Effect | None, cause: str) -> None:
+    """A rage whose rounds are spent ends (``sim/data/effects.toml`` [effect.raging]: at the start
+    of its turn): the hit points it gave go (which may leave the barbarian disabled or dying) and
+    it is fatigued."""
     raged = c.block
     c.block = after_rage(raged)
     loss = raged.hp - c.block.hp           # the Con it had before the rage (fatigue leaves Con alone)
     c.max_hp = c.block.hp                  # its own maximum again (also for a rage carried into a crawl's next fight)
     c.hp -= loss
-    c.rage_until = 0
-    damage.clear_condition(w, c, "raging", "expired")
+    damage.clear_condition(w, c, "raging", cause)
     damage.set_condition(w, c, "fatigued", "rage ended")
     damage.update_state(w, c)

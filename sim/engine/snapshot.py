@@ -45,11 +45,12 @@ from sim.base.fileio import atomic_write_text, read_input
 from sim.engine.creature import Creature
 from sim.engine.encounter import Encounter
 from sim.engine.events import from_json
+from sim.engine.notes import AINotes
 from sim.engine.parts import PARTS
 from sim.engine.snapshot_codec import Bad, Decoder, Encoder, SnapshotTypeError, qualname
 from sim.engine.snapshot_legacy import LAYOUTS
 from sim.engine.snapshot_legacy import READERS as OLD_READERS
-from sim.engine.snapshot_schema import NAMES, SCHEMA, STATE, AiNotes, RngState, part_fields
+from sim.engine.snapshot_schema import NAMES, SCHEMA, STATE, RngState, part_fields
 from sim.engine.snapshot_state import FIGHT_FIELDS, MAX_CREATURES, MAX_EVENTS, MAX_NAME_CHARS, _parent, check_state
 from sim.scenario.specs import EncounterSpec
 from sim.terrain.grid import CaveGrid
@@ -217,10 +218,10 @@ def read_schema_5(state: dict) -> dict[str, Any]:
             out[name] = [_event(e, (key, i)) for i, e in enumerate(raw)]
         elif name in _PARTS:
             out[name] = _part(dec, kind, raw, key)
-        elif kind is AiNotes:
-            out[name] = dec.value(raw, key)
-            if not isinstance(out[name], dict):
-                raise Bad(key, f"{shorten(out[name])}: the AI's notes are a table")
+        elif kind is AINotes:
+            out[name] = dec.record(raw, key)
+            if not isinstance(out[name], AINotes):
+                raise Bad(key, "is not the AI's notes")
         else:
             out[name] = dec.value(raw, key)
     return out

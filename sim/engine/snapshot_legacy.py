@@ -21,8 +21,10 @@ from typing import Any, Callable
 
 from sim.base.errors import shorten
 from sim.engine.creature import Creature
+from sim.engine.notes import notes_of_schema4
 from sim.engine.parts import Casting, Floor, Grabs, Magic, Movement, Swallowed
 from sim.engine.snapshot_codec import Bad, Decoder, Names
+from sim.engine.snapshot_effects import OLD_FIELDS, effects_of_schema4
 from sim.engine.snapshot_schema import ENUM_TYPES, NAMED_TYPES, RECORD_TYPES, optional_fields
 from sim.engine.snapshot_state import FIGHT_FIELDS
 from sim.terrain.vision.light import LightGrid
@@ -100,12 +102,24 @@ def _read_old(state: dict, schema: int) -> dict[str, Any]:
         raise Bad(f"state.events[{bad_event}]", "is not an event")
     creatures: dict[str, Creature] = {}
     dec = Decoder(OLD_NAMES, creatures, optional_fields(schema))
+    old: dict[str, dict[str, Any]] = {}   # the lasting effects' old fields, by creature (schema 5 made them effects)
     for cid, rec in state["creatures"].items():
+        if isinstance(rec, dict) and isinstance(rec.get("fields"), dict):
+            old[cid] = {k: dec.value(x, f"state.creatures.{cid}.fields.{k}")
+                        for k, x in rec["fields"].items() if k in OLD_FIELDS}
+            rec = {**rec, "fields": {k: x for k, x in rec["fields"].items() if k not in OLD_FIELDS}}
         c = dec.record(rec, f"state.creatures.{cid}")
         if not isinstance(c, Creature):
             raise Bad(f"state.creatures.{cid}", "is not a creature")
         creatures[cid] = c
     v = {name: dec.value(x, f"state.{name}") for name, x in state.items() if name != "creatures"}
+    if not isinstance(v["memory"], dict):
+        raise Bad("state.memory", f"{shorten(v['memory'])}: the AI's notes are a table")
+    try:   # the effects kept in creature fields and in the memory's rule keys, then the AI's notes
+        effects_of_schema4(creatures, old, v["memory"])
+        v["memory"] = notes_of_schema4(v["memory"])
+    except ValueError as exc:   # an old schema's value that is not what that schema wrote
+        raise Bad("state", str(exc)) from None
     for name in ("pending_grabs", "spell_lights", "dropped_lights", "zones"):
         if name in v and not isinstance(v[name], list):
             raise Bad(f"state.{name}", f"{shorten(v[name])}: should be a list")

@@ -12,7 +12,7 @@ declared type, and nothing else:
   ``magic``, ``floor``, ``movement``, ``casting``), a table of that part's fields, each of the
   type its record declares;
 * ``events``: the events so far, each as the event log writes it (:mod:`sim.engine.events`);
-* ``memory``: the AI's notes (:class:`AiNotes`), in the tagged encoding of
+* ``memory``: the AI's notes (:class:`~sim.engine.notes.AINotes`), in the tagged encoding of
   :mod:`sim.engine.snapshot_codec`.
 
 A value inside a section is written in that tagged encoding; the records it may name are
@@ -20,7 +20,7 @@ A value inside a section is written in that tagged encoding; the records it may 
 the enumerations :data:`ENUM_TYPES`. The reader (:mod:`sim.engine.snapshot`) builds only these:
 a file naming any other type, or a section or field not declared here, is refused.
 
-**Adding a record type** (a creature's new field holding a record, e.g. an ``Effect``) is one
+**Adding a record type** (a creature's new field holding a record, as ``Effect`` was) is one
 line in :data:`RECORD_TYPES` (``"Effect": Effect,``); a new part of the world is one line in
 :data:`sim.engine.parts.PARTS`, which this schema reads. Old files keep loading: a record's
 field added later takes its default (list it in :data:`ADDED_FIELDS` under the new schema).
@@ -35,7 +35,9 @@ from typing import Any
 from sim.base.coords import Pos
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
+from sim.engine.effects import Effect
 from sim.engine.events import Event
+from sim.engine.notes import AINotes
 from sim.engine.parts import PARTS, Zone
 from sim.engine.snapshot_codec import Names
 from sim.engine.snapshot_state import FIGHT_FIELDS
@@ -77,6 +79,8 @@ SCHEMA = 5
 #: stat block and what it holds, the turn, the spell zones and the lights.
 RECORD_TYPES: dict[str, type] = {
     "Creature": Creature,
+    "Effect": Effect,
+    "AINotes": AINotes,
     "Turn": Turn,
     "Zone": Zone,
     "Light": Light,
@@ -124,17 +128,14 @@ NAMES = Names(RECORD_TYPES, NAMED_TYPES, ENUM_TYPES)
 #: riders' swallow-whole and strand numbers (§11.13, §11.15), energy vulnerability, and a blind
 #: creature's ``Senses.blind``.
 ADDED_FIELDS: dict[int, frozenset[str]] = {
-    5: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable", "blind"}),
+    5: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable", "blind",
+                  "effects", "uses"}),
 }
 
 
 class RngState:
     """The declared type of the ``rng`` section: the bit generator's state, a plain table."""
 
-
-class AiNotes:
-    """The declared type of the ``memory`` section: the AI's notes, tagged values under string
-    or tuple keys (typed by the effects work of issue 33 item 1; their encoding kept as is)."""
 
 #: Every section of a schema-5 state, in the order written and read, with its declared type:
 #: the fight's fields, the generator, the creatures, the world's parts, the events, the notes.
@@ -144,7 +145,7 @@ STATE: dict[str, Any] = {
     "creatures": dict[str, Creature],
     **dict(PARTS),
     "events": list[Event],
-    "memory": AiNotes,
+    "memory": AINotes,
 }
 
 

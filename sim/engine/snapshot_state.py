@@ -17,7 +17,8 @@ from sim.base.coords import Pos
 from sim.base.errors import shorten, shorten_text
 from sim.engine import split
 from sim.engine.actions import Turn
-from sim.engine.creature import CONDITIONS, Creature
+from sim.engine.creature import Creature
+from sim.engine.effects import CONDITIONS
 from sim.engine.encounter import Encounter
 from sim.engine.events import Event
 from sim.engine.parts import PARTS, Zone
@@ -234,7 +235,7 @@ def _creature_record(cid: str, c: Creature, k: str, originals: dict[str, Creatur
     unknown = sorted(conditions - CONDITIONS)
     if unknown:
         bad.append((f"{k}.conditions", f"{shorten(unknown[0])} is not a condition of this cavesim (the "
-                                       "engine's are listed in sim.engine.creature.CONDITIONS)"))
+                                       "engine's are listed in sim.engine.effects.CONDITIONS)"))
         return False
     alive = not conditions & {"dead", "dispersed"}
     if alive and c.is_swarm and c.hp <= 0:

@@ -32,8 +32,10 @@ import functools
 
 from sim.engine.actions import Impossible, Turn
 from sim.engine.checks import roll_save, skill_check
+from sim.engine.conditions import add, tick
 from sim.engine.creature import Creature
 from sim.engine.damage import Dealt, clear_condition, set_condition
+from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition
 from sim.engine.world import World
 from sim.rules import _data
@@ -87,14 +89,15 @@ def webs_left(w: World, c: Creature) -> int:
     r = rider_of(c, "web")
     if r is None:
         return 0
-    return int(w.memory.get(("webs_left", c.id), r.uses_per_day))
+    return int(r.uses_per_day) - c.uses.get("web", 0)
 
 
 def entangled(w: World, c: Creature):
     """(escape DC, break DC, source id) of the web holding ``c``, or None."""
     if "entangled" not in c.conditions:
         return None
-    return w.memory.get(("entangled", c.id))
+    e = find(c, "entangled")
+    return None if e is None else (e.value("escape_dc"), e.value("break_dc"), e.source)
 
 
 # -- attack hooks (sim.engine.attacks) ---------------------------------------------------------------
@@ -130,9 +133,9 @@ def attack_made(w: World, plan) -> None:
     """An attack is about to be rolled: a thrown web is used up, hit or miss."""
     a = plan.attack
     if a.kind == "special" and a.name == "web":
-        w.memory[("webs_left", plan.attacker.id)] = webs_left(w, plan.attacker) - 1
+        plan.attacker.uses["web"] = plan.attacker.uses.get("web", 0) + 1
     if "confused" in plan.target.conditions:
-        w.memory[("attacked_by", plan.target.id)] = plan.attacker.id   # it strikes back next turn
+        w.memory.attacked_by[plan.target.id] = plan.attacker.id   # it strikes back next turn
 
 
 def on_hit(w: World, plan) -> bool:
@@ -171,20 +174,18 @@ def entangle(w: World, spider: Creature, target: Creature) -> None:
 def hold_entangled(w: World, target: Creature, escape_dc: int, break_dc: int, source: str) -> None:
     """Entangled (the spiders' web, the web spell, docs/rules.md §8.3): -2 on attacks, -4 Dex,
     half speed, until it breaks free (``escape_dc``: Escape Artist; ``break_dc``: Strength)."""
-    w.memory[("entangled", target.id)] = (escape_dc, break_dc, source)
-    w.memory[("entangled_speed", target.id)] = target.block.speed.land
+    put(target, make("web_slowed", None, None, speed=target.block.speed.land))
     half = max(5, target.block.speed.land // 2 // 5 * 5)
     target.block = dataclasses.replace(target.block, speed=dataclasses.replace(target.block.speed, land=half))
-    target.conditions.add("entangled")   # one condition event, with the numbers (not set_condition's bare one too)
-    w.emit(Condition(round=w.round, target=target.id, condition="entangled", active=True, cause=source,
-                     detail={"escape_dc": escape_dc, "break_dc": break_dc, "speed": half}))
+    add(w, target, "entangled", source, None, detail={"escape_dc": escape_dc, "break_dc": break_dc, "speed": half},
+        escape_dc=escape_dc, break_dc=break_dc)
 
 
 def free_from_web(w: World, c: Creature, cause: str) -> None:
-    land = w.memory.pop(("entangled_speed", c.id), None)
-    w.memory.pop(("entangled", c.id), None)
-    if land is not None:
-        c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=land))
+    slowed = drop(c, "web_slowed")
+    drop(c, "entangled")
+    if slowed is not None:
+        c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=int(slowed.value("speed"))))
     clear_condition(w, c, "entangled", cause)
 
 
@@ -203,8 +204,8 @@ def do_break_free(w: World, c: Creature, t: Turn, a: BreakFree):
     held = entangled(w, c)
     if held is None:
         return Impossible(f"{c.name} is not entangled")
-    in_web = bool(w.memory.get(f"inweb:{c.id}"))
-    if in_web and not w.memory.get(f"webstuck:{c.id}"):
+    in_web = find(c, "in_web") is not None
+    if in_web and find(c, "web_stuck") is None:
         return Impossible(f"{c.name} is loose in the web: it moves through it (a check each round, docs/rules.md §8.3)")
     why = t.needs(c, full=True) if in_web else None
     if why:
@@ -219,7 +220,7 @@ def do_break_free(w: World, c: Creature, t: Turn, a: BreakFree):
         ok = skill_check(w, c, "strength", break_dc, c.block.abilities.mod("str") + c.str_mod_delta(), "web")
     t.spend("full" if in_web else "standard")
     if ok and in_web:
-        w.memory.pop(f"webstuck:{c.id}", None)   # loose, still entangled while in the web (SRD web)
+        drop(c, "web_stuck")   # loose, still entangled while in the web (SRD web)
     elif ok:
         free_from_web(w, c, how)
     return True
@@ -260,7 +261,7 @@ def rust_touch(w: World, monster: Creature, target: Creature) -> None:
 def destroy_weapon(w: World, c: Creature, key: str, *, cause: str) -> None:
     """The weapon is gone: its attacks leave the creature's block; with no melee attack left it
     fights unarmed."""
-    w.memory.setdefault(("rusted_weapons", c.id), set()).add(key)
+    put(c, make("rusted_weapons", None, None, weapons=tuple(sorted(set(_rusted(c)) | {key}))))
     gone = {a.name for a in c.block.attacks if a.weapon is not None and a.weapon.key == key}
     keep = tuple(a for a in c.block.attacks if a.name not in gone)
     if not any(a.mode == "melee" for a in keep):
@@ -274,16 +275,22 @@ def destroy_weapon(w: World, c: Creature, key: str, *, cause: str) -> None:
                      detail={"item": key, "slot": "weapon"}))
 
 
+def _rusted(c: Creature) -> tuple[str, ...]:
+    """The keys of the weapons rust destroyed this fight (sorted)."""
+    e = find(c, "rusted_weapons")
+    return () if e is None else tuple(e.value("weapons"))
+
+
 def _reapply(w: World, c: Creature) -> None:
     """A block derived again (new armor) keeps what the fight did to it: weapons rusted away, the
     half speed of a web."""
-    for key in sorted(w.memory.get(("rusted_weapons", c.id), ())):
+    for key in _rusted(c):
         gone = {a.name for a in c.block.attacks if a.weapon is not None and a.weapon.key == key}
         c.block = dataclasses.replace(c.block, attacks=tuple(a for a in c.block.attacks if a.name not in gone))
         c.base_block = dataclasses.replace(c.base_block,
                                            attacks=tuple(a for a in c.base_block.attacks if a.name not in gone))
     if "entangled" in c.conditions:
-        w.memory[("entangled_speed", c.id)] = c.block.speed.land
+        put(c, make("web_slowed", None, None, speed=c.block.speed.land))
         half = max(5, c.block.speed.land // 2 // 5 * 5)
         c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=half))
 
@@ -295,25 +302,22 @@ def start_of_turn(w: World, c: Creature) -> None:
     if not c.in_fight or c.is_swarm:
         return
     _light(w, c)
-    until = w.memory.get(("confused_until", c.id))
-    if until is not None and w.round > until[0]:
-        w.memory.pop(("confused_until", c.id), None)
-        clear_condition(w, c, "confused", "expired")
+    tick(w, c, "confusion")   # a confusion whose rounds are over ends (sim/data/effects.toml)
     for g in list(w.creatures.values()):
         if g.block.riders and g.team != c.team and "confused" not in c.conditions and g.in_fight:
             gaze_at(w, g, c)
-    attacker = w.creatures.get(w.memory.pop(("attacked_by", c.id), ""))
+    attacker = w.creatures.get(w.memory.attacked_by.pop(c.id, ""))
     if "confused" not in c.conditions:
         return
     if attacker is not None and attacker.in_fight:
         # "a confused character who is attacked automatically attacks its attackers on its next turn"
-        w.memory[("confused_act", c.id)] = (w.round, "attack_attacker", attacker.id)
+        w.memory.confused_act[c.id] = (w.round, "attack_attacker", attacker.id)
         w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="attacked",
                          detail={"behaviour": "attack_attacker", "attacker": attacker.id}))
         return
     roll = int(w.rng.integers(1, 101))
     behaviour = confusion_behaviour(roll)
-    w.memory[("confused_act", c.id)] = (w.round, behaviour, None)
+    w.memory.confused_act[c.id] = (w.round, behaviour, None)
     w.emit(Condition(round=w.round, target=c.id, condition="confused", active=True, cause="confusion_roll",
                      detail={"roll": roll, "behaviour": behaviour}))
 
@@ -357,21 +361,20 @@ def gaze_at(w: World, gazer: Creature, c: Creature) -> bool:
         return False
     if roll_save(w, c, r.save or "will", int(r.dc), "confusing_gaze", gazer.id):
         return False
-    w.memory[("confused_until", c.id)] = (w.round + int(r.duration_rounds) - 1, gazer.id)
-    set_condition(w, c, "confused", gazer.id)
+    add(w, c, "confused", gazer.id, w.round + int(r.duration_rounds) - 1)
     return True
 
 
 def confusion_of(w: World, c: Creature) -> tuple[str, Creature | None] | None:
     """This turn's confused behaviour and the creature it concerns (the one that confused it; for
     "attack_attacker", the one that attacked it since its last turn), or None."""
-    act = w.memory.get(("confused_act", c.id))
+    act = w.memory.confused_act.get(c.id)
     if "confused" not in c.conditions or act is None or act[0] != w.round:
         return None
     if act[1] == "attack_attacker":
         return act[1], w.creatures.get(act[2])
-    until = w.memory.get(("confused_until", c.id))
-    return act[1], (w.creatures.get(until[1]) if until else None)
+    until = find(c, "confused")
+    return act[1], (w.creatures.get(until.source) if until is not None and until.source else None)
 
 
 def in_bright_light(w: World, c: Creature) -> bool:
@@ -389,11 +392,11 @@ def _light(w: World, c: Creature) -> None:
         return
     if w.settings.get("light_sensitivity", "daylight") != "bright":
         return      # the SRD's trigger: sunlight or daylight, which no cave has
-    if "blinded" in c.conditions and f"blind:{c.id}" not in w.memory:   # blindness/deafness stays (§8.5)
+    if "blinded" in c.conditions and find(c, "blindness") is None:   # blindness/deafness stays (§8.5)
         clear_condition(w, c, "blinded", "expired")
     bright = in_bright_light(w, c)
-    was = w.memory.get(("was_bright", c.id), False)
-    w.memory[("was_bright", c.id)] = bright
+    was = w.memory.was_bright.get(c.id, False)
+    w.memory.was_bright[c.id] = bright
     if bright and se.light_blindness and not was:
         set_condition(w, c, "blinded", "bright_light")
     if bright and "dazzled" not in c.conditions:
@@ -414,12 +417,4 @@ def resists_spell(w: World, caster: Creature, target: Creature, caster_level: in
 
 def knock_out(w: World, c: Creature, rounds: int, cause: str) -> None:
     """Unconscious from a poison (drow sleep poison) for ``rounds`` rounds."""
-    w.memory[("knocked_out", c.id)] = w.round + rounds
-    set_condition(w, c, "poison_unconscious", cause)
-
-
-def wake_if_due(w: World, c: Creature) -> None:
-    until = w.memory.get(("knocked_out", c.id))
-    if until is not None and w.round > until and "poison_unconscious" in c.conditions:
-        w.memory.pop(("knocked_out", c.id), None)
-        clear_condition(w, c, "poison_unconscious", "woke")
+    add(w, c, "knocked_out", cause or None, w.round + rounds, cause=cause)

@@ -21,8 +21,10 @@ from sim.engine.casting import (
     spend_slot,
 )
 from sim.engine.checks import concentration, label, roll_dice, roll_save
+from sim.engine.conditions import add, on_end
 from sim.engine.creature import Creature
 from sim.engine.damage import heal
+from sim.engine.effects import Effect, find
 from sim.engine.events import SpellCast
 from sim.engine.world import World
 from sim.rules.categories import Category
@@ -348,8 +350,7 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
         dc = c.block.spells.save_dc(lvl)
         if not roll_save(w, target, "will", dc, "hold_person", c.id):
             # paralysed for 1 round/level, a new Will save each round on its turn ends it (§8)
-            target.held = (w.round + int(data["duration_rounds_per_level"]) * cl - 1, dc)
-            damage.set_condition(w, target, "paralyzed", c.id)
+            add(w, target, "held", c.id, w.round + int(data["duration_rounds_per_level"]) * cl - 1, dc=dc)
     elif spell == "sleep":
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(), squares=tuple(plan), defensive=a.defensive))
         c.pending_spell = ("sleep", tuple(plan), w.round, tuple(a.at))
@@ -359,8 +360,7 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
                            squares=(), defensive=a.defensive))
         until = w.round + int(data["duration_rounds_per_level"]) * cl - 1
         for o in allies:
-            o.blessed_until = until
-            damage.set_condition(w, o, "blessed", c.id)
+            add(w, o, "blessed", c.id, until)
 
 
 def complete_pending(w: World, c: Creature) -> None:
@@ -394,9 +394,8 @@ def complete_pending(w: World, c: Creature) -> None:
         if specials.resists_spell(w, c, o, caster_level(c)):
             continue  # spell resistance (bestiary)
         if not roll_save(w, o, "will", dc, "sleep", c.id):
-            damage.set_condition(w, o, "asleep", c.id)
             # helpless for 1 min/level (10 rounds a level), unless a wound wakes it (§8)
-            o.asleep_until = w.round + int(data["duration_rounds_per_level"]) * caster_level(c)
+            add(w, o, "asleep", c.id, w.round + int(data["duration_rounds_per_level"]) * caster_level(c))
 
 
 def _area_damage(w: World, c: Creature, spell: str, data: dict, squares, a: Cast, lvl: int) -> None:
@@ -475,30 +474,15 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
         if specials.immune_to_blinding(o):
             continue   # blind already: the dust blinds nothing (docs/rules.md §9.3 [PD])
         if not roll_save(w, o, "will", dc, "glitterdust", c.id):
-            w.memory[f"glitter:{o.id}"] = [last, dc]
-            damage.set_condition(w, o, "blinded", c.id)
+            add(w, o, "glitterdust", c.id, last, dc=dc)
 
 
-def glitter_turn(w: World, c: Creature) -> None:
-    """At the end of a glitterdusted creature's turn: blind no more when the spell's rounds are
-    over, else a new Will save ends it (SRD)."""
-    key = f"glitter:{c.id}"
-    if key not in w.memory:
-        return
-    last, dc = w.memory[key]
-    if w.round >= last or not c.alive or roll_save(w, c, "will", dc, "glitterdust", None):
-        del w.memory[key]
-        if f"blind:{c.id}" not in w.memory:      # blindness/deafness keeps it blind (docs/rules.md §8.5)
-            damage.clear_condition(w, c, "blinded", "expired" if w.round >= last else "saved")
-
-
-def held_turn(w: World, c: Creature) -> None:
-    """Hold person at the start of the held creature's turn: the spell ends when its duration is
-    over, or on a successful Will save (a new save each round, §8)."""
-    last, dc = c.held
-    if w.round > last or (c.alive and roll_save(w, c, "will", dc, "hold_person", None)):
-        c.held = None
-        damage.clear_condition(w, c, "paralyzed", "expired" if w.round > last else "saved")
+@on_end("glitterdust")
+def _glitter_over(w: World, c: Creature, e: Effect | None, cause: str) -> None:
+    """Glitterdust over (its rounds, or a Will save at the end of a turn: ``sim/data/effects.toml``
+    [effect.glitterdust]): blind no more, unless blindness/deafness keeps it blind (docs/rules.md §8.5)."""
+    if find(c, "blindness") is None:
+        damage.clear_condition(w, c, "blinded", cause)
 
 
 def _plan_touch_object(w: World, c: Creature, spell: str, a: Cast):

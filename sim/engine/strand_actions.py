@@ -36,6 +36,7 @@ from sim.engine.attack_actions import needs_draw
 from sim.engine.attacks import plan_attack, provoke, resolve_attack
 from sim.engine.checks import roll_dice, skill_check
 from sim.engine.creature import Creature
+from sim.engine.effects import make, put
 from sim.engine.events import Condition, Moved
 from sim.engine.grapple import opposed
 from sim.engine.specials import break_free_odds
@@ -89,7 +90,7 @@ def start_of_turn(w: World, c: Creature) -> None:
             drag(w, c, o)
         if footprint_distance_ft(c.squares, o.squares) <= 10:
             drawn.append(o.id)
-    w.memory[("drawn_in", c.id)] = (w.round, tuple(drawn))
+    put(c, make("drawing_in", None, w.round, drawn=tuple(drawn)))
 
 
 def _fits(w: World, c: Creature, at, taken: set) -> bool:
@@ -247,7 +248,7 @@ def do_sever(w: World, c: Creature, t: Turn, a: SeverStrand):
     if left <= 0:
         strands.free(w, target, "severed")
     else:
-        w.memory[("stuck", target.id)] = (s[0], left, s[2])
+        put(target, make("stuck", s[0], None, hp=left, round=s[2]))
     return True
 
 

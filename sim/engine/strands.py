@@ -7,8 +7,9 @@
 * a roper has at most ``count`` (six) strands out at once;
 * a foe the drag drew within 10 ft this round is bitten at +4 (:func:`drawn_in_bonus`).
 
-The state lives in ``World.memory``: ``("stuck", target id) -> (roper id, strand hp left, round
-stuck)``, ``("drawn_in", roper id) -> (round, target ids)``. The actions (drag, break free,
+The state is effects (``sim/data/effects.toml``): ``stuck`` on the creature a strand holds (the
+roper its source; the strand's hp left and the round it stuck), ``drawing_in`` on the roper (the
+foes its drag drew in, that round). The actions (drag, break free,
 sever, the volley) are in :mod:`sim.engine.strand_actions`; this module is what the attack
 code needs (it imports no rule module that imports it).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from sim.engine.creature import Creature
 from sim.engine.damage import clear_condition
+from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition
 from sim.engine.world import World
 
@@ -37,7 +39,8 @@ def stuck_to(w: World, c: Creature) -> tuple | None:
     """(roper id, strand hp left, round stuck) of the strand holding ``c``, or None."""
     if "stuck" not in c.conditions:
         return None
-    return w.memory.get(("stuck", c.id))
+    e = find(c, "stuck")
+    return None if e is None else (e.source, e.value("hp"), e.value("round"))
 
 
 def held_by(w: World, roper: Creature) -> list[Creature]:
@@ -79,14 +82,14 @@ def stick(w: World, roper: Creature, target: Creature) -> None:
     if not target.alive or stuck_to(w, target) is not None:
         return
     ea, st = escape_dcs(roper)
-    w.memory[("stuck", target.id)] = (roper.id, STRAND_HP, w.round)
+    put(target, make("stuck", roper.id, None, hp=STRAND_HP, round=w.round))
     target.conditions.add("stuck")
     w.emit(Condition(round=w.round, target=target.id, condition="stuck", active=True, cause=roper.id,
                      detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": STRAND_HP}))
 
 
 def free(w: World, c: Creature, cause: str) -> None:
-    if w.memory.pop(("stuck", c.id), None) is not None or "stuck" in c.conditions:
+    if drop(c, "stuck") is not None or "stuck" in c.conditions:
         clear_condition(w, c, "stuck", cause)
 
 
@@ -94,8 +97,8 @@ def drawn_in_bonus(w: World, attacker: Creature, attack, target: Creature) -> in
     """+4 on the bite at a foe the drag drew within 10 ft this round, else 0."""
     if attack.name != "bite":
         return 0
-    d = w.memory.get(("drawn_in", attacker.id))
-    return DRAWN_IN_BITE if d is not None and d[0] == w.round and target.id in d[1] else 0
+    d = find(attacker, "drawing_in")
+    return DRAWN_IN_BITE if d is not None and d.until == w.round and target.id in d.value("drawn") else 0
 
 
 def release_all(w: World, roper: Creature, cause: str) -> None:

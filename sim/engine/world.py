@@ -19,6 +19,7 @@ from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.events import Event, Moved
 from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
+from sim.engine.notes import AINotes
 from sim.engine.setup import build_creature, footprint, mover_for
 from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body
@@ -134,7 +135,7 @@ class World:
         self.finished = False
         self.end_reason = ""
         self.dice = None  # checks.DiceHand: whose dice are typed at the table (cavesim play), not saved
-        self.memory: dict = {}  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
+        self.memory = AINotes()  # the AI's notes between turns (e.g. rounds spent holding a chokepoint)
         if shared is not None and shared.get("grid") is not spec.grid:
             shared.clear()
             shared["grid"] = spec.grid

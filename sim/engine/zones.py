@@ -16,6 +16,7 @@ from sim.engine.casting import spell_data
 from sim.engine.checks import label, roll_dice, roll_save, skill_check
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
+from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition, ZoneEnded
 from sim.engine.parts import Zone
 from sim.engine.world import World
@@ -57,7 +58,8 @@ def _prone(w: World, c: Creature) -> None:
 def stuck(w: World, c: Creature) -> bool:
     """It failed grease's Balance check this round (no more moving this round, SRD), or a web holds
     it fast (a failed Reflex save, until it breaks loose: docs/rules.md §8.3)."""
-    return w.memory.get(f"grease:{c.id}") == [w.round, False] or bool(w.memory.get(f"webstuck:{c.id}"))
+    g = find(c, "grease_checked")
+    return (g is not None and g.until == w.round and not g.value("ok")) or find(c, "web_stuck") is not None
 
 
 def entered(w: World, c: Creature, was_greased: bool) -> bool:
@@ -70,14 +72,14 @@ def entered(w: World, c: Creature, was_greased: bool) -> bool:
     here = [z for z in w.magic.zones if z.spell == "grease" and set(c.squares) & set(z.squares)]
     if not here and not was_greased:
         return True
-    key = f"grease:{c.id}"
-    if w.memory.get(key, [None])[0] == w.round:
+    checked = find(c, "grease_checked")
+    if checked is not None and checked.until == w.round:
         return True  # checked already this round
     z = (here or [z for z in w.magic.zones if z.spell == "grease"])[0]
     mod = int(c.block.skill("balance")) + c.dex_mod_delta()
     dc = int(spell_data()["grease"]["balance_dc"])
     ok = skill_check(w, c, "balance", dc, mod, "grease", at=tuple(c.pos))
-    w.memory[key] = [w.round, ok]
+    put(c, make("grease_checked", None, w.round, ok=int(ok)))
     if ok:
         return True
     if w.events[-1].total <= dc - 5:
@@ -103,7 +105,7 @@ def end(w: World, gone: list[Zone]) -> None:
         w.emit(ZoneEnded(round=w.round, spell=z.spell, owner=z.owner, squares=z.squares))
     if any(z.spell == WEB for z in gone):
         for c in w.creatures.values():
-            if w.memory.get(f"inweb:{c.id}") and not set(c.squares) & webbed(w):
+            if find(c, "in_web") is not None and not set(c.squares) & webbed(w):
                 _leave_web(w, c, "web_gone")
 
 
@@ -145,19 +147,19 @@ def catch(w: World, c: Creature, z: Zone) -> None:
     """A creature in the web's squares (when cast, or walking in): entangled (Escape Artist DC 25,
     Strength DC 20); a failed Reflex save holds it fast, a made one leaves it loose. A swarm is
     not held [PD]."""
-    if c.is_swarm or not c.in_fight or w.memory.get(f"inweb:{c.id}"):
+    if c.is_swarm or not c.in_fight or find(c, "in_web") is not None:
         return
     d = spell_data()[WEB]
     if "entangled" not in c.conditions:
         specials.hold_entangled(w, c, int(d["escape_dc"]), int(d["strength_dc"]), z.owner)
-    w.memory[f"inweb:{c.id}"] = True
+    put(c, make("in_web", z.owner))
     if not roll_save(w, c, "ref", z.dc, "web", z.owner):
-        w.memory[f"webstuck:{c.id}"] = True
+        put(c, make("web_stuck", z.owner))
 
 
 def _leave_web(w: World, c: Creature, cause: str) -> None:
-    for k in (f"inweb:{c.id}", f"webstuck:{c.id}", f"webmove:{c.id}"):
-        w.memory.pop(k, None)
+    for kind in ("in_web", "web_stuck", "web_moving"):
+        drop(c, kind)
     if specials.entangled(w, c) is not None:
         specials.free_from_web(w, c, cause)
 
@@ -179,20 +181,21 @@ def web_step(w: World, c: Creature, step) -> bool:
         return True
     if w.occupancy_masks(c)[1][step.at[1], step.at[0]]:
         return False   # [PD] no slipping past another creature in the strands: it would stop in its space
-    if not inside or not w.memory.get(f"inweb:{c.id}"):
+    if not inside or find(c, "in_web") is None:
         return True
-    key = f"webmove:{c.id}"
-    got = w.memory.get(key)
-    if got is None or got[0] != w.round:
+    got = find(c, "web_moving")
+    if got is not None and got.until == w.round:
+        feet = int(got.value("feet"))
+    else:
         how, _ = specials.break_free_odds(c, 0, 0)
         mod = int(c.block.escape_artist) if how == "escape_artist" else c.block.abilities.mod("str") + c.str_mod_delta()
         over = int(spell_data()[WEB]["move_over"])
         skill_check(w, c, how, over + 5, mod, "web", at=tuple(c.pos))
-        got = [w.round, 5 * max(0, (w.events[-1].total - over) // 5)]
-    if got[1] < int(step.feet):
-        w.memory[key] = [w.round, 0]
+        feet = 5 * max(0, (w.events[-1].total - over) // 5)
+    if feet < int(step.feet):
+        put(c, make("web_moving", None, w.round, feet=0))
         return False
-    w.memory[key] = [w.round, got[1] - int(step.feet)]
+    put(c, make("web_moving", None, w.round, feet=feet - int(step.feet)))
     return True
 
 
@@ -229,7 +232,7 @@ def after_step(w: World, c: Creature) -> None:
     here = [z for z in w.magic.zones if z.spell == WEB and set(c.squares) & set(z.squares)]
     if here:
         catch(w, c, here[0])
-    elif w.memory.get(f"inweb:{c.id}"):
+    elif find(c, "in_web") is not None:
         _leave_web(w, c, "left_web")
 
 
@@ -275,12 +278,12 @@ def clouded(w: World) -> frozenset:
 def sicken(w: World, c: Creature, z: Zone) -> None:
     """A living creature in the cloud, not nauseated by it yet: Fortitude or nauseated (a poison:
     immune to poison, undead and constructs are not)."""
-    if not c.in_fight or f"cloudsick:{c.id}" in w.memory:
+    if not c.in_fight or find(c, "cloud_sick") is not None:
         return
     if c.block.type in ("undead", "construct") or "poison" in c.block.defenses.immune:
         return
     if not roll_save(w, c, "fort", z.dc, "stinking_cloud", z.owner):
-        w.memory[f"cloudsick:{c.id}"] = None
+        put(c, make("cloud_sick", z.owner, rolled=0, left=0))
         set_condition(w, c, "nauseated", z.owner)
 
 
@@ -293,19 +296,20 @@ def cloud_turn(w: World, c: Creature) -> bool:
             for o in list(w.creatures.values()):
                 if o.alive and set(o.squares) & set(z.squares):
                     sicken(w, o, z)
-    key = f"cloudsick:{c.id}"
-    if key not in w.memory:
+    sick = find(c, "cloud_sick")
+    if sick is None:
         return False
     if set(c.squares) & clouded(w):
-        w.memory[key] = None
+        put(c, make("cloud_sick", sick.source, rolled=0, left=0))
         return True
-    left = w.memory[key]
-    if left is None:
+    if sick.value("rolled"):
+        left = int(sick.value("left"))
+    else:
         left = roll_dice(w, Dice.parse(str(spell_data()[CLOUD]["after"])), c, "stinking cloud: rounds nauseated after")
     if left <= 0 or not c.alive:
-        del w.memory[key]
+        drop(c, "cloud_sick")
         return False
-    w.memory[key] = left - 1
+    put(c, make("cloud_sick", sick.source, rolled=1, left=left - 1))
     return True
 
 
@@ -315,5 +319,5 @@ def fight_over(w: World) -> None:
     if w.magic.zones:
         end(w, list(w.magic.zones))
     for c in w.creatures.values():
-        if w.memory.pop(f"cloudsick:{c.id}", "none") != "none" and c.nauseated:
+        if drop(c, "cloud_sick") is not None and c.nauseated:
             clear_condition(w, c, "nauseated", "expired")

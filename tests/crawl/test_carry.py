@@ -11,12 +11,12 @@ from sim.scenario.specs import CombatantSpec
 
 # the fight's own: identity and placement (set by the fight), its clock and its tallies
 NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "trail", "initiative", "init_modifier",
-               "flat_footed", "aoo_used", "poison_due", "blessed_until", "charged", "pending_spell", "asleep_until", "held",
+               "flat_footed", "aoo_used", "poison_due", "charged", "pending_spell",
                "squeezing_rounds", "nauseated_rounds", "kills", "fell_at",
                # armor half taken off when the fight ends stays on (the work is the fight's clock)
                "armor_work", "armor_total", "armor_helper", "helping",
-               "grapple_with", "pinned_by", "paralyzed_until",
-               "rage_until", "rage_used",   # grapples and a rider's paralysis end with the fight
+               "grapple_with", "pinned_by",
+               "rage_used", "effects", "uses",   # grapples and lasting effects (a rage, a rider's paralysis) end with the fight
                "split_round"}               # the round a split ooze's half joined (docs/rules.md §11.14)
 
 

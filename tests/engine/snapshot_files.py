@@ -32,12 +32,30 @@ def _renamed(v: Any) -> Any:
     return v
 
 
+_EMPTY = ({}, {"$set": []}, {"$dict": []})
+
+
+def _old_memory(notes: dict) -> dict:
+    """The AI's notes (today an ``AINotes`` record) as the memory table of the old files: one
+    entry per note kept, under the note's name (sim.engine.notes.notes_of_schema4 reads it back)."""
+    return {name: v for name, v in notes["fields"].items() if v not in _EMPTY}
+
+
+def _old_creature(rec: dict) -> dict:
+    """A creature record without the fields schema 5 added (its effects and use counters, which
+    the old files kept in fields and memory keys: only a creature without any is converted)."""
+    fields = dict(rec["fields"])
+    for name in ("effects", "uses"):
+        assert fields.pop(name) in ([], {}, {"$dict": []}), f"old_file converts no {name}: {fields['id']}"
+    return {**rec, "fields": fields}
+
+
 def old_file(data: dict, schema: int) -> dict:
     """``data``, a saved game of today's schema, as the cavesim of ``schema`` (2-4) wrote it."""
     s = data["state"]
     old = {name: s[name] for name in FIGHT_FIELDS}
-    old.update(rng={"$rng": s["rng"]}, creatures=s["creatures"], events=[{"$event": e} for e in s["events"]],
-               memory=s["memory"], damage_while_casting=s["casting"]["wounds"], last_damage=0,
+    old.update(rng={"$rng": s["rng"]}, creatures={cid: _old_creature(r) for cid, r in s["creatures"].items()},
+               events=[{"$event": e} for e in s["events"]], memory=_old_memory(s["memory"]), damage_while_casting=s["casting"]["wounds"], last_damage=0,
                pending_move=s["movement"]["pending"], moved_this=s["movement"]["provoked"],
                dropped_lights=s["floor"]["lights"], pending_grabs=s["grabs"]["pending"],
                spell_lights=s["magic"]["lights"], _vision_key=None, _vision=None)

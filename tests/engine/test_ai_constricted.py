@@ -152,7 +152,7 @@ def test_having_backed_out_it_waits_where_its_greatclub_works():
     o.pos, o.squares = (1, 1), [(1, 1), (2, 1), (1, 2), (2, 2)]
     assert attacks.standing_category(enc, o) is Category.CLEAR
     ready(enc)
-    enc.memory.setdefault("backed_out", set()).add("o")
+    enc.memory.backed_out.add("o")
     enc.order = ["o", "f"]
     kinds = _kinds(_ogre_turn(enc))
     assert kinds == [("turn_start",), ("decided", "idle", "waits_where_it_works", None, None), ("turn_end",)]

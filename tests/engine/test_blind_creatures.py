@@ -24,6 +24,7 @@ import pytest
 import sim
 from sim.crawl.notice import monster_blind, trigger
 from sim.crawl.records import MonsterNotices
+from sim.engine.effects import find
 from sim.engine import innate, specials
 from sim.engine.actions import Cast
 from sim.engine.ai.spells import glitter_group
@@ -140,7 +141,7 @@ def test_blindness_deafness_takes_nothing_from_a_blind_creature():
     enc.rng = Fixed(1)
     n = len(enc.events)
     innate.blind(enc, s, grim, cl=1, sr=True, dc=9)
-    assert not of_type(enc, "save", n) and "blinded" not in grim.conditions and "blind:grim" not in enc.memory
+    assert not of_type(enc, "save", n) and "blinded" not in grim.conditions and find(grim, "blindness") is None
 
 
 def test_a_blind_block_with_eyes_is_refused(tmp_path):

@@ -3,6 +3,8 @@ Rogue) against a Reflex-half area, with exact numbers."""
 
 from __future__ import annotations
 
+from sim.engine.conditions import tick
+from sim.engine.effects import find
 from sim.engine import attacks, casting, damage, rage
 from sim.engine.ai.decide import default_policy
 from sim.engine.actions import Cast, Rage
@@ -75,15 +77,15 @@ def test_rage_numbers_and_fatigue_after():
     axe = b.block.attack("greataxe")
     assert (axe.bonuses, str(axe.damage)) == ((18, 13), "1d12+9")
     assert (b.hp, b.max_hp, b.block.ac, b.block.saves.will, b.block.grapple) == (115, 115, 16, 8, 15)
-    assert "raging" in b.conditions and b.rage_until == enc.round + 6
+    assert "raging" in b.conditions and find(b, "raging").until == enc.round + 6
     r = enc.perform(Rage())
     assert not r and "already raging" in r.reason
     b.hp -= 30                                   # hurt while raging
-    enc.round = b.rage_until
-    rage.end_rage_if_due(enc, b)
+    enc.round = find(b, "raging").until
+    tick(enc, b, "rage")
     assert "raging" in b.conditions             # still its last round
     enc.round += 1
-    rage.end_rage_if_due(enc, b)
+    tick(enc, b, "rage")
     # the 20 hp of the rage go; fatigued: Str 15 (+2), Dex 11 (+0): +15/+10, 1d12+5, AC 17, Ref 5
     assert (b.hp, b.max_hp) == (85 - 20, 95)
     assert {"fatigued"} <= b.conditions and "raging" not in b.conditions
@@ -98,8 +100,8 @@ def test_the_end_of_a_rage_can_leave_the_barbarian_dying():
     turn_of(enc, "b")
     assert enc.perform(Rage())
     b.hp = 15                                    # 115 max while raging
-    enc.round = b.rage_until + 1
-    rage.end_rage_if_due(enc, b)
+    enc.round = find(b, "raging").until + 1
+    tick(enc, b, "rage")
     assert b.hp == -5 and "dying" in b.conditions
 
 

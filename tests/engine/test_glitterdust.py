@@ -3,6 +3,7 @@ blinded 1 round per level with a new save at the end of each turn; swarms blinde
 
 from __future__ import annotations
 
+from sim.engine.effects import Effect, changed, find, put
 from sim.engine import spells
 from sim.engine.actions import Cast, Impossible
 from sim.engine.ai.spells import glitter_group
@@ -40,7 +41,7 @@ def test_glitterdust_will_dc_15_blinds_for_5_rounds_and_a_made_save_ends_it():
     (sv,) = of_type(enc, "save", n)
     assert (sv.target, sv.save, sv.dc, sv.cause, sv.success) == ("g", "will", 15, "glitterdust", False)
     g = enc.creatures["g"]
-    assert "blinded" in g.conditions and enc.memory["glitter:g"] == [enc.round + 4, 15]
+    assert "blinded" in g.conditions and find(g, "glitterdust") == Effect("glitterdust", "w", enc.round + 4, (("dc", 15),))
     assert enc.miss_chance(g, w) == 50 and enc.blinded(g)          # every foe totally concealed to it
     # at the end of its turn: a new Will save; a 2 fails, a 20 ends it
     turn_of(enc, "g")
@@ -50,7 +51,7 @@ def test_glitterdust_will_dc_15_blinds_for_5_rounds_and_a_made_save_ends_it():
     turn_of(enc, "g")
     enc.rng = Fixed(20)
     enc.end_turn()
-    assert "blinded" not in g.conditions and "glitter:g" not in enc.memory
+    assert "blinded" not in g.conditions and find(g, "glitterdust") is None
 
 
 def test_glitterdust_wears_off_after_its_last_round():
@@ -59,7 +60,7 @@ def test_glitterdust_wears_off_after_its_last_round():
     enc.rng = Fixed(2)
     assert enc.perform(Cast("glitterdust", at=(10, 3)))
     g = enc.creatures["g"]
-    enc.memory["glitter:g"][0] = enc.round          # its last round is this one
+    put(g, changed(find(g, "glitterdust"), until=enc.round))          # its last round is this one
     turn_of(enc, "g")
     enc.rng = Fixed(1)                              # the save would fail: it ends all the same
     n = len(enc.events)

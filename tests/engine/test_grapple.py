@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from sim.engine.effects import find
 from sim.engine import attacks, grapple
 from sim.engine.actions import BullRush, Escape, FullAttack, Grapple, Move, MoveGrapple, Pin, Strike, Throw, Trip
 from sim.rules.categories import Category, effects
@@ -384,7 +385,7 @@ def test_gelatinous_cube_paralyses():
     assert enc.perform(Strike(target="b", attack="slam"))
     save = [e for e in enc.events if e.type == "save"][-1]
     assert (save.cause, save.dc, save.success) == ("paralysis", 20, False)
-    assert "paralyzed" in f.conditions and f.paralyzed_until == enc.round + 6
+    assert "paralyzed" in f.conditions and find(f, "paralyzed").until == enc.round + 6
     dmg = of_type(enc, "damage")[-1]
     assert dmg.parts == {"bludgeoning": 2, "acid": 3}
     enc.round += 7

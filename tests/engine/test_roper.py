@@ -6,6 +6,7 @@ what the AI does with them."""
 
 from __future__ import annotations
 
+from sim.engine.effects import changed, find, put
 from sim.engine import snapshot as S
 from sim.engine import strands
 from sim.engine.ai import strands as ai_strands
@@ -37,8 +38,8 @@ def roper_and(template="human-fighter-3", at=(9, 1), rows=HALL, **kw):
 def stuck_earlier(enc, roper="r", target="a"):
     """``target`` stuck to a strand since the round before."""
     strands.stick(enc, enc.creatures[roper], enc.creatures[target])
-    r, hp, _ = enc.memory[("stuck", target)]
-    enc.memory[("stuck", target)] = (r, hp, enc.round - 1)
+    c = enc.creatures[target]
+    put(c, changed(find(c, "stuck"), data=(("hp", find(c, "stuck").value("hp")), ("round", enc.round - 1))))
 
 
 def test_a_strand_is_a_plus_11_ranged_touch_to_50_ft_that_sticks_and_saps_strength():

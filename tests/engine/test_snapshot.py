@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.engine.effects import Effect, put
 from sim.cli import main
 from sim.engine import snapshot as S
 from sim.engine.ai.decide import default_policy
@@ -96,17 +97,17 @@ def test_everything_that_changes_goes_round(tmp_path):
     c.conditions |= {"nauseated", "blessed"}
     c.poison_due.append((9, "poison", "rats"))
     c.pending_spell = ("sleep", (3, 4))
-    c.held = (w.round + 2, 14)   # hold person: its last round and the Will DC of the save each round
+    put(c, Effect("held", "mialee", w.round + 2, (("dc", 14),)))   # hold person: its last round and the Will DC
     c.light = "light-spell"
     w.magic.lights.append(darkness_light((3, 4)))
     c.unloaded.add("light crossbow")
-    w.memory.setdefault("held_ground", {})[c.id] = {(1, 2), (3, 4)}
+    w.memory.held_ground[c.id] = {1, 2}
     S.save(w, tmp_path / "s.json", encounter_file=MAPS / "demo.toml")
     back, enc_file = S.read_snapshot(tmp_path / "s.json", policy=default_policy, load_spec=load_encounter)
     assert enc_file.resolve() == (MAPS / "demo.toml").resolve()
     d = back.creatures[c.id]
     assert d.conditions == c.conditions and d.poison_due == c.poison_due and d.pending_spell == c.pending_spell
-    assert d.held == c.held and d.light == "light-spell" and back.magic.lights == w.magic.lights
+    assert d.effects == c.effects and d.light == "light-spell" and back.magic.lights == w.magic.lights
     assert d.unloaded == c.unloaded and d.pos == c.pos and d.block == c.block
     assert back.memory == w.memory and back.round == w.round and back.order == w.order
     assert back.turn == w.turn and back.rng.bit_generator.state == w.rng.bit_generator.state

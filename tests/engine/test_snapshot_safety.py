@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import creature as creature_mod
+from sim.engine import effects as effects_mod
 from sim.engine import snapshot as S
 from sim.engine import snapshot_codec, snapshot_legacy, snapshot_schema, snapshot_state
 from sim.engine.parts import PARTS
@@ -108,6 +108,17 @@ def refused(folder: Path, data: dict | str, key: str, *parts: str, name: str = "
     return err
 
 
+def _pwn(data: dict, payload: dict) -> str:
+    """Put ``payload`` where a saved game holds free-form values: in the AI's notes (schema 5: the
+    ``ai_note`` table of the :class:`~sim.engine.notes.AINotes` record; older: the memory table).
+    Returns the key a refusal must name."""
+    if data["cavesim_snapshot"] >= 5:
+        data["state"]["memory"]["fields"]["ai_note"] = {"pwn": payload}
+        return "state.memory.ai_note.pwn"
+    data["state"]["memory"] = {"pwn": payload}
+    return "state.memory.pwn"
+
+
 def _creature(data: dict, which: str | None = None) -> tuple[str, dict]:
     creatures = data["state"]["creatures"]
     cid = which or next(iter(creatures))
@@ -160,8 +171,7 @@ def test_payloads_are_refused_and_write_nothing(tmp_path, save, save4, payload, 
     (tmp_path / "victim.bin").write_bytes(b"precious data\n")
     data = copy.deepcopy(save if schema == snapshot_schema.SCHEMA else save4)
     assert data["cavesim_snapshot"] == schema
-    data["state"]["memory"] = {"pwn": payload}
-    refused(tmp_path, data, where)
+    refused(tmp_path, data, _pwn(data, payload))
     assert not (tmp_path / "PWNED").exists() and not (tmp_path / "HUGE").exists()
     assert (tmp_path / "victim.bin").read_bytes() == b"precious data\n"
 
@@ -201,12 +211,11 @@ def test_a_shared_library_beside_the_save_is_never_loaded(tmp_path, save):
     for qual in ("sim.terrain.movement.kernel:types.ctypes.CDLL", "sim.engine.snapshot:np.ctypeslib.ctypes.CDLL",
                  "ctypes:CDLL", "ctypes:cdll.LoadLibrary"):
         data = copy.deepcopy(save)
-        data["state"]["memory"] = {"pwn": {"$named": qual, "items": ["./evil.so"]}}
-        refused(tmp_path, data, "state.memory.pwn")
+        refused(tmp_path, data, _pwn(data, {"$named": qual, "items": ["./evil.so"]}))
+        data = copy.deepcopy(save)
         cid, f = _creature(data)
-        data["state"]["memory"] = {}
-        f["held"] = {"$record": qual, "fields": {"name": "./evil.so"}}
-        refused(tmp_path, data, f"state.creatures.{cid}.held")
+        f["pending_spell"] = {"$record": qual, "fields": {"name": "./evil.so"}}
+        refused(tmp_path, data, f"state.creatures.{cid}.pending_spell")
         assert not (tmp_path / "MARKER").exists(), f"{qual}: the library's code ran"
     proof = tmp_path / "proof" / "ran.txt"
     proof.parent.mkdir()
@@ -278,7 +287,7 @@ def test_every_type_the_shipped_fights_write_is_in_the_tables():
     assert not missing, f"types written but not in sim.engine.snapshot_schema's tables: {missing}"
     assert {n for tag, n in names if tag in ("$array", "$np")} <= snapshot_codec.DTYPES
     assert {n for tag, n in names if tag == "$record"} >= {"Creature", "StatBlock"}
-    assert conditions <= creature_mod.CONDITIONS, sorted(conditions - creature_mod.CONDITIONS)
+    assert conditions <= effects_mod.CONDITIONS, sorted(conditions - effects_mod.CONDITIONS)
     assert {"dead", "dying"} <= conditions
 
 
@@ -316,7 +325,8 @@ def test_every_record_type_a_creature_or_the_world_can_hold_is_in_the_tables():
 
 def test_every_condition_the_engine_sets_is_known():
     """Every condition name the engine's code sets (``set_condition(w, c, "x")``,
-    ``conditions.add("x")``, innate effects, swallow whole's two) is in ``CONDITIONS``."""
+    ``conditions.add("x")``, the condition of each effect it starts (``add(w, c, "kind")``), innate
+    effects, swallow whole's two) is in ``CONDITIONS``."""
     found: set = set()
     for path in (ROOT / "sim").rglob("*.py"):
         if "render" in path.parts:
@@ -324,13 +334,16 @@ def test_every_condition_the_engine_sets_is_known():
         text = path.read_text()
         found |= set(re.findall(r"set_condition\([^,()]+,\s*[^,()]+,\s*\"([a-z_]+)\"", text))
         found |= set(re.findall(r"conditions\.add\(\"([a-z_]+)\"\)", text))
+        kinds = set(re.findall(r"\badd\(w, [^,()]+,\s*\"([a-z_]+)\"", text))
+        assert kinds <= set(effects_mod.KINDS), f"{path}: effects of no declared kind {sorted(kinds - set(effects_mod.KINDS))}"
+        found |= {effects_mod.KINDS[k].condition for k in kinds}
     from sim.engine import innate, swallow
     found |= set(innate.CONDITIONS.values())
     found |= {"swallowed", "engulfed"}
     assert found >= {"dead", "dying", "paralyzed", "nauseated", "grappled", "stuck"} and swallow
-    assert found <= creature_mod.CONDITIONS, sorted(found - creature_mod.CONDITIONS)
+    assert found <= effects_mod.CONDITIONS, sorted(found - effects_mod.CONDITIONS)
     from sim.engine import dm
-    assert dm.DM_CONDITIONS - {"prone", "flat_footed"} <= creature_mod.CONDITIONS
+    assert dm.DM_CONDITIONS - {"prone", "flat_footed"} <= effects_mod.CONDITIONS
 
 
 def test_the_encoder_refuses_a_type_the_decoder_would_refuse():
@@ -347,8 +360,8 @@ def test_the_encoder_refuses_a_type_the_decoder_would_refuse():
                         (os.stat_result(range(10)), "stat_result")):
         w = new_encounter(spec, seed=1)
         w.start()
-        w.memory["odd"] = value
-        with pytest.raises(S.SnapshotTypeError, match=rf"memory\.odd: a [\w.]+:[\w.<>]*{what} cannot be saved"):
+        w.memory.ai_note["odd"] = value
+        with pytest.raises(S.SnapshotTypeError, match=rf"memory\.ai_note\.odd: a [\w.]+:[\w.<>]*{what} cannot be saved"):
             S.dumps(w, encounter_file=MAPS / "bat_gallery.toml")
 
 
@@ -413,14 +426,13 @@ def test_numpy_values_and_paths_are_data_only(tmp_path, save):
                           ({"$path": "x" * 10_000}, "is not a file path"),
                           ({"$tag": 1}, "unknown tag '$tag'")):
         data = copy.deepcopy(save)
-        data["state"]["memory"] = {"pwn": payload}
-        refused(tmp_path, data, "state.memory.pwn", what)
+        refused(tmp_path, data, _pwn(data, payload), what)
     data = copy.deepcopy(save)   # a path is a value: kept, never opened
-    data["state"]["memory"] = {"note": {"$path": str(tmp_path / "fifo-or-anything")}}
+    data["state"]["memory"]["fields"]["ai_note"] = {"x": {"note": {"$path": str(tmp_path / "fifo-or-anything")}}}
     snap = tmp_path / "ok.json"
     snap.write_text(json.dumps(data))
     w, _ = S.read_snapshot(snap, policy=default_policy, load_spec=load_encounter)
-    assert w.memory["note"] == tmp_path / "fifo-or-anything" and not (tmp_path / "fifo-or-anything").exists()
+    assert w.memory.ai_note["x"]["note"] == tmp_path / "fifo-or-anything" and not (tmp_path / "fifo-or-anything").exists()
 
 
 @pytest.mark.parametrize("state", [-1, None, "x", [], {"state": -1, "inc": 1}, {"state": 2 ** 128, "inc": 1},

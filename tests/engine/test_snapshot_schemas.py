@@ -121,7 +121,8 @@ def test_one_reader_per_old_schema():
     (5, lambda s: s.pop("magic"), "state.magic", "missing"),
     (5, lambda s: s.update(zones=[]), "state.zones", "not part of a fight in this cavesim"),
     (5, lambda s: s["movement"].update(steps=[]), "state.movement", "is not the fields of the world's movement"),
-    (5, lambda s: s.update(memory=[1]), "state.memory", "the AI's notes are a table"),
+    (5, lambda s: s.update(memory=[1]), "state.memory", "should be a record"),
+    (5, lambda s: s.update(memory={"$record": "Turn", "fields": {}}), "state.memory", "does not fit Turn"),
     (5, lambda s: s.update(rng={"$rng": s["rng"]}), "state.rng", "generator"),
     (4, lambda s: s.pop("inside"), "state.inside", "missing"),
     (4, lambda s: s.update(magic={}), "state.magic", "not part of a fight in this cavesim"),
@@ -160,12 +161,12 @@ def test_a_new_record_type_is_one_line_in_the_schema(monkeypatch):
     spec = load_encounter(OGRE)
     w = new_encounter(spec, seed=3)
     w.start()
-    w.memory["mark"] = Mark(3, "ogre")
-    with pytest.raises(S.SnapshotTypeError, match=r"memory\.mark: a .*Mark cannot be saved"):
+    w.memory.ai_note["ogre"] = {"mark": Mark(3, "ogre")}
+    with pytest.raises(S.SnapshotTypeError, match=r"memory\.ai_note\.ogre\.mark: a .*Mark cannot be saved"):
         S.dumps(w, encounter_file=OGRE)
     monkeypatch.setitem(snapshot_schema.RECORD_TYPES, "Mark", Mark)
     back = S.load_text(S.dumps(w, encounter_file=OGRE), spec, policy=default_policy)
-    assert back.memory["mark"] == Mark(3, "ogre")
+    assert back.memory.ai_note["ogre"]["mark"] == Mark(3, "ogre")
     assert "``\"Effect\": Effect,``" in snapshot_schema.__doc__
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.engine.effects import Effect, find, put
 from sim.engine import attacks, specials
 from sim.engine.actions import Charge, Delay, Impossible, Run, Strike
 from sim.engine.ai.decide import default_policy
@@ -106,7 +107,7 @@ def test_a_web_holds_at_most_one_size_larger_and_eight_a_day():
     result, _ = strike(enc, "s", "a", "web", 20)
     assert isinstance(result, Impossible) and "one size larger" in result.reason
     enc = fight([("s", "monstrous-spider-small", "m", (4, 2)), ("a", "human-fighter-3", "p", (2, 2))])
-    enc.memory[("webs_left", "s")] = 0
+    enc.creatures["s"].uses["web"] = 8                     # all eight thrown
     result, _ = strike(enc, "s", "a", "web", 20)
     assert isinstance(result, Impossible) and "no web left" in result.reason
 
@@ -170,7 +171,7 @@ def test_the_gaze_save_dc_15_and_eight_rounds_of_confusion():
     save = [e for e in of_type(enc, "save") if e.cause == "confusing_gaze"][-1]
     assert (save.dc, save.save, save.success) == (15, "will", False)
     assert "confused" in a.conditions
-    assert enc.memory[("confused_until", "a")] == (enc.round + 7, "u")       # 8 rounds
+    assert find(enc.creatures["a"], "confused") == Effect("confused", "u", enc.round + 7)       # 8 rounds
     assert specials.confusion_of(enc, a) == ("babble", enc.creatures["u"])
     assert default_policy(enc, a, enc.turn) == Delay()
 
@@ -186,13 +187,13 @@ def test_confused_creatures_attack_the_nearest_even_a_friend_or_flee():
     enc = fight([("u", "umber-hulk", "m", (10, 2)), ("a", "human-fighter-3", "p", (2, 2)),
                  ("b", "human-fighter-3", "p", (3, 2))])
     a = enc.creatures["a"]
-    enc.memory[("confused_until", "a")] = (enc.round + 5, "u")
+    put(enc.creatures["a"], Effect("confused", "u", enc.round + 5))
     a.conditions.add("confused")
     enc.rng = Fixed(80)                         # already confused: no gaze save; d% 80: attack the nearest
     turn_of(enc, "a")
     act = default_policy(enc, a, enc.turn)
     assert isinstance(act, Strike) and act.target == "b"
-    enc.memory[("confused_act", "a")] = (enc.round, "flee", None)
+    enc.memory.confused_act["a"] = (enc.round, "flee", None)
     act = default_policy(enc, a, enc.turn)
     assert act.to[0] < a.pos[0] or act.to[0] == a.pos[0]           # away from the hulk on the right
     assert act.double
@@ -213,7 +214,7 @@ def test_confusion_ends_after_its_rounds():
     enc = fight([("u", "umber-hulk", "m", (14, 4)), ("a", "human-fighter-3", "p", (2, 2))])
     a = enc.creatures["a"]
     a.conditions.add("confused")
-    enc.memory[("confused_until", "a")] = (enc.round - 1, "u")
+    put(a, Effect("confused", "u", enc.round - 1))
     turn_of(enc, "a")
     assert "confused" not in a.conditions
 
@@ -289,7 +290,7 @@ def test_drow_sleep_poison_knocks_out_for_a_minute_then_for_the_fight():
     (save,) = [e for e in events if e.type == "save"]
     assert (save.dc, save.success) == (13, False)
     assert "poison_unconscious" in a.conditions and not a.in_fight and a.helpless
-    assert enc.memory[("knocked_out", "a")] == enc.round + 10
+    assert find(enc.creatures["a"], "knocked_out").until == enc.round + 10
 
 
 @pytest.mark.parametrize("secondary,asleep_after", [(20, False), (1, True)])
@@ -316,7 +317,7 @@ def test_a_confused_creature_that_is_attacked_attacks_its_attacker_next_turn():
                  ("b", "human-fighter-3", "p", (3, 2)), ("c", "human-fighter-3", "p", (2, 3))])
     a = enc.creatures["a"]
     a.conditions.add("confused")
-    enc.memory[("confused_until", "a")] = (enc.round + 5, "u")
+    put(enc.creatures["a"], Effect("confused", "u", enc.round + 5))
     strike(enc, "c", "a", "longsword", 2)                    # a miss still counts as an attack
     mark = len(enc.events)
     enc.rng = Fixed(30)                                      # would be "babble": no roll is made

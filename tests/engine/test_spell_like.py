@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.engine.effects import find
 from sim.cli import main
 from sim.engine import attacks, innate, snapshot
 from sim.engine.actions import Cast, Impossible
@@ -103,7 +104,7 @@ def test_darkness_once_a_day_then_refused_and_its_20_ft_radius():
     d = turn_of(enc, "d")
     assert innate.uses_left(enc, d, "darkness") == 1
     assert enc.perform(Cast("darkness", at=(10, 3)))
-    assert innate.uses_left(enc, d, "darkness") == 0 and enc.memory["sla:d:darkness"] == 1
+    assert innate.uses_left(enc, d, "darkness") == 0 and d.uses["sla:darkness"] == 1
     magic = enc.vision()[0].magic_dark
     assert magic[3, 14] and magic[3, 6]                 # 20 ft (4 squares) from the square: darkness
     assert not magic[3, 15] and not magic[3, 5]         # 25 ft: the bright light of the hall
@@ -139,7 +140,7 @@ def test_faerie_fire_uses_the_abilitys_caster_level_for_range_and_duration():
     (cast,) = of_type(enc, "spell", n)
     assert cast.targets == ("f",) and not of_type(enc, "save", n)      # no save
     assert "outlined" in enc.creatures["f"].conditions
-    assert enc.memory["outlined:f"] == enc.round + 9                    # 1 min/level: 10 rounds at CL 1
+    assert find(enc.creatures["f"], "outlined").until == enc.round + 9                    # 1 min/level: 10 rounds at CL 1
 
 
 # ---- faerie fire and invisibility over sight ----------------------------------------------------------
@@ -191,12 +192,12 @@ def test_invisibility_gives_plus_2_and_no_dex_then_ends_on_the_attack():
     turn_of(enc, "g")
     assert enc.perform(Cast("invisibility", target="g"))
     enc.place(d, (9, 3))
-    assert enc.memory["invisible:g"] == enc.round + 29             # 1 min/level at CL 3
+    assert find(g, "invisible").until == enc.round + 29             # 1 min/level at CL 3
     plan, e = sure_hit(enc, g, d)
     assert e.modifiers["invisible"] == 2
     assert "no_dex:invisible_attacker" in e.ac_modifiers and "dex" not in e.ac_modifiers
     assert e.concealment == "none"
-    assert "invisible" not in g.conditions and "invisible:g" not in enc.memory   # ended by the attack
+    assert "invisible" not in g.conditions and find(g, "invisible") is None   # ended by the attack
     assert enc.events[-1].type == "condition" and enc.events[-1].cause == "attacked"
     _, e2 = sure_hit(enc, g, d)
     assert "invisible" not in e2.modifiers
@@ -227,9 +228,9 @@ def test_enlarged_duergar_is_large_str_plus_2_dex_minus_2_and_its_warhammer_grow
     # +1 BAB +2 Str -1 size; 2d6 (a Large warhammer) +2 Str; AC 17 -1 size -1 Dex
     assert (b.attack("warhammer").bonus, str(b.attack("warhammer").damage), b.ac) == (2, "2d6+2", 15)
     assert b.reach_ft == 10 and b.body.height == 8.0
-    assert enc.memory["enlarged:g"] == enc.round + 29               # CL 3: 30 rounds
+    assert find(g, "enlarged").until == enc.round + 29               # CL 3: 30 rounds
     # it ends at the start of its turn after the last round: Medium again where it stands
-    enc.round = enc.memory["enlarged:g"] + 1
+    enc.round = find(g, "enlarged").until + 1
     turn_of(enc, "g")
     assert g.block.size is Size.MEDIUM and g.squares == [(8, 3)] and "enlarged" not in g.conditions
 
@@ -323,7 +324,7 @@ def test_a_snapshot_keeps_the_uses_and_the_effects():
     back = snapshot.load_text(text, enc.spec, policy=default_policy)
     g = back.creatures["g"]
     assert g.size is Size.LARGE and len(g.squares) == 4 and "enlarged" in g.conditions
-    assert back.memory["enlarged:g"] == enc.memory["enlarged:g"] and back.memory["sla:g:enlarge-person"] == 1
+    assert back.creatures["g"].effects == enc.creatures["g"].effects and back.creatures["g"].uses["sla:enlarge-person"] == 1
     assert g.block.spell_like == enc.creatures["g"].block.spell_like
 
 

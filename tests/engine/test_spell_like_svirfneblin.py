@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.engine.effects import Effect, find, put
 from sim.engine import innate, snapshot
 from sim.engine.actions import Cast
 from sim.engine.ai.decide import default_policy
@@ -34,7 +35,7 @@ def _blurred_guide(**settings):
 def test_blur_lasts_1_min_per_level_and_gives_20_percent_miss_on_the_d100():
     enc = _blurred_guide()
     s, f = enc.creatures["s"], enc.creatures["f"]
-    assert "blurred" in s.conditions and enc.memory["blurred:s"] == enc.round + 9   # CL 1: 10 rounds
+    assert "blurred" in s.conditions and find(s, "blurred").until == enc.round + 9   # CL 1: 10 rounds
     assert innate.uses_left(enc, s, "blur") == 0
     assert enc.miss_chance(f, s) == 20 and enc.miss_chance(s, f) == 0
     enc.rng = Fixed(15, 20)                    # a hit, then d% 20: missed (20% concealment)
@@ -44,7 +45,7 @@ def test_blur_lasts_1_min_per_level_and_gives_20_percent_miss_on_the_d100():
     _, e = sure_hit(enc, f, s)
     assert (e.miss_roll, e.hit) == (21, True)
     # it ends at the start of its turn after the last round
-    enc.round = enc.memory["blurred:s"] + 1
+    enc.round = find(s, "blurred").until + 1
     turn_of(enc, "s")
     assert "blurred" not in s.conditions and enc.miss_chance(f, s) == 0
 
@@ -82,7 +83,7 @@ def test_blindness_fort_dc_9_blinds_for_good():
     assert enc.perform(Cast("blindness-deafness", target="f"))
     (save,) = of_type(enc, "save", n)
     assert (save.target, save.save, save.dc, save.success) == ("f", "fortitude", 9, False)
-    assert "blinded" in f.conditions and enc.memory["blind:f"] == 9
+    assert "blinded" in f.conditions and find(f, "blindness").value("dc") == 9
     # blinded: every foe totally concealed to it (50%), -2 AC and no Dex bonus, half speed (§9.2)
     assert enc.miss_chance(f, s) == 50 and enc.blinded(f)
     enc.place(s, (15, 3))
@@ -106,7 +107,7 @@ def test_blindness_saved_or_resisted_does_nothing():
     assert [e.success for e in of_type(enc, "save", n)] == [True] and "blinded" not in enc.creatures["f"].conditions
     assert innate.uses_left(enc, enc.creatures["s"], "blindness-deafness") == 0
     # the drow's spell resistance 12: d20 1 + CL 1 fails to pass it, no save is rolled
-    enc.memory.pop("sla:s:blindness-deafness")
+    enc.creatures["s"].uses.pop("sla:blindness-deafness")
     turn_of(enc, "s")
     enc.rng = Fixed(1)
     n = len(enc.events)
@@ -137,8 +138,8 @@ def test_blur_and_blindness_round_trip_in_a_snapshot():
     text = snapshot.dumps(enc, encounter_file="test.toml")
     back = snapshot.load_text(text, enc.spec, policy=default_policy)
     assert "blurred" in back.creatures["s"].conditions and "blinded" in back.creatures["f"].conditions
-    assert back.memory["blurred:s"] == enc.memory["blurred:s"] and back.memory["blind:f"] == 9
-    assert back.memory["sla:s:blur"] == 1 and back.memory["sla:s:blindness-deafness"] == 1
+    assert find(back.creatures["s"], "blurred") == find(enc.creatures["s"], "blurred") and find(back.creatures["f"], "blindness").value("dc") == 9
+    assert back.creatures["s"].uses == {"sla:blur": 1, "sla:blindness-deafness": 1}
     assert back.miss_chance(back.creatures["f"], back.creatures["s"]) == 50    # blind: the greater miss
 
 
@@ -156,7 +157,7 @@ def test_the_ai_svirfneblin_blinds_the_foe_that_threatens_it_most_then_blurs_bef
     f.conditions.add("blinded")                # (say it is blind already): the goblin then
     assert innate_tactic(enc, s, enc.turn, [gob, f]) == Cast("blindness-deafness", target="gob")
     f.conditions.discard("blinded")
-    enc.memory["sla:s:blindness-deafness"] = 1  # used
+    enc.creatures["s"].uses["sla:blindness-deafness"] = 1  # used
     assert innate_tactic(enc, s, enc.turn, [gob, f]) is None          # the goblin 40 ft away: not yet
     enc.place(gob, (7, 3))                     # 20 ft: melee soon
     assert innate_tactic(enc, s, enc.turn, [gob, f]) == Cast("blur", target="s")
@@ -178,8 +179,8 @@ def test_glitterdust_ending_does_not_end_blindness():
     turn_of(enc, "s")
     rng, enc.rng = enc.rng, Fixed(1)
     assert enc.perform(Cast("blindness-deafness", target="f"))
-    enc.memory["glitter:f"] = [enc.round, 12]          # a glitterdust's last round, now
+    put(f, Effect("glitterdust", None, enc.round, (("dc", 12),)))          # a glitterdust's last round, now
     enc.rng = rng
     turn_of(enc, "f")
     enc.end_turn()
-    assert "glitter:f" not in enc.memory and "blinded" in f.conditions
+    assert find(f, "glitterdust") is None and "blinded" in f.conditions

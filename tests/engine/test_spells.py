@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.engine.effects import find
 from sim.engine import attacks, casting, damage, spells
 from sim.engine.actions import Cast, Impossible
 
@@ -266,7 +267,7 @@ def test_bless_gives_allies_in_50_ft_plus_1_to_hit_for_a_minute_per_level():
     assert enc.perform(Cast("bless"))
     assert set(of_type(enc, "spell", n)[-1].targets) == {"c", "f"}  # 10 squares out: 50 ft; 11 is beyond
     f, g, far = enc.creatures["f"], enc.creatures["g"], enc.creatures["far"]
-    assert f.blessed_until == enc.round + 10 - 1 and far.blessed_until < enc.round
+    assert find(f, "blessed").until == enc.round + 10 - 1 and find(far, "blessed") is None
     assert attacks.plan_attack(enc, f, f.wielded(), g).modifiers["bless"] == 1
     assert "bless" not in attacks.plan_attack(enc, far, far.wielded(), g).modifiers
 
@@ -300,10 +301,10 @@ def test_sleep_lasts_a_minute_a_level_and_a_wound_wakes():
     enc.rng = Fixed(1)
     turn_of(enc, "w")
     g1, g2 = enc.creatures["g1"], enc.creatures["g2"]
-    assert "asleep" in g1.conditions and g1.asleep_until == enc.round + 10   # 1 min at caster level 1
+    assert "asleep" in g1.conditions and find(g1, "asleep").until == enc.round + 10   # 1 min at caster level 1
     damage.deal_damage(enc, g1, [damage.DamagePart(1, "slashing", "weapon")], source=None, cause="weapon")
     assert "asleep" not in g1.conditions                                  # the wound wakes it
-    enc.round = g2.asleep_until + 1
+    enc.round = find(g2, "asleep").until + 1
     turn_of(enc, "g2")
     assert "asleep" not in g2.conditions                                  # the minute is over
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from sim.engine.effects import find
 from sim.engine import spells
 from sim.engine.actions import Cast, Impossible
 
@@ -133,7 +134,7 @@ def test_hold_person_will_dc_14_paralyses_for_a_round_per_level_with_a_save_each
     (sv,) = of_type(enc, "save", n)
     assert (sv.save, sv.dc, sv.success) == ("will", 14, False)   # 10 + 2nd level + Wis 15 (+2)
     o = enc.creatures["o"]
-    assert "paralyzed" in o.conditions and o.held == (enc.round + 3 - 1, 14) and not o.in_fight
+    assert "paralyzed" in o.conditions and find(o, "held").until == enc.round + 3 - 1 and find(o, "held").value("dc") == 14 and not o.in_fight
     assert c.block.spells.save_dc(2) == 14
     enc.rng = Fixed(2)                                         # its turn: a new save, failed: still held
     turn_of(enc, "o")
@@ -142,7 +143,7 @@ def test_hold_person_will_dc_14_paralyses_for_a_round_per_level_with_a_save_each
     enc.round += 1
     n = len(enc.events)
     turn_of(enc, "o")
-    assert "paralyzed" not in o.conditions and o.held is None
+    assert "paralyzed" not in o.conditions and find(o, "held") is None
     assert [e.cause for e in of_type(enc, "condition", n)] == ["saved"]
 
 
@@ -152,7 +153,7 @@ def test_hold_person_ends_after_its_duration():
     enc.rng = Fixed(2)
     assert enc.perform(Cast("hold-person", target="o"))
     o = enc.creatures["o"]
-    enc.round = o.held[0] + 1
+    enc.round = find(o, "held").until + 1
     n = len(enc.events)
     turn_of(enc, "o")
     assert "paralyzed" not in o.conditions and not of_type(enc, "save", n)

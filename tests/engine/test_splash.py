@@ -4,6 +4,7 @@ everyone around where it breaks (allies too), x1.5 against swarms, burning, and 
 
 from __future__ import annotations
 
+from sim.engine.effects import Effect, put
 from sim.engine.actions import Impossible, Throw
 
 from .helpers import encounter, ready
@@ -137,7 +138,7 @@ def test_splash_reaches_everything_within_5_ft_of_a_large_target_and_bless_count
                 {"id": "right", "template": "goblin", "team": "m", "at": [7, 3]},
                 {"id": "far", "template": "goblin", "team": "m", "at": [8, 3]})
     t = enc.creatures["t"]
-    t.blessed_until = enc.round
+    put(t, Effect("blessed", None, enc.round))
     enc.rng = Fixed(15, 4)
     n = len(enc.events)
     assert enc.perform(Throw("alchemists-fire", target="o"))

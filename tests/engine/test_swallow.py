@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.engine.effects import find
 from sim.engine import events as ev
 from sim.engine import grapple, swallow
 from sim.engine.actions import CutOut, Draw, EngulfMove, Escape, Move, Strike, Swallow
@@ -237,7 +238,7 @@ def test_engulf_reflex_dc_13_failed_then_acid_and_paralysis():
     assert dmg.parts == {"acid": 4} and dmg.cause == "engulfed"
     fort = of_type(enc, "save")[1]
     assert (fort.dc, fort.total, fort.success) == (20, 7, False)
-    assert "paralyzed" in f.conditions and f.paralyzed_until == 1 + 9
+    assert "paralyzed" in f.conditions and find(f, "paralyzed").until == 1 + 9
     assert not enc.turn.standard and c.aoo_used > 1
 
 

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.engine.effects import find
 from sim.engine import events as ev
 from sim.engine import dm, snapshot
 from sim.engine.actions import Strike
@@ -180,9 +181,9 @@ def test_dm_conditions_added_and_cleared():
     assert not dm.set_condition(enc, "gob", "dying", True)
     assert "follow the hit points" in dm.set_condition(enc, "gob", "dying", True).reason
     dm.set_condition(enc, "gob", "blessed", True)
-    assert enc.creatures["gob"].blessed_until == enc.round + dm.BLESS_ROUNDS
+    assert find(enc.creatures["gob"], "blessed").until == enc.round + dm.BLESS_ROUNDS
     dm.set_condition(enc, "gob", "blessed", False)
-    assert "blessed" not in enc.creatures["gob"].conditions and enc.creatures["gob"].blessed_until == 0
+    assert "blessed" not in enc.creatures["gob"].conditions and find(enc.creatures["gob"], "blessed") is None
 
 
 def test_dm_move_only_to_a_legal_square_and_no_action_spent():

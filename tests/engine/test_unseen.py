@@ -96,7 +96,7 @@ def test_the_ai_guesses_the_square_an_attack_came_from_and_rolls_50_percent():
 
 def test_a_guess_where_nobody_is_misses_without_a_roll_and_is_forgotten():
     enc, bruna, gob = _in_the_dark(gob_at=(3, 1))
-    enc.memory[("last_seen", "party")] = {"gob": (2, 1)}        # seen there, then it stepped back
+    enc.memory.last_seen["party"] = {"gob": (2, 1)}        # seen there, then it stepped back
     t = _turn(enc, "bruna")
     act = default_policy(enc, bruna, t)
     assert act == Strike(attack="longsword", at=(2, 1))
@@ -106,7 +106,7 @@ def test_a_guess_where_nobody_is_misses_without_a_roll_and_is_forgotten():
     assert (e.guessed, e.at, e.target, e.hit, e.roll, e.miss_roll) == (True, (2, 1), "", False, 0, None)
     assert Narrator(NAMES).line(e) == "Bruna, longsword at (2, 1), a guess in the dark: nobody there, a miss"
     default_policy(enc, bruna, enc.turn)
-    assert "gob" not in enc.memory[("last_seen", "party")]     # it is not there: forgotten
+    assert "gob" not in enc.memory.last_seen["party"]     # it is not there: forgotten
 
 
 def test_with_no_clue_a_blinded_creature_lights_its_torch_then_follows_the_noise():

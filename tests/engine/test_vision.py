@@ -162,7 +162,7 @@ def test_the_ai_targets_what_its_side_perceives_and_remembers_where():
     assert enc.side_perceives("monsters", bruna) == 3 and enc.side_perceives("party", gob) == 0
     enc.turn = Turn(actor="gob")
     default_policy(enc, gob, enc.turn)
-    assert enc.memory[("last_seen", "monsters")]["bruna"] == (1, 1)
+    assert enc.memory.last_seen["monsters"]["bruna"] == (1, 1)
     # bruna's torch goes out and she slips away in the dark: the goblin goes where it last saw her
     bruna.torch_lit = False
     enc.place(bruna, (9, 1))

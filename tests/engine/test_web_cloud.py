@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from sim.engine import spells, zones
+from sim.engine.effects import find, make, put
+from sim.engine import specials, spells, zones
 from sim.engine.actions import Cast, Impossible, Move
 from sim.engine.specials import BreakFree
 from sim.terrain.vision import LOCATES, NONE, SEES
@@ -66,7 +67,7 @@ def test_web_reflex_dc_15_failed_holds_it_fast():
     assert "entangled" in g.conditions and zones.stuck(enc, g)
     (z,) = enc.magic.zones
     assert z.spell == "web" and z.last_round == enc.round + 499        # 10 min (100 rounds) a level, 5th level
-    assert enc.memory[("entangled", "g")] == (25, 20, "w")             # Escape Artist DC 25, Strength DC 20
+    assert specials.entangled(enc, enc.creatures["g"]) == (25, 20, "w")             # Escape Artist DC 25, Strength DC 20
     turn_of(enc, "g")
     enc.perform(Move(to=(14, 1)))
     assert g.pos == (10, 1)                                            # it cannot move from its space
@@ -110,7 +111,7 @@ def test_walking_out_of_the_web_frees_and_walking_in_catches():
     turn_of(enc, "g")
     enc.rng = Fixed(20)
     enc.perform(Move(to=(16, 1)))
-    assert g.pos[0] >= 14 and "entangled" not in g.conditions and not enc.memory.get("inweb:g")
+    assert g.pos[0] >= 14 and "entangled" not in g.conditions and find(g, "in_web") is None
     turn_of(enc, "g")
     enc.rng = Fixed(1)                                                 # Reflex 1: fails on the way in
     enc.perform(Move(to=(11, 1)))
@@ -171,7 +172,7 @@ def test_nauseated_1d4_plus_1_rounds_after_leaving():
     enc.place(g, (25, 0))                                              # out of the cloud
     enc.rng = Fixed(3)
     turn_of(enc, "g")
-    assert enc.memory["cloudsick:g"] == 3                    # 1d4 (3) + 1 = 4 turns: this one and 3 more
+    assert find(enc.creatures["g"], "cloud_sick").value("left") == 3                    # 1d4 (3) + 1 = 4 turns: this one and 3 more
     for _ in range(3):
         turn_of(enc, "g")
         assert g.nauseated
@@ -243,10 +244,10 @@ def test_a_fight_with_a_web_and_a_cloud_goes_round_a_snapshot():
     x, y = c.pos
     w.magic.zones = [zones.Zone(spell="web", squares=((x, y), (x + 1, y)), owner=c.id, last_round=99, dc=15),
                zones.Zone(spell="stinking-cloud", squares=((x, y + 1),), owner=c.id, last_round=4, dc=16)]
-    w.memory["inweb:" + c.id] = True
-    w.memory["cloudsick:" + c.id] = 2
+    put(c, make("in_web", c.id))
+    put(c, make("cloud_sick", c.id, rolled=1, left=2))
     back = S.load_text(S.dumps(w, encounter_file=enc_file), spec, policy=w.policy)
-    assert back.magic.zones == w.magic.zones and back.memory["cloudsick:" + c.id] == 2
+    assert back.magic.zones == w.magic.zones and back.creatures[c.id].effects == c.effects
     w.run()
     back.run()
     assert dumps(back.events) == dumps(w.events)

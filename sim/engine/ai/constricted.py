@@ -41,7 +41,7 @@ HORIZON_ROUNDS = 4
 
 def note(w: World, c: Creature, **data) -> None:
     """Leave the policy's reason for the encounter to log (:class:`sim.engine.events.Decided`)."""
-    w.memory[("ai_note", c.id)] = data
+    w.memory.ai_note[c.id] = data
 
 
 def works_in(att, cat: Category) -> bool:
@@ -128,7 +128,7 @@ def instead(w: World, c: Creature, t: Turn, foes: list[Creature], att, target: C
     if out is not None and v_out > v_here and v_out > 0:
         p, actions = out
         note(w, c, choice="backs_out", weapon=name, category=cat.name)
-        w.memory.setdefault("backed_out", set()).add(c.id)   # it will not walk back in (ai._reposition)
+        w.memory.backed_out.add(c.id)   # it will not walk back in (ai._reposition)
         threatened = any(set(c.squares) & attacks.threatens(w, f) for f in foes)
         if threatened and t.full_round and not t.moved:
             return Withdraw(p)   # the first square out of a threatened square provokes nothing

@@ -25,7 +25,6 @@ import numpy as np
 
 from sim.base.coords import Pos
 from sim.engine import attack_actions, attacks, moves
-from sim.engine.ai import unseen
 from sim.engine.actions import (
     Cast,
     Charge,
@@ -50,6 +49,7 @@ from sim.engine.ai import constricted as ai_constricted
 from sim.engine.ai import maneuvers as ai_maneuvers
 from sim.engine.ai import specials as ai_specials
 from sim.engine.ai import swallow as ai_swallow
+from sim.engine.ai import unseen
 from sim.engine.ai.armor import armor_first
 from sim.engine.ai.estimates import (
     attack_squares,
@@ -81,6 +81,7 @@ from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.effects import lasting
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
@@ -174,7 +175,7 @@ def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
     action or None)."""
     if not w.vision_on:
         return foes, None
-    memory = w.memory.setdefault(("last_seen", c.team), {})
+    memory = w.memory.last_seen.setdefault(c.team, {})
     known = [f for f in foes if w.side_perceives(c.team, f) >= LOCATES]
     for f in known:
         memory[f.id] = tuple(f.pos)
@@ -260,7 +261,7 @@ def _hold_ground(w: World, c: Creature, t: Turn, foes: list[Creature]):
     walkers = [f for f in foes if not f.is_swarm and f.in_fight and not is_ranged(f)]
     if not walkers:
         return None
-    held = w.memory.setdefault("held_ground", {}).setdefault(c.id, set())
+    held = w.memory.held_ground.setdefault(c.id, set())
     if len(held) >= 10 and w.round not in held:
         return None
     rows, cols = w.grid.shape
@@ -357,7 +358,7 @@ def _reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
     if p == c.pos:
         ai_constricted.note(w, c, choice="idle", reason="in_place")
         return None  # already where it wants to be (its attack is spent, or it waits)
-    if (c.id in w.memory.get("backed_out", ()) and att is not None and att.mode == "melee"
+    if (c.id in w.memory.backed_out and att is not None and att.mode == "melee"
             and _penalty_at(c, att, Category(int(f.category[p[1], p[0]]))) >= 6.0
             and ai_constricted.works_in(att, attacks.standing_category(w, c))):
         # it backed out of a space where its weapon does not work, and every square it could attack
@@ -443,7 +444,7 @@ def _hold_chokepoint(w: World, c: Creature, t: Turn, target: Creature, dest: Pos
     hard = [s for s in path.steps if Category[s.category] >= Category.CRAWL]
     if not hard:
         return None
-    held = w.memory.setdefault("held_rounds", {}).setdefault(c.id, set())
+    held = w.memory.held_rounds.setdefault(c.id, set())
     if len(held) >= 3 and w.round not in held:  # patience: after three rounds of waiting, go in
         return None
     held.add(w.round)
@@ -652,7 +653,7 @@ def _support(w: World, c: Creature, t: Turn, foes: list[Creature]):
         hold = hold_target(w, c, foes) or delay_poison(w, c, foes)   # §8; delay poison §8.6
         if hold is not None:
             return hold
-    if has_spell(c, "bless") is not None and c.blessed_until < w.round:
+    if has_spell(c, "bless") is not None and not lasting(c, "blessed", w.round):
         near = [a for a in w.allies(c) if footprint_distance_ft(c.squares, a.squares) <= int(spell_data()["bless"]["radius_ft"])]
         if len(near) >= 2 and all(footprint_distance_ft(c.squares, f.squares) > 10 for f in foes):
             return Cast("bless")

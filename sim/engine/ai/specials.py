@@ -14,6 +14,7 @@ from sim.engine import attacks, moves, specials
 from sim.engine.actions import Delay, Move, Strike, Turn
 from sim.engine.ai import strands as ai_strands
 from sim.engine.creature import Creature
+from sim.engine.effects import find
 from sim.engine.world import World
 from sim.terrain.geometry import footprint_distance_ft
 
@@ -28,8 +29,8 @@ def override(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Callab
         if behaviour != "act_normally":
             return confused_action(w, c, t, behaviour, caster, melee)
     if specials.entangled(w, c) is not None and t.standard:
-        in_web = w.memory.get(f"inweb:{c.id}")   # the web spell: a stuck creature breaks loose in a full
-        if not in_web or (w.memory.get(f"webstuck:{c.id}") and t.full_round):   # round; a loose one walks
+        in_web = find(c, "in_web")   # the web spell: a stuck creature breaks loose in a full
+        if not in_web or (find(c, "web_stuck") and t.full_round):   # round; a loose one walks
             return specials.BreakFree()
     act = ai_strands.override(w, c, t, foes)     # a roper's strands, a stuck creature (§11.15)
     if act is not None:

@@ -15,6 +15,7 @@ from sim.engine.ai.estimates import distance_field, is_ranged
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
 from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.effects import find
 from sim.engine.spells import area_of
 from sim.engine.split import MAX_HP_UNSPLIT
 from sim.engine.world import World
@@ -72,7 +73,7 @@ def hold_target(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
         return None
     data = spell_data()["hold-person"]
     reach = range_ft(c, data["range"])
-    cands = [f for f in foes if f.block.type in data["target_types"] and not f.is_swarm and f.held is None
+    cands = [f for f in foes if f.block.type in data["target_types"] and not f.is_swarm and find(f, "held") is None
              and f.in_fight and footprint_distance_ft(c.squares, f.squares) <= reach
              and line_of_effect(w.grid.rock, c.squares, f.squares) and w.perception(c, f) >= SEES]
     if not cands:

@@ -4,7 +4,7 @@ sees in the dark keeps out of the enemy's light.
 **Guessing a square** (SRD total concealment: the attacker picks the square it thinks the foe is
 in). A creature whose side perceives no enemy attacks the square it has a clue to, in this order:
 
-1. the square where its side last saw a foe (``w.memory[("last_seen", team)]``), if it can reach
+1. the square where its side last saw a foe (``w.memory.last_seen[team]``), if it can reach
    it from where it stands;
 2. a square next to it from which an unseen foe attacked it in melee since its last turn (the
    attack came from there), or its own square when an unseen swarm damaged it there;
@@ -115,7 +115,7 @@ def _pick(w: World, c: Creature, att, squares) -> Pos | None:
 def guess(w: World, c: Creature, t: Turn, foes: list[Creature]):
     """A :class:`Strike` at a guessed square from the side's memory or the attacks on ``c`` (see
     the module notes), or None. Forgets a remembered square found empty."""
-    memory = w.memory.setdefault(("last_seen", c.team), {})
+    memory = w.memory.last_seen.setdefault(c.team, {})
     wrong = _wrong_this_turn(w, c)
     for fid, p in list(memory.items()):
         if tuple(p) in wrong:
@@ -218,7 +218,7 @@ def keep_to_the_dark(w: World, c: Creature, t: Turn, foes: list[Creature]):
         step = _dark_step(w, c, spots[:6], lit, budget=2 if t.full_move and t.needs(c, full=True) is None else 1)
         if step is not None:
             return step
-    held = w.memory.setdefault("kept_dark", {}).setdefault(c.id, set())
+    held = w.memory.kept_dark.setdefault(c.id, set())
     if len(held) >= PATIENCE_ROUNDS and w.round not in held:
         return None
     held.add(w.round)
