@@ -59,12 +59,6 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
-def _clock(rounds: float) -> str:
-    seconds = int(round(rounds * 6))
-    return f"{seconds // 60:d}:{seconds % 60:02d}"
-
-
-
 WORDS = {  # what -> (one creature, several)
     "walk": ("walks", "walk"), "single_file": ("goes single file", "go single file"), "crawl": ("crawls", "crawl"),
     "awkward": ("squeezes (awkward space)", "squeeze (awkward space)"),
@@ -202,7 +196,7 @@ def _print_text(result) -> None:
         Stretch,
         Wait,
     )
-    from sim.story.crawlwords import light_words, notice_words, reason_words
+    from sim.story.crawlwords import clock, light_words, notice_words, reason_words
 
     spec = result.spec
     print(f"{spec.name} (seed {spec.seed}): {' > '.join(m.id for m in spec.party)}")
@@ -239,7 +233,7 @@ def _print_text(result) -> None:
             line = f"{who} {_verb(e.what, e.who)}: {reason_words(e.why)}"
         else:
             line = f"{who} {_verb(e.what, e.who)} at {e.at}"
-        print(f"  {_clock(e.start):>6} {e.start:>7g}  {line}")
+        print(f"  {clock(e.start):>6} {e.start:>7g}  {line}")
     print()
-    print(f"total: {plural(float(result.total_rounds), 'round')} = {_clock(result.total_rounds)} (min:sec); "
+    print(f"total: {plural(float(result.total_rounds), 'round')} = {clock(result.total_rounds)} (min:sec); "
           f"arrived: {', '.join(result.arrived) or 'no one'}")

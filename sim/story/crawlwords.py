@@ -18,6 +18,7 @@ from typing import Any
 from sim.crawl.records import (
     ArmorOff,
     ArmorOn,
+    Arrive,
     Awkward,
     CannotFollow,
     CannotPass,
@@ -32,6 +33,7 @@ from sim.crawl.records import (
     LightOut,
     Noticed,
     Squeeze,
+    StandUp,
     Stretch,
     Tight,
     Wait,
@@ -191,9 +193,9 @@ class CrawlWords:
             if e.summary.armor_off:
                 head += f"; armour off: {join_names([self.name(c) for c in e.summary.armor_off])}"
             return head
-        if e.what == "arrive":
+        if isinstance(e, Arrive):
             return f"{who} arrive{'' if many else 's'} at {self.goal()}"
-        if e.what == "stand_up":
+        if isinstance(e, StandUp):
             return f"{who} stand{'' if many else 's'} up"
         raise TypeError(f"not a crawl timeline entry: {e!r}")
 

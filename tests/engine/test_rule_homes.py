@@ -99,5 +99,5 @@ def test_armor_removal_has_one_home():
                      if re.search(r"\.remove\b(?!\()", p.read_text()) and p.name != "armor.py")
     assert readers == [], readers   # nobody else reads the armor's removal time
     users = {str(p.relative_to(root)) for p in root.rglob("*.py") if "sim.rules.armor import" in p.read_text()}
-    assert {"crawl/run.py", "engine/armor.py", "terrain/movement/armored.py", "cli/move.py"} <= users
+    assert {"crawl/route.py", "crawl/gear.py", "engine/armor.py", "terrain/movement/armored.py", "cli/move.py"} <= users
     assert rule.ARMOR_OFF_CATEGORIES == tuple(c for c in rule.Category if rule.needs_armor_off(c))
