@@ -1,8 +1,9 @@
 """The search of a distance map: the least label of every state from one square, no goal, no
 predecessors, no feet walked (:func:`distance_search`), and the map's move actions, feet and
 rounds from it (:func:`distance`). Compiled apart from :mod:`.search` with a loop tuned for what
-costs there (see :func:`distance_search`); :func:`_dwalks` and :func:`_dothers` are inlined
-into it."""
+costs there (see :func:`distance_search`). The loop is one function on purpose: numba's inlining
+of a helper that takes arrays adds reference counting at every call (a first split into inlined
+helpers ran the distance map 1.2x slower)."""
 
 from __future__ import annotations
 
@@ -53,114 +54,6 @@ def _drelax(key, words, pool, head, free, n_pool, pending, bmask, ns, nk, C, N2,
         return free, n_pool, pending
     free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, ns, nk, nb, C)
     return free, n_pool, pending + 1
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _dwalks(key, words, pool, head, free, n_pool, pending, bmask, cell, mask, off, lim, st, k0, n0, ts0, k1, n1, ts1,
-            sp, kb, kmask, M, C):  # pragma: no cover - compiled
-    """The walking steps of :func:`distance_search` from a standing state (label ``k0``, parity
-    ``st``) and, when ``k1 >= 0``, the other parity expanded beside it, into the WALK squares
-    around ``cell`` within what is left of the turn, each with the crawl in and stand up it
-    allows; queued at once. Returns (free, n_pool, pending, the (direction, source) pairs left
-    to :func:`_dothers`: bit d + 8 j)."""
-    slow = 0
-    # the directions whose square cannot be improved: both standing labels at most
-    # key + 1 (every step adds at least 1, and standing beats prone as early)
-    skip = 0
-    for d in range(8):
-        nb = 2 * (cell + ((mask >> d) & 1) * load(off, d))  # a closed direction reads this square
-        skip |= np.int64((load(key, nb) <= lim) & (load(key, nb + 1) <= lim)) << d
-    todo = mask & ~skip
-    while todo:
-        d = lowest_bit(todo)
-        todo &= todo - 1
-        ncell = cell + load(off, d)
-        nb = 2 * ncell
-        nw = np.int64(load(words, ncell))
-        if (nw >> 8) & 7 != WALK:
-            slow |= (1 << d) | ((1 << (d + 8)) if k1 >= 0 else 0)
-            continue
-        m = nw >> 12
-        diag = d >= 4
-        nk, par, _ = walk_step(m, diag, st, k0, sp - (k0 & kmask), ts0, (n0 + M) << kb, sp)
-        if nk < 0:
-            slow |= 1 << d
-        else:
-            if nk < load(key, nb + par):
-                free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb + par, nk, nb, C)
-                pending += 1
-            # or drop prone (free), crawl in and stand up: parity 0, one move action after
-            # crawling (the prone state between is covered by the walk, so it is skipped)
-            ck = ((n0 + M * m + M) << kb) + sp
-            if (par == 1) & (ck < load(key, nb)):
-                free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb, ck, nb, C)
-                pending += 1
-        if k1 >= 0:
-            nk, par, _ = walk_step(m, diag, st ^ 1, k1, sp - (k1 & kmask), ts1, (n1 + M) << kb, sp)
-            if nk < 0:
-                slow |= 1 << (d + 8)
-            else:
-                if nk < load(key, nb + par):
-                    free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb + par, nk, nb, C)
-                    pending += 1
-                ck = ((n1 + M * m + M) << kb) + sp
-                if (par == 1) & (ck < load(key, nb)):
-                    free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb, ck, nb, C)
-                    pending += 1
-    return free, n_pool, pending, slow
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _dothers(key, words, pool, head, free, n_pool, pending, bmask, cell, slow, off, lim, st, n0, ts0, n1, ts1, sp, kb,
-             M, awk_units, tight_units, C, N2):  # pragma: no cover - compiled
-    """The steps of :func:`distance_search` that :func:`_dwalks` leaves (the bits of ``slow``): a
-    walk timed from the next turn, crawling (prone, or into a CRAWL square), Escape Artist.
-    Returns (free, n_pool, pending)."""
-    while slow:
-        b = lowest_bit(slow)
-        slow &= slow - 1
-        d = b & 7
-        if b < 8:
-            n_units, ts, sst = n0, ts0, st
-        else:
-            n_units, ts, sst = n1, ts1, st ^ 1
-        ncell = cell + load(off, d)
-        nb = 2 * ncell
-        if (load(key, nb) <= lim) & (load(key, nb + 1) <= lim):
-            continue
-        nw = np.int64(load(words, ncell))
-        mq = (nw >> 8) & 7
-        m = nw >> 12
-        if mq == BLOCKED:
-            continue
-        if mq == WALK and sst != PRONE:
-            # a step that does not fit what is left of the turn: from the next turn, by the
-            # minimum movement if dearer than a double move (§6.1) ...
-            diag1 = d >= 4 and m == 1
-            free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask,
-                                            nb + (1 if diag1 else 0),
-                                            fresh_step(n_units, ts, M, kb, sp,
-                                                       (1 if diag1 else (3 * m) >> 1) if d >= 4 else m),
-                                            C, N2, M, kb)
-            # ... or drop prone (free) and crawl
-            nk = ((n_units + M * m) << kb) + sp
-            ns = N2 + ncell
-        elif mq == WALK or mq == CRAWL:  # crawl: a square per move action (x multiplier)
-            nk = ((n_units + M * m) << kb) + sp
-            ns = N2 + ncell
-        else:  # Escape Artist
-            if mq == AWKWARD:
-                if awk_units <= 0:
-                    continue
-                nk = ((n_units + awk_units) << kb) + sp
-            else:
-                if tight_units <= 0:
-                    continue
-                nk = ((turn_boundary(n_units, ts, M) + tight_units) << kb) + sp
-            ns = N2 + ncell if (nw >> 11) & 1 else nb
-        free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask, ns, nk, C, N2,
-                                        M, kb)
-    return free, n_pool, pending
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -257,16 +150,100 @@ def distance_search(words, C, start, start_prone, sp, kb, M, awk_units, tight_un
                 ts1 = (n1 & 1) == 0 if M == 1 else n1 % (2 * M) == 0
         slow = 0  # (direction, source) pairs left to the general code below: bit d + 8 j
         if st != PRONE:
-            free, n_pool, pending, slow = _dwalks(key, words, pool, head, free, n_pool, pending, bmask, cell, mask, off,
-                                                  lim, st, k0, n0, ts0, k1, n1, ts1, sp, kb, kmask, M, C)
+            # the directions whose square cannot be improved: both standing labels at most
+            # key + 1 (every step adds at least 1, and standing beats prone as early)
+            skip = 0
+            for d in range(8):
+                nb = 2 * (cell + ((mask >> d) & 1) * load(off, d))  # a closed direction reads this square
+                skip |= np.int64((load(key, nb) <= lim) & (load(key, nb + 1) <= lim)) << d
+            todo = mask & ~skip
+            while todo:
+                d = lowest_bit(todo)
+                todo &= todo - 1
+                ncell = cell + load(off, d)
+                nb = 2 * ncell
+                nw = np.int64(load(words, ncell))
+                if (nw >> 8) & 7 != WALK:
+                    slow |= (1 << d) | ((1 << (d + 8)) if k1 >= 0 else 0)
+                    continue
+                m = nw >> 12
+                diag = d >= 4
+                nk, par, _ = walk_step(m, diag, st, k0, sp - (k0 & kmask), ts0, (n0 + M) << kb, sp)
+                if nk < 0:
+                    slow |= 1 << d
+                else:
+                    if nk < load(key, nb + par):
+                        free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb + par, nk, nb, C)
+                        pending += 1
+                    # or drop prone (free), crawl in and stand up: parity 0, one move action after
+                    # crawling (the prone state between is covered by the walk, so it is skipped)
+                    ck = ((n0 + M * m + M) << kb) + sp
+                    if (par == 1) & (ck < load(key, nb)):
+                        free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb, ck, nb, C)
+                        pending += 1
+                if k1 >= 0:
+                    nk, par, _ = walk_step(m, diag, st ^ 1, k1, sp - (k1 & kmask), ts1, (n1 + M) << kb, sp)
+                    if nk < 0:
+                        slow |= 1 << (d + 8)
+                    else:
+                        if nk < load(key, nb + par):
+                            free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb + par, nk, nb, C)
+                            pending += 1
+                        ck = ((n1 + M * m + M) << kb) + sp
+                        if (par == 1) & (ck < load(key, nb)):
+                            free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb, ck, nb, C)
+                            pending += 1
         else:
             slow = mask
             if (w >> 8) & 7 == WALK:  # stand up in place: a move action
                 free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask, 2 * cell,
                                                 ((n0 + M) << kb) + sp, C, N2, M, kb)
-        free, n_pool, pending = _dothers(key, words, pool, head, free, n_pool, pending, bmask, cell, slow, off, lim, st,
-                                         n0, ts0, n1, ts1, sp, kb, M, awk_units, tight_units, C, N2)
+        while slow:
+            b = lowest_bit(slow)
+            slow &= slow - 1
+            d = b & 7
+            if b < 8:
+                n_units, ts, sst = n0, ts0, st
+            else:
+                n_units, ts, sst = n1, ts1, st ^ 1
+            ncell = cell + load(off, d)
+            nb = 2 * ncell
+            if (load(key, nb) <= lim) & (load(key, nb + 1) <= lim):
+                continue
+            nw = np.int64(load(words, ncell))
+            mq = (nw >> 8) & 7
+            m = nw >> 12
+            if mq == BLOCKED:
+                continue
+            if mq == WALK and sst != PRONE:
+                # a step that does not fit what is left of the turn: from the next turn, by the
+                # minimum movement if dearer than a double move (§6.1) ...
+                diag1 = d >= 4 and m == 1
+                free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask,
+                                                nb + (1 if diag1 else 0),
+                                                fresh_step(n_units, ts, M, kb, sp,
+                                                       (1 if diag1 else (3 * m) >> 1) if d >= 4 else m),
+                                                C, N2, M, kb)
+                # ... or drop prone (free) and crawl
+                nk = ((n_units + M * m) << kb) + sp
+                ns = N2 + ncell
+            elif mq == WALK or mq == CRAWL:  # crawl: a square per move action (x multiplier)
+                nk = ((n_units + M * m) << kb) + sp
+                ns = N2 + ncell
+            else:  # Escape Artist
+                if mq == AWKWARD:
+                    if awk_units <= 0:
+                        continue
+                    nk = ((n_units + awk_units) << kb) + sp
+                else:
+                    if tight_units <= 0:
+                        continue
+                    nk = ((turn_boundary(n_units, ts, M) + tight_units) << kb) + sp
+                ns = N2 + ncell if (nw >> 11) & 1 else nb
+            free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask, ns, nk, C, N2,
+                                            M, kb)
     return settled
+
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def distance(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, nbuckets,

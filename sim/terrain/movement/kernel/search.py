@@ -1,8 +1,9 @@
 """The search behind paths and reach: every state settled at its least label, with a goal an
 A* search (:func:`squares_to_goal` is its estimate), optionally tracking predecessors and the
-feet walked (the package docstring sets out the states, labels and transitions). One
-expansion is :func:`_expand` (the walking steps, then the others) and :func:`_queue`; numba
-inlines them into the loop of :func:`search`."""
+feet walked (the package docstring sets out the states, labels and transitions). The loop of
+:func:`search` is one function on purpose: numba's inlining of a helper that takes arrays adds
+reference counting at every call (a first split of one expansion into inlined helpers ran paths
+and reach 1.5x slower)."""
 
 from __future__ import annotations
 
@@ -15,215 +16,6 @@ from sim.terrain.movement.kernel.lowlevel import prefetch
 from sim.terrain.movement.kernel.steps import eta, fresh_step, prone_covered, turn_boundary, walk_step
 
 _CANDIDATES = 32  # per expansion: 2 states x 8 directions x (a step + crawling instead)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _standing_steps(words, key, cell, off, mask, src, src_k, src_room, src_ts, src_nxt, nsrc, lim, tie, sp, kb, M,
-                    cand_s, cand_k, cand_ft, cand_src):  # pragma: no cover - compiled
-    """The walking steps of :func:`search` from the standing sources ``src[:nsrc]`` (a state and
-    the other parity expanded beside it) into the WALK squares around ``cell``, within what is
-    left of the turn (:func:`walk_step`), each with the crawl in and stand up it allows; the
-    candidates go to ``cand_*``. Returns (candidates written, the (direction, source) pairs left
-    to :func:`_other_steps`: bit d + 8 j)."""
-    nc = 0
-    slow = 0
-    for d in range(8):
-        if not (mask >> d) & 1:
-            continue
-        ncell = cell + off[d]
-        nb = 2 * ncell
-        if key[nb] <= lim and key[nb + 1] <= lim:
-            continue
-        nw = np.int64(words[ncell])
-        if (nw >> 8) & 7 != WALK:
-            slow |= (1 << d) | ((1 << (d + 8)) if nsrc == 2 else 0)
-            continue
-        m = nw >> 12
-        for j in range(nsrc):
-            sj = src[j]
-            nk, par, cost = walk_step(m, d >= 4, sj & 1, src_k[j], src_room[j], src_ts[j], src_nxt[j], sp)
-            if nk < 0:
-                slow |= 1 << (d + 8 * j)
-                continue
-            ns = nb + par
-            if nk - tie < key[ns]:
-                cand_s[nc] = ns
-                cand_k[nc] = nk
-                cand_ft[nc] = 5 * cost
-                cand_src[nc] = sj
-                nc += 1
-            if par == 1:
-                # or drop prone (free), crawl in and stand up: parity 0, one move action
-                # after crawling; the prone state between brings nothing else (it is
-                # covered by this walk), so it is skipped (the pred keeps a note of it)
-                ck = (((src_k[j] >> kb) + M * m + M) << kb) + sp
-                if ck - tie < key[nb]:
-                    cand_s[nc] = nb
-                    cand_k[nc] = ck
-                    cand_ft[nc] = 5
-                    cand_src[nc] = sj | CRAWLED_IN
-                    nc += 1
-    return nc, slow
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _other_steps(words, key, cell, off, slow, src, src_k, src_ts, lim, N2, sp, kb, M, awk_units, tight_units,
-                 cand_s, cand_k, cand_ft, cand_src, nc):  # pragma: no cover - compiled
-    """The steps of :func:`search` that :func:`_standing_steps` leaves (the bits of ``slow``):
-    a walk timed from the next turn, crawling (prone, or into a CRAWL square), Escape Artist.
-    Appends to ``cand_*`` after the ``nc`` written; returns the new count."""
-    for b in range(16):
-        if not (slow >> b) & 1:
-            continue
-        d = b & 7
-        j = b >> 3
-        sj = src[j]
-        sst = PRONE if sj >= N2 else sj & 1
-        n_units = src_k[j] >> kb
-        ncell = cell + off[d]
-        nb = 2 * ncell
-        if key[nb] <= lim and key[nb + 1] <= lim:
-            continue
-        nw = np.int64(words[ncell])
-        mq = (nw >> 8) & 7
-        m = nw >> 12
-        if mq == BLOCKED:
-            continue
-        if mq == WALK and sst != PRONE:
-            # a step that does not fit what is left of the turn: from the next turn (the
-            # count restarts), by the minimum movement if dearer than a double move ...
-            diag1 = d >= 4 and m == 1
-            cost = (1 if diag1 else (3 * m) >> 1) if d >= 4 else m
-            cand_s[nc] = nb + (1 if diag1 else 0)
-            cand_k[nc] = fresh_step(n_units, src_ts[j], M, kb, sp, cost)
-            cand_ft[nc] = 5 * cost
-            cand_src[nc] = sj
-            nc += 1
-            # ... or drop prone (free) and crawl
-            cand_s[nc] = N2 + ncell
-            cand_k[nc] = ((n_units + M * m) << kb) + sp
-            cand_ft[nc] = 5
-            cand_src[nc] = sj
-            nc += 1
-        elif mq == WALK or mq == CRAWL:  # crawl: a square per move action (x multiplier)
-            cand_s[nc] = N2 + ncell
-            cand_k[nc] = ((n_units + M * m) << kb) + sp
-            cand_ft[nc] = 5
-            cand_src[nc] = sj
-            nc += 1
-        else:  # Escape Artist
-            if mq == AWKWARD:
-                if awk_units <= 0:
-                    continue
-                nk = ((n_units + awk_units) << kb) + sp
-            else:
-                if tight_units <= 0:
-                    continue
-                nk = ((turn_boundary(n_units, src_ts[j], M) + tight_units) << kb) + sp
-            cand_s[nc] = N2 + ncell if (nw >> 11) & 1 else nb
-            cand_k[nc] = nk
-            cand_ft[nc] = 5
-            cand_src[nc] = sj
-            nc += 1
-    return nc
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _queue(cand_s, cand_k, cand_ft, cand_src, nc, max_key, N2, M, kb, sp, inv_sp, C, words, key, pred, walked, done,
-           track, use_goal, togo, togo_cap, cur, nbuckets, pool, head, bmask, free, n_pool,
-           pending):  # pragma: no cover - compiled
-    """Store the candidates of one expansion of :func:`search` that improve a state (or, when
-    tracking, reach it as early with less movement) and queue them at their priority, prefetching
-    what their own expansion will read. ``pool`` has room for all. Returns (free, n_pool, pending)."""
-    for i in range(nc):
-        ns = cand_s[i]
-        nk = cand_k[i]
-        if nk > max_key:
-            continue
-        if ns < N2:
-            nb = ns - (ns & 1)
-        else:
-            nb = 2 * (ns - N2)
-            if prone_covered(key, nb, nk, M, kb):
-                continue
-        if nk >= key[ns]:
-            if not (track and nk == key[ns] and walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i] < walked[ns]):
-                continue
-            pred[ns] = cand_src[i]  # as early, with less movement: prefer it ...
-            walked[ns] = walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i]
-            if done[ns] == 0:
-                continue  # ... it is still queued
-            done[ns] = 0  # ... and pass it on: expand it again
-        else:
-            key[ns] = nk
-            if track:
-                pred[ns] = cand_src[i]
-                walked[ns] = walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i]
-        prio = nk
-        if use_goal:
-            prio = eta(nk, min(togo[nb >> 1], togo_cap), sp, kb, M, inv_sp)
-            if prio - cur >= nbuckets:
-                raise ValueError("bucket ring too small for this search")
-        prefetch(key, nb - 2 * C)  # what it will look at when its turn comes
-        prefetch(key, nb + 2 * C)
-        prefetch(words, (nb >> 1) - C)
-        prefetch(words, (nb >> 1) + C)
-        prefetch(done, ns)
-        if free >= 0:
-            ne = free
-            free = pool[2 * ne + 1]
-        else:
-            ne = n_pool
-            n_pool += 1
-        pool[2 * ne] = ns
-        pool[2 * ne + 1] = head[prio & bmask]
-        head[prio & bmask] = ne
-        pending += 1
-    return free, n_pool, pending
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _expand(words, key, done, s, st, cell, k0, cur, pair, tie, N2, sp, kb, kmask, M, awk_units, tight_units, off,
-            src, src_k, src_room, src_ts, src_nxt, cand_s, cand_k, cand_ft, cand_src):  # pragma: no cover - compiled
-    """One expansion of :func:`search`: state ``s`` (posture ``st``, label ``k0``) and, in plain
-    Dijkstra order (``pair``), the other parity beside it when its label is final too; the
-    states it may improve go to ``cand_*``. Returns (candidates, states expanded: 1 or 2)."""
-    w = np.int64(words[cell])
-    mask = w & 255
-    nsrc = 1
-    src[0] = s
-    if pair and st != PRONE and key[s ^ 1] <= cur + 1 and done[s ^ 1] == 0:
-        src[1] = s ^ 1  # nothing can lower it any more: expand it now, sharing the loads
-        done[s ^ 1] = 1
-        nsrc = 2
-    for j in range(nsrc):
-        kj = key[src[j]]
-        nj = kj >> kb
-        src_k[j] = kj
-        src_room[j] = sp - (kj & kmask)
-        src_ts[j] = (nj & 1) == 0 if M == 1 else nj % (2 * M) == 0  # the next action starts a turn
-        src_nxt[j] = (nj + M) << kb
-    # a neighbour standing by then at both parities cannot be improved from here (every
-    # step adds at least 1, and standing beats prone as early; when tracking, an equal
-    # label may still bring a shorter walk)
-    lim = k0 + 1 - tie
-    nc = 0
-    slow = 0  # (direction, source) pairs left to the general code below: bit d + 8 j
-    if st != PRONE:
-        nc, slow = _standing_steps(words, key, cell, off, mask, src, src_k, src_room, src_ts, src_nxt, nsrc, lim,
-                                   tie, sp, kb, M, cand_s, cand_k, cand_ft, cand_src)
-    else:
-        slow = mask
-        if (w >> 8) & 7 == WALK:  # stand up in place: a move action
-            cand_s[nc] = 2 * cell
-            cand_k[nc] = src_nxt[0] + sp
-            cand_ft[nc] = 0
-            cand_src[nc] = s
-            nc += 1
-    if slow:
-        nc = _other_steps(words, key, cell, off, slow, src, src_k, src_ts, lim, N2, sp, kb, M, awk_units,
-                          tight_units, cand_s, cand_k, cand_ft, cand_src, nc)
-    return nc, nsrc
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -325,17 +117,177 @@ def search(words, C, start, start_prone, start_key, start_par, sp, kb, M, awk_un
                 found = s
             continue
 
-        nc, nsrc = _expand(words, key, done, s, st, cell, k0, cur, pair, tie, N2, sp, kb, kmask, M, awk_units,
-                           tight_units, off, src, src_k, src_room, src_ts, src_nxt, cand_s, cand_k, cand_ft, cand_src)
-        settled += nsrc - 1
+        w = np.int64(words[cell])
+        mask = w & 255
+        nsrc = 1
+        src[0] = s
+        if pair and st != PRONE and key[s ^ 1] <= cur + 1 and done[s ^ 1] == 0:
+            src[1] = s ^ 1  # nothing can lower it any more: expand it now, sharing the loads
+            done[s ^ 1] = 1
+            nsrc = 2
+            settled += 1
+        for j in range(nsrc):
+            kj = key[src[j]]
+            nj = kj >> kb
+            src_k[j] = kj
+            src_room[j] = sp - (kj & kmask)
+            src_ts[j] = (nj & 1) == 0 if M == 1 else nj % (2 * M) == 0  # the next action starts a turn
+            src_nxt[j] = (nj + M) << kb
+        # a neighbour standing by then at both parities cannot be improved from here (every
+        # step adds at least 1, and standing beats prone as early; when tracking, an equal
+        # label may still bring a shorter walk)
+        lim = k0 + 1 - tie
+        nc = 0
+        slow = 0  # (direction, source) pairs left to the general code below: bit d + 8 j
+        if st != PRONE:
+            for d in range(8):
+                if not (mask >> d) & 1:
+                    continue
+                ncell = cell + off[d]
+                nb = 2 * ncell
+                if key[nb] <= lim and key[nb + 1] <= lim:
+                    continue
+                nw = np.int64(words[ncell])
+                if (nw >> 8) & 7 != WALK:
+                    slow |= (1 << d) | ((1 << (d + 8)) if nsrc == 2 else 0)
+                    continue
+                m = nw >> 12
+                for j in range(nsrc):
+                    sj = src[j]
+                    nk, par, cost = walk_step(m, d >= 4, sj & 1, src_k[j], src_room[j], src_ts[j], src_nxt[j], sp)
+                    if nk < 0:
+                        slow |= 1 << (d + 8 * j)
+                        continue
+                    ns = nb + par
+                    if nk - tie < key[ns]:
+                        cand_s[nc] = ns
+                        cand_k[nc] = nk
+                        cand_ft[nc] = 5 * cost
+                        cand_src[nc] = sj
+                        nc += 1
+                    if par == 1:
+                        # or drop prone (free), crawl in and stand up: parity 0, one move action
+                        # after crawling; the prone state between brings nothing else (it is
+                        # covered by this walk), so it is skipped (the pred keeps a note of it)
+                        ck = (((src_k[j] >> kb) + M * m + M) << kb) + sp
+                        if ck - tie < key[nb]:
+                            cand_s[nc] = nb
+                            cand_k[nc] = ck
+                            cand_ft[nc] = 5
+                            cand_src[nc] = sj | CRAWLED_IN
+                            nc += 1
+        else:
+            slow = mask
+            if (w >> 8) & 7 == WALK:  # stand up in place: a move action
+                cand_s[nc] = 2 * cell
+                cand_k[nc] = src_nxt[0] + sp
+                cand_ft[nc] = 0
+                cand_src[nc] = s
+                nc += 1
+        if slow:
+            for b in range(16):
+                if not (slow >> b) & 1:
+                    continue
+                d = b & 7
+                j = b >> 3
+                sj = src[j]
+                sst = PRONE if sj >= N2 else sj & 1
+                n_units = src_k[j] >> kb
+                ncell = cell + off[d]
+                nb = 2 * ncell
+                if key[nb] <= lim and key[nb + 1] <= lim:
+                    continue
+                nw = np.int64(words[ncell])
+                mq = (nw >> 8) & 7
+                m = nw >> 12
+                if mq == BLOCKED:
+                    continue
+                if mq == WALK and sst != PRONE:
+                    # a step that does not fit what is left of the turn: from the next turn (the
+                    # count restarts), by the minimum movement if dearer than a double move ...
+                    diag1 = d >= 4 and m == 1
+                    cost = (1 if diag1 else (3 * m) >> 1) if d >= 4 else m
+                    cand_s[nc] = nb + (1 if diag1 else 0)
+                    cand_k[nc] = fresh_step(n_units, src_ts[j], M, kb, sp, cost)
+                    cand_ft[nc] = 5 * cost
+                    cand_src[nc] = sj
+                    nc += 1
+                    # ... or drop prone (free) and crawl
+                    cand_s[nc] = N2 + ncell
+                    cand_k[nc] = ((n_units + M * m) << kb) + sp
+                    cand_ft[nc] = 5
+                    cand_src[nc] = sj
+                    nc += 1
+                elif mq == WALK or mq == CRAWL:  # crawl: a square per move action (x multiplier)
+                    cand_s[nc] = N2 + ncell
+                    cand_k[nc] = ((n_units + M * m) << kb) + sp
+                    cand_ft[nc] = 5
+                    cand_src[nc] = sj
+                    nc += 1
+                else:  # Escape Artist
+                    if mq == AWKWARD:
+                        if awk_units <= 0:
+                            continue
+                        nk = ((n_units + awk_units) << kb) + sp
+                    else:
+                        if tight_units <= 0:
+                            continue
+                        nk = ((turn_boundary(n_units, src_ts[j], M) + tight_units) << kb) + sp
+                    cand_s[nc] = N2 + ncell if (nw >> 11) & 1 else nb
+                    cand_k[nc] = nk
+                    cand_ft[nc] = 5
+                    cand_src[nc] = sj
+                    nc += 1
+
         if n_pool + nc > cap:
             grown = np.empty(4 * cap, dtype=np.int32)
             grown[:2 * cap] = pool
             pool = grown
             cap *= 2
-        free, n_pool, pending = _queue(cand_s, cand_k, cand_ft, cand_src, nc, max_key, N2, M, kb, sp, inv_sp, C, words,
-                                       key, pred, walked, done, track, use_goal, togo, togo_cap, cur, nbuckets, pool,
-                                       head, bmask, free, n_pool, pending)
+        for i in range(nc):
+            ns = cand_s[i]
+            nk = cand_k[i]
+            if nk > max_key:
+                continue
+            if ns < N2:
+                nb = ns - (ns & 1)
+            else:
+                nb = 2 * (ns - N2)
+                if prone_covered(key, nb, nk, M, kb):
+                    continue
+            if nk >= key[ns]:
+                if not (track and nk == key[ns] and walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i] < walked[ns]):
+                    continue
+                pred[ns] = cand_src[i]  # as early, with less movement: prefer it ...
+                walked[ns] = walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i]
+                if done[ns] == 0:
+                    continue  # ... it is still queued
+                done[ns] = 0  # ... and pass it on: expand it again
+            else:
+                key[ns] = nk
+                if track:
+                    pred[ns] = cand_src[i]
+                    walked[ns] = walked[cand_src[i] & ~CRAWLED_IN] + cand_ft[i]
+            prio = nk
+            if use_goal:
+                prio = eta(nk, min(togo[nb >> 1], togo_cap), sp, kb, M, inv_sp)
+                if prio - cur >= nbuckets:
+                    raise ValueError("bucket ring too small for this search")
+            prefetch(key, nb - 2 * C)  # what it will look at when its turn comes
+            prefetch(key, nb + 2 * C)
+            prefetch(words, (nb >> 1) - C)
+            prefetch(words, (nb >> 1) + C)
+            prefetch(done, ns)
+            if free >= 0:
+                ne = free
+                free = pool[2 * ne + 1]
+            else:
+                ne = n_pool
+                n_pool += 1
+            pool[2 * ne] = ns
+            pool[2 * ne + 1] = head[prio & bmask]
+            head[prio & bmask] = ne
+            pending += 1
     return found, settled
 
 
