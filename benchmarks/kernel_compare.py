@@ -4,9 +4,9 @@ the rules the kernel counts must not make it slower).
     git worktree add /tmp/before <commit>         # the checkout to compare with
     python -m benchmarks.kernel_compare /tmp/before --repeat 15
 
-The other checkout's ``sim/terrain/movement/kernel.py`` is loaded as a module of its own (it imports
-only numba, numpy and llvmlite); both kernels are fed the same packed squares, built here, and
-their calls are interleaved and timed in CPU time of the calling thread (the kernels run in it;
+The other checkout's kernel (``sim/terrain/movement/kernel/``, or the single module of older
+checkouts) is imported from its own files beside this one's; both kernels are fed the same packed
+squares, built here, and their calls are interleaved and timed in CPU time of the calling thread (the kernels run in it;
 a shared machine's other jobs, which make wall times swing by 5x there, do not count). The three
 queries of the movement benchmark (``python -m benchmarks distance reach path``): a distance map
 on the 1024x1024 cave, 50 reach queries on the 256x256 cave, the path across the 256x256 cave.
@@ -16,7 +16,7 @@ The figure is the ratio of the medians, this checkout's over the other's (below 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import inspect
 import json
 import statistics
@@ -44,14 +44,30 @@ def _cpu_medians(fns, repeat: int) -> list[float]:
 
 
 def _load_kernel(checkout: Path):
-    path = checkout / "sim" / "movement" / "kernel.py"
-    if not path.is_file():
-        raise SystemExit(f"{path} not found: give the root of a cavesim checkout")
-    spec = importlib.util.spec_from_file_location("cavesim_kernel_other", path)
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(mod)
-    return mod
+    """The other checkout's movement kernel, imported from its own files: a single module
+    (``sim/movement/kernel.py``, later ``sim/terrain/movement/kernel.py``) or the package split by
+    query (``sim/terrain/movement/kernel/``, whose modules import each other by absolute name).
+    This checkout's ``sim`` modules step aside while it loads, then come back; the other's
+    functions keep their own module globals."""
+    for rel in ("sim/terrain/movement/kernel", "sim/movement/kernel"):
+        if (checkout / rel / "__init__.py").is_file() or (checkout / f"{rel}.py").is_file():
+            name = rel.replace("/", ".")
+            break
+    else:
+        raise SystemExit(f"no movement kernel under {checkout}: give the root of a cavesim checkout")
+
+    def ours() -> list[str]:
+        return [m for m in sys.modules if m == "sim" or m.startswith("sim.")]
+
+    saved = {m: sys.modules.pop(m) for m in ours()}
+    sys.path.insert(0, str(checkout))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(checkout))
+        for m in ours():
+            del sys.modules[m]
+        sys.modules.update(saved)
 
 
 def _distance_call(k, field, start):

@@ -48,13 +48,10 @@ def test_the_parsers_choices_equal_the_constants_they_stand_for():
     from sim.cli import _choices as C
     from sim.editor import save
     from sim.maps.importers import common
-    from sim import loaders
+    from sim.maps import read
     from sim.maps import write as mapwrite
 
     assert C.MAP_FORMATS == mapwrite.FORMATS and C.ASCII_AUTO_MAX == mapwrite.ASCII_AUTO_MAX
-    assert C.EDIT_FORMATS == save.FORMATS and C.UNITS == loaders.UNITS
+    assert C.EDIT_FORMATS == save.FORMATS and C.UNITS == read.UNITS
     assert (C.IMPORT_FEET_PER_SQUARE, C.IMPORT_CEILING_FT, C.IMPORT_MAX_PIXELS) == (
         common.DEFAULT_FEET_PER_SQUARE, common.DEFAULT_CEILING_FT, common.MAX_PIXELS)
-    from sim.render import art
-
-    assert C.ART == art.ARTS

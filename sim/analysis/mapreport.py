@@ -111,6 +111,43 @@ def _summary_cell(v: dict, pal) -> str:
     return f'<span class="yes">✓ {exp}</span> <span class="muted">/ {R.esc(gua)}</span>{dec}'
 
 
+def _chokepoints_html(f: dict, subs: list, pal: dict) -> list[str]:
+    """The chokepoints section: one row a chokepoint, one cell a body (its category letter and
+    extra rounds, coloured like the maps), then every cell in words."""
+    out = ['<h2 id="chokepoints">Chokepoints × bodies</h2>']
+    if not f["chokepoints"]:
+        out.append("<p>No chokepoints: no passage between areas is narrower than the areas it joins.</p>")
+    else:
+        head = ["id", "at", "W ft", "C ft", "joins", "squares"] + [_SHORT.get(s.key, s.label) for s in subs]
+        rows = []
+        for c in f["chokepoints"]:
+            row = [R.esc(c["id"]), "{}, {}".format(*c["at"]), num(c["width_ft"]), num(c["ceiling_ft"]),
+                   R.esc("–".join(c["joins"])), str(len(c["squares"]))]
+            for s in subs:
+                p = c["movers"][s.key]
+                tip = f"{s.label}: {_passage_text(p)}"
+                cell = (R.cat_cell(p["category"], _short_cell(p), pal) if p["status"] == "open" and p["category"]
+                        else R.cat_cell(None, _short_cell(p)))
+                row.append(f'<span title="{R.esc(tip)}">{cell}</span>')
+            rows.append(row)
+        out.append(R.html_table(head, rows, raw=True))
+        out.append("<p class='muted'>Columns: " + ", ".join(f"{_SHORT.get(s.key, s.label)} = {R.esc(s.label)}"
+                                                          for s in subs) +
+                     ". Each cell: the category letter met on the fastest way through (coloured like the maps: "
+                     + ", ".join(f"{c.letter} {c.label}" for c in Category) +
+                     ") and the extra rounds over the same passage as roomy as its sides (guaranteed); "
+                     "<b>STOP</b>: it stands on both sides but cannot get through; –: it cannot stand near it. "
+                     "Hover a cell for the whole text; all of it is in the table below.</p>")
+        drows = []
+        for c in f["chokepoints"]:
+            for s in subs:
+                p = c["movers"][s.key]
+                drows.append([c["id"], s.label, _passage_text(p)])
+        out.append("<details><summary>Every chokepoint for every body, in words</summary>"
+                     + R.html_table(["id", "body", "passage"], drows) + "</details>")
+    return out
+
+
 def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
     f = m.facts
     pal = R.colours()
@@ -143,37 +180,7 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
                  "chokepoint that stops it. Details per chokepoint below.</p>")
     parts.append(f'<h2 id="overview">Areas and chokepoints</h2>{R.img_tag(pics["overview.png"], "overview")}')
     # chokepoints: a matrix
-    parts.append('<h2 id="chokepoints">Chokepoints × bodies</h2>')
-    if not f["chokepoints"]:
-        parts.append("<p>No chokepoints: no passage between areas is narrower than the areas it joins.</p>")
-    else:
-        head = ["id", "at", "W ft", "C ft", "joins", "squares"] + [_SHORT.get(s.key, s.label) for s in subs]
-        rows = []
-        for c in f["chokepoints"]:
-            row = [R.esc(c["id"]), "{}, {}".format(*c["at"]), num(c["width_ft"]), num(c["ceiling_ft"]),
-                   R.esc("–".join(c["joins"])), str(len(c["squares"]))]
-            for s in subs:
-                p = c["movers"][s.key]
-                tip = f"{s.label}: {_passage_text(p)}"
-                cell = (R.cat_cell(p["category"], _short_cell(p), pal) if p["status"] == "open" and p["category"]
-                        else R.cat_cell(None, _short_cell(p)))
-                row.append(f'<span title="{R.esc(tip)}">{cell}</span>')
-            rows.append(row)
-        parts.append(R.html_table(head, rows, raw=True))
-        parts.append("<p class='muted'>Columns: " + ", ".join(f"{_SHORT.get(s.key, s.label)} = {R.esc(s.label)}"
-                                                          for s in subs) +
-                     ". Each cell: the category letter met on the fastest way through (coloured like the maps: "
-                     + ", ".join(f"{c.letter} {c.label}" for c in Category) +
-                     ") and the extra rounds over the same passage as roomy as its sides (guaranteed); "
-                     "<b>STOP</b>: it stands on both sides but cannot get through; –: it cannot stand near it. "
-                     "Hover a cell for the whole text; all of it is in the table below.</p>")
-        drows = []
-        for c in f["chokepoints"]:
-            for s in subs:
-                p = c["movers"][s.key]
-                drows.append([c["id"], s.label, _passage_text(p)])
-        parts.append("<details><summary>Every chokepoint for every body, in words</summary>"
-                     + R.html_table(["id", "body", "passage"], drows) + "</details>")
+    parts.extend(_chokepoints_html(f, subs, pal))
     # corner contacts
     parts.append('<h2 id="corners">Corner-only contacts</h2>')
     if f["corner_links"]:

@@ -9,4 +9,3 @@ IMPORT_FEET_PER_SQUARE = 5.0                          # sim.maps.importers.commo
 IMPORT_CEILING_FT = 10.0                              # sim.maps.importers.common.DEFAULT_CEILING_FT
 IMPORT_MAX_PIXELS = 200_000_000                       # sim.maps.importers.common.MAX_PIXELS
 ASCII_AUTO_MAX = 256                                  # sim.maps.write.ASCII_AUTO_MAX
-ART = ("image", "cave")                               # sim.render.art.ARTS (--art of demo, play, render, crawl, analyze)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from sim.base.argtypes import whole
 from sim.base.errors import UsageError
-from sim.cli._choices import ART
 from sim.cli._common import add_map_limit, load_map_arg
+from sim.view.options import ARTS
 
 
 def register(sub) -> None:
@@ -31,7 +31,7 @@ def register(sub) -> None:
                    help="squares an area needs at least (default 6)")
     p.add_argument("--out", metavar="FOLDER", help="report folder (default: <map file stem>-report in the current folder)")
     p.add_argument("--no-files", action="store_true", help="write no files, only print")
-    p.add_argument("--art", choices=ART, default="image",
+    p.add_argument("--art", choices=ARTS, default="image",
                    help="pictures over the map's own floor picture when it has one (image, default) or "
                         "the shaded squares only (cave)")
     p.add_argument("--json", action="store_true", help="print the facts as JSON instead of the summary")

@@ -13,10 +13,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.base.argtypes import whole
 from sim.base.errors import DataError, UsageError
 from sim.cli._common import plural
+
+if TYPE_CHECKING:  # annotations only: the command line starts without rich's progress bars
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -58,21 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from sim.cli._common import limits_from
     from sim.scenario.files import load_encounter
 
-    if args.runs < 1:
-        raise UsageError(f"--runs must be at least 1, got {args.runs}")
-    if args.events:
-        raise UsageError("--events writes one fight's log; to see a fight of a batch, replay it: "
-                         "cavesim fight ENCOUNTER --seed <its seed> --events FILE")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    if args.seed is not None and args.seed < 0:
-        raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
-    if args.resume and not args.out:
-        raise UsageError("--resume needs --out FILE (the records of the batch to continue)")
-    if args.repair and not args.resume:
-        raise UsageError("--repair only applies with --resume (it mends the journal of the batch to continue)")
-    if args.cluster and args.workers is not None:
-        raise UsageError("give either --workers (local processes) or --cluster (a Dask scheduler), not both")
+    _check_batch_args(args)
     varies = [parse_vary(v) for v in args.vary]
     spec = load_encounter(Path(args.encounter), limits=limits_from(args))
     var = variants(spec, varies)
@@ -108,18 +99,7 @@ def run(args: argparse.Namespace) -> int:
     progress = None
     task = None
     if show:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        progress = Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                            console=err, transient=True)
-        progress.start()
-        task = progress.add_task("fights", total=len(jobs), completed=len(jobs) - len(todo))
+        progress, task = _progress(err, total=len(jobs), completed=len(jobs) - len(todo))
 
     def arrived(recs: list[dict]) -> None:
         if journal is not None:
@@ -177,6 +157,41 @@ def run(args: argparse.Namespace) -> int:
     if written:
         out.print(f"report: {folder / 'summary.html'} (and {len(written) - 1} more files beside it)")
     return 0
+
+
+def _check_batch_args(args: argparse.Namespace) -> None:
+    """The batch options that contradict each other or the batch, refused before any work."""
+    if args.runs < 1:
+        raise UsageError(f"--runs must be at least 1, got {args.runs}")
+    if args.events:
+        raise UsageError("--events writes one fight's log; to see a fight of a batch, replay it: "
+                         "cavesim fight ENCOUNTER --seed <its seed> --events FILE")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.seed is not None and args.seed < 0:
+        raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
+    if args.resume and not args.out:
+        raise UsageError("--resume needs --out FILE (the records of the batch to continue)")
+    if args.repair and not args.resume:
+        raise UsageError("--repair only applies with --resume (it mends the journal of the batch to continue)")
+    if args.cluster and args.workers is not None:
+        raise UsageError("give either --workers (local processes) or --cluster (a Dask scheduler), not both")
+
+
+def _progress(err: Console, *, total: int, completed: int) -> tuple[Progress, TaskID]:
+    """The progress bar of a batch on the terminal (started), and its task."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=err, transient=True)
+    progress.start()
+    return progress, progress.add_task("fights", total=total, completed=completed)
 
 
 def _check_existing(existing: list[dict], labels: list[str], runs: int, seed: int, out) -> None:

@@ -435,12 +435,10 @@ def picture_floor(grid: CaveGrid, ts: int) -> np.ndarray | None:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-ARTS = ("image", "cave")  # what the floor can be: the map's own picture, or the painted cave
-
-
 def paint_floor(grid: CaveGrid, ts: int, *, art: str = "image") -> np.ndarray:
     """What the renderer draws under everything: the map's picture when it has one and ``art`` is
-    ``"image"``, else the procedural cave (:func:`paint_cave`)."""
+    ``"image"``, else the procedural cave (:func:`paint_cave`); ``art`` is one of
+    :data:`sim.view.options.ARTS`."""
     if art == "image":
         pic = picture_floor(grid, ts)
         if pic is not None:

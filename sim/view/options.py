@@ -12,7 +12,12 @@ import re
 
 from sim.base.argtypes import real, whole
 from sim.base.errors import UsageError
-from sim.cli._choices import ART
+
+
+# What the floor can be (``--art`` of demo, play, render, crawl and analyze): the map's own picture,
+# or the cave that ``sim.render.art.paint_floor`` paints. Here, pygame- and numpy-free, so that the
+# command line offers the choices before loading the renderer.
+ARTS = ("image", "cave")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -53,7 +58,7 @@ def check_export_args(args: argparse.Namespace) -> None:
 
 
 def add_art_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--art", choices=ART, default=None,
+    p.add_argument("--art", choices=ARTS, default=None,
                    help="the floor: the map's own picture ([map] image, e.g. an imported map) or the painted "
                         "cave (default: image when the map has a picture, else cave)")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import sim.maps.importers.tiled as tiled
+import sim.maps.importers.tiledfile as tiledfile
 from sim.base.errors import shorten
 from sim.maps.read import load_map
 from tests.importers.test_tiled import POINTS, TILE, VALUES, semantic_spec, value_spec
@@ -150,8 +150,8 @@ def test_each_external_tileset_is_read_once(tmp_path, monkeypatch):
     extra = "".join(f' <tileset firstgid="{100 + 10 * k}" source="terrain-set.tsx"/>\n' for k in range(3000))
     _sub(src, ' <layer id="1"', extra + ' <layer id="1"')
     reads = []
-    real = tiled.read_input
-    monkeypatch.setattr(tiled, "read_input", lambda p, **kw: reads.append(Path(p).name) or real(p, **kw))
+    real = tiledfile.read_input
+    monkeypatch.setattr(tiledfile, "read_input", lambda p, **kw: reads.append(Path(p).name) or real(p, **kw))
     imported(tmp_path, src)
     assert sorted(reads) == ["m.tmx", "terrain-set.tsx"]
 
@@ -167,7 +167,7 @@ def test_external_tilesets_are_bounded_in_all(tmp_path, monkeypatch):
     extra = "".join(f' <tileset firstgid="{100 + 10 * k}" source="copy{k}.tsx"/>\n' for k in range(3))
     _sub(src, ' <layer id="1"', extra + ' <layer id="1"')
     assert src.stat().st_size < 3 * size
-    monkeypatch.setattr(tiled, "MAX_FILE_BYTES", 3 * size + 10)   # the map and each tileset fit; four do not
+    monkeypatch.setattr(tiledfile, "MAX_FILE_BYTES", 3 * size + 10)   # the map and each tileset fit; four do not
     refused(tmp_path, src, "external tileset 'copy2.tsx': the map's external tilesets hold more than")
 
 

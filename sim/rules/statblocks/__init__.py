@@ -6,6 +6,7 @@ The package, one concern a module (callers import from ``sim.rules.statblocks`` 
 * ``types``     -- the frozen records (``Source``, ``StatBlock``, ``Attack``...) and the schema's words;
 * ``check``     -- typed field readers that collect every problem of a file;
 * ``parse``     -- a stat block table -> ``Source`` (validation only), one function per section;
+* ``arms``      -- its weapons, natural attacks and full attack routines (validation only);
 * ``printed``   -- the SRD's printed values: read, and compared with the derived ones;
 * ``attacks``   -- attack options and full attack routines (RULES §3.1);
 * ``derive``    -- ``Source`` -> ``StatBlock``, one function per section;
