@@ -12,6 +12,7 @@ from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import set_condition, update_state
 from sim.engine.events import Condition
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
@@ -118,3 +119,12 @@ def poison_secondaries(w: World, c: Creature) -> None:
             continue
         if failed and r.secondary:
             ability_damage(w, c, r.secondary, cause="poison", source=src)
+
+
+def _poison_due(w: World, c: Creature) -> None:
+    if c.poison_due:
+        poison_secondaries(w, c)
+
+
+PARALYSIS = Mechanic("paralysis", start_of_turn=paralysis_wears_off)
+POISON = Mechanic("poison", start_of_turn=_poison_due)

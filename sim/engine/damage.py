@@ -15,6 +15,7 @@ from sim.engine import split
 from sim.engine.casting import disturb_casting
 from sim.engine.creature import Creature
 from sim.engine.events import Condition, Damage, Died, Dispersed, Healed
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.weapons import combat_modifier
 
@@ -278,3 +279,36 @@ def heal(w: World, target: Creature, amount: int, *, source: Creature | None) ->
     if "dying" in target.conditions and target.hp >= 0:
         clear_condition(w, target, "dying", "healed")
     update_state(w, target)
+
+
+def _dying(w: World, c: Creature) -> bool:
+    """A dying creature rolls to become stable, else loses 1 hp; nothing else happens at the start
+    of its turn (True ends the start-of-turn hooks, :mod:`sim.engine.registry`)."""
+    if "dying" not in c.conditions:
+        return False
+    if int(w.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
+        clear_condition(w, c, "dying", "stabilized")
+        set_condition(w, c, "stable", "stabilized")
+    else:
+        lose_hp(w, c, 1, "dying")
+    return True
+
+
+def _regenerate(w: World, c: Creature) -> None:
+    """Regeneration turns nonlethal damage back into nothing, its rate a round."""
+    regen = c.block.defenses.regeneration
+    if regen and c.alive and c.nonlethal:
+        healed = min(regen, c.nonlethal)
+        c.nonlethal -= healed
+        w.emit(Healed(round=w.round, target=c.id, amount=healed, source=c.id, hp_after=c.hp))
+        update_state(w, c)
+
+
+def _bleed(w: World, c: Creature) -> None:
+    if c.bleed and c.alive and c.in_fight:
+        deal_damage(w, c, [DamagePart(c.bleed, "bleed", "bleed")], source=None, cause="bleed")
+
+
+DYING = Mechanic("dying", start_of_turn=_dying)
+REGENERATION = Mechanic("regeneration", start_of_turn=_regenerate)
+BLEED = Mechanic("bleeding", start_of_turn=_bleed)

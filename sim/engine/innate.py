@@ -24,6 +24,7 @@ from sim.engine import damage, specials
 from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
 from sim.engine.events import Condition, SpellCast
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
@@ -213,3 +214,6 @@ def category_enlarged(w: World, c: Creature, big=None) -> Category:
         return max(Category(int(cats[y + j, x + i])) for j in range(k) for i in range(k))
     finally:
         c.block = own
+
+
+INNATE = Mechanic("spell-like abilities", start_of_turn=expire)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sim.engine import damage
 from sim.engine.actions import Impossible, Rage, Turn
 from sim.engine.creature import Creature
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.statblocks import after_rage, rage_rounds, raging
 
@@ -57,3 +58,6 @@ def end_rage_if_due(w: World, c: Creature) -> None:
     damage.clear_condition(w, c, "raging", "expired")
     damage.set_condition(w, c, "fatigued", "rage ended")
     damage.update_state(w, c)
+
+
+RAGE = Mechanic("rage", actions={Rage: do_rage}, start_of_turn=end_rage_if_due)

@@ -35,8 +35,10 @@ from sim.engine.checks import roll_save, skill_check
 from sim.engine.creature import Creature
 from sim.engine.damage import clear_condition, set_condition
 from sim.engine.events import Condition
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules import _data
+from sim.rules.sizes import at_most_one_larger
 from sim.rules.statblocks import attacks_with, with_loadout
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.vision import SEES
@@ -105,7 +107,7 @@ def refuse_attack(w: World, attacker: Creature, attack, target: Creature) -> str
         return None
     if webs_left(w, attacker) <= 0:
         return f"{attacker.name} has no web left today (8 a day)"
-    if target.is_swarm or int(target.size) > int(attacker.size) + 1:
+    if target.is_swarm or not at_most_one_larger(target.size, attacker.size):
         return f"a web holds creatures up to one size larger than {attacker.name}"
     return None
 
@@ -422,3 +424,11 @@ def wake_if_due(w: World, c: Creature) -> None:
     if until is not None and w.round > until and "poison_unconscious" in c.conditions:
         w.memory.pop(("knocked_out", c.id), None)
         clear_condition(w, c, "poison_unconscious", "woke")
+
+
+def _specials_turn(w: World, c: Creature) -> None:
+    wake_if_due(w, c)
+    start_of_turn(w, c)
+
+
+SPECIALS = Mechanic("specials", actions={BreakFree: do_break_free}, start_of_turn=_specials_turn)

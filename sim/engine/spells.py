@@ -24,6 +24,7 @@ from sim.engine.checks import concentration, label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import heal
 from sim.engine.events import SpellCast
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -519,3 +520,25 @@ def _light_effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) 
         w.dropped_lights.append(DroppedLight(item=str(data["gear"]), at=plan))
     else:
         w.spell_lights.append(darkness_light(plan, float(data["radius_ft"])))
+
+
+def _held(w: World, c: Creature) -> None:
+    if c.held is not None:
+        held_turn(w, c)
+
+
+def _bless_over(w: World, c: Creature) -> None:
+    if c.blessed_until and c.blessed_until < w.round:
+        c.blessed_until = 0
+        damage.clear_condition(w, c, "blessed", "expired")
+
+
+def _pending(w: World, c: Creature) -> None:
+    if c.pending_spell is not None and c.in_fight:
+        complete_pending(w, c)
+
+
+HOLD = Mechanic("hold person", start_of_turn=_held)
+BLESS = Mechanic("bless", start_of_turn=_bless_over)
+CASTING = Mechanic("spells", actions={Cast: cast}, start_of_turn=_pending)
+GLITTERDUST = Mechanic("glitterdust", end_of_turn=glitter_turn)

@@ -38,6 +38,7 @@ from sim.engine.checks import roll_dice, skill_check
 from sim.engine.creature import Creature
 from sim.engine.events import Condition, Moved
 from sim.engine.grapple import opposed
+from sim.engine.mechanics import Mechanic
 from sim.engine.specials import break_free_odds
 from sim.engine.world import World
 from sim.rules.categories import Category
@@ -267,3 +268,7 @@ def refusal(w: World, c: Creature, action) -> Impossible | None:
     if footprint_distance_ft(roper.squares, w.field(c).occupied(to)) > footprint_distance_ft(roper.squares, c.squares):
         return Impossible(f"{c.name} is stuck to {roper.name}'s strand: it cannot move away (break free or cut it)")
     return None
+
+
+STRANDS = Mechanic("strands", actions={StrandVolley: do_volley, BreakStrand: do_break, SeverStrand: do_sever},
+                   start_of_turn=start_of_turn, refusal=refusal)

@@ -51,6 +51,7 @@ from sim.engine.grapple import (
     release,
 )
 from sim.engine.grapple import do_escape as grapple_escape
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -492,3 +493,14 @@ def do_engulf(w: World, c: Creature, t: Turn, a: EngulfMove):
         if v.alive:
             _engulf_harm(w, c, v, r)
     return True
+
+
+def _inside_turn(w: World, c: Creature) -> None:
+    """The host's turn: what is inside it is crushed or burnt, then a dead host's contents come out."""
+    start_of_turn(w, c)
+    tidy(w)
+
+
+SWALLOW = Mechanic("swallow", actions={Swallow: do_swallow, CutOut: do_cut, EngulfMove: do_engulf, Escape: do_escape},
+                   refusal=refusal)
+INSIDE = Mechanic("inside a host", start_of_turn=_inside_turn, settle=tidy)
