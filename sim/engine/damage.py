@@ -21,7 +21,6 @@ from sim.rules.weapons import combat_modifier
 
 PHYSICAL = ("bludgeoning", "piercing", "slashing")
 
-SWARM_AREA_FACTOR = 1.5  # RULES §4.7: an area effect deals half again as much to a swarm
 
 
 def _mod(section: str, key: str) -> int:
@@ -95,6 +94,11 @@ def swarm_weapon_rule(target: Creature, types, join: str) -> str:
     return "half" if halve_it else "full"
 
 
+def swarm_area_factor() -> float:
+    """How much more an area effect deals to a swarm (RULES §4.7: x1.5), as the AI weighs it."""
+    return combat_modifier("swarm", "area_damage_percent") / 100
+
+
 def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str, int],
                       dr_left: list[int] | None = None) -> int:
     """RULES §4.7 for swarms (order: immunity or halving, x1.5 for area effects, then resistance
@@ -116,13 +120,13 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
                 adjustments["swarm_half"] = adjustments.get("swarm_half", 0) + (new - amount)
                 amount = new
         if part.area:
-            new = int(amount * SWARM_AREA_FACTOR)  # half again, rounded down
+            new = amount * combat_modifier("swarm", "area_damage_percent") // 100  # half again, rounded down
             adjustments["area_x1.5"] = adjustments.get("area_x1.5", 0) + (new - amount)
             amount = new
     # energy resistance (per attack, after the other adjustments) and damage reduction (physical only)
     d = target.block.defenses
     if d.vulnerable and part.type in d.vulnerable and not _physical(part):
-        new = amount * 3 // 2     # vulnerability: half again as much, rounded down (docs/rules.md §11.15)
+        new = amount * combat_modifier("damage", "vulnerability_percent") // 100   # half again, rounded down (§11.15)
         adjustments[f"vulnerable_{part.type}"] = adjustments.get(f"vulnerable_{part.type}", 0) + (new - amount)
         amount = new
     for etype, value in d.resist:

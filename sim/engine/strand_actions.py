@@ -42,6 +42,7 @@ from sim.engine.mechanics import Mechanic
 from sim.engine.specials import break_free_odds
 from sim.engine.world import World
 from sim.rules.categories import Category
+from sim.rules.weapons import combat_modifier
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.movement.field import BLOCKED
 
@@ -238,7 +239,7 @@ def do_sever(w: World, c: Creature, t: Turn, a: SeverStrand):
     if c.str_mod_delta():
         mine["strength_damage"] = c.str_mod_delta()
     theirs = {name.replace(" ", "_"): int(v) for name, v in strand.bonus_parts}
-    theirs["attached"] = strands.ATTACHED_SUNDER
+    theirs["attached"] = combat_modifier("strand", "attached_sunder")
     if not opposed(w, c, roper, "sever_strand", att.name, mine, "strand", theirs):
         return True
     dealt = max(1, roll_dice(w, att.damage, c, f"{att.name} damage to a strand") + c.str_mod_delta())

@@ -19,10 +19,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import clear_condition
 from sim.engine.events import Condition
 from sim.engine.world import World
-
-STRAND_HP = 10          # SRD: a strand has 10 hit points
-DRAWN_IN_BITE = 4       # SRD: "bite with a +4 attack bonus in the same round"
-ATTACHED_SUNDER = -4    # SRD: the roper's opposed attack roll against a sunder of an attached strand
+from sim.rules.weapons import combat_modifier
 
 
 def strand_rider(c: Creature):
@@ -79,10 +76,11 @@ def stick(w: World, roper: Creature, target: Creature) -> None:
     if not target.alive or stuck_to(w, target) is not None:
         return
     ea, st = escape_dcs(roper)
-    w.memory[("stuck", target.id)] = (roper.id, STRAND_HP, w.round)
+    hp = combat_modifier("strand", "hit_points")
+    w.memory[("stuck", target.id)] = (roper.id, hp, w.round)
     target.conditions.add("stuck")
     w.emit(Condition(round=w.round, target=target.id, condition="stuck", active=True, cause=roper.id,
-                     detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": STRAND_HP}))
+                     detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": hp}))
 
 
 def free(w: World, c: Creature, cause: str) -> None:
@@ -95,7 +93,7 @@ def drawn_in_bonus(w: World, attacker: Creature, attack, target: Creature) -> in
     if attack.name != "bite":
         return 0
     d = w.memory.get(("drawn_in", attacker.id))
-    return DRAWN_IN_BITE if d is not None and d[0] == w.round and target.id in d[1] else 0
+    return combat_modifier("strand", "drawn_in_bite") if d is not None and d[0] == w.round and target.id in d[1] else 0
 
 
 def release_all(w: World, roper: Creature, cause: str) -> None:

@@ -80,7 +80,7 @@ from sim.engine.ai.spells import (
 from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
-from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.damage import swarm_area_factor
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
 from sim.engine.spells import burst_area, cone_origins, cone_squares
@@ -597,7 +597,7 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
                 if area & ally_sq:
                     continue
                 hits = [f for f in foes if set(f.squares) & area]
-                score = sum(SWARM_AREA_FACTOR if f.is_swarm else 1.0 for f in hits)
+                score = sum(swarm_area_factor() if f.is_swarm else 1.0 for f in hits)
                 if hits and (best is None or score > best[0]):
                     best = (score, d, o)
         if best is not None and (best[0] >= 1.5 or any(f.is_swarm for f in foes)):
@@ -694,9 +694,9 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
             inc = max(1, -(-dist // sw.range_ft))
             if inc > 3 or not line_of_effect(w.grid.rock, c.squares, s.squares):
                 continue
-            on_swarm = (sw.splash.average if everyone else sw.direct.average) * SWARM_AREA_FACTOR
+            on_swarm = (sw.splash.average if everyone else sw.direct.average) * swarm_area_factor()
             area = set(splash_area(w, s.pos, intersection=False)) | set(s.squares)
-            harm = len(area & ally_sq) * max(1.0, sw.splash.average) * SWARM_AREA_FACTOR
+            harm = len(area & ally_sq) * max(1.0, sw.splash.average) * swarm_area_factor()
             value = hit_chance(sum(splash_modifiers(w, c, inc, s).values()), s.block.touch_ac) * on_swarm - harm
             if best is None or value > best[0]:
                 best = (value, Throw(item, target=s.id))
@@ -705,9 +705,9 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
                     four = set(splash_area(w, corner, intersection=True))
                     if not (four & set(s.squares)) or not line_of_effect(w.grid.rock, c.squares, sorted(four)):
                         continue
-                    harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * SWARM_AREA_FACTOR
+                    harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * swarm_area_factor()
                     v4 = hit_chance(sum(splash_modifiers(w, c, inc).values()), combat_modifier("ac", "splash_intersection")) \
-                        * sw.splash.average * SWARM_AREA_FACTOR - harm4
+                        * sw.splash.average * swarm_area_factor() - harm4
                     if best is None or v4 > best[0]:
                         best = (v4, Throw(item, at=corner, intersection=True))
     if best is not None and best[0] > 0.5:

@@ -31,6 +31,7 @@ from sim.engine.strand_actions import (
     sever_attack,
 )
 from sim.engine.world import World
+from sim.rules.weapons import combat_modifier
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.vision import LOCATES
 
@@ -59,7 +60,7 @@ def cut_chance(w: World, c: Creature, att, target: Creature) -> float:
     if strand is None:
         return 0.0
     mine = att.bonus + c.str_mod_delta()
-    theirs = strand.bonus + strands.ATTACHED_SUNDER
+    theirs = strand.bonus + combat_modifier("strand", "attached_sunder")
     share = min(1.0, max(1.0, att.damage.average + c.str_mod_delta()) / max(1, s[1]))
     return opposed_chance(mine, theirs) * share
 
