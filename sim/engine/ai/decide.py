@@ -48,8 +48,6 @@ from sim.engine.actions import (
 from sim.engine.ai import archery as ai_archery
 from sim.engine.ai import constricted as ai_constricted
 from sim.engine.ai import maneuvers as ai_maneuvers
-from sim.engine.ai import specials as ai_specials
-from sim.engine.ai import swallow as ai_swallow
 from sim.engine.ai.armor import armor_first
 from sim.engine.ai.estimates import (
     attack_squares,
@@ -64,6 +62,7 @@ from sim.engine.ai.estimates import (
     usable_now,
 )
 from sim.engine.ai.grapple import grapple_tactic
+from sim.engine.ai.registry import TACTICS, first_choice
 from sim.engine.ai.spell_like import innate_tactic
 from sim.engine.ai.spells import (
     area_spell,
@@ -77,6 +76,7 @@ from sim.engine.ai.spells import (
     light_up,
     web_choke,
 )
+from sim.engine.ai.tactic import Tactic
 from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
@@ -92,16 +92,15 @@ from sim.terrain.movement.field import BLOCKED
 from sim.terrain.vision import LOCATES, SEES
 
 
-def default_policy(w: World, c: Creature, t: Turn):
+def default_policy(w: World, c: Creature, t: Turn, tactics: tuple[Tactic, ...] = TACTICS):
+    """The default AI's next action for ``c``, or None. The mechanics' ``tactics`` (the AI-side
+    registry, :mod:`sim.engine.ai.registry`) are asked first; then the usual policy chooses."""
     if not c.in_fight:
         return None
     foes = [o for o in w.enemies(c) if o.in_fight]
     if not foes:
         return None
-    act = ai_swallow.tactic(w, c, t, foes)   # inside: cut out or escape; swallow, engulf (§11.13)
-    if act is not None:
-        return act
-    act = ai_specials.override(w, c, t, foes, _melee)   # confusion, webs (bestiary)
+    act = first_choice(w, c, t, foes, _melee, tactics)   # swallowed, confused, a roper's strands, webs
     if act is not None:
         return act
     foes, hunt = _perceived(w, c, t, foes)

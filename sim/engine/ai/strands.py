@@ -21,6 +21,7 @@ from __future__ import annotations
 from sim.engine import strands
 from sim.engine.actions import Turn
 from sim.engine.ai.maneuvers import opposed_chance
+from sim.engine.ai.tactic import Melee, Tactic
 from sim.engine.attacks import plan_attack
 from sim.engine.creature import Creature
 from sim.engine.strand_actions import (
@@ -132,3 +133,11 @@ def get_free(w: World, c: Creature):
     if ch["sever"] > ch["break"]:
         return SeverStrand(c.id)
     return BreakStrand()
+
+
+def _tactic(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Melee):
+    return override(w, c, t, foes)
+
+
+STRANDS = Tactic("strands", _tactic)   # a roper's strands, a stuck creature (§11.15)
+
