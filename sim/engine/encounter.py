@@ -26,7 +26,7 @@ of opportunity from each enemy threatening it, once per enemy per move (§6.6).
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, ClassVar
 
 from sim.engine import damage, grapple, registry, swallow
 from sim.engine.actions import (
@@ -54,13 +54,19 @@ from sim.engine.events import (
     TurnEnd,
     TurnStart,
 )
+from sim.engine.mechanics import Mechanic
 from sim.engine.setup import describe
 from sim.engine.world import World
 from sim.scenario.specs import SETTINGS_DEFAULTS, EncounterSpec
 
 
 class Encounter(World):
-    """One fight on one grid. See the module docstring."""
+    """One fight on one grid. See the module docstring.
+
+    ``mechanics``: the rules it plays, in their order (a class attribute, not state: the saved
+    game does not hold it); a variant of the game is a subclass with another tuple."""
+
+    mechanics: ClassVar[tuple[Mechanic, ...]] = registry.REGISTRY
 
     def __init__(self, spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = None,
                  settings: dict | None = None, shared: dict | None = None):
@@ -147,8 +153,8 @@ class Encounter(World):
             self.turn = Turn(actor=c.id)
             self.turn_mark = len(self.events)
             self.emit(TurnStart(round=self.round, actor=c.id))
-            registry.start_of_turn(self, c)   # every mechanic's start-of-turn hook, in the registry's order
-            if registry.occupied(self, c):    # busy with armor (its own or an ally's): the whole turn
+            registry.start_of_turn(self, c, self.mechanics)   # every start-of-turn hook, in the registry's order
+            if registry.occupied(self, c, self.mechanics):    # busy with armor (its own or an ally's): the whole turn
                 self.turn.ended = True
             if c.single_action:  # disabled or staggered: one move or standard action (§5.5), never a full round
                 self.turn.move = False
@@ -201,7 +207,7 @@ class Encounter(World):
         c = self.current()
         if c is None or self.turn is None:
             return
-        registry.end_of_turn(self, c)    # the swarm's damage, a poor flier lands, glitterdust; then settle
+        registry.end_of_turn(self, c, self.mechanics)    # the swarm's damage, a poor flier lands, glitterdust; then settle
         self.emit(TurnEnd(round=self.round, actor=c.id))
         self.turn = None
         self._check_victory()
@@ -241,10 +247,10 @@ class Encounter(World):
             return Impossible(f"{c.name} cannot act")
         mark = len(self.events)
         was_disabled = c.disabled
-        handler = registry.HANDLERS.get(type(action))
+        handler = registry.handler_table(self.mechanics).get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = registry.refusal(self, c, action)   # swallowed, grappled, stuck to a strand...
+        refused = registry.refusal(self, c, action, self.mechanics)   # swallowed, grappled, stuck to a strand...
         if refused is not None:
             return refused
         result = handler(self, c, t, action)
@@ -254,7 +260,7 @@ class Encounter(World):
             if was_disabled and isinstance(action, (Strike, Throw, Cast, LightTorch)) and c.disabled:
                 self._strain(c)  # a standard action costs a disabled creature 1 hp
             t.spend("full")
-        registry.after_action(self)   # improved grabs of the action's hits, grapples that ended; then settle
+        registry.after_action(self, self.mechanics)   # improved grabs of the action's hits, grapples that ended; then settle
         if self.decided():
             t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
         if not t.standard and not t.move:

@@ -46,9 +46,11 @@ def _frozen(m: Mapping | None) -> Mapping:
     return MappingProxyType(dict(m or {}))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Mechanic:
-    """One rule's record: see the module docstring. Every part but ``name`` is optional."""
+    """One rule's record: see the module docstring. Every part but ``name`` is optional. Two
+    records are the same mechanic only if they are the same object (hashable by identity: a
+    tuple of them keys the cached handler table)."""
 
     name: str
     actions: Mapping[type, Handler] = field(default_factory=dict)

@@ -13,7 +13,8 @@ turn its hooks belong (and its AI tactic, if any, to :data:`sim.engine.ai.tactic
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+import functools
+from typing import Callable
 
 from sim.engine import (
     afflictions,
@@ -71,8 +72,10 @@ REGISTRY: tuple[Mechanic, ...] = (
 )
 
 
-def handler_table(registry: Iterable[Mechanic]) -> dict[type, Handler]:
-    """Action type -> handler over ``registry``; an action claimed twice is a ValueError."""
+@functools.cache
+def handler_table(registry: tuple[Mechanic, ...]) -> dict[type, Handler]:
+    """Action type -> handler over ``registry`` (cached: build it once per registry, read it
+    only); an action claimed twice is a ValueError."""
     table: dict[type, Handler] = {}
     owner: dict[type, str] = {}
     for m in registry:
