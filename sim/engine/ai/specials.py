@@ -86,9 +86,9 @@ def web_throw(w: World, c: Creature, t: Turn, foes: list[Creature]):
     if web is None or any(set(c.squares) & attacks.threatens(w, f) for f in foes):
         return None
     for f in sorted(foes, key=lambda f: (footprint_distance_ft(c.squares, f.squares), f.id)):
-        if "entangled" in f.conditions or f.is_swarm:
+        if "entangled" in f.conditions:
             continue
-        if attacks.plan_attack(w, c, web, f, kind="ranged"):
+        if attacks.plan_attack(w, c, web, f, kind="ranged"):   # the web's own refusals: a swarm, a foe too big
             return Strike(f.id, "web")
     return None
 
