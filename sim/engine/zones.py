@@ -343,5 +343,5 @@ def _cloud_or_nausea(w: World, c: Creature) -> None:
         clear_condition(w, c, "nauseated", "expired")
 
 
-ZONE_EXPIRY = Mechanic("zones", start_of_turn=_zones_over)
+ZONE_EXPIRY = Mechanic("zones", start_of_turn=_zones_over, state=Zone)
 STINKING_CLOUD = Mechanic("stinking cloud", start_of_turn=_cloud_or_nausea)
