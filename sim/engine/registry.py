@@ -30,7 +30,6 @@ from sim.engine import (
     rage,
     specials,
     spells,
-    strand_actions,
     swallow,
     swarms,
     zones,
@@ -38,6 +37,7 @@ from sim.engine import (
 from sim.engine.actions import Impossible
 from sim.engine.creature import Creature
 from sim.engine.mechanics import Handler, Mechanic
+from sim.engine.strands import actions as strand_actions
 from sim.engine.world import World
 
 #: Every mechanic, in the declared order (see the module docstring).

@@ -611,7 +611,7 @@ class PlayController(TableHand):
         of it (by the better of Escape Artist and Strength; Shift+B: by Escape Artist), §11.15."""
         from sim.engine.actions import CutOut, Escape
         from sim.engine.attacks import melee_in_hand
-        from sim.engine.strand_actions import BreakStrand
+        from sim.engine.strands.actions import BreakStrand
         from sim.engine.strands import stuck_to
         from sim.engine.swallow import cutting, how_inside
 
@@ -840,7 +840,7 @@ MANEUVERS = ("grapple", "trip", "bull_rush", "pin", "cut_strand")
 
 def maneuver_action(name: str, target: str, *, actor: str = ""):
     from sim.engine.actions import BullRush, Grapple, Pin, Swallow, Trip
-    from sim.engine.strand_actions import SeverStrand
+    from sim.engine.strands.actions import SeverStrand
 
     if name == "cut_strand":
         return SeverStrand(actor)

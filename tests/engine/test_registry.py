@@ -23,18 +23,19 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import actions, registry, specials, strand_actions
+from sim.engine import actions, registry, specials
 from sim.engine.actions import BullRush, Impossible, Strike, Trip
 from sim.engine.ai import maneuvers as ai_maneuvers
 from sim.engine.ai.decide import default_policy
 from sim.engine.ai.registry import TACTICS, first_choice
 from sim.engine.encounter import Encounter
 from sim.engine.mechanics import Mechanic
+from sim.engine.strands import actions as strand_actions
 from sim.rules.sizes import Size, at_most_one_larger
 from tests.engine.helpers import encounter, ready, spec
 
 ROOT = Path(__file__).resolve().parents[2]
-ACTION_MODULES = {"sim.engine.actions": actions, "sim.engine.strand_actions": strand_actions,
+ACTION_MODULES = {"sim.engine.actions": actions, "sim.engine.strands.actions": strand_actions,
                   "sim.engine.specials": specials}
 NOT_ACTIONS = {"Done", "Impossible", "Turn"}
 
@@ -162,6 +163,7 @@ from dataclasses import dataclass
 
 from sim.engine.actions import Impossible
 from sim.engine.mechanics import Mechanic
+from sim.engine.strands import actions as strand_actions
 
 TURNS: list[str] = []
 HOWLS: list[str] = []

@@ -24,7 +24,7 @@ from sim.engine.ai.maneuvers import opposed_chance
 from sim.engine.ai.tactic import Melee, Tactic
 from sim.engine.attacks import plan_attack
 from sim.engine.creature import Creature
-from sim.engine.strand_actions import (
+from sim.engine.strands.actions import (
     BreakStrand,
     SeverStrand,
     StrandVolley,

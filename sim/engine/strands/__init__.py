@@ -9,8 +9,10 @@
 
 The state lives in ``World.memory``: ``("stuck", target id) -> (roper id, strand hp left, round
 stuck)``, ``("drawn_in", roper id) -> (round, target ids)``. The actions (drag, break free,
-sever, the volley) are in :mod:`sim.engine.strand_actions`; this module is what the attack
-code needs (it imports no rule module that imports it).
+sever, the volley) and the mechanic's record (:data:`sim.engine.strands.actions.STRANDS`) are in
+:mod:`sim.engine.strands.actions`; this module is what the attack code needs (it imports no rule
+module that imports it). The AI's side is :mod:`sim.engine.ai.strands` (the AI stays under
+``ai/``: the engine never imports it).
 """
 
 from __future__ import annotations
