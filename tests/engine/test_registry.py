@@ -23,14 +23,16 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import actions, registry, specials
+from sim.engine import actions, registry, specials, strands
 from sim.engine.actions import BullRush, Impossible, Strike, Trip
 from sim.engine.ai import maneuvers as ai_maneuvers
 from sim.engine.ai.decide import default_policy
 from sim.engine.ai.registry import TACTICS, first_choice
+from sim.engine.damage import swarm_area_factor
 from sim.engine.encounter import Encounter
 from sim.engine.mechanics import Mechanic
 from sim.engine.strands import actions as strand_actions
+from sim.rules import _data
 from sim.rules.sizes import Size, at_most_one_larger
 from tests.engine.helpers import encounter, ready, spec
 
@@ -162,6 +164,7 @@ HOWL_MODULE = '''
 from dataclasses import dataclass
 
 from sim.engine.actions import Impossible
+from sim.engine.damage import swarm_area_factor
 from sim.engine.mechanics import Mechanic
 from sim.engine.strands import actions as strand_actions
 
@@ -233,3 +236,17 @@ def test_a_made_up_mechanic_plugs_in_with_one_record_and_one_registry_line(tmp_p
     assert first_choice(enc, enc.creatures["f"], actions.Turn("f"), [], None, (tactic.HOWL_TACTIC,)) is None
     # the count: two new modules (written here), one line in each of the two registries
     assert len(list(tmp_path.glob("*.py"))) + 2 == len(FILES_FOR_A_NEW_MECHANIC) == 4
+
+
+
+def test_the_srd_numbers_the_mechanics_use_are_read_from_combat_toml(monkeypatch):
+    table = _data.load("combat.toml")
+    assert (table["maneuver"]["stability"], table["maneuver"]["improved_feat"]) == (4, 4)
+    assert (table["strand"]["hit_points"], table["strand"]["drawn_in_bite"], table["strand"]["attached_sunder"]) \
+        == (10, 4, -4)
+    assert table["swarm"]["area_damage_percent"] == 150 and swarm_area_factor() == 1.5
+    enc = ready(encounter(["." * 8] * 4, [{"id": "roper", "template": "roper", "team": "m", "at": [1, 1]},
+                                          {"id": "f", "template": "human-fighter-3", "team": "p", "at": [5, 1]}]))
+    monkeypatch.setitem(table["strand"], "hit_points", 12)   # the table, not a constant, says how strong
+    strands.stick(enc, enc.creatures["roper"], enc.creatures["f"])
+    assert enc.events[-1].detail["strand_hp"] == 12
