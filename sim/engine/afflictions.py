@@ -14,6 +14,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import set_condition, update_state
 from sim.engine.effects import Effect, find, make, put
 from sim.engine.events import Condition
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
@@ -123,3 +124,11 @@ def poison_secondaries(w: World, c: Creature) -> None:
             continue
         if failed and r.secondary:
             ability_damage(w, c, r.secondary, cause="poison", source=src)
+
+
+def _poison_due(w: World, c: Creature) -> None:
+    if c.poison_due:
+        poison_secondaries(w, c)
+
+
+POISON = Mechanic("poison", start_of_turn=_poison_due)

@@ -26,6 +26,7 @@ import numpy as np
 from sim.engine.actions import Impossible, RemoveArmor, Turn
 from sim.engine.creature import Creature
 from sim.engine.events import ArmorWork
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.armor import (
     minutes_to_rounds,
@@ -194,3 +195,6 @@ def stop(w: World, c: Creature) -> None:
 def removal_estimate_rounds(c: Creature, *, helped: bool) -> float:
     """What the AI weighs: the mean rounds of work for ``c``'s armor (1d4+1 minutes: 35 alone)."""
     return removal_rounds_expected(c.block.armor, helped=helped)
+
+
+ARMOR = Mechanic("armour removal", actions={RemoveArmor: do_remove_armor}, occupies=start_of_turn)

@@ -33,6 +33,7 @@ from sim.engine.attacks import (
 from sim.engine.creature import Creature
 from sim.engine.events import ActionTaken
 from sim.engine.events import Attack as AttackEvent
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.statblocks import Attack
 from sim.rules.weapons import combat_modifier
@@ -409,3 +410,7 @@ def do_draw(w: World, c: Creature, t: Turn, a: Draw):
     w.emit(ActionTaken(round=w.round, actor=c.id, action="draw", item=att.name))
     t.spend("move", c)
     return True
+
+
+ATTACKS = Mechanic("attacks", actions={Strike: do_strike, FullAttack: do_full_attack, Draw: do_draw, Load: do_load,
+                                       Manyshot: do_manyshot})

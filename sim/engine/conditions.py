@@ -17,8 +17,9 @@ from typing import Callable
 
 from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
-from sim.engine.effects import KINDS, TABLE, Effect, drop, find, make, put
+from sim.engine.effects import KINDS, MOMENTS, TABLE, Effect, drop, find, make, put
 from sim.engine.events import Condition
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 
 #: The code that ends a kind declared with ``hook = true`` (:func:`on_end`).
@@ -109,3 +110,18 @@ def tick(w: World, c: Creature, moment: str) -> None:
             if (spec.ends_when_dead and not c.alive) or (
                     c.alive and roll_save(w, c, spec.save, int(e.value("dc")), spec.save_reason, None)):
                 end(w, c, kind, "saved")
+
+
+def _at(moment: str) -> Callable[[World, Creature], None]:
+    def hook(w: World, c: Creature) -> None:
+        tick(w, c, moment)
+    hook.__name__ = hook.__qualname__ = f"tick_{moment}"
+    return hook
+
+
+#: The lasting effects as mechanics: one record per moment of the turn ``sim/data/effects.toml``
+#: declares, its hook the :func:`tick` of that moment (the end of the turn for ``turn_end``, else
+#: the start). :data:`sim.engine.registry.REGISTRY` places each where that expiry always sat.
+LASTING: dict[str, Mechanic] = {
+    m: Mechanic(f"lasting: {m}", **{("end_of_turn" if m == "turn_end" else "start_of_turn"): _at(m)})
+    for m in MOMENTS}

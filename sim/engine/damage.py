@@ -17,12 +17,12 @@ from sim.engine.conditions import clear_condition, set_condition
 from sim.engine.creature import Creature
 from sim.engine.effects import drop
 from sim.engine.events import Damage, Died, Dispersed, Healed
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.weapons import combat_modifier
 
 PHYSICAL = ("bludgeoning", "piercing", "slashing")
 
-SWARM_AREA_FACTOR = 1.5  # RULES §4.7: an area effect deals half again as much to a swarm
 
 
 def _mod(section: str, key: str) -> int:
@@ -114,6 +114,11 @@ def swarm_weapon_rule(target: Creature, types, join: str) -> str:
     return "half" if halve_it else "full"
 
 
+def swarm_area_factor() -> float:
+    """How much more an area effect deals to a swarm (RULES §4.7: x1.5), as the AI weighs it."""
+    return combat_modifier("swarm", "area_damage_percent") / 100
+
+
 def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str, int],
                       dr_left: list[int] | None = None) -> int:
     """RULES §4.7 for swarms (order: immunity or halving, x1.5 for area effects, then resistance
@@ -135,13 +140,13 @@ def adjust_for_target(target: Creature, part: DamagePart, adjustments: dict[str,
                 adjustments["swarm_half"] = adjustments.get("swarm_half", 0) + (new - amount)
                 amount = new
         if part.area:
-            new = int(amount * SWARM_AREA_FACTOR)  # half again, rounded down
+            new = amount * combat_modifier("swarm", "area_damage_percent") // 100  # half again, rounded down
             adjustments["area_x1.5"] = adjustments.get("area_x1.5", 0) + (new - amount)
             amount = new
     # energy resistance (per attack, after the other adjustments) and damage reduction (physical only)
     d = target.block.defenses
     if d.vulnerable and part.type in d.vulnerable and not _physical(part):
-        new = amount * 3 // 2     # vulnerability: half again as much, rounded down (docs/rules.md §11.15)
+        new = amount * combat_modifier("damage", "vulnerability_percent") // 100   # half again, rounded down (§11.15)
         adjustments[f"vulnerable_{part.type}"] = adjustments.get(f"vulnerable_{part.type}", 0) + (new - amount)
         amount = new
     for etype, value in d.resist:
@@ -286,3 +291,36 @@ def heal(w: World, target: Creature, amount: int, *, source: Creature | None) ->
     if "dying" in target.conditions and target.hp >= 0:
         clear_condition(w, target, "dying", "healed")
     update_state(w, target)
+
+
+def _dying(w: World, c: Creature) -> bool:
+    """A dying creature rolls to become stable, else loses 1 hp; nothing else happens at the start
+    of its turn (True ends the start-of-turn hooks, :mod:`sim.engine.registry`)."""
+    if "dying" not in c.conditions:
+        return False
+    if int(w.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
+        clear_condition(w, c, "dying", "stabilized")
+        set_condition(w, c, "stable", "stabilized")
+    else:
+        lose_hp(w, c, 1, "dying")
+    return True
+
+
+def _regenerate(w: World, c: Creature) -> None:
+    """Regeneration turns nonlethal damage back into nothing, its rate a round."""
+    regen = c.block.defenses.regeneration
+    if regen and c.alive and c.nonlethal:
+        healed = min(regen, c.nonlethal)
+        c.nonlethal -= healed
+        w.emit(Healed(round=w.round, target=c.id, amount=healed, source=c.id, hp_after=c.hp))
+        update_state(w, c)
+
+
+def _bleed(w: World, c: Creature) -> None:
+    if c.bleed and c.alive and c.in_fight:
+        deal_damage(w, c, [DamagePart(c.bleed, "bleed", "bleed")], source=None, cause="bleed")
+
+
+DYING = Mechanic("dying", start_of_turn=_dying)
+REGENERATION = Mechanic("regeneration", start_of_turn=_regenerate)
+BLEED = Mechanic("bleeding", start_of_turn=_bleed)

@@ -5,8 +5,10 @@ An :class:`Encounter` holds the grid, the creatures and the fight's one random g
 fight). Every step of the fight is an event record (``sim.engine.events``); nothing else leaves it.
 
 The state lives in :class:`sim.engine.world.World`; this module is the turn loop: initiative,
-the start-of-turn effects, :meth:`Encounter.perform` (one action, through the :data:`HANDLERS`
-table of action type -> handler in the rule modules), the end of the turn, victory.
+the start-of-turn effects, :meth:`Encounter.perform` (one action, through the handler table of
+action type -> handler), the end of the turn, victory. What each rule adds to the turn -- its
+actions, its start- and end-of-turn hooks, its refusals, what runs after each action -- is one
+:class:`sim.engine.mechanics.Mechanic` record, run in the order of :data:`sim.engine.registry.REGISTRY`.
 
 Two ways to drive it:
 
@@ -24,86 +26,47 @@ of opportunity from each enemy threatening it, once per enemy per move (§6.6).
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, ClassVar
 
-from sim.engine import (
-    armor,
-    attack_actions,
-    attacks,
-    damage,
-    grapple,
-    items,
-    maneuvers,
-    moves,
-    rage,
-    specials,
-    spells,
-    strand_actions,
-    swallow,
-    zones,
-)
+from sim.engine import damage, grapple, registry, swallow
 from sim.engine.actions import (
     Action,
-    BullRush,
     Cast,
-    Charge,
-    CutOut,
     Delay,
     Done,
-    Douse,
-    Draw,
-    DropLight,
-    DropProne,
-    EngulfMove,
-    Escape,
-    FiveFootStep,
-    FullAttack,
-    Grapple,
     Impossible,
     LightTorch,
-    Load,
-    Manyshot,
-    Move,
-    MoveGrapple,
-    Pin,
-    PrepareFuse,
-    Rage,
-    RemoveArmor,
-    Run,
-    StandUp,
     Strike,
-    Swallow,
     Throw,
-    Trip,
     Turn,
-    Withdraw,
 )
-from sim.engine.afflictions import paralysis_over_with_fight, poison_secondaries
+from sim.engine.afflictions import paralysis_over_with_fight
 from sim.engine.checks import d20
-from sim.engine.conditions import tick
 from sim.engine.creature import Creature
 from sim.engine.events import (
     Decided,
     EncounterEnd,
     EncounterStart,
     Event,
-    Healed,
     Initiative,
     Refused,
     RoundStart,
     TurnEnd,
     TurnStart,
 )
+from sim.engine.mechanics import Mechanic
 from sim.engine.opening import start_event
-from sim.engine.swarms import distraction, swarm_attack
 from sim.engine.world import World
-from sim.rules.categories import Category
-from sim.rules.weapons import combat_modifier
 from sim.scenario.specs import SETTINGS_DEFAULTS, EncounterSpec
 
 
 class Encounter(World):
-    """One fight on one grid. See the module docstring."""
+    """One fight on one grid. See the module docstring.
+
+    ``mechanics``: the rules it plays, in their order (a class attribute, not state: the saved
+    game does not hold it); a variant of the game is a subclass with another tuple."""
+
+    mechanics: ClassVar[tuple[Mechanic, ...]] = registry.REGISTRY
 
     def __init__(self, spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = None,
                  settings: dict | None = None, shared: dict | None = None):
@@ -186,68 +149,14 @@ class Encounter(World):
             self.turn = Turn(actor=c.id)
             self.turn_mark = len(self.events)
             self.emit(TurnStart(round=self.round, actor=c.id))
-            self._start_of_turn(c)
-            if armor.start_of_turn(self, c):  # busy with armor (its own or an ally's): the whole turn
+            registry.start_of_turn(self, c, self.mechanics)   # every start-of-turn hook, in the registry's order
+            if registry.occupied(self, c, self.mechanics):    # busy with armor (its own or an ally's): the whole turn
                 self.turn.ended = True
             if c.single_action:  # disabled or staggered: one move or standard action (§5.5), never a full round
                 self.turn.move = False
             if not c.in_fight or self.decided():
                 self.turn.ended = True
             return c
-
-    def _start_of_turn(self, c: Creature) -> None:
-        zones.expire(self)               # grease over (docs/rules.md §8.1)
-        grapple.start_of_turn(self, c)   # its pins end; grapples that cannot go on end (docs/rules.md §11)
-        tick(self, c, "paralysis")     # a rider's paralysis over (sim/data/effects.toml: its moments)
-        swallow.start_of_turn(self, c)   # the gizzard crushes, the cube's acid burns what is inside (§11.13)
-        swallow.tidy(self)
-        c.flat_footed = False
-        c.aoo_used = 0
-        c.charged = False
-        if "running" in c.conditions:
-            damage.clear_condition(self, c, "running", "expired")
-        tick(self, c, "sleep")
-        if zones.cloud_turn(self, c):    # in a stinking cloud, or 1d4+1 rounds after (docs/rules.md §8.4)
-            pass
-        elif c.nauseated:
-            damage.clear_condition(self, c, "nauseated", "expired")
-        tick(self, c, "rage")
-        tick(self, c, "spells")          # invisibility, faerie fire, enlarge person, blur (docs/rules.md §8.5),
-        #                                  hold person (a Will save each round), bless
-        if "dying" in c.conditions:
-            if int(self.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
-                damage.clear_condition(self, c, "dying", "stabilized")
-                damage.set_condition(self, c, "stable", "stabilized")
-            else:
-                damage.lose_hp(self, c, 1, "dying")
-            return
-        regen = c.block.defenses.regeneration
-        if regen and c.alive and c.nonlethal:
-            healed = min(regen, c.nonlethal)
-            c.nonlethal -= healed
-            self.emit(Healed(round=self.round, target=c.id, amount=healed, source=c.id, hp_after=c.hp))
-            damage.update_state(self, c)
-        if c.bleed and c.alive and c.in_fight:
-            damage.deal_damage(self, c, [damage.DamagePart(c.bleed, "bleed", "bleed")], source=None, cause="bleed")
-        if c.poison_due:
-            poison_secondaries(self, c)
-        if c.pending_spell is not None and c.in_fight:
-            spells.complete_pending(self, c)
-        if "burning" in c.conditions and c.alive:
-            items.burn_tick(self, c)
-        tick(self, c, "wake")            # a poison's sleep over
-        specials.start_of_turn(self, c)     # light blindness, a gaze met, the confusion roll (bestiary)
-        strand_actions.start_of_turn(self, c)   # a roper drags what its strands hold (docs/rules.md §11.15)
-        if c.in_fight:
-            distraction(self, c)
-        if not c.is_swarm and c.in_fight and c.squares and self._squeezing(c):
-            c.squeezing_rounds += 1
-
-    def _squeezing(self, c: Creature) -> bool:
-        """Squeezing: standing in any constricted category, Narrow or Low up to Tight Squeeze
-        (docs/rules.md §2.1: everything between Clear and Impassable; issue 31 item 5)."""
-        cat = attacks.standing_category(self, c)
-        return Category.NARROW_OR_LOW <= cat < Category.IMPASSABLE
 
     def ai_turn(self) -> None:
         """Let the policy play the current creature's turn."""
@@ -294,27 +203,10 @@ class Encounter(World):
         c = self.current()
         if c is None or self.turn is None:
             return
-        if c.is_swarm and c.in_fight:
-            swarm_attack(self, c)
-        self._poor_flier(c)
-        tick(self, c, "turn_end")        # glitterdust: a new Will save (docs/rules.md §8.2)
-        swallow.tidy(self)
+        registry.end_of_turn(self, c, self.mechanics)    # the swarm's damage, a poor flier lands, glitterdust; then settle
         self.emit(TurnEnd(round=self.round, actor=c.id))
         self.turn = None
         self._check_victory()
-
-    def _poor_flier(self, c: Creature) -> None:
-        """A poor or clumsy flier that moved less than half its fly speed this turn must land
-        (RULES §6.7: the locust swarm); it takes off again when it next moves far enough."""
-        sp = c.block.speed
-        if not c.alive or not sp.fly or sp.maneuverability not in ("poor", "clumsy"):
-            return
-        feet = sum(st["feet"] for e in self.events[self.turn_mark:]
-                   if e.type == "moved" and e.actor == c.id for st in e.path)
-        if feet * 2 < sp.fly:
-            damage.set_condition(self, c, "landed", "slow_flight")
-        else:
-            damage.clear_condition(self, c, "landed", "took_off")
 
     def _check_victory(self) -> bool:
         if self.finished:
@@ -351,14 +243,10 @@ class Encounter(World):
             return Impossible(f"{c.name} cannot act")
         mark = len(self.events)
         was_disabled = c.disabled
-        handler = HANDLERS.get(type(action))
+        handler = registry.handler_table(self.mechanics).get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = swallow.refusal(self, c, action)   # swallowed or engulfed: cut out or escape (§11.13)
-        if refused is None:
-            refused = grapple.refusal(self, c, action)   # grappled or pinned: what it may not do (§11.4)
-        if refused is None:
-            refused = strand_actions.refusal(self, c, action)   # stuck to a roper's strand (§11.15)
+        refused = registry.refusal(self, c, action, self.mechanics)   # swallowed, grappled, stuck to a strand...
         if refused is not None:
             return refused
         result = handler(self, c, t, action)
@@ -368,8 +256,7 @@ class Encounter(World):
             if was_disabled and isinstance(action, (Strike, Throw, Cast, LightTorch)) and c.disabled:
                 self._strain(c)  # a standard action costs a disabled creature 1 hp
             t.spend("full")
-        grapple.after_action(self)   # improved grabs of the action's hits; grapples that ended (§11)
-        swallow.tidy(self)           # a dead host's contents come out (§11.13)
+        registry.after_action(self, self.mechanics)   # improved grabs of the action's hits, grapples that ended; then settle
         if self.decided():
             t.ended = True  # the fight is decided: the turn ends, then the encounter (end_turn)
         if not t.standard and not t.move:
@@ -380,25 +267,3 @@ class Encounter(World):
         """A disabled creature taking a standard action loses 1 hp (and is dying, §5.5)."""
         damage.lose_hp(self, c, 1, "strain")
 
-
-def do_delay(w: World, c: Creature, t: Turn, a: Delay):
-    """End the turn now."""
-    t.ended = True
-    return True
-
-
-#: What runs when a creature takes an action: its type -> handler(world, creature, turn, action),
-#: which returns True (done) or an :class:`Impossible`.
-HANDLERS: dict[type, Callable] = {
-    Move: moves.do_move, FiveFootStep: moves.do_five_foot_step, Withdraw: moves.do_withdraw, Run: moves.do_run,
-    Charge: moves.do_charge, DropProne: moves.do_drop_prone, StandUp: moves.do_stand_up,
-    Strike: attack_actions.do_strike, FullAttack: attack_actions.do_full_attack, Draw: attack_actions.do_draw, Load: attack_actions.do_load,
-    LightTorch: items.light_torch, DropLight: items.drop_light, Douse: items.douse, Throw: items.throw_splash, PrepareFuse: items.prepare_fuse,
-    Cast: spells.cast, RemoveArmor: armor.do_remove_armor, Delay: do_delay, Rage: rage.do_rage,
-    specials.BreakFree: specials.do_break_free,
-    Grapple: grapple.do_grapple, Pin: grapple.do_pin, Escape: swallow.do_escape, MoveGrapple: grapple.do_move_grapple,
-    Swallow: swallow.do_swallow, CutOut: swallow.do_cut, EngulfMove: swallow.do_engulf,
-    Trip: maneuvers.do_trip, BullRush: maneuvers.do_bull_rush, Manyshot: attack_actions.do_manyshot,
-    strand_actions.StrandVolley: strand_actions.do_volley, strand_actions.BreakStrand: strand_actions.do_break,
-    strand_actions.SeverStrand: strand_actions.do_sever,
-}

@@ -45,6 +45,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.events import Condition, Moved, Opposed
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
 from sim.rules.dice import Dice
@@ -463,3 +464,7 @@ def _fits(w: World, o: Creature, at, mover: Creature) -> bool:
               for sq in x.squares}
     k = o.k
     return not any((at[0] + dx, at[1] + dy) in others for dx in range(k) for dy in range(k))
+
+
+GRAPPLE = Mechanic("grapple", actions={Grapple: do_grapple, Pin: do_pin, MoveGrapple: do_move_grapple},
+                   start_of_turn=start_of_turn, after_action=after_action, refusal=refusal)

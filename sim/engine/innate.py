@@ -206,3 +206,4 @@ def category_enlarged(w: World, c: Creature, big=None) -> Category:
         return max(Category(int(cats[y + j, x + i])) for j in range(k) for i in range(k))
     finally:
         c.block = own
+

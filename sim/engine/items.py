@@ -28,6 +28,7 @@ from sim.engine.creature import Creature
 from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.events import ActionTaken, Splash
 from sim.engine.events import Attack as AttackEvent
+from sim.engine.mechanics import Mechanic
 from sim.engine.setup import with_extra_attacks
 from sim.engine.world import World
 from sim.rules.categories import effects
@@ -335,3 +336,12 @@ def light_torch(w: World, c: Creature, t: Turn, a: LightTorch):
     c.wielding = "torch"
     w.emit(ActionTaken(round=w.round, actor=c.id, action="light", item="torch"))
     return True
+
+
+def _burning(w: World, c: Creature) -> None:
+    if "burning" in c.conditions and c.alive:
+        burn_tick(w, c)
+
+
+ITEMS = Mechanic("items", actions={LightTorch: light_torch, DropLight: drop_light, Douse: douse, Throw: throw_splash,
+                                   PrepareFuse: prepare_fuse}, start_of_turn=_burning)

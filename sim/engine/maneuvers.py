@@ -19,22 +19,20 @@ from sim.engine.actions import BullRush, Impossible, Trip, Turn
 from sim.engine.creature import Creature
 from sim.engine.events import Condition, Moved
 from sim.engine.grapple import opposed, provoked_fails, touch_attack, touch_plan
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.categories import Category
+from sim.rules.sizes import at_most_one_larger
 from sim.rules.statblocks import race_table
+from sim.rules.weapons import combat_modifier
 from sim.terrain.movement.field import BLOCKED
-
-#: SRD: +4 against trip and bull rush for a stable creature (dwarf stability, more than two legs).
-STABLE_BONUS = 4
-#: Improved Trip / Improved Bull Rush: +4 on the check (and no attack of opportunity).
-IMPROVED_BONUS = 4
 
 
 def _stability(c: Creature) -> int:
     race = race_table().get(c.block.race, {}) if c.block.race else {}
     if race.get("stability"):
         return int(race["stability"])
-    return STABLE_BONUS if c.block.source.form == "long" else 0
+    return combat_modifier("maneuver", "stability") if c.block.source.form == "long" else 0
 
 
 def check_parts(c: Creature, ability: str, *, defender: bool, feat: str) -> dict[str, int]:
@@ -46,11 +44,11 @@ def check_parts(c: Creature, ability: str, *, defender: bool, feat: str) -> dict
     if defender and _stability(c):
         parts["stability"] = _stability(c)
     if not defender and b.has_feat(feat):
-        parts[feat.replace("-", "_")] = IMPROVED_BONUS
+        parts[feat.replace("-", "_")] = combat_modifier("maneuver", "improved_feat")
     return parts
 
 
-def _best_of(c: Creature) -> str:
+def best_of(c: Creature) -> str:
     """The defender's better ability against a trip: Str or Dex."""
     ab = c.block.abilities
     s = ab.mod("str") + c.str_mod_delta() if ab.str is not None else -99
@@ -58,7 +56,9 @@ def _best_of(c: Creature) -> str:
     return "dex" if d > s else "str"
 
 
-def _target(w: World, c: Creature, name: str, what: str):
+def _target(w: World, c: Creature, name: str, what: str) -> Impossible | None:
+    """The refusals shared by trip and bull rush: no such foe, one already out, a swarm on either
+    side (RULES §4.5), a foe more than one size larger (SRD)."""
     target = w.creatures.get(name)
     if target is None or target is c:
         return Impossible(f"no creature {name!r} to {what}")
@@ -68,22 +68,46 @@ def _target(w: World, c: Creature, name: str, what: str):
         return Impossible(f"{target.name} is a swarm: swarms cannot be grappled, tripped or bull rushed (RULES §4.5)")
     if c.is_swarm:
         return Impossible(f"{c.name} is a swarm: it cannot {what} (RULES §4.5)")
-    if int(target.size) > int(c.size) + 1:
+    if not at_most_one_larger(target.size, c.size):
         return Impossible(f"{target.name} is too big to {what}: at most one size larger than {c.name} (SRD)")
-    return target
+    return None
+
+
+def trip_check(w: World, c: Creature, a: Trip) -> Impossible | None:
+    """Why ``c`` cannot trip now, before any die (the AI asks it, sim.engine.registry.check)."""
+    no = _target(w, c, a.target, "trip")
+    if no is not None:
+        return no
+    target = w.creatures[a.target]
+    if target.block.type == "ooze":
+        return Impossible(f"{target.name} has no legs: an ooze cannot be tripped (SRD)")
+    if target.prone:
+        return Impossible(f"{target.name} is already prone")
+    return None
+
+
+def bull_rush_check(w: World, c: Creature, a: BullRush) -> Impossible | None:
+    """Why ``c`` cannot bull rush now, before any die (the AI asks it, sim.engine.registry.check)."""
+    no = _target(w, c, a.target, "bull rush")
+    if no is not None:
+        return no
+    target = w.creatures[a.target]
+    if target.id in c.grapple_with:
+        return Impossible(f"{c.name} is grappling {target.name}: move the grapple instead (§11.7)")
+    apart = min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in c.squares for x2, y2 in target.squares)
+    if apart > 1:
+        return Impossible(f"{target.name} is not next to {c.name}: a bull rush pushes an adjacent foe")
+    return None
 
 
 def do_trip(w: World, c: Creature, t: Turn, a: Trip):
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    target = _target(w, c, a.target, "trip")
-    if isinstance(target, Impossible):
-        return target
-    if target.block.type == "ooze":
-        return Impossible(f"{target.name} has no legs: an ooze cannot be tripped (SRD)")
-    if target.prone:
-        return Impossible(f"{target.name} is already prone")
+    no = trip_check(w, c, a)
+    if no is not None:
+        return no
+    target = w.creatures[a.target]
     plan = touch_plan(w, c, target, "trip")
     if not plan:
         return Impossible(plan.reason)
@@ -94,11 +118,11 @@ def do_trip(w: World, c: Creature, t: Turn, a: Trip):
     if isinstance(hit, Impossible) or not hit or not c.in_fight:
         return True
     if opposed(w, c, target, "trip", "str", check_parts(c, "str", defender=False, feat="improved-trip"),
-               _best_of(target), check_parts(target, _best_of(target), defender=True, feat="improved-trip")):
+               best_of(target), check_parts(target, best_of(target), defender=True, feat="improved-trip")):
         _fall(w, target, "tripped")
     elif target.in_fight and not c.prone:
         if opposed(w, target, c, "trip_back", "str", check_parts(target, "str", defender=False, feat="improved-trip"),
-                   _best_of(c), check_parts(c, _best_of(c), defender=True, feat="improved-trip")):
+                   best_of(c), check_parts(c, best_of(c), defender=True, feat="improved-trip")):
             _fall(w, c, "tripped")
     return True
 
@@ -134,14 +158,10 @@ def do_bull_rush(w: World, c: Creature, t: Turn, a: BullRush):
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    target = _target(w, c, a.target, "bull rush")
-    if isinstance(target, Impossible):
-        return target
-    if target.id in c.grapple_with:
-        return Impossible(f"{c.name} is grappling {target.name}: move the grapple instead (§11.7)")
-    apart = min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in c.squares for x2, y2 in target.squares)
-    if apart > 1:
-        return Impossible(f"{target.name} is not next to {c.name}: a bull rush pushes an adjacent foe")
+    no = bull_rush_check(w, c, a)
+    if no is not None:
+        return no
+    target = w.creatures[a.target]
     t.spend("standard")
     if not c.block.has_feat("improved-bull-rush") and provoked_fails(w, c, target, "bull_rush"):
         return True
@@ -164,3 +184,7 @@ def do_bull_rush(w: World, c: Creature, t: Turn, a: BullRush):
     w.emit(Moved(round=w.round, actor=target.id, path=tuple(path), squares=tuple(target.squares),
                  prone=target.prone, action="pushed"))
     return True
+
+
+MANEUVERS = Mechanic("maneuvers", actions={Trip: do_trip, BullRush: do_bull_rush},
+                     checks={Trip: trip_check, BullRush: bull_rush_check})

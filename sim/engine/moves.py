@@ -29,6 +29,7 @@ from sim.engine.actions import (
 from sim.engine.checks import skill_check
 from sim.engine.creature import Creature
 from sim.engine.events import ActionTaken, Condition, Moved
+from sim.engine.mechanics import Mechanic
 from sim.engine.swarms import shape_event
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
@@ -592,3 +593,34 @@ def _charge_end_1(f: MoveField, pos: Pos, speed_sq: int, no_end: np.ndarray, tar
         return None
     i = int(np.argmin(np.where(ok, d, np.iinfo(np.int64).max)))
     return int(d.flat[i]), (int(xx.flat[i]), int(yy.flat[i]))
+
+
+def _squeezing(w: World, c: Creature) -> None:
+    """Rounds spent squeezing: standing in any constricted category, Narrow or Low up to Tight
+    Squeeze (docs/rules.md §2.1: everything between Clear and Impassable; issue 31 item 5)."""
+    if c.is_swarm or not c.in_fight or not c.squares:
+        return
+    cat = attacks.standing_category(w, c)
+    if Category.NARROW_OR_LOW <= cat < Category.IMPASSABLE:
+        c.squeezing_rounds += 1
+
+
+def _poor_flier(w: World, c: Creature) -> None:
+    """A poor or clumsy flier that moved less than half its fly speed this turn must land
+    (RULES §6.7: the locust swarm); it takes off again when it next moves far enough."""
+    sp = c.block.speed
+    if not c.alive or not sp.fly or sp.maneuverability not in ("poor", "clumsy"):
+        return
+    feet = sum(st["feet"] for e in w.events[w.turn_mark:]
+               if e.type == "moved" and e.actor == c.id for st in e.path)
+    if feet * 2 < sp.fly:
+        damage.set_condition(w, c, "landed", "slow_flight")
+    else:
+        damage.clear_condition(w, c, "landed", "took_off")
+
+
+MOVEMENT = Mechanic("movement", actions={Move: do_move, FiveFootStep: do_five_foot_step, Withdraw: do_withdraw,
+                                         Run: do_run, Charge: do_charge, DropProne: do_drop_prone,
+                                         StandUp: do_stand_up},
+                    start_of_turn=_squeezing, end_of_turn=_poor_flier)
+

@@ -12,6 +12,7 @@ from sim.engine.actions import Impossible, Rage, Turn
 from sim.engine.conditions import add, on_end
 from sim.engine.creature import Creature
 from sim.engine.effects import Effect
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.statblocks import after_rage, rage_rounds, raging
 
@@ -57,3 +58,6 @@ def end_rage(w: World, c: Creature, e: Effect | None, cause: str) -> None:
     damage.clear_condition(w, c, "raging", cause)
     damage.set_condition(w, c, "fatigued", "rage ended")
     damage.update_state(w, c)
+
+
+RAGE = Mechanic("rage", actions={Rage: do_rage})   # its end: the "rage" moment of the lasting effects

@@ -37,8 +37,10 @@ from sim.engine.creature import Creature
 from sim.engine.damage import Dealt, clear_condition, set_condition
 from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules import _data
+from sim.rules.sizes import at_most_one_larger
 from sim.rules.statblocks import attacks_with, with_loadout
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.vision import SEES
@@ -108,7 +110,7 @@ def refuse_attack(w: World, attacker: Creature, attack, target: Creature) -> str
         return None
     if webs_left(w, attacker) <= 0:
         return f"{attacker.name} has no web left today (8 a day)"
-    if target.is_swarm or int(target.size) > int(attacker.size) + 1:
+    if target.is_swarm or not at_most_one_larger(target.size, attacker.size):
         return f"a web holds creatures up to one size larger than {attacker.name}"
     return None
 
@@ -418,3 +420,8 @@ def resists_spell(w: World, caster: Creature, target: Creature, caster_level: in
 def knock_out(w: World, c: Creature, rounds: int, cause: str) -> None:
     """Unconscious from a poison (drow sleep poison) for ``rounds`` rounds."""
     add(w, c, "knocked_out", cause or None, w.round + rounds, cause=cause)
+
+
+#: Breaking free of a web; at the start of a turn light blindness, a gaze met and the confusion
+#: roll (a poison's sleep ends before, at the "wake" moment of the lasting effects).
+SPECIALS = Mechanic("specials", actions={BreakFree: do_break_free}, start_of_turn=start_of_turn)

@@ -26,6 +26,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import heal
 from sim.engine.effects import Effect, find
 from sim.engine.events import SpellCast
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -525,3 +526,14 @@ def _light_effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast) 
         w.floor.lights.append(DroppedLight(item=str(data["gear"]), at=plan))
     else:
         w.magic.lights.append(darkness_light(plan, float(data["radius_ft"])))
+
+
+def _pending(w: World, c: Creature) -> None:
+    if c.pending_spell is not None and c.in_fight:
+        complete_pending(w, c)
+
+
+#: Casting (the Cast action; a spell with a casting time of a round completes at the start of the
+#: caster's next turn). Hold person, bless and glitterdust end by the lasting effects' moments
+#: (sim.engine.conditions.LASTING, sim/data/effects.toml).
+CASTING = Mechanic("spells", actions={Cast: cast}, start_of_turn=_pending)

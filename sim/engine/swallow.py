@@ -51,6 +51,7 @@ from sim.engine.grapple import (
     release,
 )
 from sim.engine.grapple import do_escape as grapple_escape
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -254,23 +255,25 @@ def held_since_turn_start(w: World, c: Creature, t: Creature) -> bool:
                    for e in w.events[w.turn_mark:])
 
 
-def swallow_refusal(w: World, c: Creature, t: Creature | None) -> str | None:
-    """Why ``c`` cannot swallow ``t`` now, or None."""
+def swallow_check(w: World, c: Creature, a: Swallow) -> Impossible | None:
+    """Why ``c`` cannot swallow ``a.target`` now, before any die (the AI asks it through
+    :func:`sim.engine.registry.check`), or None."""
     r = rider_of(c, "swallow_whole")
     if r is None:
-        return f"{c.name} cannot swallow whole"
+        return Impossible(f"{c.name} cannot swallow whole")
+    t = w.creatures.get(a.target)
     if t is None or t is c:
-        return "no such creature to swallow"
+        return Impossible("no such creature to swallow")
     no = cannot_be_grappled(t)
     if no:
-        return no
+        return Impossible(no)
     if not held_since_turn_start(w, c, t):
-        return f"{c.name} must begin its turn holding {t.name} (its improved grab) to swallow it (§11.13)"
+        return Impossible(f"{c.name} must begin its turn holding {t.name} (its improved grab) to swallow it (§11.13)")
     limit = Size.parse(r.max_size) if r.max_size else Size(int(c.size) - 1)
     if t.size > limit or t.size >= c.size:
-        return f"{t.name} ({t.size.key}) is too large for {c.name} to swallow (at most {limit.key})"
+        return Impossible(f"{t.name} ({t.size.key}) is too large for {c.name} to swallow (at most {limit.key})")
     if not room_for(w, c, r, t):
-        return f"no room inside {c.name} for {t.name} ({t.size.key}) (§11.13)"
+        return Impossible(f"no room inside {c.name} for {t.name} ({t.size.key}) (§11.13)")
     return None
 
 
@@ -278,10 +281,10 @@ def do_swallow(w: World, c: Creature, t: Turn, a: Swallow):
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    target = w.creatures.get(a.target)
-    why = swallow_refusal(w, c, target)
-    if why:
-        return Impossible(why)
+    no = swallow_check(w, c, a)
+    if no is not None:
+        return no
+    target = w.creatures[a.target]
     t.spend("standard")
     if opposed(w, c, target, "swallow", "grapple", grapple_parts(w, c), "grapple", grapple_parts(w, target)):
         release(w, c, target, "swallowed")
@@ -492,3 +495,14 @@ def do_engulf(w: World, c: Creature, t: Turn, a: EngulfMove):
         if v.alive:
             _engulf_harm(w, c, v, r)
     return True
+
+
+def _inside_turn(w: World, c: Creature) -> None:
+    """The host's turn: what is inside it is crushed or burnt, then a dead host's contents come out."""
+    start_of_turn(w, c)
+    tidy(w)
+
+
+SWALLOW = Mechanic("swallow", actions={Swallow: do_swallow, CutOut: do_cut, EngulfMove: do_engulf, Escape: do_escape},
+                   refusal=refusal, checks={Swallow: swallow_check})
+INSIDE = Mechanic("inside a host", start_of_turn=_inside_turn, settle=tidy)

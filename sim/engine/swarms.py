@@ -20,6 +20,7 @@ from sim.engine.checks import label, roll_dice, roll_save
 from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, adjust_for_target, deal_damage, set_condition
 from sim.engine.events import Engulf, SwarmShape
+from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 from sim.rules.dice import Dice
 
@@ -79,3 +80,16 @@ def _immune_to_swarm(c: Creature, swarm: Creature) -> bool:
 
 def shape_event(w: World, swarm: Creature) -> None:
     w.emit(SwarmShape(round=w.round, actor=swarm.id, squares=tuple(swarm.squares)))
+
+
+def _distracted(w: World, c: Creature) -> None:
+    if c.in_fight:
+        distraction(w, c)
+
+
+def _swarm_turn_end(w: World, c: Creature) -> None:
+    if c.is_swarm and c.in_fight:
+        swarm_attack(w, c)
+
+
+SWARMS = Mechanic("swarms", start_of_turn=_distracted, end_of_turn=_swarm_turn_end)

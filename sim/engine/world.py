@@ -18,8 +18,8 @@ from sim.base.coords import Pos, inner_square
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
 from sim.engine.events import Event, Moved
-from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
 from sim.engine.notes import AINotes
+from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
 from sim.engine.setup import build_creature, footprint, mover_for
 from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body

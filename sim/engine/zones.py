@@ -18,6 +18,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
 from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition, ZoneEnded
+from sim.engine.mechanics import Mechanic
 from sim.engine.parts import Zone
 from sim.engine.world import World
 from sim.rules.dice import Dice
@@ -321,3 +322,18 @@ def fight_over(w: World) -> None:
     for c in w.creatures.values():
         if drop(c, "cloud_sick") is not None and c.nauseated:
             clear_condition(w, c, "nauseated", "expired")
+
+
+def _zones_over(w: World, c: Creature) -> None:
+    """Zones whose time is over end at the start of any creature's turn (grease, docs/rules.md §8.1)."""
+    expire(w)
+
+
+def _cloud_or_nausea(w: World, c: Creature) -> None:
+    """Inside a stinking cloud, or in the 1d4+1 rounds after (§8.4); else a nausea from elsewhere is over."""
+    if not cloud_turn(w, c) and c.nauseated:
+        clear_condition(w, c, "nauseated", "expired")
+
+
+ZONE_EXPIRY = Mechanic("zones", start_of_turn=_zones_over, state=Zone)
+STINKING_CLOUD = Mechanic("stinking cloud", start_of_turn=_cloud_or_nausea)

@@ -87,6 +87,17 @@ class Size(enum.IntEnum):
         return self.facts.per_square > 1
 
 
+def at_most_one_larger(size: Size, than: Size) -> bool:
+    """Whether a creature of ``size`` is at most one size category larger than one of ``than``:
+    the SRD's limit on who can be tripped, bull rushed or held by a monstrous spider's web
+    (the one place the rule is written).
+
+    >>> at_most_one_larger(Size.LARGE, Size.MEDIUM), at_most_one_larger(Size.HUGE, Size.MEDIUM)
+    (True, False)
+    """
+    return int(size) <= int(than) + 1
+
+
 @functools.cache
 def size_table() -> dict[Size, SizeFacts]:
     raw = _data.load("sizes.toml")

@@ -13,7 +13,6 @@ import re
 from sim.base.argtypes import real, whole
 from sim.base.errors import UsageError
 
-
 # What the floor can be (``--art`` of demo, play, render, crawl and analyze): the map's own picture,
 # or the cave that ``sim.render.art.paint_floor`` paints. Here, pygame- and numpy-free, so that the
 # command line offers the choices before loading the renderer.

@@ -50,8 +50,8 @@ from sim.engine.attacks import melee_in_hand
 from sim.engine.casting import SIMULATED, has_spell
 from sim.engine.items import throwable_items
 from sim.engine.spells import AREA_SPELLS, aim_of, area_of, cone_origins
-from sim.engine.strand_actions import BreakStrand, SeverStrand
 from sim.engine.strands import stuck_to
+from sim.engine.strands.actions import BreakStrand, SeverStrand
 from sim.engine.swallow import cutting, how_inside
 from sim.story.log import thing
 from sim.terrain.vision import LOCATES

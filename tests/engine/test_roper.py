@@ -19,7 +19,7 @@ from sim.scenario.files import load_encounter
 from sim.base.paths import maps_dir
 from sim.render import portray
 from sim.view.model import ViewModel
-from sim.engine.strand_actions import BreakStrand, SeverStrand, StrandVolley
+from sim.engine.strands.actions import BreakStrand, SeverStrand, StrandVolley
 
 from .test_specials import fight, strike
 from .test_spells import Fixed, of_type, turn_of

@@ -47,8 +47,6 @@ from sim.engine.actions import (
 from sim.engine.ai import archery as ai_archery
 from sim.engine.ai import constricted as ai_constricted
 from sim.engine.ai import maneuvers as ai_maneuvers
-from sim.engine.ai import specials as ai_specials
-from sim.engine.ai import swallow as ai_swallow
 from sim.engine.ai import unseen
 from sim.engine.ai.armor import armor_first
 from sim.engine.ai.estimates import (
@@ -64,6 +62,7 @@ from sim.engine.ai.estimates import (
     usable_now,
 )
 from sim.engine.ai.grapple import grapple_tactic
+from sim.engine.ai.registry import TACTICS, first_choice
 from sim.engine.ai.spell_like import innate_tactic
 from sim.engine.ai.spells import (
     area_spell,
@@ -77,10 +76,11 @@ from sim.engine.ai.spells import (
     light_up,
     web_choke,
 )
+from sim.engine.ai.tactic import Tactic
 from sim.engine.attack_actions import load_action
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
-from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.damage import swarm_area_factor
 from sim.engine.effects import lasting
 from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.rage import can_rage
@@ -93,16 +93,15 @@ from sim.terrain.movement.field import BLOCKED
 from sim.terrain.vision import LOCATES, SEES
 
 
-def default_policy(w: World, c: Creature, t: Turn):
+def default_policy(w: World, c: Creature, t: Turn, tactics: tuple[Tactic, ...] = TACTICS):
+    """The default AI's next action for ``c``, or None. The mechanics' ``tactics`` (the AI-side
+    registry, :mod:`sim.engine.ai.registry`) are asked first; then the usual policy chooses."""
     if not c.in_fight:
         return None
     foes = [o for o in w.enemies(c) if o.in_fight]
     if not foes:
         return None
-    act = ai_swallow.tactic(w, c, t, foes)   # inside: cut out or escape; swallow, engulf (§11.13)
-    if act is not None:
-        return act
-    act = ai_specials.override(w, c, t, foes, _melee)   # confusion, webs (bestiary)
+    act = first_choice(w, c, t, foes, _melee, tactics)   # swallowed, confused, a roper's strands, webs
     if act is not None:
         return act
     foes, hunt = _perceived(w, c, t, foes)
@@ -598,7 +597,7 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
                 if area & ally_sq:
                     continue
                 hits = [f for f in foes if set(f.squares) & area]
-                score = sum(SWARM_AREA_FACTOR if f.is_swarm else 1.0 for f in hits)
+                score = sum(swarm_area_factor() if f.is_swarm else 1.0 for f in hits)
                 if hits and (best is None or score > best[0]):
                     best = (score, d, o)
         if best is not None and (best[0] >= 1.5 or any(f.is_swarm for f in foes)):
@@ -695,9 +694,9 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
             inc = max(1, -(-dist // sw.range_ft))
             if inc > 3 or not line_of_effect(w.grid.rock, c.squares, s.squares):
                 continue
-            on_swarm = (sw.splash.average if everyone else sw.direct.average) * SWARM_AREA_FACTOR
+            on_swarm = (sw.splash.average if everyone else sw.direct.average) * swarm_area_factor()
             area = set(splash_area(w, s.pos, intersection=False)) | set(s.squares)
-            harm = len(area & ally_sq) * max(1.0, sw.splash.average) * SWARM_AREA_FACTOR
+            harm = len(area & ally_sq) * max(1.0, sw.splash.average) * swarm_area_factor()
             value = hit_chance(sum(splash_modifiers(w, c, inc, s).values()), s.block.touch_ac) * on_swarm - harm
             if best is None or value > best[0]:
                 best = (value, Throw(item, target=s.id))
@@ -706,9 +705,9 @@ def _against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
                     four = set(splash_area(w, corner, intersection=True))
                     if not (four & set(s.squares)) or not line_of_effect(w.grid.rock, c.squares, sorted(four)):
                         continue
-                    harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * SWARM_AREA_FACTOR
+                    harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * swarm_area_factor()
                     v4 = hit_chance(sum(splash_modifiers(w, c, inc).values()), combat_modifier("ac", "splash_intersection")) \
-                        * sw.splash.average * SWARM_AREA_FACTOR - harm4
+                        * sw.splash.average * swarm_area_factor() - harm4
                     if best is None or v4 > best[0]:
                         best = (v4, Throw(item, at=corner, intersection=True))
     if best is not None and best[0] > 0.5:

@@ -25,12 +25,12 @@ not be expected to drop the foe. Pure questions: nothing here changes the world.
 
 from __future__ import annotations
 
-from sim.engine import attacks
+from sim.engine import attacks, registry
 from sim.engine.actions import BullRush, Trip, Turn
 from sim.engine.ai.estimates import expected_damage, hit_chance
 from sim.engine.creature import Creature
 from sim.engine.grapple import touch_plan
-from sim.engine.maneuvers import _best_of, can_stand, check_parts, push_direction
+from sim.engine.maneuvers import best_of, can_stand, check_parts, push_direction
 from sim.engine.world import World
 from sim.rules.weapons import combat_modifier
 from sim.terrain.geometry import footprint_distance_ft
@@ -51,9 +51,9 @@ def opposed_chance(mine: int, theirs: int) -> float:
 
 
 def trippable(w: World, c: Creature, target: Creature) -> bool:
-    """The target can be tripped by ``c`` now (the refusals of sim.engine.maneuvers.do_trip)."""
-    return not (target.prone or target.is_swarm or c.is_swarm or target.block.type == "ooze"
-                or int(target.size) > int(c.size) + 1 or not target.in_fight)
+    """The target is in the fight and the engine's check of a :class:`Trip` lets ``c`` try now
+    (:func:`sim.engine.registry.check`: the rules are asked, not copied)."""
+    return target.in_fight and registry.check(w, c, Trip(target.id)) is None
 
 
 def wants_to_trip(c: Creature) -> bool:
@@ -70,7 +70,7 @@ def trip_values(w: World, c: Creature, target: Creature, given_up: float) -> dic
     if not plan:
         return {"chance": 0.0, "gain": 0.0, "cost": given_up}
     mine = sum(check_parts(c, "str", defender=False, feat="improved-trip").values())
-    theirs = sum(check_parts(target, _best_of(target), defender=True, feat="improved-trip").values())
+    theirs = sum(check_parts(target, best_of(target), defender=True, feat="improved-trip").values())
     chance = hit_chance(plan.bonus, plan.ac) * opposed_chance(mine, theirs)
     cost = given_up
     if not c.block.has_feat("improved-trip") and set(c.squares) & attacks.threatens(w, target):
@@ -112,12 +112,10 @@ def trip_if_it_pays(w: World, c: Creature, t: Turn, target: Creature, given_up: 
 RUSH_MIN_CHANCE = 0.5
 
 
-def rushable(c: Creature, target: Creature) -> bool:
-    """The refusals of sim.engine.maneuvers.do_bull_rush: a swarm, a foe two sizes larger, one in
-    its grapple, one not adjacent."""
-    if target.is_swarm or c.is_swarm or int(target.size) > int(c.size) + 1 or target.id in c.grapple_with:
-        return False
-    return min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in c.squares for x2, y2 in target.squares) <= 1
+def rushable(w: World, c: Creature, target: Creature) -> bool:
+    """The engine's check of a :class:`BullRush` lets ``c`` try now (a swarm, a foe two sizes
+    larger, one in its grapple, one not adjacent: :func:`sim.engine.registry.check`)."""
+    return registry.check(w, c, BullRush(target.id)) is None
 
 
 def rescued(w: World, c: Creature, target: Creature) -> list[Creature]:
@@ -145,7 +143,7 @@ def rush_chance(c: Creature, target: Creature) -> float:
 
 def bull_rush_if_it_pays(w: World, c: Creature, t: Turn, target: Creature, given_up: float):
     """A :class:`BullRush` of ``target`` when it pushes the foe off a wounded ally (see above), else None."""
-    if not t.standard or not target.in_fight or not rushable(c, target) or given_up >= target.hp:
+    if not t.standard or not target.in_fight or not rushable(w, c, target) or given_up >= target.hp:
         return None
     if not c.block.has_feat("improved-bull-rush") and set(c.squares) & attacks.threatens(w, target):
         return None

@@ -2,17 +2,16 @@
 creature follows its d% roll (:func:`sim.engine.specials.confusion_behaviour`), an entangled one
 breaks free, a web-spinner throws its web at the nearest foe it can hold before it bites.
 
-:func:`override` is asked first by :func:`sim.engine.ai.decide.default_policy`; the policy's melee
-routine is passed in (``melee``), so this module does not import the AI.
+:data:`SPECIALS` and :data:`WEB_THROW` are tactics (:mod:`sim.engine.ai.tactic`), asked first by
+:func:`sim.engine.ai.decide.default_policy` in the order of :data:`sim.engine.ai.registry.TACTICS`;
+the policy's melee routine is passed in (``melee``), so this module does not import the policy.
 """
 
 from __future__ import annotations
 
-from typing import Callable
-
 from sim.engine import attacks, moves, specials
 from sim.engine.actions import Delay, Move, Strike, Turn
-from sim.engine.ai import strands as ai_strands
+from sim.engine.ai.tactic import Melee, Tactic
 from sim.engine.creature import Creature
 from sim.engine.effects import find
 from sim.engine.world import World
@@ -21,8 +20,8 @@ from sim.terrain.geometry import footprint_distance_ft
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def override(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Callable):
-    """The action the bestiary's rules impose or suggest now, or None (the usual policy)."""
+def imposed(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Melee):
+    """The action confusion or a web imposes now, or None (the usual policy)."""
     conf = specials.confusion_of(w, c)
     if conf is not None:
         behaviour, caster = conf
@@ -32,13 +31,10 @@ def override(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Callab
         in_web = find(c, "in_web")   # the web spell: a stuck creature breaks loose in a full
         if not in_web or (find(c, "web_stuck") and t.full_round):   # round; a loose one walks
             return specials.BreakFree()
-    act = ai_strands.override(w, c, t, foes)     # a roper's strands, a stuck creature (§11.15)
-    if act is not None:
-        return act
-    return web_throw(w, c, t, foes)
+    return None
 
 
-def confused_action(w: World, c: Creature, t: Turn, behaviour: str, caster: Creature | None, melee: Callable):
+def confused_action(w: World, c: Creature, t: Turn, behaviour: str, caster: Creature | None, melee: Melee):
     """The confusion table's behaviour as an action: attack the caster (close with it), babble
     (nothing), flee from the caster, attack the nearest creature (friend or foe); attack the one
     that attacked it. One that cannot do what the roll says babbles (SRD confusion)."""
@@ -91,8 +87,17 @@ def web_throw(w: World, c: Creature, t: Turn, foes: list[Creature]):
     if web is None or any(set(c.squares) & attacks.threatens(w, f) for f in foes):
         return None
     for f in sorted(foes, key=lambda f: (footprint_distance_ft(c.squares, f.squares), f.id)):
-        if "entangled" in f.conditions or f.is_swarm:
+        if "entangled" in f.conditions:
             continue
-        if attacks.plan_attack(w, c, web, f, kind="ranged"):
+        if attacks.plan_attack(w, c, web, f, kind="ranged"):   # the web's own refusals: a swarm, a foe too big
             return Strike(f.id, "web")
     return None
+
+
+def _web_throw(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Melee):
+    return web_throw(w, c, t, foes)
+
+
+SPECIALS = Tactic("specials", imposed)     # confusion, a web holding it (bestiary)
+WEB_THROW = Tactic("specials", _web_throw)   # a monstrous spider's web (bestiary)
+

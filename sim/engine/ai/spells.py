@@ -14,7 +14,7 @@ from sim.engine.actions import Cast, Charge, Move
 from sim.engine.ai.estimates import distance_field, is_ranged
 from sim.engine.casting import has_spell, range_ft, spell_data
 from sim.engine.creature import Creature
-from sim.engine.damage import SWARM_AREA_FACTOR
+from sim.engine.damage import swarm_area_factor
 from sim.engine.effects import find
 from sim.engine.spells import area_of
 from sim.engine.split import MAX_HP_UNSPLIT
@@ -33,7 +33,7 @@ AREA_WORTH = 2.0
 
 def _score(area: set, foes: list[Creature], energy: str = "") -> tuple[float, bool]:
     hits = [f for f in foes if set(f.squares) & area and not (energy in f.block.defenses.split and f.hp > MAX_HP_UNSPLIT)]
-    return sum(SWARM_AREA_FACTOR if f.is_swarm else 1.0 for f in hits), any(f.is_swarm for f in hits)
+    return sum(swarm_area_factor() if f.is_swarm else 1.0 for f in hits), any(f.is_swarm for f in hits)
 
 
 def area_spell(w: World, c: Creature, foes: list[Creature]) -> Cast | None:

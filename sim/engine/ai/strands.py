@@ -21,9 +21,10 @@ from __future__ import annotations
 from sim.engine import strands
 from sim.engine.actions import Turn
 from sim.engine.ai.maneuvers import opposed_chance
+from sim.engine.ai.tactic import Melee, Tactic
 from sim.engine.attacks import plan_attack
 from sim.engine.creature import Creature
-from sim.engine.strand_actions import (
+from sim.engine.strands.actions import (
     BreakStrand,
     SeverStrand,
     StrandVolley,
@@ -31,6 +32,7 @@ from sim.engine.strand_actions import (
     sever_attack,
 )
 from sim.engine.world import World
+from sim.rules.weapons import combat_modifier
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.vision import LOCATES
 
@@ -59,7 +61,7 @@ def cut_chance(w: World, c: Creature, att, target: Creature) -> float:
     if strand is None:
         return 0.0
     mine = att.bonus + c.str_mod_delta()
-    theirs = strand.bonus + strands.ATTACHED_SUNDER
+    theirs = strand.bonus + combat_modifier("strand", "attached_sunder")
     share = min(1.0, max(1.0, att.damage.average + c.str_mod_delta()) / max(1, s[1]))
     return opposed_chance(mine, theirs) * share
 
@@ -131,3 +133,11 @@ def get_free(w: World, c: Creature):
     if ch["sever"] > ch["break"]:
         return SeverStrand(c.id)
     return BreakStrand()
+
+
+def _tactic(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Melee):
+    return override(w, c, t, foes)
+
+
+STRANDS = Tactic("strands", _tactic)   # a roper's strands, a stuck creature (§11.15)
+

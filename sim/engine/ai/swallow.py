@@ -10,8 +10,9 @@
 
 from __future__ import annotations
 
-from sim.engine import attacks, swallow
+from sim.engine import attacks, registry, swallow
 from sim.engine.actions import CutOut, Draw, EngulfMove, Escape, Swallow, Turn
+from sim.engine.ai.tactic import Melee, Tactic
 from sim.engine.creature import Creature
 from sim.engine.grapple import escape_artist_parts, grapple_parts
 from sim.engine.world import World
@@ -25,12 +26,19 @@ def tactic(w: World, c: Creature, t: Turn, foes: list[Creature]):
         return None
     if c.grappling and swallow.rider_of(c, "swallow_whole") is not None:
         for oid in c.grapple_with:
-            if swallow.swallow_refusal(w, c, w.creatures[oid]) is None:
+            if registry.check(w, c, Swallow(target=oid)) is None:
                 return Swallow(target=oid)
         return None
     if swallow.rider_of(c, "engulf") is not None and not c.grappling:
         return _engulf(w, c, foes)
     return None
+
+
+def _tactic(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Melee):
+    return tactic(w, c, t, foes)
+
+
+SWALLOW = Tactic("swallow", _tactic)   # inside: cut out or escape; swallow, engulf (§11.13)
 
 
 def _from_inside(w: World, c: Creature, t: Turn):

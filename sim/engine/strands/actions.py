@@ -39,9 +39,11 @@ from sim.engine.creature import Creature
 from sim.engine.effects import make, put
 from sim.engine.events import Condition, Moved
 from sim.engine.grapple import opposed
+from sim.engine.mechanics import Mechanic
 from sim.engine.specials import break_free_odds
 from sim.engine.world import World
 from sim.rules.categories import Category
+from sim.rules.weapons import combat_modifier
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.movement.field import BLOCKED
 
@@ -238,7 +240,7 @@ def do_sever(w: World, c: Creature, t: Turn, a: SeverStrand):
     if c.str_mod_delta():
         mine["strength_damage"] = c.str_mod_delta()
     theirs = {name.replace(" ", "_"): int(v) for name, v in strand.bonus_parts}
-    theirs["attached"] = strands.ATTACHED_SUNDER
+    theirs["attached"] = combat_modifier("strand", "attached_sunder")
     if not opposed(w, c, roper, "sever_strand", att.name, mine, "strand", theirs):
         return True
     dealt = max(1, roll_dice(w, att.damage, c, f"{att.name} damage to a strand") + c.str_mod_delta())
@@ -268,3 +270,7 @@ def refusal(w: World, c: Creature, action) -> Impossible | None:
     if footprint_distance_ft(roper.squares, w.field(c).occupied(to)) > footprint_distance_ft(roper.squares, c.squares):
         return Impossible(f"{c.name} is stuck to {roper.name}'s strand: it cannot move away (break free or cut it)")
     return None
+
+
+STRANDS = Mechanic("strands", actions={StrandVolley: do_volley, BreakStrand: do_break, SeverStrand: do_sever},
+                   start_of_turn=start_of_turn, refusal=refusal)

@@ -9,9 +9,11 @@
 
 The state is effects (``sim/data/effects.toml``): ``stuck`` on the creature a strand holds (the
 roper its source; the strand's hp left and the round it stuck), ``drawing_in`` on the roper (the
-foes its drag drew in, that round). The actions (drag, break free,
-sever, the volley) are in :mod:`sim.engine.strand_actions`; this module is what the attack
-code needs (it imports no rule module that imports it).
+foes its drag drew in, that round). The actions (drag, break free, sever, the volley) and the
+mechanic's record (:data:`sim.engine.strands.actions.STRANDS`) are in
+:mod:`sim.engine.strands.actions`; this module is what the attack code needs (it imports no rule
+module that imports it). The AI's side is :mod:`sim.engine.ai.strands` (the AI stays under
+``ai/``: the engine never imports it).
 """
 
 from __future__ import annotations
@@ -21,10 +23,7 @@ from sim.engine.damage import clear_condition
 from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition
 from sim.engine.world import World
-
-STRAND_HP = 10          # SRD: a strand has 10 hit points
-DRAWN_IN_BITE = 4       # SRD: "bite with a +4 attack bonus in the same round"
-ATTACHED_SUNDER = -4    # SRD: the roper's opposed attack roll against a sunder of an attached strand
+from sim.rules.weapons import combat_modifier
 
 
 def strand_rider(c: Creature):
@@ -82,10 +81,11 @@ def stick(w: World, roper: Creature, target: Creature) -> None:
     if not target.alive or stuck_to(w, target) is not None:
         return
     ea, st = escape_dcs(roper)
-    put(target, make("stuck", roper.id, None, hp=STRAND_HP, round=w.round))
+    hp = combat_modifier("strand", "hit_points")
+    put(target, make("stuck", roper.id, None, hp=hp, round=w.round))
     target.conditions.add("stuck")
     w.emit(Condition(round=w.round, target=target.id, condition="stuck", active=True, cause=roper.id,
-                     detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": STRAND_HP}))
+                     detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": hp}))
 
 
 def free(w: World, c: Creature, cause: str) -> None:
@@ -98,7 +98,8 @@ def drawn_in_bonus(w: World, attacker: Creature, attack, target: Creature) -> in
     if attack.name != "bite":
         return 0
     d = find(attacker, "drawing_in")
-    return DRAWN_IN_BITE if d is not None and d.until == w.round and target.id in d.value("drawn") else 0
+    return (combat_modifier("strand", "drawn_in_bite")
+            if d is not None and d.until == w.round and target.id in d.value("drawn") else 0)
 
 
 def release_all(w: World, roper: Creature, cause: str) -> None:
