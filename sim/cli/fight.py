@@ -53,10 +53,10 @@ def run(args: argparse.Namespace) -> int:
         return fight_batch.run(args)
     fight_batch.check_single(args)
     from sim.base.fileio import check_writable
-    from sim.engine import snapshot
     from sim.engine.ai.decide import default_policy
     from sim.engine.events import dumps, write_jsonl
     from sim.engine.fight import new_encounter
+    from sim.engine.saved import snapshot
     from sim.scenario.files import load_encounter
     from sim.story.log import Narrator, display_names
 

@@ -109,8 +109,8 @@ def _live(args, size):
 
 def _load(args):
     """``--load SNAPSHOT``: its encounter (the one given, else the one it names), checked now."""
-    from sim.engine import snapshot
     from sim.engine.ai.decide import default_policy
+    from sim.engine.saved import snapshot
     from sim.scenario.files import load_encounter
 
     snap = Path(args.load)

@@ -159,7 +159,7 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
 MOMENTS, KINDS = check_table(_data.load("effects.toml"))
 #: Every condition name the engine shows on a creature (``Creature.conditions``): the statuses and
 #: the conditions the effect kinds show. A saved game naming another is refused
-#: (sim.engine.snapshot); tests/engine/test_snapshot_safety.py proves the list whole (every name the
+#: (sim.engine.saved.snapshot); tests/engine/test_snapshot_safety.py proves the list whole (every name the
 #: engine's code sets, every name shipped fights reach).
 CONDITIONS = STATUSES | {k.condition for k in KINDS.values() if k.condition}
 # -- effects on a creature ---------------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ class Encounter(World):
 
     def run(self, *, max_rounds: int | None = None) -> list[Event]:
         """Play the whole fight with the AI; returns all events. A fight already under way (one
-        loaded from a snapshot, :mod:`sim.engine.snapshot`) goes on from where it stands."""
+        loaded from a snapshot, :mod:`sim.engine.saved.snapshot`) goes on from where it stands."""
         if not self.events:
             self.start()
         if max_rounds is not None:  # 0 is a cap too

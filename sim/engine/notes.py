@@ -13,7 +13,7 @@ from typing import Any
 
 @dataclass(slots=True)
 class AINotes:
-    """The policy's memory of the fight, saved with it (sim.engine.snapshot)."""
+    """The policy's memory of the fight, saved with it (sim.engine.saved.snapshot)."""
     #: team -> foe id -> the square where that side last saw it (sim.engine.ai.unseen).
     last_seen: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     #: creature id -> the rounds it held its ground waiting for a walker (at most ten).
@@ -36,7 +36,7 @@ class AINotes:
 
 def notes_of_schema4(memory: dict) -> AINotes:
     """The notes of a saved game of schema 4 or older (the memory a dict under tuple and text
-    keys, its rule keys already taken out: sim.engine.snapshot_effects). A key that is no note is
+    keys, its rule keys already taken out: sim.engine.saved.legacy_effects). A key that is no note is
     a ValueError naming it."""
     notes = AINotes()
     for key, v in memory.items():

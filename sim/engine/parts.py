@@ -6,7 +6,7 @@ citing its rule section: who is inside whom (:class:`Swallowed`), the grabs stil
 (:class:`Grabs`), what spells leave on the map (:class:`Magic`), the lights lying on the floor
 (:class:`Floor`), the move in progress (:class:`Movement`) and the wounds of a casting
 (:class:`Casting`). :data:`PARTS` lists them in one place, by the attribute name the world gives
-each: the world builds them from it, and the saved game (:mod:`sim.engine.snapshot_schema`)
+each: the world builds them from it, and the saved game (:mod:`sim.engine.saved.schema`)
 writes and reads each part by that name. A new mechanic's state is a new record here and one
 line in :data:`PARTS`.
 """

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from sim.base.errors import DataError
 from sim.engine import events as ev
-from sim.engine import snapshot
 from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot
 from sim.render.lighting import Lighting
 from sim.render.scene import Scene
 from sim.view import timeline as tl

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from sim.base.coords import Pos
 from sim.base.errors import DataError
-from sim.engine import snapshot
 from sim.engine.actions import (
     BullRush,
     Cast,
@@ -49,6 +48,7 @@ from sim.engine.attack_actions import load_action, needs_draw, rapid_shot_reason
 from sim.engine.attacks import melee_in_hand
 from sim.engine.casting import SIMULATED, has_spell
 from sim.engine.items import throwable_items
+from sim.engine.saved import snapshot
 from sim.engine.spells import AREA_SPELLS, aim_of, area_of, cone_origins
 from sim.engine.strands import stuck_to
 from sim.engine.strands.actions import BreakStrand, SeverStrand

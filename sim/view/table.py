@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from sim.base.coords import Pos
-from sim.engine import attacks, dm, snapshot
+from sim.engine import attacks, dm
 from sim.engine.actions import Impossible
 from sim.engine.ai.estimates import expected_damage, hit_chance
 from sim.engine.checks import DiceHand, NeedRoll
+from sim.engine.saved import snapshot
 from sim.story.log import ac_words, mod_words, thing
 from sim.view.world import World
 

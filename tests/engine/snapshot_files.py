@@ -2,7 +2,7 @@
 
 :func:`old_file` turns a file of today's schema into the layout a schema 2, 3 or 4 cavesim wrote
 (``vars(world)`` with the loose attributes the world's parts replaced, its records named by
-module path), so a test can give the readers of sim.engine.snapshot_legacy any fight; files
+module path), so a test can give the readers of sim.engine.saved.legacy any fight; files
 those cavesims really wrote are in tests/data/snapshots (tests/engine/test_snapshot_schemas.py
 checks both load the same).
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.engine.snapshot_legacy import OLD_NAMES
-from sim.engine.snapshot_schema import NAMES
-from sim.engine.snapshot_state import FIGHT_FIELDS
+from sim.engine.saved.legacy import OLD_NAMES
+from sim.engine.saved.schema import NAMES
+from sim.engine.saved.state import FIGHT_FIELDS
 
 _TAGS = {"$record": "records", "$named": "named", "$enum": "enums"}
 

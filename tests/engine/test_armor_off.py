@@ -11,21 +11,22 @@ import copy
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sim.engine import snapshot as S
+from sim.base.paths import maps_dir
 from sim.engine.actions import Delay, Impossible, Move, RemoveArmor
 from sim.engine.ai.decide import default_policy
-from sim.engine.fight import new_encounter
 from sim.engine.events import dumps
-from sim.scenario.files import load_encounter
-from sim.story.log import Narrator
-from sim.base.paths import maps_dir
+from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot as S
 from sim.rules import armor as rule
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.statblocks import load_template, with_loadout
 from sim.rules.weapons import _armor_tables
+from sim.scenario.files import load_encounter
+from sim.story.log import Narrator
 from tests.engine.helpers import encounter
 
 # a 2.5-ft crawlway (5 ft wide, 2.5 ft high: Crawl-Navigable for a Medium creature) between two rooms
@@ -209,7 +210,7 @@ def test_a_wearer_who_falls_loses_the_work():
 
 
 def test_a_snapshot_mid_removal_plays_on_the_same():
-    """The work in progress (rounds left, helper) goes round a snapshot (sim.engine.snapshot)."""
+    """The work in progress (rounds left, helper) goes round a snapshot (sim.engine.saved.snapshot)."""
     path = maps_dir() / "fissure_hold.toml"
     spec = load_encounter(path)
     straight = new_encounter(spec, seed=2)

@@ -7,10 +7,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.engine import snapshot as S
 from sim.engine.actions import Move, StandUp, Turn
 from sim.engine.ai.decide import default_policy
 from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot as S
 from sim.story.log import Narrator
 from sim.terrain.movement import distance_map
 from sim.terrain.movement.field import BLOCKED

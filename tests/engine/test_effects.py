@@ -16,7 +16,6 @@ import pytest
 from sim.base.errors import DataError
 from sim.base.paths import maps_dir
 from sim.engine import conditions
-from sim.engine import snapshot as S
 from sim.engine.ai.decide import default_policy
 from sim.engine.conditions import add, end, hooks_missing, tick
 from sim.engine.effects import (
@@ -33,6 +32,7 @@ from sim.engine.effects import (
 )
 from sim.engine.events import dumps
 from sim.engine.notes import AINotes, notes_of_schema4
+from sim.engine.saved import snapshot as S
 from sim.rules import _data
 from sim.scenario.files import load_encounter
 from tests.engine.helpers import encounter, ready
@@ -303,7 +303,7 @@ shipped = (Path({root!r}) / "sim/data/effects.toml").read_text()
 _data.load = lambda name: tomllib.loads(shipped + {made_up!r}) if name == "effects.toml" else real(name)
 
 from sim.base.paths import maps_dir
-from sim.engine import snapshot as S
+from sim.engine.saved import snapshot as S
 from sim.engine.ai.decide import default_policy
 from sim.engine.conditions import add, tick
 from sim.engine.effects import CONDITIONS, find, modifiers

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import snapshot as S
-from sim.engine.snapshot_schema import NAMES
 from sim.base.paths import maps_dir
+from sim.engine.saved import snapshot as S
+from sim.engine.saved.schema import NAMES
 from tests.test_fuzz import JSON_EXTREMES, run_cli
 
 SEED = 34
@@ -31,8 +31,8 @@ CASES = 120
 DEMO = maps_dir() / "demo.toml"
 TAGS = ["$tuple", "$named", "$set", "$frozenset", "$dict", "$enum", "$array", "$np", "$rng", "$event", "$creature",
         "$path", "$ref", "$record", "$nope"]
-HOSTILE = ["sim.engine.snapshot:np.memmap", "io:FileIO", "sim.terrain.movement.kernel:types.ctypes.CDLL", "os:system",
-           "builtins:eval", "subprocess:Popen", "sim.engine.snapshot:Path", "numpy:ndarray", "sim.rules.categories:Category"]
+HOSTILE = ["sim.engine.saved.snapshot:np.memmap", "io:FileIO", "sim.terrain.movement.kernel:types.ctypes.CDLL", "os:system",
+           "builtins:eval", "subprocess:Popen", "sim.engine.saved.snapshot:Path", "numpy:ndarray", "sim.rules.categories:Category"]
 EXTREMES = JSON_EXTREMES + [10 ** 400, -(10 ** 400), 10 ** 18, 2 ** 64, -10 ** 6, float("nan"), float("inf"),
                             "PWNED", {"$array": "|u1", "shape": [10 ** 6, 10 ** 6], "data": []},
                             {"$array": "|O", "shape": [1], "data": [1]}, {"$tuple": [True, False]},

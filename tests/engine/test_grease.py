@@ -122,10 +122,10 @@ def test_a_swarm_neither_falls_nor_slows():
 # ---- snapshots -------------------------------------------------------------------------------------
 
 def test_a_greased_fight_goes_round_a_snapshot_and_plays_on_the_same(tmp_path):
-    from sim.engine import snapshot as S
-    from sim.engine.events import dumps
-    from sim.scenario.files import load_encounter
     from sim.base.paths import maps_dir
+    from sim.engine.events import dumps
+    from sim.engine.saved import snapshot as S
+    from sim.scenario.files import load_encounter
     enc_file = maps_dir() / "demo.toml"
     spec = load_encounter(enc_file)
     w = __import__("sim.engine.fight", fromlist=["new_encounter"]).new_encounter(spec, seed=3)
@@ -143,8 +143,9 @@ def test_a_greased_fight_goes_round_a_snapshot_and_plays_on_the_same(tmp_path):
 def test_a_schema_2_snapshot_reads_with_no_zones_and_a_bad_zone_is_refused(tmp_path, capsys):
     import json
     from pathlib import Path
-    from sim.cli import main
+
     from sim.base.paths import maps_dir
+    from sim.cli import main
     snap = tmp_path / "s.json"
     assert main(["fight", str(maps_dir() / "bat_gallery.toml"), "--seed", "1", "--save-at", "2", "--save", str(snap),
                  "--quiet"]) == 0
@@ -194,8 +195,9 @@ def test_the_ai_does_not_grease_a_swarm_or_its_friends():
 
 def test_a_bad_spells_toml_key_is_named():
     import pytest
-    from sim.engine import casting
+
     from sim.base.errors import DataError
+    from sim.engine import casting
     from sim.rules import _data
     table = _data.load("spells.toml")
     assert casting.check_spells(table)["grease"]["side_ft"] == 10
@@ -210,8 +212,8 @@ def test_a_bad_spells_toml_key_is_named():
 
 
 def test_the_log_tells_the_grease_and_its_end():
-    from sim.story.log import Narrator
     from sim.engine.events import ZoneEnded
+    from sim.story.log import Narrator
     line = Narrator().line(ZoneEnded(round=6, spell="grease", owner="w", squares=((6, 3), (7, 3), (6, 4), (7, 4))))
     assert line == "  w's grease at (6, 3) is gone"
 

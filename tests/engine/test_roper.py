@@ -6,20 +6,20 @@ what the AI does with them."""
 
 from __future__ import annotations
 
-from sim.engine.effects import changed, find, put
-from sim.engine import snapshot as S
+from sim.base.paths import maps_dir
 from sim.engine import strands
-from sim.engine.ai import strands as ai_strands
 from sim.engine.actions import Cast, Move, Strike
+from sim.engine.ai import strands as ai_strands
 from sim.engine.ai.decide import default_policy
 from sim.engine.damage import DamagePart, deal_damage
-from sim.engine.fight import new_encounter
+from sim.engine.effects import changed, find, put
 from sim.engine.events import dumps
-from sim.scenario.files import load_encounter
-from sim.base.paths import maps_dir
-from sim.render import portray
-from sim.view.model import ViewModel
+from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot as S
 from sim.engine.strands.actions import BreakStrand, SeverStrand, StrandVolley
+from sim.render import portray
+from sim.scenario.files import load_encounter
+from sim.view.model import ViewModel
 
 from .test_specials import fight, strike
 from .test_spells import Fixed, of_type, turn_of
@@ -218,7 +218,7 @@ def test_the_ai_stuck_foe_takes_the_better_way_out():
 
 def test_a_strand_goes_round_in_a_snapshot():
     """Who is stuck to which roper, the strand's hit points and the round it stuck are saved and
-    loaded, and the fight plays on the same (sim/engine/snapshot.py)."""
+    loaded, and the fight plays on the same (sim/engine/saved/snapshot.py)."""
     path = maps_dir() / "otyugh_midden.toml"
     spec = load_encounter(path)
     w = new_encounter(spec, seed=1)

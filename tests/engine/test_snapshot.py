@@ -10,15 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.engine.effects import Effect, put
-from sim.cli import main
-from sim.engine import snapshot as S
-from sim.engine.ai.decide import default_policy
-from sim.engine.fight import new_encounter
-from sim.engine.events import dumps
 from sim.base.fileio import read_toml
-from sim.scenario.files import load_encounter
 from sim.base.paths import maps_dir
+from sim.cli import main
+from sim.engine.ai.decide import default_policy
+from sim.engine.effects import Effect, put
+from sim.engine.events import dumps
+from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot as S
+from sim.scenario.files import load_encounter
 from sim.terrain.vision.scene import darkness_light
 
 MAPS = maps_dir()

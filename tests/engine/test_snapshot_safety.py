@@ -3,8 +3,8 @@
 Item 6: the decoder built any class reachable by attribute from a loaded ``sim`` module, so a
 crafted snapshot could create or zero files (``numpy.memmap``, ``io.FileIO``) and run a shared
 library's code (``ctypes.CDLL``). It now builds only the records the schema declares
-(``RECORD_TYPES``, ``NAMED_TYPES``, ``ENUM_TYPES`` in ``sim.engine.snapshot_schema``; for the
-files of schemas 2-4, ``OLD_NAMES`` in ``sim.engine.snapshot_legacy``); each payload of the issue
+(``RECORD_TYPES``, ``NAMED_TYPES``, ``ENUM_TYPES`` in ``sim.engine.saved.schema``; for the
+files of schemas 2-4, ``OLD_NAMES`` in ``sim.engine.saved.legacy``); each payload of the issue
 is refused with exit 2, one line naming the file and the key, and nothing is written, truncated
 or run, in a file of today's schema and in one of schema 4 (tests/data/snapshots). The tables are
 proven whole: every type the shipped fights write is in them.
@@ -31,16 +31,19 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import effects as effects_mod
-from sim.engine import snapshot as S
-from sim.engine import snapshot_codec, snapshot_legacy, snapshot_schema, snapshot_state
-from sim.engine.parts import PARTS
-from sim.engine.ai.decide import default_policy
-from sim.engine.fight import new_encounter
 from sim.base.errors import DataError
 from sim.base.fileio import read_toml
-from sim.scenario.files import MAX_ROUND_CAP, MAX_SEED, load_encounter
 from sim.base.paths import maps_dir
+from sim.engine import effects as effects_mod
+from sim.engine.ai.decide import default_policy
+from sim.engine.fight import new_encounter
+from sim.engine.parts import PARTS
+from sim.engine.saved import codec as snapshot_codec
+from sim.engine.saved import legacy as snapshot_legacy
+from sim.engine.saved import schema as snapshot_schema
+from sim.engine.saved import snapshot as S
+from sim.engine.saved import state as snapshot_state
+from sim.scenario.files import MAX_ROUND_CAP, MAX_SEED, load_encounter
 from tests.test_fuzz import run_cli
 
 MAPS = maps_dir()
@@ -133,26 +136,26 @@ def _ogre(data: dict) -> tuple[str, dict]:
 
 # -- item 6: nothing but the engine's records is built -------------------------------------------------------------
 
-MEMMAP = {"$named": "sim.engine.snapshot:np.memmap", "items": ["PWNED", "uint8", "w+", 0, 4096]}
+MEMMAP = {"$named": "sim.engine.saved.snapshot:np.memmap", "items": ["PWNED", "uint8", "w+", 0, 4096]}
 
 
 @pytest.mark.parametrize("payload, where", [
     (MEMMAP, "state.memory.pwn"),
-    ({"$named": "sim.engine.snapshot:np.memmap", "items": ["victim.bin", "uint8", "w+", 0, 16]}, "state.memory.pwn"),
-    ({"$named": "sim.engine.snapshot:np.memmap", "items": ["HUGE", "uint8", "w+", 0, [10 ** 12]]},
+    ({"$named": "sim.engine.saved.snapshot:np.memmap", "items": ["victim.bin", "uint8", "w+", 0, 16]}, "state.memory.pwn"),
+    ({"$named": "sim.engine.saved.snapshot:np.memmap", "items": ["HUGE", "uint8", "w+", 0, [10 ** 12]]},
      "state.memory.pwn"),
-    ({"$named": "sim.engine.snapshot:io.FileIO", "items": ["victim.bin", "w"]}, "state.memory.pwn"),
+    ({"$named": "sim.engine.saved.snapshot:io.FileIO", "items": ["victim.bin", "w"]}, "state.memory.pwn"),
     ({"$named": "sim.base.fileio:io.FileIO", "items": ["PWNED", "w"]}, "state.memory.pwn"),
     ({"$named": "sim.base.fileio:os.fdopen", "items": [1, "w"]}, "state.memory.pwn"),
     ({"$named": "_io:FileIO", "items": ["victim.bin", "w"]}, "state.memory.pwn"),
-    ({"$record": "sim.engine.snapshot:np.memmap", "fields": {"filename": "PWNED", "mode": "w+", "shape": 8}},
+    ({"$record": "sim.engine.saved.snapshot:np.memmap", "fields": {"filename": "PWNED", "mode": "w+", "shape": 8}},
      "state.memory.pwn"),
     ({"$record": "subprocess:Popen", "fields": {"args": ["touch", "PWNED"]}}, "state.memory.pwn"),
-    ({"$record": "sim.engine.snapshot:Path", "fields": {}}, "state.memory.pwn"),
+    ({"$record": "sim.engine.saved.snapshot:Path", "fields": {}}, "state.memory.pwn"),
     ({"$enum": "builtins:open", "name": "PWNED"}, "state.memory.pwn"),
-    ({"$enum": "sim.engine.snapshot:enum.Enum", "name": "PWNED"}, "state.memory.pwn"),
+    ({"$enum": "sim.engine.saved.snapshot:enum.Enum", "name": "PWNED"}, "state.memory.pwn"),
     ({"$enum": "sim.rules.categories:Category", "name": "WALL"}, "state.memory.pwn"),  # ours, but never saved
-    ({"$named": "sim.engine.snapshot:Path", "items": ["PWNED"]}, "state.memory.pwn"),
+    ({"$named": "sim.engine.saved.snapshot:Path", "items": ["PWNED"]}, "state.memory.pwn"),
     ({"$named": "sim.base.coords:Pos", "items": [1, 2, 3]}, "state.memory.pwn"),
     ({"$named": "Pos", "items": [1, 2, 3]}, "state.memory.pwn"),
     ({"$record": "os:system", "fields": {"command": "touch PWNED"}}, "state.memory.pwn"),
@@ -182,7 +185,7 @@ def test_a_payload_in_a_creature_or_a_record_is_refused(tmp_path, save):
     f["pos"] = MEMMAP
     refused(tmp_path, data, f"state.creatures.{cid}.pos", "np.memmap", "not a named tuple a snapshot may hold")
     data = copy.deepcopy(save)
-    data["state"]["creatures"][cid]["$record"] = "sim.engine.snapshot:np.memmap"
+    data["state"]["creatures"][cid]["$record"] = "sim.engine.saved.snapshot:np.memmap"
     refused(tmp_path, data, f"state.creatures.{cid}", "not a record type a snapshot may hold")
     assert not (tmp_path / "PWNED").exists()
 
@@ -208,7 +211,7 @@ def test_a_shared_library_beside_the_save_is_never_loaded(tmp_path, save):
     (tmp_path / "evil.c").write_text(EVIL_C)
     subprocess.run([cc, "-shared", "-fPIC", "-o", str(tmp_path / "evil.so"), str(tmp_path / "evil.c")],
                    check=True, capture_output=True, timeout=60)
-    for qual in ("sim.terrain.movement.kernel:types.ctypes.CDLL", "sim.engine.snapshot:np.ctypeslib.ctypes.CDLL",
+    for qual in ("sim.terrain.movement.kernel:types.ctypes.CDLL", "sim.engine.saved.snapshot:np.ctypeslib.ctypes.CDLL",
                  "ctypes:CDLL", "ctypes:cdll.LoadLibrary"):
         data = copy.deepcopy(save)
         refused(tmp_path, data, _pwn(data, {"$named": qual, "items": ["./evil.so"]}))
@@ -228,9 +231,11 @@ def test_no_type_is_looked_up_through_a_module():
     """The decoder has no way to a class but the tables: no getattr walk, no sys.modules, no import.
     Today's schema names each record by its class's name; the old schemas' table holds the
     module paths those files wrote (today's, and the ones before the layout of commit 0b2f457)."""
-    for module in ("snapshot", "snapshot_codec", "snapshot_legacy", "snapshot_schema"):
-        src = (ROOT / "sim" / "engine" / f"{module}.py").read_text()
-        assert "sys.modules" not in src and "importlib" not in src and "__import__" not in src, module
+    modules = sorted((ROOT / "sim" / "engine" / "saved").glob("*.py"))
+    assert len(modules) == 7   # the package and its six modules (sim/engine/saved/__init__.py)
+    for path in modules:
+        src = path.read_text()
+        assert "sys.modules" not in src and "importlib" not in src and "__import__" not in src, path.name
     new = snapshot_schema.NAMES
     old = snapshot_legacy.OLD_NAMES
     for table in (new.records, new.named, new.enums):
@@ -284,7 +289,7 @@ def test_every_type_the_shipped_fights_write_is_in_the_tables():
     new = snapshot_schema.NAMES
     tables = {"$record": new.records, "$named": new.named, "$enum": new.enums}
     missing = sorted((tag, n) for tag, n in names if tag in tables and n not in tables[tag])
-    assert not missing, f"types written but not in sim.engine.snapshot_schema's tables: {missing}"
+    assert not missing, f"types written but not in sim.engine.saved.schema's tables: {missing}"
     assert {n for tag, n in names if tag in ("$array", "$np")} <= snapshot_codec.DTYPES
     assert {n for tag, n in names if tag == "$record"} >= {"Creature", "StatBlock"}
     assert conditions <= effects_mod.CONDITIONS, sorted(conditions - effects_mod.CONDITIONS)

@@ -1,9 +1,9 @@
 """The saved game's declared schema (issue 33 item 3) and the readers of the old ones.
 
-Today's files (schema 5) list the fight's sections (``sim.engine.snapshot_schema.STATE``): the
+Today's files (schema 5) list the fight's sections (``sim.engine.saved.schema.STATE``): the
 fight's fields, the generator, the creatures, each part of the world by name, the events, the
 AI's notes. Files of schemas 2, 3 and 4 still load, one reader each
-(``sim.engine.snapshot_legacy``), each tested with a file its own cavesim wrote:
+(``sim.engine.saved.legacy``), each tested with a file its own cavesim wrote:
 tests/data/snapshots/schemaN.json is ``cavesim fight maps/ogre_tunnel.toml --seed 3 --save-at 2``
 run by the cavesim of commit c69d860^ (schema 2), c69d860 (schema 3), 0b2f457^ (schema 4, the
 last before the layout moved the modules) and 1da287d (``schema4_early``: the first schema 4,
@@ -20,15 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import snapshot as S
-from sim.engine import snapshot_schema
+from sim.base.paths import maps_dir
 from sim.engine.ai.decide import default_policy
 from sim.engine.events import dumps
 from sim.engine.fight import new_encounter
 from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
-from sim.engine.snapshot_legacy import LAYOUTS, READERS
-from sim.engine.snapshot_state import FIGHT_FIELDS
-from sim.base.paths import maps_dir
+from sim.engine.saved import schema as snapshot_schema
+from sim.engine.saved import snapshot as S
+from sim.engine.saved.legacy import LAYOUTS, READERS
+from sim.engine.saved.state import FIGHT_FIELDS
 from sim.scenario.files import load_encounter
 from tests.engine.snapshot_files import old_file
 from tests.test_fuzz import run_cli
@@ -157,7 +157,7 @@ def test_sections_outside_the_schema_are_refused(tmp_path, schema, change, key, 
 
 def test_a_new_record_type_is_one_line_in_the_schema(monkeypatch):
     """A record the schema does not list is refused when written; one line in RECORD_TYPES and it
-    goes round (the docstring of sim.engine.snapshot_schema says so)."""
+    goes round (the docstring of sim.engine.saved.schema says so)."""
     spec = load_encounter(OGRE)
     w = new_encounter(spec, seed=3)
     w.start()

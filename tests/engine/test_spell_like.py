@@ -10,25 +10,26 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine.effects import find
+from sim.base.errors import DataError
 from sim.cli import main
-from sim.engine import attacks, innate, snapshot
+from sim.engine import attacks, innate
 from sim.engine.actions import Cast, Impossible
 from sim.engine.ai.decide import default_policy
 from sim.engine.ai.spell_like import innate_tactic
+from sim.engine.effects import find
 from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot
 from sim.engine.spells import area_of
-from sim.base.errors import DataError
-from sim.terrain.grid import MapLight
 from sim.rules import _data
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
 from sim.rules.statblocks import load_template, parse_source
+from sim.terrain.grid import MapLight
 from sim.terrain.vision import LOCATES, NONE, SEES
 from sim.terrain.vision.scene import darkness_light
 from tests.engine.helpers import ready, spec
-from tests.engine.test_spells import Fixed, of_type, turn_of
 from tests.engine.snapshot_files import old_file
+from tests.engine.test_spells import Fixed, of_type, turn_of
 
 HALL = ["." * 20] * 7
 

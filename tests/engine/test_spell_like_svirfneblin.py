@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.engine.effects import Effect, find, put
-from sim.engine import innate, snapshot
+from sim.engine import innate
 from sim.engine.actions import Cast
 from sim.engine.ai.decide import default_policy
 from sim.engine.ai.spell_like import innate_tactic, threat
+from sim.engine.effects import Effect, find, put
 from sim.engine.fight import new_encounter, run_fight
-from sim.scenario.files import load_encounter
+from sim.engine.saved import snapshot
 from sim.rules.statblocks import load_template
+from sim.scenario.files import load_encounter
 from tests.engine.helpers import ready, spec
 from tests.engine.test_spell_like import BRIGHT_HALL, HALL, fight, sure_hit
 from tests.engine.test_spells import Fixed, of_type, turn_of

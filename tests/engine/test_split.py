@@ -12,26 +12,25 @@ from pathlib import Path
 import pytest
 
 import sim
-
+from sim.base.errors import DataError
 from sim.cli import main
-from sim.engine import snapshot as S
 from sim.engine.actions import Cast, Draw, Move, Strike
 from sim.engine.ai.decide import default_policy
-from sim.engine.damage import DamagePart, deal_damage
-from sim.engine.fight import new_encounter
 from sim.engine.ai.spells import area_spell
-from sim.engine.split import split_by, splits_with
-from sim.base.errors import DataError
+from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.events import dumps, read_jsonl
+from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot as S
+from sim.engine.split import split_by, splits_with
+from sim.rules.statblocks import load_template
 from sim.scenario.files import load_encounter
 from sim.story.log import Narrator
 from sim.view.model import ViewModel
 from sim.view.timeline import Director
-from sim.rules.statblocks import load_template
 from tests.engine.helpers import encounter, ready
+from tests.engine.snapshot_files import old_file
 from tests.engine.test_grapple import Fixed, turn_of
 from tests.engine.test_spells import Fixed as Repeat
-from tests.engine.snapshot_files import old_file
 
 ROOM = ["........", "........", "........", "........"]
 

@@ -11,19 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine.effects import find
+from sim.base.paths import maps_dir
 from sim.engine import events as ev
 from sim.engine import grapple, swallow
 from sim.engine.actions import CutOut, Draw, EngulfMove, Escape, Move, Strike, Swallow
-from sim.engine import snapshot as S
 from sim.engine.ai.decide import default_policy
-from sim.engine.fight import new_encounter
-from sim.scenario.files import load_encounter
-from sim.base.paths import maps_dir
-from sim.view.model import ViewModel
-from sim.rules.sizes import Size
+from sim.engine.effects import find
 from sim.engine.events import dumps
+from sim.engine.fight import new_encounter
+from sim.engine.saved import snapshot as S
+from sim.rules.sizes import Size
+from sim.scenario.files import load_encounter
 from sim.story.log import Narrator
+from sim.view.model import ViewModel
 from tests.engine.helpers import encounter, ready
 from tests.engine.test_grapple import Fixed, of_type, turn_of
 
@@ -340,7 +340,7 @@ def test_inside_goes_round_a_snapshot():
 
 def test_a_schema_3_snapshot_has_nobody_inside():
     """A saved game of schema 3 (before swallow whole: tests/data/snapshots/schema3.json, written by
-    the cavesim of commit c69d860) loads with nobody inside (sim.engine.snapshot_legacy)."""
+    the cavesim of commit c69d860) loads with nobody inside (sim.engine.saved.legacy)."""
     path = Path(__file__).resolve().parents[1] / "data" / "snapshots" / "schema3.json"
     spec = load_encounter(maps_dir() / "ogre_tunnel.toml")
     assert json.loads(path.read_text())["cavesim_snapshot"] == 3

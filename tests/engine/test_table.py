@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.engine.effects import find
+from sim.engine import dm
 from sim.engine import events as ev
-from sim.engine import dm, snapshot
 from sim.engine.actions import Strike
 from sim.engine.checks import DiceHand, NeedRoll, RollRequest
+from sim.engine.effects import find
+from sim.engine.saved import snapshot
 
 from .helpers import encounter, ready
 

@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
-from sim.engine.effects import find, make, put
 from sim.engine import specials, spells, zones
 from sim.engine.actions import Cast, Impossible, Move
+from sim.engine.effects import find, make, put
 from sim.engine.specials import BreakFree
 from sim.terrain.vision import LOCATES, NONE, SEES
 
@@ -190,8 +190,10 @@ def test_a_made_save_saves_again_on_the_casters_turn():
 
 def test_concealment_through_the_cloud():
     import dataclasses
+
     from sim.engine.fight import new_encounter
     from sim.terrain.grid import MapLight
+
     from .helpers import spec
     s = spec(HALL, [{"id": "w", "template": "elf-wizard-5", "team": "p", "at": [0, 3]},
                     {"id": "g", "template": "goblin", "team": "m", "at": [12, 3]},
@@ -214,6 +216,7 @@ def test_concealment_through_the_cloud():
 
 def test_the_fog_module_keeps_what_other_senses_find():
     import numpy as np
+
     from sim.terrain.vision import Viewer, sight
     from sim.terrain.vision.fog import through_fog
     from sim.terrain.vision.light import Light, light_levels
@@ -231,11 +234,11 @@ def test_the_fog_module_keeps_what_other_senses_find():
 # ---- snapshots, the AI, the log --------------------------------------------------------------------
 
 def test_a_fight_with_a_web_and_a_cloud_goes_round_a_snapshot():
-    from sim.engine import snapshot as S
-    from sim.engine.fight import new_encounter
-    from sim.engine.events import dumps
-    from sim.scenario.files import load_encounter
     from sim.base.paths import maps_dir
+    from sim.engine.events import dumps
+    from sim.engine.fight import new_encounter
+    from sim.engine.saved import snapshot as S
+    from sim.scenario.files import load_encounter
     enc_file = maps_dir() / "demo.toml"
     spec = load_encounter(enc_file)
     w = new_encounter(spec, seed=3)

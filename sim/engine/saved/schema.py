@@ -3,7 +3,7 @@
 A saved fight's ``state`` is a table of the sections of :data:`STATE`, in its order, each of a
 declared type, and nothing else:
 
-* the fight's own fields (:data:`~sim.engine.snapshot_state.FIGHT_FIELDS`): ``settings``,
+* the fight's own fields (:data:`~sim.engine.saved.state.FIGHT_FIELDS`): ``settings``,
   ``seed``, ``round``, ``order``, ``turn_index``, ``turn``, ``winner``, ``finished``,
   ``end_reason``, ``turn_mark``;
 * ``rng``: the random generator's state (numpy's PCG64: :class:`RngState`);
@@ -13,11 +13,11 @@ declared type, and nothing else:
   type its record declares;
 * ``events``: the events so far, each as the event log writes it (:mod:`sim.engine.events`);
 * ``memory``: the AI's notes (:class:`~sim.engine.notes.AINotes`), in the tagged encoding of
-  :mod:`sim.engine.snapshot_codec`.
+  :mod:`sim.engine.saved.codec`.
 
 A value inside a section is written in that tagged encoding; the records it may name are
 :data:`RECORD_TYPES` (by a short name, not a module path), the named tuples :data:`NAMED_TYPES`,
-the enumerations :data:`ENUM_TYPES`. The reader (:mod:`sim.engine.snapshot`) builds only these:
+the enumerations :data:`ENUM_TYPES`. The reader (:mod:`sim.engine.saved.snapshot`) builds only these:
 a file naming any other type, or a section or field not declared here, is refused.
 
 **Adding a record type** (a creature's new field holding a record, as ``Effect`` was) is one
@@ -39,8 +39,8 @@ from sim.engine.effects import Effect
 from sim.engine.events import Event
 from sim.engine.notes import AINotes
 from sim.engine.parts import PARTS, Zone
-from sim.engine.snapshot_codec import Names
-from sim.engine.snapshot_state import FIGHT_FIELDS
+from sim.engine.saved.codec import Names
+from sim.engine.saved.state import FIGHT_FIELDS
 from sim.rules.bodies import Body
 from sim.rules.dice import Dice
 from sim.rules.sizes import Size
@@ -72,7 +72,7 @@ from sim.rules.weapons import ArmorPiece, EnergyAbility, GearItem, Weapon
 from sim.terrain.vision.light import Light
 from sim.terrain.vision.scene import DroppedLight
 
-#: The saved-game format this cavesim writes; older ones are read by :mod:`sim.engine.snapshot_legacy`.
+#: The saved-game format this cavesim writes; older ones are read by :mod:`sim.engine.saved.legacy`.
 SCHEMA = 5
 
 #: The records a schema-5 file may hold (``$record``), by the name written: a creature, its

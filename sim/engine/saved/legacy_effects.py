@@ -15,7 +15,7 @@ from typing import Any
 from sim.base.errors import shorten
 from sim.engine.creature import Creature
 from sim.engine.effects import Effect, put
-from sim.engine.snapshot_state import MAX_FIELD, _whole
+from sim.engine.saved.state import MAX_FIELD, _whole
 
 #: The creature fields of schema 4 and older that are effects now (read, then left out).
 OLD_FIELDS = frozenset({"blessed_until", "rage_until", "asleep_until", "held", "paralyzed_until"})

@@ -26,7 +26,7 @@ import numpy as np
 from sim.base.errors import shorten, shorten_text
 from sim.engine.creature import Creature
 from sim.engine.events import Event, from_json
-from sim.engine.snapshot_state import MAX_FIELD, MAX_NAME_CHARS, MAX_WHOLE, _fits, _hints, _whole
+from sim.engine.saved.state import MAX_FIELD, MAX_NAME_CHARS, MAX_WHOLE, _fits, _hints, _whole
 
 #: numpy dtypes an ``$array`` or ``$np`` may have: booleans, integers and floats (never object,
 #: string, void or structured dtypes).
@@ -90,7 +90,7 @@ class Encoder:
         found = self.written.get((table, t))
         if found is None:
             raise SnapshotTypeError(f"{where(path)}: a {qualname(t)} cannot be saved in a snapshot; add its type to the "
-                                    "schema (sim.engine.snapshot_schema.RECORD_TYPES)")
+                                    "schema (sim.engine.saved.schema.RECORD_TYPES)")
         return found
 
     def value(self, v: Any, path: str) -> Any:
@@ -135,7 +135,7 @@ class Encoder:
         if dataclasses.is_dataclass(v) and not isinstance(v, type):
             return self.record(v, path)
         raise SnapshotTypeError(f"{where(path)}: a {qualname(t)} cannot be saved in a snapshot; add its type to the "
-                                "schema (sim.engine.snapshot_schema)")
+                                "schema (sim.engine.saved.schema)")
 
     def record(self, v: Any, path: str) -> dict:
         t = type(v)

@@ -1,12 +1,12 @@
 """Readers of the old saved-game schemas, 2 to 4 (issue 33 item 3): one per schema.
 
 Those files hold ``vars(world)`` as it was then: every attribute of the fight but the derived
-ones, each value in the tagged encoding of :mod:`sim.engine.snapshot_codec` with its records
+ones, each value in the tagged encoding of :mod:`sim.engine.saved.codec` with its records
 named by module path (``sim.engine.creature:Creature``; before the layout of commit 0b2f457,
 ``sim.vision.light:Light`` and ``sim.coords:Pos``). Each reader checks that the file holds its
 schema's attributes and no others, decodes them with :data:`OLD_NAMES` (the types those files
 could name, and nothing else), and returns the sections of today's schema
-(:data:`sim.engine.snapshot_schema.STATE`): the fight's fields, the generator, the creatures, the
+(:data:`sim.engine.saved.schema.STATE`): the fight's fields, the generator, the creatures, the
 world's parts (built from the loose attributes they replace), the events and the AI's notes.
 The sight cache they saved (``_vision``) and the last hit's damage (``last_damage``, a return
 value since) are decoded, so a damaged file is refused all the same, and dropped.
@@ -23,10 +23,10 @@ from sim.base.errors import shorten
 from sim.engine.creature import Creature
 from sim.engine.notes import notes_of_schema4
 from sim.engine.parts import Casting, Floor, Grabs, Magic, Movement, Swallowed
-from sim.engine.snapshot_codec import Bad, Decoder, Names
-from sim.engine.snapshot_effects import OLD_FIELDS, effects_of_schema4
-from sim.engine.snapshot_schema import ENUM_TYPES, NAMED_TYPES, RECORD_TYPES, optional_fields
-from sim.engine.snapshot_state import FIGHT_FIELDS
+from sim.engine.saved.codec import Bad, Decoder, Names
+from sim.engine.saved.legacy_effects import OLD_FIELDS, effects_of_schema4
+from sim.engine.saved.schema import ENUM_TYPES, NAMED_TYPES, RECORD_TYPES, optional_fields
+from sim.engine.saved.state import FIGHT_FIELDS
 from sim.terrain.vision.light import LightGrid
 from sim.terrain.vision.sight import Sight
 

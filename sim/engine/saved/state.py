@@ -1,5 +1,5 @@
 """What a saved fight may hold: the bounds of a state the fight can be in, and the check of a
-loaded state against them (issue 34 item 13). :mod:`sim.engine.snapshot` decodes a file into the
+loaded state against them (issue 34 item 13). :mod:`sim.engine.saved.snapshot` decodes a file into the
 engine's records (only its declared types); this module says whether what it built is a fight
 that could have been played: hit points by the dead/dying model, the encounter's own creatures
 with their bodies' footprints, a round within the cap, events that begin and end as a fight's do.

@@ -8,24 +8,24 @@ way, a casting's wounds), the events so far and the AI's notes (``World.memory``
 played on, the fight gives the same events as if it had never stopped (same seed):
 ``tests/engine/test_snapshot.py`` checks this after every action of every shipped encounter.
 
-What a file holds is declared, not found: :mod:`sim.engine.snapshot_schema` lists its sections
-(:data:`~sim.engine.snapshot_schema.STATE`) with their types and the records a value may be
-(:data:`~sim.engine.snapshot_schema.RECORD_TYPES`); **a new record type is one line there** (see
+What a file holds is declared, not found: :mod:`sim.engine.saved.schema` lists its sections
+(:data:`~sim.engine.saved.schema.STATE`) with their types and the records a value may be
+(:data:`~sim.engine.saved.schema.RECORD_TYPES`); **a new record type is one line there** (see
 that module's docstring), a new part of the world one line in :data:`sim.engine.parts.PARTS`. The
 writer (:func:`encode_state`) writes those sections and refuses a world attribute the schema does
 not declare (:data:`DERIVED` lists the ones rebuilt on loading); the reader builds only the
-declared records through the tagged encoding of :mod:`sim.engine.snapshot_codec` -- never a
+declared records through the tagged encoding of :mod:`sim.engine.saved.codec` -- never a
 class found through a module's attributes, never an import; every record field of its declared
 type, every number bounded. A file naming anything else is refused before any of it is made.
 
 Files of schemas 2 to 4 (``vars(world)`` with module paths) are read by one reader each
-(:mod:`sim.engine.snapshot_legacy`) into the same sections.
+(:mod:`sim.engine.saved.legacy`) into the same sections.
 
 A saved game names its schema (:data:`SCHEMA`), the encounter file it was played from and the
 map it belongs to (its name and a hash of its arrays, :func:`map_identity`). Reading one
 (:func:`read_snapshot`) refuses a truncated or corrupt file, a newer schema, another map, a
 record that does not fit the code and a state the fight cannot be in
-(:func:`~sim.engine.snapshot_state.check_state`), each with one message naming the file and the
+(:func:`~sim.engine.saved.state.check_state`), each with one message naming the file and the
 key (a :class:`~sim.base.errors.DataError`: exit 2).
 """
 
@@ -47,11 +47,11 @@ from sim.engine.encounter import Encounter
 from sim.engine.events import from_json
 from sim.engine.notes import AINotes
 from sim.engine.parts import PARTS
-from sim.engine.snapshot_codec import Bad, Decoder, Encoder, SnapshotTypeError, qualname
-from sim.engine.snapshot_legacy import LAYOUTS
-from sim.engine.snapshot_legacy import READERS as OLD_READERS
-from sim.engine.snapshot_schema import NAMES, SCHEMA, STATE, RngState, part_fields
-from sim.engine.snapshot_state import FIGHT_FIELDS, MAX_CREATURES, MAX_EVENTS, MAX_NAME_CHARS, _parent, check_state
+from sim.engine.saved.codec import Bad, Decoder, Encoder, SnapshotTypeError, qualname
+from sim.engine.saved.legacy import LAYOUTS
+from sim.engine.saved.legacy import READERS as OLD_READERS
+from sim.engine.saved.schema import NAMES, SCHEMA, STATE, RngState, part_fields
+from sim.engine.saved.state import FIGHT_FIELDS, MAX_CREATURES, MAX_EVENTS, MAX_NAME_CHARS, _parent, check_state
 from sim.scenario.specs import EncounterSpec
 from sim.terrain.grid import CaveGrid
 
@@ -85,14 +85,14 @@ def map_identity(grid: CaveGrid) -> dict[str, str]:
 
 def encode_state(w: Encounter) -> dict[str, Any]:
     """The fight's state as JSON-ready values, section by section of the schema
-    (:data:`~sim.engine.snapshot_schema.STATE`). A world attribute neither in the schema nor
+    (:data:`~sim.engine.saved.schema.STATE`). A world attribute neither in the schema nor
     :data:`DERIVED` is refused (:class:`SnapshotTypeError`): state the saved game would lose."""
     stray = sorted(set(vars(w)) - set(STATE) - set(_PARTS) - DERIVED)
     if stray:
         v = getattr(w, stray[0])
         raise SnapshotTypeError(f"{stray[0]}: a {qualname(type(v))} cannot be saved in a snapshot: the world's "
-                                f"{stray[0]} is not in the schema (sim.engine.snapshot_schema.STATE, or DERIVED in "
-                                "sim.engine.snapshot if it is a cache)")
+                                f"{stray[0]} is not in the schema (sim.engine.saved.schema.STATE, or DERIVED in "
+                                "sim.engine.saved.snapshot if it is a cache)")
     enc = Encoder(NAMES)
     state: dict[str, Any] = {}
     for name, kind in STATE.items():
@@ -197,7 +197,7 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
 
 
 def read_schema_5(state: dict) -> dict[str, Any]:
-    """A schema-5 state, section by section of :data:`~sim.engine.snapshot_schema.STATE` (its
+    """A schema-5 state, section by section of :data:`~sim.engine.saved.schema.STATE` (its
     sections checked by the caller): the values each declares, building only declared records;
     a :class:`Bad` for the first that does not fit."""
     creatures: dict[str, Creature] = {}
@@ -239,7 +239,7 @@ def _event(raw: Any, path: Any) -> Any:
 
 def _part(dec: Decoder, cls: type, raw: Any, key: str) -> Any:
     """One part of the world: a table of exactly its record's fields (their types are checked
-    with the rest of the state, :func:`~sim.engine.snapshot_state.check_state`)."""
+    with the rest of the state, :func:`~sim.engine.saved.state.check_state`)."""
     names = list(part_fields(cls))
     if not isinstance(raw, dict) or set(raw) != set(names):
         got = sorted(raw) if isinstance(raw, dict) else raw

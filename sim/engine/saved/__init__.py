@@ -1,0 +1,11 @@
+"""Saved games (``cavesim fight --save``, Ctrl-S and undo in ``cavesim play``): a fight's whole
+state to JSON and back by a declared schema.
+
+* ``snapshot`` -- writing and reading a saved game (the entry points: ``save``, ``dumps``,
+  ``read_snapshot``, ``load_text``);
+* ``schema`` -- the declared sections of a schema-5 file and the record types it may hold;
+* ``codec`` -- the tagged encoding of the values inside a section, building only declared types;
+* ``legacy`` and ``legacy_effects`` -- the readers of schemas 2-4 (their loose attributes into
+  today's sections; their effect fields and memory keys into effects and the AI's notes);
+* ``state`` -- whether a loaded state is one the fight can be in.
+"""
