@@ -11,13 +11,13 @@ from sim.base.coords import Pos
 from sim.engine import attacks, moves
 from sim.engine.actions import Charge, Delay, Impossible, Move, Strike, Turn
 from sim.engine.ai import constricted as ai_constricted
-from sim.engine.ai.armor import armor_first
 from sim.engine.ai.estimates import (
     attack_squares,
     best_against,
     distance_field,
     is_ranged,
 )
+from sim.engine.ai.registry import detour
 from sim.engine.creature import Creature
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
@@ -74,8 +74,9 @@ def reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
 def _move_or_wait(w: World, c: Creature, t: Turn, p: Pos, actions: float):
     """Move toward ``p`` (one move action if that gets there, else a double move), or wait if the
     way is blocked this turn (an ally in the only square to stop in). Armor that must come off
-    before a crawlway on the way: :func:`sim.engine.ai.armor.armor_first` weighs it."""
-    act = armor_first(w, c, t, p)
+    before a crawlway on the way: the registered detours (:data:`sim.engine.ai.registry.DETOURS`,
+    :mod:`sim.engine.ai.armor`) weigh it."""
+    act = detour(w, c, t, p)
     if act is not None:
         return act
     double = t.full_move and actions > 1

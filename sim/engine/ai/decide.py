@@ -27,13 +27,10 @@ from __future__ import annotations
 from sim.engine import attacks, moves
 from sim.engine.actions import Delay, Move, Turn
 from sim.engine.ai import unseen
-from sim.engine.ai.armor import armor_first
 from sim.engine.ai.estimates import is_ranged
-from sim.engine.ai.grapple import grapple_tactic
 from sim.engine.ai.melee import melee
 from sim.engine.ai.ranged import keep_at_range
-from sim.engine.ai.registry import TACTICS, first_choice
-from sim.engine.ai.spell_like import innate_tactic
+from sim.engine.ai.registry import TACTICS, choice, detour
 from sim.engine.ai.spells import keep_out, light_up
 from sim.engine.ai.support import support
 from sim.engine.ai.swarms import (
@@ -43,7 +40,7 @@ from sim.engine.ai.swarms import (
     nauseated,
     swarm_policy,
 )
-from sim.engine.ai.tactic import Tactic
+from sim.engine.ai.tactic import HELD, IMPOSED, PERCEIVED, Tactic
 from sim.engine.creature import Creature
 from sim.engine.world import World
 from sim.terrain.geometry import footprint_distance_ft
@@ -52,25 +49,28 @@ from sim.terrain.vision import LOCATES
 
 def default_policy(w: World, c: Creature, t: Turn, tactics: tuple[Tactic, ...] = TACTICS):
     """The default AI's next action for ``c``, or None. The mechanics' ``tactics`` (the AI-side
-    registry, :mod:`sim.engine.ai.registry`) are asked first; then the usual policy chooses."""
+    registry, :mod:`sim.engine.ai.registry`) are asked phase by phase at their slots: the imposed
+    ones first; the perceived ones once its side knows which foes it perceives and has no hunt;
+    the held ones (a grapple) after a swarm's and a nauseated creature's choices; then the usual
+    policy chooses."""
     if not c.in_fight:
         return None
     foes = [o for o in w.enemies(c) if o.in_fight]
     if not foes:
         return None
-    act = first_choice(w, c, t, foes, melee, tactics)   # swallowed, confused, a roper's strands, webs
-    if act is not None:
-        return act
+    found = choice(w, c, t, foes, melee, tactics, IMPOSED)   # swallowed, confused, a roper's strands, webs
+    if found is not None:
+        return found.action
     foes, hunt = _perceived(w, c, t, foes)
     if hunt is not None:   # cure, then light when it stands in the dark; a hunt's way (or its wait) weighs armor off
         if not isinstance(hunt, (Move, Delay)):
             return hunt
         safe = t.standard and not any(set(c.squares) & attacks.threatens(w, f) for f in foes)
         return (support(w, c, t, foes) or (light_up(w, c) if safe else None)
-                or _armor_for_hunt(w, c, t, foes, hunt) or keep_out(w, c, hunt))   # not into its side's web (§8.3)
-    act = innate_tactic(w, c, t, foes)            # darkness, faerie fire, invisibility, enlarge (§8.5)
-    if act is not None:
-        return act
+                or _detour_for_hunt(w, c, t, foes, hunt) or keep_out(w, c, hunt))   # not into its side's web (§8.3)
+    found = choice(w, c, t, foes, melee, tactics, PERCEIVED)   # darkness, faerie fire, invisibility, enlarge (§8.5)
+    if found is not None:
+        return found.action
     act = unseen.keep_to_the_dark(w, c, t, foes)  # a side that sees in the dark keeps out of the light
     if act is not None:
         return act
@@ -78,8 +78,9 @@ def default_policy(w: World, c: Creature, t: Turn, tactics: tuple[Tactic, ...] =
         return swarm_policy(w, c, t, foes)
     if c.nauseated:
         return nauseated(w, c, t, foes)
-    if c.grappling:   # squeeze, strike the grappler, or escape (sim.engine.ai.grapple)
-        return grapple_tactic(w, c, t)
+    found = choice(w, c, t, foes, melee, tactics, HELD)   # in a grapple: squeeze, strike the grappler, or escape
+    if found is not None:
+        return found.action
     covering = [f for f in foes if f.is_swarm and set(f.squares) & set(c.squares)]
     if covering and all(helpless_against(c, f) for f in covering) and t.full_move:
         act = flee_swarms(w, c, t, foes, budget=2)
@@ -100,18 +101,19 @@ def default_policy(w: World, c: Creature, t: Turn, tactics: tuple[Tactic, ...] =
     return melee(w, c, t, foes)
 
 
-def _armor_for_hunt(w: World, c: Creature, t: Turn, foes: list[Creature], hunt):
-    """Armor off (or the walk to the crawlway's mouth) on a hunt for an unseen foe: toward the
-    hunt's square, or, when it would wait, toward the nearest foe's noise (RULES §2.4)."""
+def _detour_for_hunt(w: World, c: Creature, t: Turn, foes: list[Creature], hunt):
+    """The registered detours (armor off, or the walk to the crawlway's mouth, RULES §2.4) on a hunt
+    for an unseen foe: toward the hunt's square, or, when it would wait, toward the nearest foe's
+    noise."""
     if isinstance(hunt, Move):
-        return armor_first(w, c, t, hunt.to)
+        return detour(w, c, t, hunt.to)
     if not isinstance(hunt, Delay):
         return None
     f = min(foes, key=lambda o: (footprint_distance_ft(c.squares, o.squares), o.id))
     near = [(f.pos[0] + dx, f.pos[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
     for q in sorted(near, key=lambda q: (footprint_distance_ft(c.squares, [q]), q)):
         if w.grid.in_bounds(q) and not w.grid.rock[q[1], q[0]]:
-            act = armor_first(w, c, t, q)
+            act = detour(w, c, t, q)
             if act is not None:
                 return act
     return None
