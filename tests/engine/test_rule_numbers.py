@@ -1,7 +1,8 @@
 """SRD numbers the engine used to type in code, now read from the data tables (issue 33 item 2):
 blur's 20% (sim/data/effects.toml [effect.blurred] miss_chance), a DM's bless 10 rounds
 (spells.toml [spell.bless]), the web's 20 ft of total cover (spells.toml [spell.web]), the roper's
-10-ft drag (combat.toml [strand]), dazzled -1 and entangled -2 (combat.toml [attack], [ac]).
+10-ft drag (combat.toml [strand]), dazzled -1 and entangled -2 (combat.toml [attack], [ac]), an
+ooze's 10 hit points below which it no longer splits (combat.toml [split]).
 Each test changes the table and sees the rule change with it: the table, not a constant, decides.
 """
 
@@ -12,7 +13,7 @@ import dataclasses
 import pytest
 
 from sim.base.errors import DataError
-from sim.engine import dm, effects, specials, zones
+from sim.engine import dm, effects, specials, split, zones
 from sim.engine.casting import spell_data
 from sim.engine.conditions import add
 from sim.engine.effects import KINDS, check_table, find
@@ -91,3 +92,14 @@ def test_dazzled_and_entangled_are_the_combat_tables(monkeypatch):
     monkeypatch.setitem(table["ac"], "entangled", -6)
     assert specials.attack_modifiers(enc, f) == {"dazzled": -3, "entangled": -5}
     assert specials.ac_modifiers(enc, f) == {"entangled": -6}
+
+
+def test_the_oozes_unsplit_hit_points_are_the_combat_tables(monkeypatch):
+    enc = ready(encounter(ROOM, [{"id": "p", "template": "black-pudding", "team": "m", "at": [1, 0]},
+                                 {"id": "f", "template": "human-fighter-3", "team": "p", "at": [4, 1]}]))
+    pudding, sword = enc.creatures["p"], enc.creatures["f"].wielded()   # a longsword: slashing
+    assert split.unsplit_hp() == 10
+    pudding.hp = 11
+    assert split.splits_with(pudding, sword)
+    monkeypatch.setitem(_data.load("combat.toml")["split"], "unsplit_hp", 11)
+    assert not split.splits_with(pudding, sword)                   # 11 hit points: no longer splits
