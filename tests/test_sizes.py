@@ -13,14 +13,6 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 120
 
-# TEMPORARY, emptied when issue 33 is merged: modules being split on other branches of the same
-# issue (the crawl and the renderer's session by their own helpers; the AI's decide, which the
-# engine's mechanics registry reshapes). The test fails as soon as one of them is within limits,
-# so the set cannot outlive the work it waits for.
-PENDING = frozenset({
-    "sim/engine/ai/decide.py",
-})
-
 # Functions over the limit for a measured reason ("file::function"), each failing the test once it
 # is within the limit. The movement kernel's two search loops (270 and 186 lines): split into
 # helpers that numba inlines, every call in the loop counts references on the arrays it passes
@@ -45,7 +37,7 @@ def oversize(path: Path, root: Path = ROOT) -> list[str]:
 
 def _oversize(path: Path, root: Path = ROOT) -> list[tuple[str, str]]:
     """(entry, message) per limit broken: the entry is ``file`` for the module, ``file::name`` for
-    a function (the keys of PENDING and SLOW_TO_SPLIT)."""
+    a function (the keys of SLOW_TO_SPLIT)."""
     source = path.read_text()
     rel = path.relative_to(root).as_posix()
     out = []
@@ -62,15 +54,14 @@ def _oversize(path: Path, root: Path = ROOT) -> list[tuple[str, str]]:
 
 
 def test_every_module_and_function_is_within_the_size_limits():
-    bad = [msg for p in project_files() if p.relative_to(ROOT).as_posix() not in PENDING
-           for entry, msg in _oversize(p) if entry not in SLOW_TO_SPLIT]
+    bad = [msg for p in project_files() for entry, msg in _oversize(p) if entry not in SLOW_TO_SPLIT]
     assert not bad, "split these by concern (a module per query, format or section):\n" + "\n".join(bad)
 
 
 def test_the_exemptions_name_only_what_is_still_over_a_limit():
-    """A PENDING file or SLOW_TO_SPLIT function now within limits (or gone) must leave its set, so
-    no exemption outlives its reason."""
-    stale = sorted(f for f in PENDING if not (ROOT / f).exists() or not oversize(ROOT / f))
+    """A SLOW_TO_SPLIT function now within limits (or gone) must leave the set, so no exemption
+    outlives its reason."""
+    stale = []
     for entry in SLOW_TO_SPLIT:
         path = ROOT / entry.split("::")[0]
         if not path.exists() or entry not in {e for e, _ in _oversize(path)}:

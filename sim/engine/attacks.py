@@ -162,8 +162,8 @@ def plan_attack(w: World, attacker: Creature, attack: Attack, target: Creature, 
         return Impossible(why)
     if strands.is_strand(attack) and (why := strands.refuse(w, attacker, target)):
         return Impossible(why)
-    if w.magic.zones and zones.web_feet(w, attacker.squares, target.squares) >= zones.WEB_TOTAL_COVER_FT:
-        return Impossible(f"{target.name} has total cover: 20 ft of web between (docs/rules.md §8.3)")
+    if w.magic.zones and zones.web_feet(w, attacker.squares, target.squares) >= (thick := zones.web_total_cover_ft()):
+        return Impossible(f"{target.name} has total cover: {thick} ft of web between (docs/rules.md §8.3)")
     mods = attacker_modifiers(w, attacker, attack, kind=kind, iterative=iterative, bonus_override=bonus_override)
     if isinstance(mods, Impossible):
         return mods

@@ -26,7 +26,7 @@ SPELL_KEYS = frozenset({
     "level", "range", "targets", "missiles", "damage", "energy", "save", "swarms", "area", "radius_ft", "hit_dice",
     "max_hd_each", "casting_time", "duration_rounds_per_level", "immune_types", "length_ft", "damage_per_level",
     "max_dice", "heal", "per_level", "max_bonus", "stops_bleeding", "bonus", "target_types", "gear", "side_ft",
-    "balance_dc", "strength_dc", "escape_dc", "move_over", "burn", "after"})
+    "balance_dc", "strength_dc", "escape_dc", "move_over", "burn", "after", "total_cover_ft"})
 
 
 def check_spells(table: dict, name: str = "sim/data/spells.toml") -> dict:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from sim.base.coords import Pos
 from sim.engine import damage
 from sim.engine.actions import Done, Impossible
+from sim.engine.casting import spell_data
 from sim.engine.conditions import add
 from sim.engine.creature import Creature
 from sim.engine.effects import drop
@@ -33,8 +34,12 @@ from sim.rules.weapons import combat_modifier
 #: The conditions the DM may add or clear by hand (the others follow hit points: disabled, dying,
 #: stable, dead, unconscious, dispersed; set the hit points instead).
 DM_CONDITIONS = frozenset({"prone", "nauseated", "asleep", "blessed", "burning", "staggered", "flat_footed"})
-#: Rounds of a bless the DM adds by hand (1 minute, RULES §8).
-BLESS_ROUNDS = 10
+
+
+def bless_rounds() -> int:
+    """Rounds of a bless the DM adds by hand: a caster of level 1's (1 minute, RULES §8), the
+    ``duration_rounds_per_level`` of ``[spell.bless]`` in sim/data/spells.toml."""
+    return int(spell_data()["bless"]["duration_rounds_per_level"])
 
 
 def _creature(w: World, cid: str) -> Creature | Impossible:
@@ -96,7 +101,7 @@ def set_condition(w: World, cid: str, condition: str, active: bool) -> Done | Im
         w.emit(Condition(round=w.round, target=c.id, condition="flat_footed", active=active, cause="dm"))
     else:
         if condition in ("blessed", "asleep") and active:   # asleep until woken (a wound, or the DM)
-            add(w, c, condition, None, w.round + BLESS_ROUNDS if condition == "blessed" else None, cause="dm")
+            add(w, c, condition, None, w.round + bless_rounds() if condition == "blessed" else None, cause="dm")
         else:
             if condition in ("blessed", "asleep"):
                 drop(c, condition)

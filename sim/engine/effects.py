@@ -37,7 +37,7 @@ TABLE = "sim/data/effects.toml"
 KEYS: dict[str, type | tuple[type, ...]] = {
     "condition": str, "moment": str, "lapses": str, "requires_condition": bool, "save": str,
     "save_reason": str, "ends_when_dead": bool, "orphan_ends": bool, "data": list, "modifiers": dict, "modifier_label": str,
-    "hook": bool, "cause": str, "ends": list, "rules": str}
+    "miss_chance": int, "hook": bool, "cause": str, "ends": list, "rules": str}
 #: What may end an effect (the ``ends`` list).
 ENDINGS = frozenset({"time", "save", "damage", "dm", "attack", "spell", "escape", "sever", "source_out", "leaving",
                      "next_turn", "fight_over"})
@@ -85,6 +85,7 @@ class Kind:
     data: tuple[str, ...]
     modifiers: tuple[tuple[str, int], ...]
     modifier_label: str
+    miss_chance: int
     hook: bool
     cause: str
     ends: tuple[str, ...]
@@ -142,6 +143,8 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
             raise DataError(f"{where} modifiers.{roll}: {n!r}: a whole number on one of {', '.join(sorted(MODIFIED))}")
     if mods and "modifier_label" not in d:
         raise DataError(f"{where}: modifiers need a modifier_label (how an attack's modifiers name them)")
+    if "miss_chance" in d and not 1 <= d["miss_chance"] <= 100:
+        raise DataError(f"{where} miss_chance: {d['miss_chance']!r} is not a percent from 1 to 100")
     fields = d.get("data", [])
     if not all(isinstance(f, str) for f in fields):
         raise DataError(f"{where} data: a list of field names")
@@ -150,7 +153,8 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
                 save=d.get("save"),
                 save_reason=d.get("save_reason", ""), ends_when_dead=d.get("ends_when_dead", False),
                 data=tuple(fields), modifiers=tuple(sorted(mods.items())),
-                modifier_label=d.get("modifier_label", ""), hook=d.get("hook", False),
+                modifier_label=d.get("modifier_label", ""), miss_chance=d.get("miss_chance", 0),
+                hook=d.get("hook", False),
                 cause=d.get("cause", "expired"), ends=tuple(d["ends"]))
 
 

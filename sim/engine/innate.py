@@ -13,7 +13,7 @@ the vision overlay (:mod:`sim.terrain.vision.magic`) reads: an invisible creatur
 blindsighted viewer (blindsense, tremorsense and scent still locate it), an outlined one glows
 like a candle and keeps no concealment but that of magical darkness (nor blur's). A blurred
 creature has concealment (20%) against every attacker whose blindsight does not reach it
-(:meth:`World.miss_chance`, ``BLUR_MISS``).
+(:meth:`World.miss_chance`; its 20% is ``miss_chance`` in sim/data/effects.toml).
 """
 
 from __future__ import annotations

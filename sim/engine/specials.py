@@ -42,6 +42,7 @@ from sim.engine.world import World
 from sim.rules import _data
 from sim.rules.sizes import at_most_one_larger
 from sim.rules.statblocks import attacks_with, with_loadout
+from sim.rules.weapons import combat_modifier
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.vision import SEES
 from sim.terrain.vision.light import BRIGHT
@@ -50,14 +51,10 @@ CONFUSION_TABLE = (  # SRD confusion: d% -> behaviour (upper bound of each band)
     (10, "attack_caster"), (20, "act_normally"), (50, "babble"), (70, "flee"), (100, "attack_nearest"),
 )
 MIND_IMMUNE = ("mind-affecting",)
-DAZZLED_ATTACK = -1
-ENTANGLED_ATTACK = -2
-ENTANGLED_AC = -2           # -4 Dex: -2 to the Dex modifier
 KNOCKED_OUT_ROUNDS = 10     # drow poison's initial damage: unconscious 1 minute
 FOR_THE_FIGHT = 10_000      # 2d4 hours: the rest of the fight
 _ATTACK_CONDITIONS = frozenset({"dazzled", "entangled"})
-_NONE: dict[str, int] = {}              # shared, never changed: callers only read these
-_ENTANGLED_AC = {"entangled": ENTANGLED_AC}
+_NONE: dict[str, int] = {}              # shared, never changed: callers only read it
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -116,19 +113,21 @@ def refuse_attack(w: World, attacker: Creature, attack, target: Creature) -> str
 
 
 def attack_modifiers(w: World, c: Creature) -> dict[str, int]:
-    """Attack roll modifiers of the bestiary's conditions: dazzled -1, entangled -2."""
+    """Attack roll modifiers of the bestiary's conditions: dazzled -1, entangled -2 (sim/data/combat.toml
+    [attack])."""
     if not (c.conditions & _ATTACK_CONDITIONS):
         return _NONE
     mods: dict[str, int] = {}
     if "dazzled" in c.conditions:
-        mods["dazzled"] = DAZZLED_ATTACK
+        mods["dazzled"] = combat_modifier("attack", "dazzled")
     if "entangled" in c.conditions:
-        mods["entangled"] = ENTANGLED_ATTACK
+        mods["entangled"] = combat_modifier("attack", "entangled")
     return mods
 
 
 def ac_modifiers(w: World, c: Creature) -> dict[str, int]:
-    return _ENTANGLED_AC if "entangled" in c.conditions else _NONE
+    """AC modifiers of the bestiary's conditions: entangled -2 (sim/data/combat.toml [ac])."""
+    return {"entangled": combat_modifier("ac", "entangled")} if "entangled" in c.conditions else _NONE
 
 
 def attack_made(w: World, plan) -> None:

@@ -25,15 +25,20 @@ from sim.engine.events import Damage, Split
 from sim.engine.setup import describe, footprint
 from sim.engine.world import World
 from sim.rules.sizes import Size
+from sim.rules.weapons import combat_modifier
 from sim.terrain.movement import distance_map
 from sim.terrain.movement.field import BLOCKED
 
-#: SRD: "a jelly (pudding) with 10 hit points or less cannot be further split".
-MAX_HP_UNSPLIT = 10
 #: How far (feet of its own movement) the new half may be placed from the original [PD].
 ROOM_FT = 30
 #: What a split half does not take over from the original: the grapple stays the original's.
 NOT_SHARED = frozenset({"grappled", "pinned"})
+
+
+def unsplit_hp() -> int:
+    """The hit points at or below which an ooze no longer splits: ``unsplit_hp`` of combat.toml
+    [split] (SRD: "a jelly (pudding) with 10 hit points or less cannot be further split")."""
+    return combat_modifier("split", "unsplit_hp")
 
 
 def splitters(c: Creature) -> tuple[str, ...]:
@@ -63,7 +68,7 @@ def splits_with(target: Creature, att) -> bool:
     split ``target`` now: :func:`split_by` for its damage types and energies, and more than 10
     hit points left (the AI's estimates read it)."""
     by = splitters(target)
-    if not by or target.hp <= MAX_HP_UNSPLIT:
+    if not by or target.hp <= unsplit_hp():
         return False
     return _cuts(by, att.damage_types or ("bludgeoning",), att.types_join) or any(e in by for _, e in att.extra_damage)
 
@@ -84,7 +89,7 @@ def divide(w: World, target: Creature, parts, *, source: Creature | None) -> boo
     """Split ``target`` by this hit, if it can be: more than 10 hit points and room for the new
     half. Emits the hit's damage event (0 damage, the whole hit under ``adjustments["split"]``)
     and the ``split`` event; returns False (nothing done) when the hit must hurt it instead."""
-    if target.hp <= MAX_HP_UNSPLIT or not target.alive:
+    if target.hp <= unsplit_hp() or not target.alive:
         return False
     new = _half(w, target)
     at = _room(w, target, new)

@@ -17,6 +17,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from sim.base.coords import Pos, inner_square
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
+from sim.engine.effects import KINDS
 from sim.engine.events import Event, Moved
 from sim.engine.notes import AINotes
 from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
@@ -82,19 +83,18 @@ class QueryCache:
         self.bursts = Memo(4096)
 
 
-BLUR_MISS = 20      # blur's concealment (SRD *blur*; docs/rules.md §8.5)
-
-
 def blur_miss(attacker: Creature, target: Creature) -> int:
-    """Blur's miss chance on an attack of ``attacker`` on ``target``: 20, or 0 when the target is
-    not blurred, or is outlined (faerie fire), or the attacker's blindsight reaches it (it does not
-    need to see it); a blurred creature it does not see has the greater concealment of the unseen."""
+    """Blur's miss chance on an attack of ``attacker`` on ``target``: the ``miss_chance`` of
+    ``[effect.blurred]`` in sim/data/effects.toml (20%, SRD *blur*; docs/rules.md §8.5), or 0 when
+    the target is not blurred, or is outlined (faerie fire), or the attacker's blindsight reaches it
+    (it does not need to see it); a blurred creature it does not see has the greater concealment
+    of the unseen."""
     if "blurred" not in target.conditions or "outlined" in target.conditions:
         return 0
     bs = attacker.block.senses.blindsight_ft
     if bs and footprint_distance_ft(attacker.squares, target.squares) <= bs:
         return 0
-    return BLUR_MISS
+    return KINDS["blurred"].miss_chance
 
 
 class World:

@@ -237,7 +237,10 @@ def after_step(w: World, c: Creature) -> None:
         _leave_web(w, c, "left_web")
 
 
-WEB_TOTAL_COVER_FT = 20
+def web_total_cover_ft() -> int:
+    """The feet of web between two spaces that give total cover: ``total_cover_ft`` of
+    ``[spell.web]`` in sim/data/spells.toml (20 ft, SRD *web*; docs/rules.md §8.3)."""
+    return int(spell_data()[WEB]["total_cover_ft"])
 
 
 def web_feet(w: World, a, b) -> int:

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from sim.engine.ai import decide as ai
+from sim.engine import attacks
 from sim.engine.ai import estimates
 from sim.engine.casting import range_ft
 from sim.engine.damage import DamagePart, adjust_for_target, halve, swarm_weapon_rule
@@ -45,12 +45,12 @@ def test_the_engine_and_the_ai_read_the_same_matrix_for_a_claw():
     claw = dataclasses.replace(f.wielded(), damage_types=("piercing", "slashing"), types_join="and")
     assert adjust_for_target(rats, DamagePart(7, "piercing", "weapon", types=claw.damage_types, join="and"), {}) == 7
     enc.place(f, (3, 1))  # in reach of the rats
-    plan = ai.attacks.plan_attack(enc, f, claw, rats)
+    plan = attacks.plan_attack(enc, f, claw, rats)
     expected = estimates.hit_chance(plan.bonus, plan.ac) * (claw.damage.average + sum(d.average for d, _ in claw.extra_damage))
-    assert ai.expected_damage(enc, f, claw, rats) == pytest.approx(expected)
+    assert estimates.expected_damage(enc, f, claw, rats) == pytest.approx(expected)
     sword = f.wielded()  # a longsword (slashing): half
-    plan = ai.attacks.plan_attack(enc, f, sword, rats)
-    assert ai.expected_damage(enc, f, sword, rats) == pytest.approx(
+    plan = attacks.plan_attack(enc, f, sword, rats)
+    assert estimates.expected_damage(enc, f, sword, rats) == pytest.approx(
         estimates.hit_chance(plan.bonus, plan.ac) * sword.damage.average / 2)
 
 

@@ -182,7 +182,7 @@ def test_dm_conditions_added_and_cleared():
     assert not dm.set_condition(enc, "gob", "dying", True)
     assert "follow the hit points" in dm.set_condition(enc, "gob", "dying", True).reason
     dm.set_condition(enc, "gob", "blessed", True)
-    assert find(enc.creatures["gob"], "blessed").until == enc.round + dm.BLESS_ROUNDS
+    assert find(enc.creatures["gob"], "blessed").until == enc.round + dm.bless_rounds() == enc.round + 10
     dm.set_condition(enc, "gob", "blessed", False)
     assert "blessed" not in enc.creatures["gob"].conditions and find(enc.creatures["gob"], "blessed") is None
 

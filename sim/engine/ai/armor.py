@@ -21,6 +21,7 @@ import math
 from sim.base.coords import Pos
 from sim.engine import armor, attacks, moves
 from sim.engine.actions import Delay, Move, RemoveArmor, Turn
+from sim.engine.ai.tactic import Detour
 from sim.engine.creature import Creature
 from sim.engine.world import World
 from sim.terrain.geometry import distance_squares
@@ -76,3 +77,6 @@ def armor_first(w: World, c: Creature, t: Turn, p: Pos):
     if not t.full_round or any(set(c.squares) & attacks.threatens(w, o) for o in foes):
         return Delay()  # next turn, or once no enemy is at hand
     return RemoveArmor(ally.id if ally is not None else None)
+
+
+ARMOR_OFF = Detour("armour removal", armor_first)   # §2.4, §7.33

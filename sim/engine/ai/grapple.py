@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from sim.engine import attacks
 from sim.engine.actions import Draw, Escape, Grapple, Strike, Turn
+from sim.engine.ai.tactic import HELD, Melee, Tactic
 from sim.engine.creature import Creature
 from sim.engine.grapple import (
     constrict_rider,
@@ -44,6 +45,18 @@ def grapple_tactic(w: World, c: Creature, t: Turn):
     if spare is not None and t.move:
         return Draw(attack=spare.name)
     return _escape(w, c)
+
+
+def _tactic(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Melee):
+    return grapple_tactic(w, c, t)
+
+
+def _in_grapple(c: Creature) -> bool:
+    """A creature in a grapple does only what the grapple allows: the tactic's answer is final."""
+    return bool(c.grappling)
+
+
+GRAPPLE = Tactic("grapple", _tactic, phase=HELD, holds=_in_grapple)   # §11.11
 
 
 def _escape(w: World, c: Creature) -> Escape:

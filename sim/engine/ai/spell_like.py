@@ -1,5 +1,6 @@
 """The AI's use of spell-like abilities (docs/rules.md §8.5), asked by the turn planner
-(:mod:`sim.engine.ai.decide`) before it fights; each scorer returns a :class:`Cast` or None.
+(:mod:`sim.engine.ai.decide`) before it fights, as the tactic :data:`SPELL_LIKE` (phase
+``perceived`` of :mod:`sim.engine.ai.registry`); each scorer returns a :class:`Cast` or None.
 
 * **darkness** -- a creature that needs no light (darkvision, blindsense or blindsight) against
   foes that do (neither darkvision nor blindsight) darkens the square within its reach whose
@@ -33,6 +34,7 @@ import math
 from sim.engine import attacks, innate
 from sim.engine.actions import Cast, Turn
 from sim.engine.ai.estimates import hit_chance
+from sim.engine.ai.tactic import PERCEIVED, Melee, Tactic
 from sim.engine.casting import range_ft
 from sim.engine.creature import Creature
 from sim.engine.spells import area_of
@@ -68,6 +70,15 @@ def innate_tactic(w: World, c: Creature, t: Turn, foes: list[Creature]) -> Cast 
         if cast is not None:
             return cast
     return None
+
+
+def _tactic(w: World, c: Creature, t: Turn, foes: list[Creature], melee: Melee) -> Cast | None:
+    return innate_tactic(w, c, t, foes)
+
+
+#: Asked with the foes its side perceives, before it closes (docs/rules.md §8.5): the ability is
+#: cast with the engine's Cast, so the mechanic is the spells'.
+SPELL_LIKE = Tactic("spells", _tactic, phase=PERCEIVED)
 
 
 def _can(w: World, c: Creature, spell: str, threatened: bool) -> bool:

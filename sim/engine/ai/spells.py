@@ -17,7 +17,7 @@ from sim.engine.creature import Creature
 from sim.engine.damage import swarm_area_factor
 from sim.engine.effects import find
 from sim.engine.spells import area_of
-from sim.engine.split import MAX_HP_UNSPLIT
+from sim.engine.split import unsplit_hp
 from sim.engine.world import World
 from sim.engine.zones import clouded, greased
 from sim.terrain.geometry import (
@@ -32,7 +32,7 @@ AREA_WORTH = 2.0
 
 
 def _score(area: set, foes: list[Creature], energy: str = "") -> tuple[float, bool]:
-    hits = [f for f in foes if set(f.squares) & area and not (energy in f.block.defenses.split and f.hp > MAX_HP_UNSPLIT)]
+    hits = [f for f in foes if set(f.squares) & area and not (energy in f.block.defenses.split and f.hp > unsplit_hp())]
     return sum(swarm_area_factor() if f.is_swarm else 1.0 for f in hits), any(f.is_swarm for f in hits)
 
 

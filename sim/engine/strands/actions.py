@@ -47,7 +47,6 @@ from sim.rules.weapons import combat_modifier
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.movement.field import BLOCKED
 
-DRAG_SQUARES = 2       # "drags the stuck opponent 10 feet closer each subsequent round"
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 _SEVER_TYPES = ("slashing", "bludgeoning")   # SRD Sunder: a slashing or bludgeoning weapon
 
@@ -123,7 +122,7 @@ def drag_step(w: World, roper: Creature, c: Creature):
 
 def drag(w: World, roper: Creature, c: Creature) -> None:
     path = []
-    for _ in range(DRAG_SQUARES):
+    for _ in range(combat_modifier("strand", "drag_ft") // 5):   # 10 ft: two squares (SRD Roper: Drag)
         at = drag_step(w, roper, c)
         if at is None:
             break
