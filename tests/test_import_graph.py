@@ -5,7 +5,7 @@
 * Every import of a ``sim`` module -- at module level, under ``if TYPE_CHECKING:`` and inside
   functions -- goes to the importer's own layer or to one its row allows.
 * The import graph of ``sim/`` has no cycle.
-* No ``sim`` import sits inside a function outside ``sim/cli``, ``sim/render`` and ``sim/view``
+* No ``sim`` import sits inside a function outside ``sim/cli`` and ``sim/render``
   (those load the renderer and the engine lazily on purpose); below them, a module says at its top
   what it depends on.
 * Every module imports alone, in an interpreter where no other ``sim`` module was imported first
@@ -29,7 +29,7 @@ from sim import layers
 
 ROOT = Path(__file__).resolve().parents[1]
 SIM = ROOT / "sim"
-LAZY_OK = ("sim.cli", "sim.render", "sim.view")  # the layers that may import inside functions
+LAZY_OK = ("sim.cli", "sim.render")  # the layers that may import inside functions (to keep --help fast)
 
 
 def module_name(path: Path) -> str:

@@ -34,7 +34,10 @@ from dataclasses import dataclass, field
 from sim.base.coords import Pos
 from sim.crawl.records import CrawlResult, Stretch, Wait
 from sim.engine import events as ev
+from sim.rules.sizes import Size
 from sim.story.crawlwords import CrawlWords
+from sim.view.model import ViewModel, labels_for
+from sim.view.timeline import Director
 
 STRETCHES = ("walk", "single_file", "crawl", "awkward", "tight", "stand_up")
 DRESSING = ("armor_off", "armor_on")
@@ -141,9 +144,6 @@ def fight_schedule(events: list, *, pace: float = 1.0):
 
     This runs the renderer's own director on the events, so the crawl's schedule and the fight
     animation agree to the step."""
-    from sim.view.model import ViewModel
-    from sim.view.timeline import Director
-
     model = ViewModel()
     d = Director(model, pace=pace)
     d.keep_history = False
@@ -224,8 +224,6 @@ class CrawlPlan(CrawlWords):
     as for a watched fight."""
 
     def __init__(self, result: CrawlResult, start: ev.EncounterStart, *, pace: float = 1.0):
-        from sim.view.model import labels_for
-
         self.result = result
         self.spec = result.spec
         self.grid = result.spec.grid
@@ -667,6 +665,4 @@ def _centre(squares) -> tuple[float, float]:
 
 
 def _squares_of(size: str) -> int:
-    from sim.rules.sizes import Size
-
     return Size.parse(size).squares
