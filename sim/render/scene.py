@@ -81,7 +81,7 @@ class Scene:
         self.hp_shown: dict[str, float] = {}
         self.autoplay = True
         self.awaiting_input = False      # play: the acting creature waits for the user
-        self.prompt = None               # play: a question over the map (render.table.Prompt): a die, the DM's hand
+        self.prompt = None               # play: a question over the map (view.table.Prompt): a die, the DM's hand
         self.aim = None                  # play: an area spell aimed, waiting for a second click or Enter
         self.paused = False              # play: Space; the turns of creatures nobody controls wait
         self.hit_lines: list[str] = []   # play: the chance to hit the enemy under the cursor (render.tablehud)
