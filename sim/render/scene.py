@@ -221,6 +221,18 @@ class Scene:
         self._dispersed.clear()
         self.hp_shown.clear()
 
+    def restart_view(self, t: float) -> None:
+        """Forget everything shown and start the director again at screen time ``t`` (a crawl
+        shown from a point of its journey): the view model empty, no animation, new particles,
+        the hp bars forgotten, the swarms snapping into place and the camera choosing anew."""
+        self.model.reset()
+        self.director.rewind(t)
+        self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
+        self._dispersed.clear()
+        self.hp_shown.clear()
+        self._snap = True
+        self._cam_target = None
+
     def show_live(self, world: World) -> None:
         """Put another live fight behind the view (a saved game loaded, a step undone): what is
         shown is forgotten (:meth:`reset_view`), the map composite is built anew and the choices
