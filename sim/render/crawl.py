@@ -479,7 +479,7 @@ class CrawlHud(Hud):
         surf.blit(title, (x, rect.centery - title.get_height() // 2))
         x += title.get_width() + 14
         spec = sc.result.spec
-        sub = t.render(f"{spec.grid.name}  ·  {sc.plan.origin()} » {sc.plan.goal()}  ·  seed {spec.seed}", 17,
+        sub = t.render(f"{spec.grid.name}  ·  {sc.plan.words.origin()} » {sc.plan.words.goal()}  ·  seed {spec.seed}", 17,
                        palette.UI_DIM)
         surf.blit(sub, (x, rect.centery - sub.get_height() // 2 + 1))
         right = rect.right - 12
@@ -581,10 +581,10 @@ class CrawlHud(Hud):
         t = self.text
         m = sc.model
         if r.arrived:
-            head = f"At {plan.goal()}"
+            head = f"At {plan.words.goal()}"
             rgb = palette.UI_ACCENT
         else:
-            head = f"Short of {plan.goal()}"
+            head = f"Short of {plan.words.goal()}"
             rgb = palette.UI_BAD
         body = [(head, 48, rgb),
                 (f"{clock(plan.total)} on the way  ·  {plan.total:g} rounds", 24, palette.UI_TEXT)]
