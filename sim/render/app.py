@@ -87,6 +87,7 @@ class App:
         self.fps = fps
         self.running = True
         self._drag = None
+        self._mouse = None               # where the mouse was last seen over the window
         scene.resume_speed = scene.director.speed or 1.0
         self.frames = 0
 
@@ -326,7 +327,7 @@ class App:
         return (float(x), float(y))
 
     def _refresh_hover(self) -> None:
-        if getattr(self, "_mouse", None) is not None:
+        if self._mouse is not None:
             self.scene.hover = None
             self.hover(self._mouse)
 

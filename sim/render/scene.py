@@ -99,6 +99,7 @@ class Scene:
         self.steady_clock = False        # clocks run every frame (True: they tick once a screen second, as in a GIF export)
         self.steady_log = False          # the log starts below the acting card (True: no higher than before; a GIF export's log shifted at every turn)
         self._cam_target = None
+        self._cam_move = None            # the camera's glide under way: (from, to, start clock)
         self._zoom_f = None
         self.frames = 0
         self.bars: dict = {}             # hp bar images
@@ -194,7 +195,7 @@ class Scene:
             # a new framing: one smooth move there (a fixed time, so the view is still most of the time)
             self._cam_move = ((cam.cx, cam.cy, self._zoom_f), target, self.clock)
             self._cam_target = target
-        move = getattr(self, "_cam_move", None)
+        move = self._cam_move
         if move is not None:
             (x0, y0, z0), (x1, y1, z1), t0 = move
             q = easing.ease_in_out_cubic((self.clock - t0) / self.camera_glide) if self.camera_glide > 0 else 1.0
