@@ -4,9 +4,9 @@ of ``sim/view`` and ``sim/render``:
 - no class has a base class from the project except the declared subclasses below (the crawl's
   scene and HUD, each a kind of its base that runs its base's ``__init__``); a part that shares
   work is an object of its own, given what it needs in its constructor or by a typed protocol;
-- every class (with no base, or a declared one) defines each ``self.x`` it reads (in a method, a class attribute, a property, or an
-  assignment in its methods; a declared subclass also its base's): nothing is left for a host to
-  give;
+- every class (with no base, or a declared one) defines each ``self.x`` it reads (a method, a
+  class attribute, a property, or an assignment in its methods; a declared subclass also its
+  base's): nothing is left for a host to give;
 - no code touches another object's ``_private`` attribute (reads, writes, ``getattr`` with the
   name), nor re-runs another object's ``__init__``: the owner has a method that says what it does
   (``scene.restart_view``, ``director.rewind``, ``lighting.forget_explored``...);
