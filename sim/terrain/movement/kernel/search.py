@@ -1,9 +1,13 @@
 """The search behind paths and reach: every state settled at its least label, with a goal an
 A* search (:func:`squares_to_goal` is its estimate), optionally tracking predecessors and the
-feet walked (the package docstring sets out the states, labels and transitions). The loop of
-:func:`search` is one function on purpose: numba's inlining of a helper that takes arrays adds
-reference counting at every call (a first split of one expansion into inlined helpers ran paths
-and reach 1.5x slower)."""
+feet walked (the package docstring sets out the states, labels and transitions). One expansion
+of the loop (:func:`_search_loop`) is a few helpers numba inlines into it (``inline="always"``):
+the walking steps out of the square (:func:`_walks`, along :func:`open_moves`; the neighbour
+step a new kind of move extends), the steps they leave (:func:`_other`), then :func:`_queue`
+(:func:`_improves`, :func:`_push`). They are handed raw pointers to the loop's arrays
+(:func:`~.lowlevel.pointer`): numba counts references on every array an inlined call is given,
+and a first split that passed the arrays ran paths and reach 1.5x slower; over pointers the
+split runs as fast as the whole loop did (docs/architecture.md gives the figures)."""
 
 from __future__ import annotations
 
@@ -425,7 +429,7 @@ def squares_to_goal(words, C, goal, start, sp, M, awk_units, tight_units, togo):
             cap *= 2
         for d in range(8):
             u = v - off[d]  # the square that enters v by a move in direction d
-            if u < 0 or u >= N or not (np.int64(words[u]) >> d) & 1:
+            if u < 0 or u >= N or not (open_moves(words, u) >> d) & 1:
                 continue
             nd = cur + (orth if d < 4 else diag)
             if nd < togo[u]:
