@@ -254,7 +254,7 @@ class Encounter(World):
         handler = registry.handler_table(self.mechanics).get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = registry.refusal(self, c, action, self.mechanics)   # swallowed, grappled, stuck to a strand...
+        refused = registry.check(self, c, action, self.mechanics)   # swallowed, grappled, stuck...; the action's own check
         if refused is not None:
             return refused
         result = handler(self, c, t, action)

@@ -141,7 +141,8 @@ def refusal(w: World, c: Creature, action, registry: tuple[Mechanic, ...] = REGI
 
 def check(w: World, c: Creature, action, registry: tuple[Mechanic, ...] = REGISTRY) -> Impossible | None:
     """Why ``action`` cannot be taken by ``c`` now, as the rules say before any die is rolled:
-    the refusals, then the action's own check (the AI asks this instead of copying the rules)."""
+    the refusals, then the action's own check. The turn loop asks it once before the action's
+    handler (which does not check again), the AI before choosing (instead of copying the rules)."""
     no = refusal(w, c, action, registry)
     if no is not None:
         return no

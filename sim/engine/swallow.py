@@ -257,8 +257,8 @@ def held_since_turn_start(w: World, c: Creature, t: Creature) -> bool:
 
 
 def swallow_check(w: World, c: Creature, a: Swallow) -> Impossible | None:
-    """Why ``c`` cannot swallow ``a.target`` now, before any die (the AI asks it through
-    :func:`sim.engine.registry.check`), or None."""
+    """Why ``c`` cannot swallow ``a.target`` now, before any die, or None: the registered check,
+    asked by the turn loop before :func:`do_swallow` and by the AI (:func:`sim.engine.registry.check`)."""
     r = rider_of(c, "swallow_whole")
     if r is None:
         return Impossible(f"{c.name} cannot swallow whole")
@@ -279,12 +279,10 @@ def swallow_check(w: World, c: Creature, a: Swallow) -> Impossible | None:
 
 
 def do_swallow(w: World, c: Creature, t: Turn, a: Swallow):
+    """Swallow a held foe (its check, :func:`swallow_check`, passed: the turn loop asked it)."""
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    no = swallow_check(w, c, a)
-    if no is not None:
-        return no
     target = w.creatures[a.target]
     t.spend("standard")
     if opposed(w, c, target, "swallow", "grapple", grapple_parts(w, c), "grapple", grapple_parts(w, target)):

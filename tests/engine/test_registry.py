@@ -18,6 +18,7 @@ import ast
 import dataclasses
 import functools
 import importlib
+import inspect
 import json
 import re
 import sys
@@ -45,6 +46,7 @@ from sim.engine.world import World
 from sim.rules import _data
 from sim.rules.sizes import Size, at_most_one_larger
 from tests.engine.helpers import encounter, ready, spec
+from tests.engine.test_spells import turn_of
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION_MODULES = {"sim.engine.actions": actions, "sim.engine.strands.actions": strand_actions,
@@ -158,6 +160,23 @@ def test_the_ai_asks_the_engines_check_of_a_trip_and_a_bull_rush():
     enc.place(g, (6, 2))
     assert "not next to" in registry.check(enc, f, BullRush("g")).reason
     assert not ai_maneuvers.rushable(enc, f, g)
+
+
+def test_the_turn_loop_asks_an_actions_registered_check_once_and_its_handler_does_not_again():
+    """Trip, bull rush and swallow: the rule of when each may be tried is its registered check,
+    asked by the turn loop before the handler (and by the AI): no handler asks it again."""
+    checked = [(m.actions[kind], check) for m in registry.REGISTRY for kind, check in m.checks.items()]
+    assert {h.__name__ for h, _ in checked} >= {"do_trip", "do_bull_rush", "do_swallow"}
+    for handler, check in checked:
+        assert f"{check.__name__}(" not in inspect.getsource(handler), handler.__name__
+    enc = ready(encounter(["." * 10] * 5, [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [2, 2]},
+                                           {"id": "g", "template": "goblin", "team": "m", "at": [3, 2]}]))
+    turn_of(enc, "f")
+    enc.creatures["g"].prone = True
+    n = len(enc.events)
+    done = enc.perform(Trip("g"))
+    assert isinstance(done, Impossible) and done.reason == "G is already prone" and len(enc.events) == n
+    assert enc.turn.standard   # nothing spent
 
 
 def test_at_most_one_size_larger_is_written_once():
