@@ -319,10 +319,13 @@ def cloud_turn(w: World, c: Creature) -> bool:
 
 def fight_over(w: World) -> None:
     """The party walks on (a crawl, docs/rules.md §8.3, §8.4): the fight's zones stay behind, so
-    no one stays entangled, and a stinking cloud's nausea is over before the next fight [PD]."""
+    no one stays entangled (a spider's web is cut away too, its half speed given back), and a
+    stinking cloud's nausea is over before the next fight [PD]."""
     if w.magic.zones:
         end(w, list(w.magic.zones))
     for c in w.creatures.values():
+        if specials.entangled(w, c) is not None:
+            specials.free_from_web(w, c, "fight_over")
         if drop(c, "cloud_sick") is not None and c.nauseated:
             clear_status(w, c, "nauseated", "expired")
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from sim.engine import specials, zones
 from sim.engine.creature import Creature
 from sim.engine.effects import Effect, make, put
 from sim.engine.setup import CARRIED, build_creature, carry_over
 from sim.scenario.specs import CombatantSpec
+from tests.engine.helpers import encounter, ready
 
 # the fight's own: identity and placement (set by the fight), its clock and its tallies
 NOT_CARRIED = {"id", "name", "team", "template", "max_hp", "pos", "squares", "trail", "initiative", "init_modifier",
@@ -64,3 +66,17 @@ def test_effects_go_on_without_the_fights_clock_and_fight_bound_ones_stay_behind
     assert road.effects == [Effect("blessed", "c", 0), Effect("raging", "a", 0), make("blindness", "d", None, dc=14)]
     assert road.conditions == {"blessed", "raging", "blinded", "fatigued"} and road.uses == {"sla:darkness": 1}
     assert road.uses is not fight.uses and road.effects is not fight.effects
+
+
+def test_a_spiders_web_is_cut_away_when_the_party_walks_on():
+    """At a crawl fight's end (zones.fight_over) a web-entangled creature is freed with its speed
+    back: a web's hold is bound to its fight and is not carried (nor its half speed)."""
+    enc = ready(encounter(["." * 8] * 3, [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 1]},
+                                         {"id": "g", "template": "goblin", "team": "m", "at": [5, 1]}]))
+    f = enc.creatures["f"]
+    speed = f.block.speed.land
+    specials.hold_entangled(enc, f, 12, 16, "g")
+    assert "entangled" in f.conditions and f.block.speed.land < speed
+    zones.fight_over(enc)
+    assert "entangled" not in f.conditions and f.effects == [] and f.block.speed.land == speed
+    assert enc.events[-1].type == "condition" and enc.events[-1].cause == "fight_over"
