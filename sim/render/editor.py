@@ -10,7 +10,8 @@ under the cursor.
 Keys and mouse (the README lists them): W width, C ceiling, D difficult, K rock (the active
 layer); B brush, E eraser, L line, R rectangle, O circle, F fill, I eyedropper, P points;
 [ ] brush size 1-9, S square/round; V or Enter type a value (flags: V toggles), , . step through
-the palette (or click it); 1-9 category overlay for Fine..Colossal, 0 off; G chokepoints;
+the palette (or click it); 1-9 category overlay for Fine..Colossal, 0 off; G chokepoints; T the
+map's picture under the squares at 0, 35, 70 or 100% opacity;
 Shift-drag a line, Ctrl-Shift-drag a circle; right click or Alt-click picks the value under the
 cursor in any tool; Shift with rectangle/circle: outline; Shift-click with fill: every square of
 that value; points: click to place, drag to move, N rename, Delete remove; Ctrl-Z undo, Ctrl-Y or
@@ -40,7 +41,14 @@ from sim.editor.model import (
 from sim.editor.save import Autosaver, find_autosave, restore_patch, save
 from sim.maps import palette
 from sim.render.camera import Camera
-from sim.render.editor_draw import PANEL_W, STATUS_H, EditorDrawing
+from sim.render.editor_draw import (
+    PANEL_W,
+    PICTURE_OPACITY,
+    PICTURE_START,
+    STATUS_H,
+    EditorDrawing,
+    load_picture,
+)
 from sim.render.text import Text
 
 LIVE_CHOKE_SQUARES = 512 * 512   # larger maps start with the live chokepoints off (G turns them on)
@@ -71,6 +79,8 @@ class EditorView(EditorDrawing):
         self.size_index = 4                         # the size the status bar and palette speak for
         self.show_chokes = chokepoints and doc.width.size <= LIVE_CHOKE_SQUARES
         self.show_help = False
+        self.picture = load_picture(doc.image, doc.cols, doc.rows)   # drawn under the squares (T: opacity)
+        self.picture_opacity = PICTURE_START if self.picture is not None else 0
         self.cats = Categories(doc)
         self.chokes = Chokepoints(doc, worker=worker, clock=clock)
         kw = {} if autosave_every is None else {"every": autosave_every}
@@ -225,6 +235,16 @@ class EditorView(EditorDrawing):
         elif event.type == pygame.MOUSEBUTTONUP:
             self.release(event.pos, event.button, pygame.key.get_mods())
 
+    def cycle_picture(self) -> None:
+        """``T``: the next opacity of the map's picture under the squares (0, 35, 70, 100%)."""
+        if self.picture is None:
+            self.toast("this map has no picture ([map] image); cavesim import keeps a VTT map's", 2.5)
+            return
+        i = PICTURE_OPACITY.index(self.picture_opacity) if self.picture_opacity in PICTURE_OPACITY else -1
+        self.picture_opacity = PICTURE_OPACITY[(i + 1) % len(PICTURE_OPACITY)]
+        self._view_cache = None
+        self.toast(f"picture {self.picture_opacity}%", 1.5)
+
     def request_quit(self) -> None:
         if self.doc.dirty:
             self.ask = "quit"
@@ -297,6 +317,8 @@ class EditorView(EditorDrawing):
             self.overlay = None
         elif key == pygame.K_g:
             self.show_chokes = not self.show_chokes
+        elif key == pygame.K_t:
+            self.cycle_picture()
         elif key == pygame.K_h:
             self.show_help = not self.show_help
         elif key == pygame.K_HOME:
