@@ -203,6 +203,7 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
     """What was written, and the floor squares per size and category (every size: an imported
     map's ceilings are a guess, and which sizes they squeeze is the first thing to check).
     ``default_ceiling``: the ceiling when it is the default, not one the user gave (None)."""
+    from sim.rules.bodies import body_for
     from sim.rules.categories import Category
     from sim.rules.sizes import Size
     from sim.terrain.classify import category_counts, classify_all_sizes
@@ -218,7 +219,8 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
         more = (f" (and {', '.join(x.name.capitalize() for x in squeezed[1:])} worse)" if len(squeezed) > 1
                 else "")
         print(f"cavesim: warning: {s.name.capitalize()}: {table[s][Category.CLEAR]} Clear of {n} — the default "
-              f"ceiling {default_ceiling:g} ft makes {s.name.capitalize()} Low everywhere{more}; set --ceiling FT, "
+              f"ceiling {default_ceiling:g} ft makes {s.name.capitalize()} ({body_for(s).height:g} ft tall) Low "
+              f"everywhere{more}; set --ceiling FT, "
               f"or set the ceilings after importing: `cavesim edit {args.out} --apply OPS.jsonl` with the line "
               '{"op": "ceiling", "value": FT} (docs/import.md)', file=sys.stderr)
     doors = int(grid.door.sum()) if grid.door is not None else 0
