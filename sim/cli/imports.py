@@ -222,7 +222,7 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
               f"ceiling {default_ceiling:g} ft makes {s.name.capitalize()} ({body_for(s).height:g} ft tall) Low "
               f"everywhere{more}; set --ceiling FT, "
               f"or set the ceilings after importing: `cavesim edit {args.out} --apply OPS.jsonl` with the line "
-              '{"op": "ceiling", "value": FT} (docs/import.md)', file=sys.stderr)
+              '{"op": "ceiling", "value": FT} (docs/import-ceilings-pictures.md)', file=sys.stderr)
     doors = int(grid.door.sum()) if grid.door is not None else 0
     files = [str(p) for p in written.files]
     if args.json:

@@ -39,7 +39,7 @@ def test_every_size_has_its_line_and_the_default_ceiling_warns(tmp_path, capsys)
         "cavesim: warning: Large: 0 Clear of 8 — the default ceiling 10 ft makes Large (12 ft tall) Low everywhere "
         "(and Huge, Gargantuan, Colossal worse); set --ceiling FT, or set the ceilings after importing: "
         f"`cavesim edit {out} --apply OPS.jsonl` with the line {{\"op\": \"ceiling\", \"value\": FT}} "
-        "(docs/import.md)"]
+        "(docs/import-ceilings-pictures.md)"]
     # the table agrees with classify --all-sizes on the written map
     assert main(["classify", str(out), "--all-sizes", "--json"]) == 0
     table = json.loads(capsys.readouterr().out)["sizes"]

@@ -228,8 +228,8 @@ def big_doc(path: Path, fmt: str) -> None:
 @pytest.mark.slow
 def test_a_48_by_27_map_at_128_px_a_square_imports_in_under_8_s(tmp_path):
     """The CPU time of the whole command in a child process (start-up, the JSON, the picture's
-    check, the widths, the summary): the figure docs/import.md gives. Was 18 s, 7.5 s of it
-    re-encoding the picture as PNG."""
+    check, the widths, the summary), the figure docs/import-ceilings-pictures.md gives. Was 18 s
+    (7.5 s of it re-encoding the picture as PNG)."""
     src = tmp_path / "big.dd2vtt"
     big_doc(src, "JPEG")
     code = ("import resource, sys\nfrom sim.cli import main\nrc = main(sys.argv[1:])\n"
