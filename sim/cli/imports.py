@@ -247,7 +247,7 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
 
 def low_everywhere(grid, ceiling: float | None) -> list:
     """The sizes a uniform ``ceiling`` (the default one; None: the user chose, no warning) makes
-    Low on every floor square: their default body stands taller than it (docs/rules.md §2)."""
+    Low on every floor square: their default body stands taller than it (``C < H``, docs/rules.md §2.3)."""
     from sim.rules.bodies import body_for
     from sim.rules.sizes import Size
 
