@@ -60,7 +60,7 @@ def sample(v, screen, x, y) -> np.ndarray:
 def test_t_cycles_the_pictures_opacity_under_the_squares(screen, pictured):
     v = view_of(pictured)
     try:
-        assert v.picture is not None and v.picture_opacity == 35
+        assert v.drawing.picture is not None and v.picture_opacity == 35
         square = layer_rgb(v.doc, "width", (1, 2, 2, 3))[0, 0].astype(float)   # floor square (2, 1)
         pic = np.array(PICTURE_RGB, dtype=float)
         seen = {}
@@ -85,7 +85,7 @@ def test_a_map_without_a_picture_says_so(screen, tmp_path):
     try:
         before = sample(v, screen, 1, 1)
         v.key(pygame.K_t, 0)
-        assert v.picture is None and v.picture_opacity == 0
+        assert v.drawing.picture is None and v.picture_opacity == 0
         assert "this map has no picture" in v.message[0]
         assert np.array_equal(sample(v, screen, 1, 1), before)
     finally:
