@@ -268,7 +268,7 @@ def test_picture_under_the_limit_but_not_a_picture(tmp_path):
     (tmp_path / "floor.png").write_bytes(b"GIF89a" + bytes(100))
     spec = value_spec()
     spec.picture = "floor.png"
-    refused(tmp_path, write(spec, tmp_path / "m.tmx"), "image layer 'picture'", "is not a PNG or WebP picture")
+    refused(tmp_path, write(spec, tmp_path / "m.tmx"), "image layer 'picture'", "is not a PNG, WebP or JPEG picture")
 
 
 @pytest.mark.parametrize("suffix", SUFFIXES)

@@ -25,6 +25,7 @@ class ImportOptions:
     rock: tuple[tuple[int, int], ...] = ()   # (x, y) squares whose free region is rock
     points: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     ceiling_image: Path | None = None
+    image: Path | None = None                # --image: the map's picture (PNG, WebP or JPEG) instead of the file's
     name: str | None = None
     max_pixels: int = MAX_PIXELS
     max_file_bytes: int = 64 * 1024 * 1024
@@ -35,10 +36,11 @@ class ImportOptions:
 @dataclass(frozen=True, slots=True, eq=False)
 class Imported:
     grid: CaveGrid
-    image_png: bytes | None                  # the floor picture, covering the grid exactly
+    image: bytes | None                      # the floor picture as it came (PNG, WebP or JPEG), covering the grid
     warnings: tuple[str, ...]
     resolution: float                        # px/ft the widths were measured at
     fine_squares: int = 0                    # squares re-measured finely
+    image_suffix: str = ".png"               # the picture's file suffix (its format): .png, .webp or .jpg
 
 
 Progress = Callable[[str, int, int], None]

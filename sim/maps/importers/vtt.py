@@ -8,11 +8,14 @@
 * lights: ``[[light]]`` with ``shadowy_ft = range x feet per square`` and ``bright_ft`` half
   of it (every light of RULES §9.1 sheds shadowy light to twice its bright radius), cut to the
   1,000 ft a map light may reach (:data:`sim.maps.layers.MAX_LIGHT_FT`) with a warning;
-* the picture: PNG covering the grid exactly, for the renderer to draw as the floor.
+* the picture (the file's ``image``, or ``--image PICTURE``): kept as it came, PNG, WebP or JPEG,
+  byte for byte when it covers the grid exactly (:func:`~sim.maps.importers.uvtt.grid_picture`),
+  for the renderer and the editor to draw under the squares.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import warnings as warnings_module
@@ -59,6 +62,12 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
     if msg:
         raise DataError(msg)
     warnings = list(m.warnings)
+    if options.image is not None:   # --image: the picture the file names (or a better one) instead of its own
+        m = dataclasses.replace(m, picture=fmt.read_picture(options.image, limit=options.max_file_bytes))
+        warnings = [w for w in warnings if not w.startswith(f"{where}: image: ")]
+    if m.picture is not None:
+        note = fmt.size_warning(m, m.picture, f"--image {options.image}" if options.image else f"{where}: image")
+        warnings += [note] if note else []
     for flag, squares in (("--floor", options.floor), ("--rock", options.rock)):
         for x, y in squares:
             if not (0 <= x < m.cols and 0 <= y < m.rows):
@@ -114,7 +123,7 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
         if not floor[y, x] or door[y, x] or height[y, x] <= 0:
             raise DataError(f"--point {name}={x},{y}: square ({x}, {y}) is rock in the imported map; "
                             "choose a floor square")
-    image, note = fmt.picture_png(m)
+    picture, note = fmt.grid_picture(m)
     if note:
         warnings.append(note)
     grid = CaveGrid.from_arrays(
@@ -124,7 +133,8 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                     f"widths measured from the walls at {res:g} px/ft",
         source=str(m.path), door=door, lights=lights,
     )
-    return Imported(grid=grid, image_png=image, warnings=tuple(warnings), resolution=res,
+    return Imported(grid=grid, image=picture.data if picture else None,
+                    image_suffix=picture.suffix if picture else ".png", warnings=tuple(warnings), resolution=res,
                     fine_squares=measured.fine_squares)
 
 
