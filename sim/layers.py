@@ -24,6 +24,7 @@ The picture, bottom to top (``<`` reads "is imported by")::
        <  crawl      a party's journey; its fights through engine.fight
        <  story      the fight's and the crawl's prose (log, crawlwords)
        <  analysis   map facts, chokepoints, travel, batches, reports
+       <  api        sim.api: the calls a notebook makes (load, classify, path, play, batch, crawl)
        <  editor     the map editor's model (no pygame)
        <  view       what the screen shows, pygame-free (model, timeline, crawlplan, options)
        <  render     pygame: the window, the frames, the export
@@ -56,6 +57,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | None], ...] = (
     ("crawl", ("sim.crawl",), None),
     ("story", ("sim.story",), None),
     ("analysis", ("sim.analysis",), None),
+    ("api", ("sim.api",), None),
     ("editor", ("sim.editor",), None),
     ("view", ("sim.view",), None),
     ("render", ("sim.render",), None),
