@@ -11,7 +11,7 @@ fast start; this module loads numpy, numba and scipy)::
     route = cs.path(grid, (2, 2), (20, 8), creature="ogre")  # steps, feet, rounds
     spec = cs.load_encounter("maps/demo.toml")
     fight = cs.play(spec, seed=1)                            # fight.events, fight.winner
-    table = cs.batch(spec, runs=20, vary=["party=2,3"])      # a DataFrame with pandas, else dicts
+    table = cs.batch(spec, runs=20, vary=["party.size=2,3"])      # a DataFrame with pandas, else dicts
     odds = cs.odds(spec, table)                              # win rates with 95% intervals
     chokes = cs.chokepoints(grid)                            # width, ceiling, the areas joined
     trip = cs.crawl("maps/crawl_warrens.toml")               # the crawl's route, timeline, fights
