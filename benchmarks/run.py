@@ -4,6 +4,8 @@ run (these machines are shared and noisy, so absolute times drift; ratios do not
     python -m benchmarks                 # all
     python -m benchmarks classify path   # some
     python -m benchmarks --json out.json
+    python -m benchmarks --markdown docs/benchmarks-table.md   # the table of the docs' benchmarks page
+    python -m benchmarks --from-json out.json --markdown -     # a saved run's table, nothing measured
 
 Needs the bench extra for the tcod reference: pip install -e '.[bench]'.
 Measurements interleave the subject and its reference and report medians.
@@ -243,6 +245,36 @@ BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": benc
            "bestiary": bench_bestiary, "grapple": bench_grapple}
 
 
+def _figure(r: dict) -> str:
+    """One result's figure as the table shows it: the time, its own unit's figure, the ratio."""
+    parts = [f"{r['seconds'] * 1e3:.3f} ms"]
+    for k, unit in (("microseconds", "µs"), ("milliseconds", "ms")):
+        if k in r:
+            parts = [f"{r[k]:.1f} {unit}"]
+    if "ratio" in r:
+        parts.append(f"**{r['ratio']:.2f}x** {r['reference']} ({r['reference_seconds'] * 1e3:.3f} ms)")
+    if "note" in r:
+        parts.append(str(r["note"]))
+    return "; ".join(parts)
+
+
+def markdown_table(results: list[dict]) -> str:
+    """The results as a Markdown table: benchmark, figure, target (``|`` in a cell escaped).
+
+    >>> print(markdown_table([{"name": "path", "seconds": 0.0018, "milliseconds": 1.8, "target_ms": "<= 2"}]))
+    | benchmark | figure | target |
+    |---|---|---|
+    | path | 1.8 ms | <= 2 ms |
+    """
+    rows = ["| benchmark | figure | target |", "|---|---|---|"]
+    for r in results:
+        targets = [str(r["target"]) + "x" if "ratio" in r and "target" in r else str(r.get("target", ""))]
+        targets += [f"{r[k]} {unit}" for k, unit in (("target_us", "µs"), ("target_ms", "ms")) if k in r]
+        cells = [r["name"], _figure(r), "; ".join(t for t in targets if t)]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -250,7 +282,12 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"which benchmarks ({', '.join(BENCHES)}); default all")
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--markdown", metavar="FILE", help="also write the figures as a Markdown table ('-': print it)")
+    ap.add_argument("--from-json", metavar="FILE", help="measure nothing: table the figures a --json run saved")
     args = ap.parse_args(argv)
+    if args.from_json:
+        with open(args.from_json) as fh:
+            return _write_markdown(json.load(fh), args.markdown or "-")
     names = args.names or list(BENCHES)
     results = []
     for name in names:
@@ -268,6 +305,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=2)
+    if args.markdown:
+        return _write_markdown(results, args.markdown)
+    return 0
+
+
+def _write_markdown(results: list[dict], out: str) -> int:
+    table = markdown_table(results) + "\n"
+    if out == "-":
+        sys.stdout.write(table)
+    else:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(table)
     return 0
 
 
