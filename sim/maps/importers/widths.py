@@ -49,6 +49,7 @@ from scipy import ndimage
 from scipy.spatial import cKDTree
 from skimage.morphology import medial_axis
 
+from sim.maps.importers import passages as P
 from sim.maps.importers import widthkernels as K
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
@@ -349,6 +350,16 @@ def _neighbour_code(skel: np.ndarray) -> np.ndarray:
     return code
 
 
+def junctions(skel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The skeleton's junctions (3 or more skeleton neighbours, or 3 or more runs of them round the
+    ring: a staircase pixel may count too, which only cuts a branch in two, and a piece between
+    two junctions is never a spur) and each pixel's neighbour count."""
+    count_lut, cross_lut = _ring_lut()
+    code = _neighbour_code(skel)
+    count = count_lut[code]
+    return skel & ((cross_lut[code] >= 3) | (count >= 3)), count
+
+
 def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     """The through-route: the skeleton's branches minus its spurs (junction-to-end branches whose
     smallest radius is under :data:`SPUR_RATIO` of the junction's). Junction pixels themselves
@@ -360,12 +371,7 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     >>> route_mask(sk, r)[0:2, 4].tolist(), route_mask(sk, r)[3, 1:8].astype(int).tolist()
     ([False, False], [1, 1, 0, 0, 0, 1, 1])
     """
-    count_lut, cross_lut = _ring_lut()
-    code = _neighbour_code(skel)
-    count = count_lut[code]
-    # a junction: 3 or more skeleton neighbours (a staircase pixel may count too: that only
-    # cuts a branch in two, and a piece between two junctions is never a spur)
-    junction = skel & ((cross_lut[code] >= 3) | (count >= 3))
+    junction, count = junctions(skel)
     endpoint = skel & (count <= 1)
     branches = skel & ~junction
     labels, n = ndimage.label(branches, structure=np.ones((3, 3)))
@@ -479,6 +485,32 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
         disks = Disks(centres[keep], route, centre, radius, centre_n, radius_n)
     _cover_all(disks, pixel_ft=pixel_ft, origin=(ox, oy), side=square_ft, best=best, least=least)
     return np.where(best > 0, np.minimum(best, least), 0.0), disks
+
+
+def passage_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
+                  index: WallIndex) -> tuple[np.ndarray, Disks]:
+    """Width per square of the whole map (the coarse pass): every axis pixel's exact disks, then
+    which passage each square is in (:func:`sim.maps.importers.passages.passage_widths`: a room's
+    squares read the room, a corridor's the corridor, a pinch the squares it lies in). Also the
+    disks measured (the fine re-measure starts from them)."""
+    pixel_ft = 1.0 / resolution
+    if not floor.any():
+        return np.zeros((rows, cols)), _no_disks()
+    skel, _ = _medial_axis(floor)
+    rr, cc = np.nonzero(skel)
+    centres = np.column_stack([(cc + 0.5) * pixel_ft, (rr + 0.5) * pixel_ft])
+    radius, centre, radius_n, centre_n = _refine(centres, index, pixel_ft)
+    rad_img = np.zeros(floor.shape)
+    rad_img[rr, cc] = radius_n
+    disks = Disks(centres, route_mask(skel, rad_img)[rr, cc], centre, radius, centre_n, radius_n)
+    # the floor's squares: those a disk of any passage enters (as deep as :data:`OVERLAP_FT`)
+    any_disk, unused = np.zeros((rows, cols)), np.full((rows, cols), np.inf)
+    K.cover(centre[:, 0], centre[:, 1], radius, np.zeros(len(radius), dtype=np.bool_), float(square_ft), rows, cols,
+            0.5 * pixel_ft, OVERLAP_FT, any_disk, unused)
+    axis = P.Axis(rr, cc, junctions(skel)[0][rr, cc], radius, centre, radius_n, centre_n)
+    found = P.passage_widths(floor, axis, index, resolution=resolution, square_ft=square_ft, rows=rows, cols=cols,
+                             any_disk=any_disk)
+    return found.width_ft, disks
 
 
 def _cover_all(d: Disks, *, pixel_ft: float, origin: tuple[float, float], side: float, best: np.ndarray,
@@ -632,8 +664,8 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     # (h + 1, w + 1): its last row/col is rock; sealed pockets under one square's area are rock
     floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx))
     progress("disks", 2, 4)
-    width, disks = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
-                              index=index)
+    width, disks = passage_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
+                                 index=index)
     progress("fine", 3, 4)
     n_fine = 0
     if fine and resolution < FINE_RESOLUTION:
@@ -740,7 +772,9 @@ def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_p
         coarse = out[r0:r1, c0:c1]
         narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
         narrow_f = (fw > 0) & (fw < FINE_BELOW_FT)
-        take = mask & (narrow_c | narrow_f)
+        # the fine pass speaks for the narrow squares the coarse one found, and for the cracks it
+        # missed (no coarse disk); a room beside a narrow crack keeps the room's width
+        take = mask & (narrow_c | ((coarse == 0) & narrow_f))
         coarse[take] = fw[take]
         n += int(take.sum())
     return out, n
