@@ -32,6 +32,7 @@ from typing import Protocol
 import numpy as np
 from PIL import Image, ImageDraw
 from scipy import ndimage
+from scipy.spatial import cKDTree
 
 from sim.maps.importers import widthkernels as K
 
@@ -90,23 +91,32 @@ def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolut
     cut_k, cut_r, pin_x, pin_y, pin_r = K.branch_marks(
         order, starts, axis.radius_n, cx, cy, end0, end1, pixel_ft, STEP_TOL_FT, STEP_TOL_REL, FLAT_FT, FLAT_REL,
         RISE_FT, RISE_REL, REACH_FT, REACH_REL)
-    cuts, sides, drawn = _cuts(floor.shape, axis.centre_n[cut_k], axis.radius_n[cut_k], index, resolution)
+    cuts, sides, chord_pts = _cuts(floor.shape, axis.centre_n[cut_k], axis.radius_n[cut_k], cut_r, index,
+                                    resolution)
     labels = _regions(floor, cuts)
     region = labels[axis.rr, axis.cc]
-    spx = square_ft * resolution
-    dom = K.dominant(labels, spx, rows, cols)
-    best = np.zeros((rows, cols))
-    K.cover_region(axis.centre[:, 0].copy(), axis.centre[:, 1].copy(), axis.radius, region, dom, float(square_ft),
-                   rows, cols, 0.5 * pixel_ft, best)
     top = int(labels.max()) + 1
     peak = np.zeros(top)
     np.maximum.at(peak, region, axis.radius)
     exit_r = np.zeros(top)
-    for pair, r in zip(sides, cut_r[drawn]):
-        for p in pair:
-            exit_r[labels[p]] = max(exit_r[labels[p]], r)
+    for (a, b), r in sides:
+        exit_r[labels[a]] = max(exit_r[labels[a]], r)
+        exit_r[labels[b]] = max(exit_r[labels[b]], r)
     junction = (exit_r > 0) & (peak < JUNCTION_RATIO * exit_r)
     junction[0] = False
+    radius = axis.radius
+    if len(chord_pts):
+        # a room's disk reads no wider than the room: one reaching through an exit's mouth is cut
+        # back to the chord across it (a 10-ft exit lets a 30-ft room's disk grow to 30.8 ft)
+        room = ~junction[region]
+        d, _ = cKDTree(chord_pts).query(axis.centre[room])
+        radius = radius.copy()
+        radius[room] = np.minimum(radius[room], d)
+    spx = square_ft * resolution
+    dom = K.dominant(labels, spx, rows, cols)
+    best = np.zeros((rows, cols))
+    K.cover_region(axis.centre[:, 0].copy(), axis.centre[:, 1].copy(), radius, region, dom, float(square_ft),
+                   rows, cols, 0.5 * pixel_ft, best)
     width = np.where(junction[dom], np.minimum(best, 2.0 * exit_r[dom]), best)
     width = np.where(width > 0, width, any_disk)
     pinches = tuple((float(x), float(y), 2.0 * float(r)) for x, y, r in zip(pin_x, pin_y, pin_r))
@@ -117,19 +127,19 @@ def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolut
     return Passages(width_ft=np.where(any_disk > 0, width, 0.0), labels=labels, cuts=cuts, pinches=pinches)
 
 
-def _cuts(shape: tuple[int, int], centres: np.ndarray, radii: np.ndarray, index: NearestWall,
-          resolution: float) -> tuple[np.ndarray, list[tuple[tuple[int, int], ...]], np.ndarray]:
+def _cuts(shape: tuple[int, int], centres: np.ndarray, radii: np.ndarray, plateau: np.ndarray, index: NearestWall,
+          resolution: float) -> tuple[np.ndarray, list, np.ndarray]:
     """The steps' chords drawn as 1-pixel lines (8-connected, so 4-connected floor cannot leak
     through): from the wall point nearest the disk's centre to the wall point nearest its mirror
     image through the centre, 1.5 pixels past each end. A chord whose second end is not on the
     disk (within 5 % and a pixel) is not drawn: the disk touches no second wall across the way.
-    Also, per chord drawn, a pixel (row, col) just either side of its middle, and which steps got
-    one."""
+    Also, per chord drawn, a pixel (row, col) just either side of its middle with the step's
+    ``plateau`` radius (the flat side's), and points along the chords (ft, half a pixel apart)."""
     h, w = shape
     img = Image.new("1", (w, h), 0)
     draw = ImageDraw.Draw(img)
-    sides: list[tuple[tuple[int, int], ...]] = []
-    ok = np.zeros(len(centres), dtype=bool)
+    sides: list[tuple[tuple[tuple[int, int], ...], float]] = []
+    pts = []
     if len(centres):
         _, f1 = index.nearest(centres)
         _, f2 = index.nearest(2.0 * centres - f1)
@@ -146,9 +156,10 @@ def _cuts(shape: tuple[int, int], centres: np.ndarray, radii: np.ndarray, index:
             draw.line([*np.floor(p0).tolist(), *np.floor(p1).tolist()], fill=1, width=1)
             mid, nrm = (a + b) / 2 * resolution, np.array([-u[1], u[0]])
             ends = [np.floor(mid + s * 2.0 * nrm).astype(int) for s in (1.0, -1.0)]
-            sides.append(tuple((int(np.clip(e[1], 0, h - 1)), int(np.clip(e[0], 0, w - 1))) for e in ends))
-            ok[i] = True
-    return np.array(img, dtype=bool), sides, ok
+            pair = tuple((int(np.clip(e[1], 0, h - 1)), int(np.clip(e[0], 0, w - 1))) for e in ends)
+            sides.append((pair, float(plateau[i])))
+            pts.append(a + np.linspace(0.0, 1.0, int(length / (0.5 * px)) + 2)[:, None] * d)
+    return np.array(img, dtype=bool), sides, (np.concatenate(pts) if pts else np.zeros((0, 2)))
 
 
 def _regions(floor: np.ndarray, cuts: np.ndarray) -> np.ndarray:

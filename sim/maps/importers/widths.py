@@ -17,15 +17,21 @@ How (the "disk cover"; measured the best of several candidates on synthetic shap
    3-ft corridor reads 3.00 ft whatever the pixel grid.
 4. **Route**: the axis minus its *spurs*: a branch from a junction to an end point whose
    smallest radius is under half the junction's (corner spurs, side cracks).
-5. **Per square**: the minimum of (the largest disk overlapping the square) and (the smallest
-   route disk overlapping it). A pinch on a square border is overlapped from both sides, so
-   both squares get the pinch's width.
+5. **Per square**: the width of the passage the square is in
+   (:mod:`sim.maps.importers.passages`): steps where a corridor opens into a wider space cut the
+   floor into regions; a square reads the largest disk of the region holding most of its floor
+   (a junction region reads the passages meeting there), and a pinch -- a local least disk with
+   wider passage on both sides -- marks the square holding it (both squares when it lies on their
+   border).
 6. **Fine re-measure**: squares narrower than :data:`FINE_BELOW_FT`, and squares where two wall
    pieces face each other closer than that (a crack that may have closed at the coarse
    resolution), are measured again in a local window at the resolution that puts
    :data:`FINE_PIXELS_ACROSS` pixels across the gap (at most :data:`FINE_RESOLUTION`), unless
    the first pass already had that many. A window's own skeleton is cut at its edges, so its
-   route comes from the whole floor's (the nearest whole-floor axis pixel decides).
+   route comes from the whole floor's (the nearest whole-floor axis pixel decides). The fine
+   widths replace the coarse ones where those are narrow, or where no coarse disk reached.
+7. **Snap** (:mod:`sim.maps.importers.snap`): a width within 1 % of a rule threshold or a grid
+   multiple is that value; any other is rounded to a millionth of a foot.
 
 Pure functions over arrays; the only state is the :class:`WallIndex` built once per import.
 
@@ -51,6 +57,7 @@ from skimage.morphology import medial_axis
 
 from sim.maps.importers import passages as P
 from sim.maps.importers import widthkernels as K
+from sim.maps.importers.snap import snap_widths
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
 FINE_RESOLUTION = 40.0   # px/ft at most for the fine re-measure (a 3-in. crack is 10 px across)
@@ -679,7 +686,7 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
         width, n_fine = _fine_pass(geometry, index, floor, disks, width, need, resolution=resolution,
                                    feet_per_square=feet_per_square, progress=progress)
     progress("done", 4, 4)
-    return Widths(width_ft=width, floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
+    return Widths(width_ft=snap_widths(width, feet_per_square), floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
 
 
 def fine_windows(candidates: np.ndarray, block: int = FINE_BLOCK) -> list[tuple[int, int, int, int, np.ndarray]]:
