@@ -63,6 +63,10 @@ def register(sub) -> None:
                    help="the open space holding square X,Y is floor (when it touches the map's edge); repeatable")
     v.add_argument("--rock", action="append", default=[], metavar="X,Y",
                    help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
+    v.add_argument("--enclosed", choices=("floor", "rock"), default=None,
+                   help="every enclosed space not joined to the main floor is floor / rock (default: loops drawn "
+                        "inside the floor -- pillars, crates, pools -- are rock, rooms drawn apart are floor); "
+                        "--floor/--rock X,Y decide one space over this; the summary lists them")
     v.add_argument("--name", default=None, help="the map's name (default: the file name)")
     v.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
                    help="refuse input files larger than this (default 64)")
@@ -122,7 +126,7 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
         raise UsageError(f"--out {out}: is a folder; give a file name such as {out / 'cave.toml'}")
     return ImportOptions(
         feet_per_square=args.feet_per_square, ceiling_ft=args.ceiling, resolution=args.resolution,
-        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), points=points,
+        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), enclosed=args.enclosed, points=points,
         ceiling_image=ceiling_image, name=args.name, max_pixels=int(args.max_pixels),
         max_file_bytes=int(args.max_file_mb * 1024 * 1024),
     )
@@ -204,6 +208,8 @@ def _summary(imported, written, args) -> None:
             "resolution_px_per_ft": imported.resolution, "fine_squares": imported.fine_squares,
             "image": imported.image_png is not None, "warnings": list(imported.warnings),
             "medium": {c.name: n for c, n in counts.items()},
+            "enclosed": [{"square": list(e.square), "squares": round(e.squares, 2), "kind": e.kind, "floor": e.floor,
+                          "why": e.why} for e in imported.spaces],
         })
         return
     print(f"wrote {', '.join(files)}")
@@ -214,6 +220,19 @@ def _summary(imported, written, args) -> None:
     print(f"floor squares for a Medium creature (space {body.space:g} ft, height {body.height:g} ft):")
     for cat in Category:
         print(f"  {cat.letter}  {cat.label:<20} {counts[cat]:>8}")
+    _spaces_summary(imported.spaces)
+
+
+def _spaces_summary(spaces) -> None:
+    """The enclosed spaces not joined to the main floor, each with what was decided (docs/rules.md §2.10)."""
+    if not spaces:
+        return
+    print(f"{plural(len(spaces), 'enclosed space')} not joined to the main floor (loops inside the floor are rock, "
+          "rooms drawn apart floor; --enclosed floor|rock, --floor/--rock X,Y decide):")
+    for e in spaces:
+        what = "a loop inside the floor" if e.kind == "object" else "a space drawn apart"
+        print(f"  at {e.square[0]},{e.square[1]}: {e.squares:.1f} squares, {what} -> {'floor' if e.floor else 'rock'} "
+              f"({e.why})")
 
 
 def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
@@ -227,6 +246,9 @@ def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
         raise UsageError(f"--out {out}: is a folder; give a file name")
     if suffix != ".png" and (args.px_per_square is not None or args.ceiling_image or args.legend):
         raise UsageError("--px-per-square, --ceiling-image and --legend are for .png picture maps")
+    if args.enclosed:
+        raise UsageError("--enclosed is for Universal VTT maps (.dd2vtt, .df2vtt, .uvtt), whose walls enclose spaces; "
+                         "a Tiled or picture map says what each square is")
     if args.px_per_square is not None and args.px_per_square < 1:
         raise UsageError(f"--px-per-square {args.px_per_square}: give a whole number >= 1")
     return path, out

@@ -81,7 +81,8 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                             f"({int(x)}, {int(y)}), over the limit of {fmt.MAX_POINTS_PER_CELL}; simplify the walls "
                             "there (fewer points)")
     walls, solids = fmt.geometry_ft(m, fps)
-    geometry = W.Geometry(walls=walls, solids=solids)
+    doors = tuple(np.array([p.a, p.b]) * fps for p in m.portals if p.closed)
+    geometry = W.Geometry(walls=walls, solids=solids, doors=doors)
     spx = fps * res
     wall_px = W.rasterise(geometry, shape_px=(int(round(m.rows * spx)) + 1, int(round(m.cols * spx)) + 1),
                           resolution=res)
@@ -93,7 +94,8 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
     del wall_px
     try:
         measured = W.measure_widths(geometry, rows=m.rows, cols=m.cols, feet_per_square=fps, resolution=res,
-                                    floor_squares=options.floor, rock_squares=options.rock, fine=options.fine,
+                                    floor_squares=options.floor, rock_squares=options.rock, enclosed=options.enclosed,
+                                    fine=options.fine,
                                     progress=progress)
     except W.WallsTooDense as exc:
         x, y = exc.square
@@ -125,7 +127,7 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
         source=str(m.path), door=door, lights=lights,
     )
     return Imported(grid=grid, image_png=image, warnings=tuple(warnings), resolution=res,
-                    fine_squares=measured.fine_squares)
+                    fine_squares=measured.fine_squares, spaces=measured.spaces)
 
 
 def _lights(m: fmt.UvttMap, floor: np.ndarray, fps: float, warnings: list[str]) -> tuple[MapLight, ...]:

@@ -10,7 +10,8 @@ How (the "disk cover"; measured the best of several candidates on synthetic shap
 1. **Rasterise** the walls at ``resolution`` pixels per foot with Pillow's ``ImageDraw``
    (8-connected lines, so 4-connected free space cannot leak through them).
 2. **Floor**: the free space not 4-connected to the image border (the outside of the drawn
-   walls), adjusted by the user's ``--floor X,Y`` / ``--rock X,Y`` seeds.
+   walls), less the loops lying inside the floor (pillars, crates, pools: :mod:`sim.maps.importers.spaces`),
+   adjusted by ``--enclosed`` and the user's ``--floor X,Y`` / ``--rock X,Y`` seeds.
 3. **Disks**: the medial axis of the floor (``skimage.morphology.medial_axis``); each axis
    pixel is the centre of a maximal inscribed disk. Its radius is re-measured against the
    exact wall segments (not the pixels) and moved onto the true ridge (:func:`_refine`), so a
@@ -58,6 +59,7 @@ from skimage.morphology import medial_axis
 from sim.maps.importers import passages as P
 from sim.maps.importers import widthkernels as K
 from sim.maps.importers.snap import snap_widths
+from sim.maps.importers.spaces import Space, find_floor
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
 FINE_RESOLUTION = 40.0   # px/ft at most for the fine re-measure (a 3-in. crack is 10 px across)
@@ -78,10 +80,12 @@ def _no_progress(stage: str, done: int, total: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
-    """Walls in feet: polylines (``(n, 2)`` arrays of x, y) and solid closed loops."""
+    """Walls in feet: polylines (``(n, 2)`` arrays of x, y) and solid closed loops; ``doors``, the
+    closed doors among the walls (a space behind one is joined to the floor, not sealed)."""
 
     walls: tuple[np.ndarray, ...] = ()
     solids: tuple[np.ndarray, ...] = ()
+    doors: tuple[np.ndarray, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,7 @@ class Widths:
     floor_px: np.ndarray        # the coarse floor mask (for pictures and tests)
     resolution: float           # px/ft of the coarse pass
     fine_squares: int = 0       # squares whose width the fine re-measure set
+    spaces: tuple[Space, ...] = ()  # the enclosed spaces not joined to the main floor, and what they became
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -226,37 +231,6 @@ def rasterise(geometry: Geometry, *, shape_px: tuple[int, int], resolution: floa
         j = j[(j[:, 0] >= 0) & (j[:, 0] < w) & (j[:, 1] >= 0) & (j[:, 1] < h)]
         out[j[:, 1], j[:, 0]] = True
     return out
-
-
-def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (),
-               rock_seeds: tuple[tuple[int, int], ...] = (), min_pixels: int = 0) -> np.ndarray:
-    """Floor pixels: free space not 4-connected to the border, plus the free regions holding a
-    ``floor_seeds`` pixel ``(row, col)``, minus those holding a ``rock_seeds`` pixel and the
-    enclosed regions smaller than ``min_pixels``.
-
-    >>> wall = np.array([[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 1, 0, 1, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 0]], bool)
-    >>> find_floor(wall).astype(int)[2].tolist()
-    [0, 0, 1, 0, 0]
-    """
-    free = ~wall
-    labels, n = ndimage.label(free)  # 4-connectivity (the default structure)
-    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    is_floor = np.ones(n + 1, dtype=bool)
-    is_floor[0] = False
-    is_floor[border] = False
-    for r, c in floor_seeds:
-        is_floor[labels[r, c]] = labels[r, c] != 0
-    for r, c in rock_seeds:
-        is_floor[labels[r, c]] = False
-    floor = is_floor[labels]
-    if min_pixels > 0:  # sealed slivers (inside a prop drawn half open, between two strokes) are rock
-        sizes = np.bincount(labels.ravel(), minlength=n + 1)
-        small = (sizes < min_pixels) & is_floor
-        small[[labels[r, c] for r, c in floor_seeds]] = False
-        if small.any():
-            floor &= ~small[labels]
-    floor[0, :] = floor[-1, :] = floor[:, 0] = floor[:, -1] = False  # the map's edge is rock
-    return floor
 
 
 def seed_pixel(wall: np.ndarray, square: tuple[int, int], spx: float) -> tuple[int, int] | None:
@@ -650,13 +624,14 @@ def _check_density(P: np.ndarray, radius: float, square_ft: float) -> None:
 
 def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square: float,
                    resolution: float, floor_squares: tuple[tuple[int, int], ...] = (),
-                   rock_squares: tuple[tuple[int, int], ...] = (),
+                   rock_squares: tuple[tuple[int, int], ...] = (), enclosed: str | None = None,
                    fine: bool = True, progress: Progress = _no_progress) -> Widths:
     """Width per square ``[row, col]`` of a ``cols x rows`` map of ``feet_per_square`` squares.
 
     ``floor_squares`` / ``rock_squares`` are ``(x, y)`` squares whose free region is forced to
-    floor / rock. Raises ``ValueError`` for a seed square with no free pixel (the CLI turns
-    that into a located message first)."""
+    floor / rock; ``enclosed`` ("floor", "rock" or None) decides the enclosed spaces not joined to
+    the main floor (:func:`sim.maps.importers.spaces.find_floor`). A seed square with no free
+    pixel is skipped (the importer refuses it first, with a located message)."""
     spx = feet_per_square * resolution
     h, w = int(round(rows * spx)), int(round(cols * spx))
     progress("walls", 0, 4)
@@ -665,11 +640,16 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     index = WallIndex.build(geometry, extra=border)
     # one extra pixel right and below, so a wall on the map's far edge is drawn inside the image
     wall = rasterise(geometry, shape_px=(h + 1, w + 1), resolution=resolution)
-    fs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in floor_squares) if p is not None)
-    rs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in rock_squares) if p is not None)
+    seeds = [(seed_pixel(wall, sq, spx), f"--{flag} {sq[0]},{sq[1]}")
+             for flag, squares in (("floor", floor_squares), ("rock", rock_squares)) for sq in squares]
+    fs = tuple(p for p, name in seeds[:len(floor_squares)] if p is not None)
+    rs = tuple(p for p, name in seeds[len(floor_squares):] if p is not None)
+    doors = rasterise(Geometry(walls=geometry.doors), shape_px=wall.shape, resolution=resolution) \
+        if geometry.doors else None
     progress("floor", 1, 4)
     # (h + 1, w + 1): its last row/col is rock; sealed pockets under one square's area are rock
-    floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx))
+    floor, spaces = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx), enclosed=enclosed,
+                               doors=doors, seed_names=tuple(name for p, name in seeds if p is not None), spx=spx)
     progress("disks", 2, 4)
     width, disks = passage_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
                                  index=index)
@@ -686,7 +666,8 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
         width, n_fine = _fine_pass(geometry, index, floor, disks, width, need, resolution=resolution,
                                    feet_per_square=feet_per_square, progress=progress)
     progress("done", 4, 4)
-    return Widths(width_ft=snap_widths(width, feet_per_square), floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
+    return Widths(width_ft=snap_widths(width, feet_per_square), floor_px=floor[:h, :w], resolution=resolution,
+                  fine_squares=n_fine, spaces=spaces)
 
 
 def fine_windows(candidates: np.ndarray, block: int = FINE_BLOCK) -> list[tuple[int, int, int, int, np.ndarray]]:
