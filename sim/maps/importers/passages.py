@@ -106,8 +106,8 @@ def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolut
     junction[0] = False
     radius = axis.radius
     if len(chord_pts):
-        # a room's disk reads no wider than the room: one reaching through an exit's mouth is cut
-        # back to the chord across it (a 10-ft exit lets a 30-ft room's disk grow to 30.8 ft)
+        # a room's disk reads no wider than the room: one bulging out through an exit's mouth is
+        # cut back to the chord across it (a 10-ft exit lets a 30-ft room's disk grow to 30.8 ft)
         room = ~junction[region]
         d, _ = cKDTree(chord_pts).query(axis.centre[room])
         radius = radius.copy()
@@ -139,7 +139,7 @@ def _cuts(shape: tuple[int, int], centres: np.ndarray, radii: np.ndarray, platea
     img = Image.new("1", (w, h), 0)
     draw = ImageDraw.Draw(img)
     sides: list[tuple[tuple[tuple[int, int], ...], float]] = []
-    pts = []
+    pts: list[np.ndarray] = []
     if len(centres):
         _, f1 = index.nearest(centres)
         _, f2 = index.nearest(2.0 * centres - f1)
