@@ -65,7 +65,7 @@ def register(sub) -> None:
                    help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
     v.add_argument("--enclosed", choices=("floor", "rock"), default=None,
                    help="every enclosed space not joined to the main floor is floor / rock (default: loops drawn "
-                        "inside the floor -- pillars, crates, pools -- are rock, rooms drawn apart are floor); "
+                        "in open space -- pillars, crates, pools -- are rock, other sealed spaces floor); "
                         "--floor/--rock X,Y decide one space over this; the summary lists them")
     v.add_argument("--name", default=None, help="the map's name (default: the file name)")
     v.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
@@ -227,10 +227,10 @@ def _spaces_summary(spaces) -> None:
     """The enclosed spaces not joined to the main floor, each with what was decided (docs/rules.md §2.10)."""
     if not spaces:
         return
-    print(f"{plural(len(spaces), 'enclosed space')} not joined to the main floor (loops inside the floor are rock, "
-          "rooms drawn apart floor; --enclosed floor|rock, --floor/--rock X,Y decide):")
+    print(f"{plural(len(spaces), 'enclosed space')} not joined to the main floor (loops drawn in open space are rock, "
+          "others floor; --enclosed floor|rock, --floor/--rock X,Y decide):")
     for e in spaces:
-        what = "a loop inside the floor" if e.kind == "object" else "a space drawn apart"
+        what = "a loop drawn in open space" if e.kind == "object" else "a space with no way in"
         print(f"  at {e.square[0]},{e.square[1]}: {e.squares:.1f} squares, {what} -> {'floor' if e.floor else 'rock'} "
               f"({e.why})")
 

@@ -34,7 +34,8 @@ def doc(*loops, portals=()):
 HALL = ring(1, 1, 9, 9)                  # an 8 x 8-square hall
 PILLAR = ring(3, 3, 5, 5)                # a 2 x 2-square loop inside it
 POOL = ring(6, 6, 8, 8)                  # another
-SHED = ring(11, 2, 14, 5)                # a 3 x 3-square room drawn apart
+ANNEX = [pt(9, 3), pt(12, 3), pt(12, 6), pt(9, 6)]    # a 3 x 3-square room on the hall's east wall, no door
+CRATE = ring(13, 7, 15, 9)               # a loop out in the open, beside the hall
 
 
 def load(tmp_path, d, **opts):
@@ -43,22 +44,23 @@ def load(tmp_path, d, **opts):
     return import_file(p, ImportOptions(**opts))
 
 
-def test_loops_inside_the_floor_are_rock_a_room_apart_is_floor(tmp_path):
-    got = load(tmp_path, doc(HALL, PILLAR, POOL, SHED))
+def test_loops_are_rock_a_room_without_a_door_is_floor(tmp_path):
+    got = load(tmp_path, doc(HALL, PILLAR, POOL, ANNEX, CRATE))
     floor = ~got.grid.rock
     assert not floor[3:5, 3:5].any() and not floor[6:8, 6:8].any()       # pillar and pool: rock
-    assert floor[1:9, 1:9].sum() == 64 - 8 and floor[2:5, 11:14].all()    # the hall round them; the shed
+    assert not floor[7:9, 13:15].any()                                    # the crate: rock
+    assert floor[1:9, 1:9].sum() == 64 - 8 and floor[3:6, 9:12].all()     # the hall round them; the annex
     # sizes: the free pixels inside the drawn line (10 px/ft); a square: the one at the middle
     listed = [(s.square, round(s.squares, 2), s.kind, s.floor, s.why) for s in got.spaces]
-    assert listed == [((12, 3), 8.88, "separate", True, "default"), ((4, 4), 3.92, "object", False, "default"),
-                      ((7, 7), 3.92, "object", False, "default")]
+    assert listed == [((10, 4), 8.88, "separate", True, "default"), ((4, 4), 3.92, "object", False, "default"),
+                      ((7, 7), 3.92, "object", False, "default"), ((14, 8), 3.92, "object", False, "default")]
 
 
-@pytest.mark.parametrize("enclosed, pillar, shed", [("floor", True, True), ("rock", False, False)])
-def test_enclosed_decides_every_listed_space(tmp_path, enclosed, pillar, shed):
-    got = load(tmp_path, doc(HALL, PILLAR, SHED), enclosed=enclosed)
+@pytest.mark.parametrize("enclosed, pillar, annex", [("floor", True, True), ("rock", False, False)])
+def test_enclosed_decides_every_listed_space(tmp_path, enclosed, pillar, annex):
+    got = load(tmp_path, doc(HALL, PILLAR, ANNEX), enclosed=enclosed)
     floor = ~got.grid.rock
-    assert floor[3:5, 3:5].all() == pillar and floor[2:5, 11:14].all() == shed
+    assert floor[3:5, 3:5].all() == pillar and floor[3:6, 9:12].all() == annex
     assert all(s.why == f"--enclosed {enclosed}" and s.floor == (enclosed == "floor") for s in got.spaces)
 
 
@@ -71,10 +73,9 @@ def test_a_seed_square_decides_its_space_over_enclosed(tmp_path):
 
 
 def test_a_room_behind_a_closed_door_is_joined_not_sealed(tmp_path):
-    # the shed shares the hall's east wall (x = 9) with a closed door in it: joined, not listed
-    shed = [pt(9, 3), pt(12, 3), pt(12, 6), pt(9, 6)]
+    # the annex on the hall's east wall (x = 9), with a closed door in that wall: joined, not listed
     door = {"bounds": [pt(9, 4), pt(9, 5)], "closed": True, "position": pt(9, 4.5)}
-    got = load(tmp_path, doc(HALL, shed, portals=[door]), enclosed="rock")
+    got = load(tmp_path, doc(HALL, ANNEX, portals=[door]), enclosed="rock")
     assert got.spaces == () and (~got.grid.rock)[3:6, 9:12].sum() >= 6
 
 
@@ -90,18 +91,18 @@ def test_find_floor_a_tunnel_ring_leaves_its_core_rock():
 
 def test_cli_summary_lists_the_spaces_and_json(tmp_path, capsys):
     src = tmp_path / "hall.dd2vtt"
-    src.write_text(json.dumps(doc(HALL, PILLAR, SHED)))
+    src.write_text(json.dumps(doc(HALL, PILLAR, ANNEX)))
     out = tmp_path / "hall.toml"
     assert main(["import", str(src), "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "2 enclosed spaces not joined to the main floor" in text
-    assert "at 4,4: 3.9 squares, a loop inside the floor -> rock (default)" in text
-    assert "at 12,3: 8.9 squares, a space drawn apart -> floor (default)" in text
+    assert "at 4,4: 3.9 squares, a loop drawn in open space -> rock (default)" in text
+    assert "at 10,4: 8.9 squares, a space with no way in -> floor (default)" in text
     assert main(["import", str(src), "--out", str(out), "--enclosed", "rock", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [(e["square"], e["floor"], e["why"]) for e in data["enclosed"]] == [
-        ([12, 3], False, "--enclosed rock"), ([4, 4], False, "--enclosed rock")]
-    assert load_map(out).rock[2:5, 11:14].all()
+        ([10, 4], False, "--enclosed rock"), ([4, 4], False, "--enclosed rock")]
+    assert load_map(out).rock[3:6, 9:12].all()
 
 
 def test_cli_enclosed_is_refused_for_grid_maps(tmp_path, capsys):

@@ -7,9 +7,11 @@ decided:
 
 * the **main floor** is the largest enclosed space, with every space joined to it through a
   closed door (a door is a way through, not a wall);
-* an **object loop** -- a space whose walls are ringed by one other floor space, nothing else:
-  a loop lying inside the floor -- is rock;
-* any other **separate space** (a room drawn apart, with no door to the rest) is floor;
+* an **object loop** -- a space whose walls are ringed by one other open space, nothing else: a
+  loop lying inside the floor (a pillar, a pool, the rock between two tunnels) or out in the open
+  (a crate, a well drawn beside the building) -- is rock;
+* any other **separate space** (walls shared with several spaces: a room without a door between
+  two others, a closet on the outer wall) is floor;
 * ``--enclosed floor`` / ``--enclosed rock`` decide for every listed space at once, and
   ``--floor X,Y`` / ``--rock X,Y`` for the space holding that square, over all the rest;
 * free space touching the map's edge is outside (rock unless ``--floor`` names it), and spaces
@@ -79,7 +81,7 @@ def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (
         for k in cand:
             if joined[k]:
                 continue
-            kind = "object" if _ringed(labels, int(k), boxes[k - 1], outside) else "separate"
+            kind = "object" if _ringed(labels, int(k), boxes[k - 1]) else "separate"
             floor_k, why = kind == "separate", "default"
             if enclosed in ENCLOSED:
                 floor_k, why = enclosed == "floor", f"--enclosed {enclosed}"
@@ -115,9 +117,9 @@ def _joined(labels: np.ndarray, n: int, main: int, doors: np.ndarray | None) -> 
     return joined
 
 
-def _ringed(labels: np.ndarray, k: int, box: tuple[slice, slice], outside: np.ndarray) -> bool:
-    """Whether space ``k``'s walls are ringed by exactly one other space, not the outside: the free
-    pixels within 3 pixels of it (across its wall) all belong to one enclosed space."""
+def _ringed(labels: np.ndarray, k: int, box: tuple[slice, slice]) -> bool:
+    """Whether space ``k``'s walls are ringed by exactly one other open space (the floor, or the
+    outside): the free pixels within 3 pixels of it (across its wall) all belong to one space."""
     r0, r1 = max(box[0].start - 4, 0), min(box[0].stop + 4, labels.shape[0])
     c0, c1 = max(box[1].start - 4, 0), min(box[1].stop + 4, labels.shape[1])
     sub = labels[r0:r1, c0:c1]
@@ -125,8 +127,7 @@ def _ringed(labels: np.ndarray, k: int, box: tuple[slice, slice], outside: np.nd
     ring = ndimage.binary_dilation(mine, structure=np.ones((3, 3)), iterations=3) & ~mine
     if r0 == 0 or c0 == 0 or r1 == labels.shape[0] or c1 == labels.shape[1]:
         return False
-    around = set(np.unique(sub[ring])) - {0}
-    return len(around) == 1 and not outside[next(iter(around))]
+    return len(set(np.unique(sub[ring])) - {0}) == 1
 
 
 def _middle(labels: np.ndarray, k: int, box: tuple[slice, slice]) -> tuple[int, int]:
