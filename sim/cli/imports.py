@@ -126,7 +126,8 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
         raise UsageError(f"--out {out}: is a folder; give a file name such as {out / 'cave.toml'}")
     return ImportOptions(
         feet_per_square=args.feet_per_square, ceiling_ft=args.ceiling, resolution=args.resolution,
-        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), enclosed=args.enclosed, points=points,
+        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), enclosed=args.enclosed,
+        points=points,
         ceiling_image=ceiling_image, name=args.name, max_pixels=int(args.max_pixels),
         max_file_bytes=int(args.max_file_mb * 1024 * 1024),
     )
