@@ -64,8 +64,9 @@ def register(sub) -> None:
     v.add_argument("--rock", action="append", default=[], metavar="X,Y",
                    help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
     v.add_argument("--enclosed", choices=("floor", "rock"), default=None,
-                   help="every enclosed space not joined to the main floor is floor / rock (default: loops drawn "
-                        "in open space -- pillars, crates, pools -- are rock, other sealed spaces floor); "
+                   help="every enclosed space not joined to the main floor is floor / rock (default: loops inside "
+                        "the floor and small ones in the open -- pillars, pools, crates -- are rock, other sealed "
+                        "spaces floor); "
                         "--floor/--rock X,Y decide one space over this; the summary lists them")
     v.add_argument("--name", default=None, help="the map's name (default: the file name)")
     v.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
@@ -228,10 +229,10 @@ def _spaces_summary(spaces) -> None:
     """The enclosed spaces not joined to the main floor, each with what was decided (docs/rules.md §2.10)."""
     if not spaces:
         return
-    print(f"{plural(len(spaces), 'enclosed space')} not joined to the main floor (loops drawn in open space are rock, "
+    print(f"{plural(len(spaces), 'enclosed space')} not joined to the main floor (object loops are rock, "
           "others floor; --enclosed floor|rock, --floor/--rock X,Y decide):")
     for e in spaces:
-        what = "a loop drawn in open space" if e.kind == "object" else "a space with no way in"
+        what = "an object loop" if e.kind == "object" else "a separate space"
         print(f"  at {e.square[0]},{e.square[1]}: {e.squares:.1f} squares, {what} -> {'floor' if e.floor else 'rock'} "
               f"({e.why})")
 

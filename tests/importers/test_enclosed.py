@@ -96,8 +96,8 @@ def test_cli_summary_lists_the_spaces_and_json(tmp_path, capsys):
     assert main(["import", str(src), "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "2 enclosed spaces not joined to the main floor" in text
-    assert "at 4,4: 3.9 squares, a loop drawn in open space -> rock (default)" in text
-    assert "at 10,4: 8.9 squares, a space with no way in -> floor (default)" in text
+    assert "at 4,4: 3.9 squares, an object loop -> rock (default)" in text
+    assert "at 10,4: 8.9 squares, a separate space -> floor (default)" in text
     assert main(["import", str(src), "--out", str(out), "--enclosed", "rock", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [(e["square"], e["floor"], e["why"]) for e in data["enclosed"]] == [
@@ -112,3 +112,12 @@ def test_cli_enclosed_is_refused_for_grid_maps(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--enclosed is for Universal VTT maps" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.tmj"]
+
+
+def test_a_room_drawn_apart_is_floor_a_crate_in_the_open_rock(tmp_path):
+    # out in the open: a 3 x 6-square shed (18 squares) and the 2 x 2-square crate
+    shed = ring(12.5, 0.5, 15.5, 6.5)
+    got = load(tmp_path, doc(HALL, shed, CRATE))
+    floor = ~got.grid.rock
+    assert floor[1:6, 13:15].all() and not floor[7:9, 13:15].any()
+    assert [(s.kind, s.floor) for s in got.spaces] == [("separate", True), ("object", False)]

@@ -21,9 +21,9 @@ def loop(*pts):
     return np.vstack([p, p[:1]])
 
 
-def measure(walls, rows, cols, *, res=10.0, solids=()):
+def measure(walls, rows, cols, *, res=10.0, solids=(), enclosed=None):
     return measure_widths(Geometry(walls=tuple(walls), solids=tuple(solids)), rows=rows, cols=cols,
-                          feet_per_square=5.0, resolution=res).width_ft
+                          feet_per_square=5.0, resolution=res, enclosed=enclosed).width_ft
 
 
 def corridor_tol(width: float) -> float:
@@ -127,7 +127,7 @@ def test_mirror_image_corridors_read_alike_to_the_bit(width):
     y0 = 12.3
     left = loop((3.3, y0), (27.1, y0), (27.1, y0 + width), (3.3, y0 + width))
     right = np.column_stack([65.0 - left[:, 0], left[:, 1]])
-    w = measure([left, right], rows=6, cols=13, res=4.0)
+    w = measure([left, right], rows=6, cols=13, res=4.0, enclosed="floor")   # two spaces drawn apart: both floor
     assert np.array_equal(w[:, :6], w[:, 12:6:-1]), (w[:, :6], w[:, 12:6:-1])
     floor = w[w > 0]
     assert floor.size >= 10 and np.all(np.abs(floor - width) <= 0.1)

@@ -7,11 +7,12 @@ decided:
 
 * the **main floor** is the largest enclosed space, with every space joined to it through a
   closed door (a door is a way through, not a wall);
-* an **object loop** -- a space whose walls are ringed by one other open space, nothing else: a
-  loop lying inside the floor (a pillar, a pool, the rock between two tunnels) or out in the open
-  (a crate, a well drawn beside the building) -- is rock;
-* any other **separate space** (walls shared with several spaces: a room without a door between
-  two others, a closet on the outer wall) is floor;
+* an **object loop** -- a loop lying inside the floor (its walls ringed by the floor and nothing
+  else: a pillar, a pool, the rock between two tunnels), or a loop under
+  :data:`OPEN_OBJECT_SQUARES` squares out in the open (a crate, a well beside the building) -- is
+  rock;
+* any other **separate space** (a room drawn apart, a room without a door between others) is
+  floor;
 * ``--enclosed floor`` / ``--enclosed rock`` decide for every listed space at once, and
   ``--floor X,Y`` / ``--rock X,Y`` for the space holding that square, over all the rest;
 * free space touching the map's edge is outside (rock unless ``--floor`` names it), and spaces
@@ -32,6 +33,7 @@ import numpy as np
 from scipy import ndimage
 
 ENCLOSED = ("floor", "rock")     # --enclosed: every listed space is floor / rock
+OPEN_OBJECT_SQUARES = 9.0        # a loop out in the open under this many squares is an object (a crate, a well)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,9 @@ def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (
         for k in cand:
             if joined[k]:
                 continue
-            kind = "object" if _ringed(labels, int(k), boxes[k - 1]) else "separate"
+            ring = _ringed(labels, int(k), boxes[k - 1])
+            small = sizes[k] < OPEN_OBJECT_SQUARES * spx * spx
+            kind = "object" if ring and (not outside[ring] or small) else "separate"
             floor_k, why = kind == "separate", "default"
             if enclosed in ENCLOSED:
                 floor_k, why = enclosed == "floor", f"--enclosed {enclosed}"
@@ -117,9 +121,9 @@ def _joined(labels: np.ndarray, n: int, main: int, doors: np.ndarray | None) -> 
     return joined
 
 
-def _ringed(labels: np.ndarray, k: int, box: tuple[slice, slice]) -> bool:
-    """Whether space ``k``'s walls are ringed by exactly one other open space (the floor, or the
-    outside): the free pixels within 3 pixels of it (across its wall) all belong to one space."""
+def _ringed(labels: np.ndarray, k: int, box: tuple[slice, slice]) -> int:
+    """The one other open space (the floor, or the outside) ringing space ``k``'s walls -- the free
+    pixels within 3 pixels of it, across its wall, all belong to it -- or 0 when there are several."""
     r0, r1 = max(box[0].start - 4, 0), min(box[0].stop + 4, labels.shape[0])
     c0, c1 = max(box[1].start - 4, 0), min(box[1].stop + 4, labels.shape[1])
     sub = labels[r0:r1, c0:c1]
@@ -127,7 +131,8 @@ def _ringed(labels: np.ndarray, k: int, box: tuple[slice, slice]) -> bool:
     ring = ndimage.binary_dilation(mine, structure=np.ones((3, 3)), iterations=3) & ~mine
     if r0 == 0 or c0 == 0 or r1 == labels.shape[0] or c1 == labels.shape[1]:
         return False
-    return len(set(np.unique(sub[ring])) - {0}) == 1
+    around = set(np.unique(sub[ring])) - {0}
+    return next(iter(around)) if len(around) == 1 else 0
 
 
 def _middle(labels: np.ndarray, k: int, box: tuple[slice, slice]) -> tuple[int, int]:
