@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.maps.importers.widths import Geometry, measure_widths
 
@@ -77,6 +79,24 @@ def test_a_room_reads_its_width_beside_an_exit_of_any_width(side, w):
     rows, cols = (12, 10) if side == "long" else (8, 14)
     truth = dict(ROOM) | {sq: (w, corridor_tol(w)) for sq in corridor}
     check(measure(walls, rows, cols), truth)
+
+
+def test_a_20_by_25_ft_hall_with_a_3_ft_exit_reads_20_along_its_wall():
+    # the issue's second room (x 5..25, y 5..30), the exit down the middle of its long east wall
+    walls = [loop((5, 5), (25, 5), (25, 16), (45, 16), (45, 19), (25, 19), (25, 30), (5, 30))]
+    truth = {(x, y): (20.0, 0.5) for x in range(1, 5) for y in range(1, 6)} | {(x, 3): (3.0, 0.1) for x in range(5, 9)}
+    check(measure(walls, rows=7, cols=10), truth)
+
+
+@settings(max_examples=6, deadline=None)
+@given(w=st.floats(1.0, 4.5), dx=st.floats(0.2, 0.5), res=st.sampled_from([4.0, 10.0]))
+def test_any_exit_anywhere_in_its_square_leaves_the_room_its_width(w, dx, res):
+    """A corridor ``w`` ft wide leaving the 40 x 30-ft room's long side anywhere inside column 4
+    (``dx`` of the spare room in it to its left), at either resolution."""
+    a = 20.0 + dx * (5.0 - w)
+    walls = [loop((5, 5), (45, 5), (45, 35), (a + w, 35), (a + w, 55), (a, 55), (a, 35), (5, 35))]
+    truth = dict(ROOM) | {(4, y): (w, corridor_tol(w)) for y in range(7, 11)}
+    check(measure(walls, rows=12, cols=10, res=res), truth)
 
 
 # ---------------------------------------------------------------- other shapes

@@ -26,7 +26,7 @@ Pure functions over arrays; the compiled loops are in :mod:`sim.maps.importers.w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -63,13 +63,55 @@ class Axis:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Passages:
-    """Per square: ``width_ft`` (0 where no disk reaches); the floor's ``labels`` (pixels, one region
-    each) and the steps' ``cuts`` (pixels), for pictures and tests; the ``pinches`` as (x, y, width)."""
+    """Per square: ``width_ft`` (0 where no disk reaches) and ``dom``, the region holding most of its
+    floor; the floor's ``labels`` (pixels, one region each: the fine re-measure keeps to them) and
+    the steps' ``cuts`` (pixels); the ``pinches`` as (x, y, width)."""
 
     width_ft: np.ndarray
+    dom: np.ndarray
     labels: np.ndarray
     cuts: np.ndarray
     pinches: tuple[tuple[float, float, float], ...]
+    chords: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))     # ax, ay, bx, by, region +, region -
+    chord_pts: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # x, y (ft), chord number
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Regions:
+    """The coarse pass's passages, for the disks the fine re-measure finds: which region a point
+    lies in, and ``dom``, the main region of each square of the block being measured."""
+
+    found: Passages
+    resolution: float
+    dom: np.ndarray
+    tree: cKDTree | None
+
+    @classmethod
+    def of_passages(cls, found: Passages, resolution: float) -> "Regions":
+        tree = cKDTree(found.chord_pts[:, :2]) if len(found.chord_pts) else None
+        return cls(found, resolution, found.dom, tree)
+
+    def block(self, r0: int, r1: int, c0: int, c1: int) -> "Regions":
+        return Regions(self.found, self.resolution, self.found.dom[r0:r1, c0:c1], self.tree)
+
+    def at(self, pts: np.ndarray) -> np.ndarray:
+        """The region holding each point (ft): its coarse pixel's, or, within 1.5 coarse pixels of a
+        chord, the region on the point's side of it (the pixels quantise the chord); 0 where the
+        coarse floor did not reach."""
+        labels = self.found.labels
+        r = np.clip(np.floor(pts[:, 1] * self.resolution).astype(np.int64), 0, labels.shape[0] - 1)
+        c = np.clip(np.floor(pts[:, 0] * self.resolution).astype(np.int64), 0, labels.shape[1] - 1)
+        out = labels[r, c].astype(np.int64)
+        if self.tree is None or len(pts) == 0:
+            return out
+        d, j = self.tree.query(pts, distance_upper_bound=1.5 / self.resolution)
+        hit = np.isfinite(d)
+        ch = self.found.chords[self.found.chord_pts[j[hit], 2].astype(np.int64)]
+        q = pts[hit]
+        side = (ch[:, 0] - ch[:, 2]) * (q[:, 1] - ch[:, 1]) - (ch[:, 1] - ch[:, 3]) * (q[:, 0] - ch[:, 0])
+        label = np.where(side <= 0, ch[:, 4], ch[:, 5]).astype(np.int64)
+        out[hit] = np.where(label > 0, label, out[hit])
+        return out
 
 
 def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolution: float, square_ft: float,
@@ -91,9 +133,10 @@ def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolut
     cut_k, cut_r, pin_x, pin_y, pin_r = K.branch_marks(
         order, starts, axis.radius_n, cx, cy, end0, end1, pixel_ft, STEP_TOL_FT, STEP_TOL_REL, FLAT_FT, FLAT_REL,
         RISE_FT, RISE_REL, REACH_FT, REACH_REL)
-    cuts, sides, chord_pts = _cuts(floor.shape, axis.centre_n[cut_k], axis.radius_n[cut_k], cut_r, index,
-                                    resolution)
+    cuts, sides, chord_pts, segs = _cuts(floor.shape, axis.centre_n[cut_k], axis.radius_n[cut_k], cut_r, index,
+                                          resolution)
     labels = _regions(floor, cuts)
+    chords = np.array([[*seg, labels[a], labels[b]] for seg, ((a, b), _) in zip(segs, sides)]).reshape(-1, 6)
     region = labels[axis.rr, axis.cc]
     top = int(labels.max()) + 1
     peak = np.zeros(top)
@@ -109,7 +152,7 @@ def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolut
         # a room's disk reads no wider than the room: one bulging out through an exit's mouth is
         # cut back to the chord across it (a 10-ft exit lets a 30-ft room's disk grow to 30.8 ft)
         room = ~junction[region]
-        d, _ = cKDTree(chord_pts).query(axis.centre[room])
+        d, _ = cKDTree(chord_pts[:, :2]).query(axis.centre[room])
         radius = radius.copy()
         radius[room] = np.minimum(radius[room], d)
     spx = square_ft * resolution
@@ -124,22 +167,26 @@ def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolut
         for row, col in _squares_at(x, y, square_ft, 0.5 * pixel_ft, rows, cols):
             if width[row, col] > 0:
                 width[row, col] = min(width[row, col], w)
-    return Passages(width_ft=np.where(any_disk > 0, width, 0.0), labels=labels, cuts=cuts, pinches=pinches)
+    return Passages(width_ft=np.where(any_disk > 0, width, 0.0), dom=dom, labels=labels, cuts=cuts, pinches=pinches,
+                    chords=chords, chord_pts=chord_pts)
 
 
 def _cuts(shape: tuple[int, int], centres: np.ndarray, radii: np.ndarray, plateau: np.ndarray, index: NearestWall,
-          resolution: float) -> tuple[np.ndarray, list, np.ndarray]:
+          resolution: float) -> tuple[np.ndarray, list, np.ndarray, np.ndarray]:
     """The steps' chords drawn as 1-pixel lines (8-connected, so 4-connected floor cannot leak
     through): from the wall point nearest the disk's centre to the wall point nearest its mirror
     image through the centre, 1.5 pixels past each end. A chord whose second end is not on the
     disk (within 5 % and a pixel) is not drawn: the disk touches no second wall across the way.
     Also, per chord drawn, a pixel (row, col) just either side of its middle with the step's
-    ``plateau`` radius (the flat side's), and points along the chords (ft, half a pixel apart)."""
+    ``plateau`` radius (the flat side's) -- the first pixel on the side its normal (-uy, ux) points
+    to; points along the chords (x, y ft, half a pixel apart, the chord's number); each chord's ends
+    (ax, ay, bx, by ft)."""
     h, w = shape
     img = Image.new("1", (w, h), 0)
     draw = ImageDraw.Draw(img)
     sides: list[tuple[tuple[tuple[int, int], ...], float]] = []
     pts: list[np.ndarray] = []
+    segs: list[tuple[float, ...]] = []
     if len(centres):
         _, f1 = index.nearest(centres)
         _, f2 = index.nearest(2.0 * centres - f1)
@@ -158,8 +205,11 @@ def _cuts(shape: tuple[int, int], centres: np.ndarray, radii: np.ndarray, platea
             ends = [np.floor(mid + s * 2.0 * nrm).astype(int) for s in (1.0, -1.0)]
             pair = tuple((int(np.clip(e[1], 0, h - 1)), int(np.clip(e[0], 0, w - 1))) for e in ends)
             sides.append((pair, float(plateau[i])))
-            pts.append(a + np.linspace(0.0, 1.0, int(length / (0.5 * px)) + 2)[:, None] * d)
-    return np.array(img, dtype=bool), sides, (np.concatenate(pts) if pts else np.zeros((0, 2)))
+            t = np.linspace(0.0, 1.0, int(length / (0.5 * px)) + 2)[:, None]
+            pts.append(np.column_stack([a + t * d, np.full(len(t), len(segs))]))
+            segs.append((*a, *b))
+    return (np.array(img, dtype=bool), sides, np.concatenate(pts) if pts else np.zeros((0, 3)),
+            np.array(segs).reshape(-1, 4))
 
 
 def _regions(floor: np.ndarray, cuts: np.ndarray) -> np.ndarray:

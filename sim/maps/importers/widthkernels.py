@@ -381,10 +381,12 @@ def dominant(labels, spx, rows, cols):  # pragma: no cover - compiled
 @numba.njit(cache=True, nogil=True)
 def cover_region(cx, cy, rad, region, dom, side, rows, cols, eps, best):  # pragma: no cover - compiled
     """Each disk's width (2 x ``rad``) for the squares it enters deeper than ``eps`` whose main region
-    (``dom``) is the disk's own ``region``: the largest such disk per square into ``best``."""
+    (``dom``) is the disk's own ``region`` (any square for region 0: a disk where the regions were
+    not drawn, in a crack only the fine re-measure sees): the largest such disk per square into
+    ``best``."""
     for k in range(cx.size):
         reach = rad[k] - eps
-        if reach <= 0.0 or region[k] <= 0:
+        if reach <= 0.0:
             continue
         x = cx[k]
         y = cy[k]
@@ -396,7 +398,7 @@ def cover_region(cx, cy, rad, region, dom, side, rows, cols, eps, best):  # prag
         for row in range(r0, r1 + 1):
             dy = max(row * side - y, 0.0, y - (row + 1) * side)
             for col in range(c0, c1 + 1):
-                if dom[row, col] != region[k]:
+                if region[k] > 0 and dom[row, col] != region[k]:
                     continue
                 dx = max(col * side - x, 0.0, x - (col + 1) * side)
                 if dx * dx + dy * dy < reach * reach and d > best[row, col]:

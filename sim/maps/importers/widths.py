@@ -424,7 +424,7 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
                offset_sq: tuple[int, int] = (0, 0),
                route_hint: Callable[[np.ndarray], np.ndarray] | None = None,
                targets: np.ndarray | None = None, below_ft: float = math.inf,
-               extra: tuple[np.ndarray, np.ndarray] | None = None,
+               extra: tuple[np.ndarray, np.ndarray] | None = None, regions: P.Regions | None = None,
                ) -> tuple[np.ndarray, Disks]:
     """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
     from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
@@ -436,7 +436,9 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
     are wanted, so only the disks that can reach one are measured exactly (:func:`_reaching`;
     the other squares' widths are then incomplete); only the disks narrower than ``below_ft``
     across are measured, and ``extra`` = (largest, smallest route disk) per square of the block,
-    from disks measured before (the wider ones), is where the cover starts."""
+    from disks measured before (the wider ones), is where the cover starts; ``regions`` (the whole
+    floor's passages and the block's main region per square) keeps each disk to the squares of its
+    own passage."""
     pixel_ft = 1.0 / resolution
     best = np.zeros((rows, cols)) if extra is None else extra[0].copy()
     least = np.full((rows, cols), np.inf) if extra is None else extra[1].copy()
@@ -464,19 +466,19 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
         if route_hint is not None:
             route &= route_hint(centres[keep])
         disks = Disks(centres[keep], route, centre, radius, centre_n, radius_n)
-    _cover_all(disks, pixel_ft=pixel_ft, origin=(ox, oy), side=square_ft, best=best, least=least)
+    _cover_all(disks, pixel_ft=pixel_ft, origin=(ox, oy), side=square_ft, best=best, least=least, regions=regions)
     return np.where(best > 0, np.minimum(best, least), 0.0), disks
 
 
 def passage_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
-                  index: WallIndex) -> tuple[np.ndarray, Disks]:
+                  index: WallIndex) -> tuple[np.ndarray, Disks, P.Passages | None]:
     """Width per square of the whole map (the coarse pass): every axis pixel's exact disks, then
     which passage each square is in (:func:`sim.maps.importers.passages.passage_widths`: a room's
     squares read the room, a corridor's the corridor, a pinch the squares it lies in). Also the
-    disks measured (the fine re-measure starts from them)."""
+    disks measured and the passages found (the fine re-measure starts from them)."""
     pixel_ft = 1.0 / resolution
     if not floor.any():
-        return np.zeros((rows, cols)), _no_disks()
+        return np.zeros((rows, cols)), _no_disks(), None
     skel, _ = _medial_axis(floor)
     rr, cc = np.nonzero(skel)
     centres = np.column_stack([(cc + 0.5) * pixel_ft, (rr + 0.5) * pixel_ft])
@@ -491,22 +493,27 @@ def passage_cover(floor: np.ndarray, *, resolution: float, square_ft: float, row
     axis = P.Axis(rr, cc, junctions(skel)[0][rr, cc], radius, centre, radius_n, centre_n)
     found = P.passage_widths(floor, axis, index, resolution=resolution, square_ft=square_ft, rows=rows, cols=cols,
                              any_disk=any_disk)
-    return found.width_ft, disks
+    return found.width_ft, disks, found
 
 
 def _cover_all(d: Disks, *, pixel_ft: float, origin: tuple[float, float], side: float, best: np.ndarray,
-               least: np.ndarray) -> None:
+               least: np.ndarray, regions: P.Regions | None = None) -> None:
     """Spread the disks ``d`` over the squares of ``best`` / ``least`` (squares of ``side`` ft
-    from ``origin``): the largest disk reaching each square, and the smallest route disk."""
+    from ``origin``): the largest disk reaching each square (of its own passage, with
+    ``regions``), and the smallest route disk."""
     ox, oy = origin
     rows, cols = best.shape
     eps = 0.5 * pixel_ft
     # the largest disks (2-D search) ...
-    K.cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
-           float(side), rows, cols, eps, OVERLAP_FT, best, least)
-    # ... and the route's smallest (normal search)
+    if regions is None:
+        K.cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
+                float(side), rows, cols, eps, OVERLAP_FT, best, least)
+    else:
+        K.cover_region(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, regions.at(d.centre), regions.dom,
+                       float(side), rows, cols, eps, best)
+    # ... and the route's smallest (normal search; its disks widen only a square of their own passage)
     K.cover(d.centre_n[:, 0] - ox, d.centre_n[:, 1] - oy, d.radius_n, d.route, float(side), rows, cols, eps,
-           OVERLAP_FT, best, least)
+            OVERLAP_FT, best if regions is None else np.zeros_like(best), least)
 
 
 def _reaching(centres: np.ndarray, radius: np.ndarray, targets: np.ndarray, *, origin: tuple[float, float],
@@ -651,8 +658,8 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     floor, spaces = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx), enclosed=enclosed,
                                doors=doors, seed_names=tuple(name for p, name in seeds if p is not None), spx=spx)
     progress("disks", 2, 4)
-    width, disks = passage_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
-                                 index=index)
+    width, disks, found = passage_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows,
+                                        cols=cols, index=index)
     progress("fine", 3, 4)
     n_fine = 0
     if fine and resolution < FINE_RESOLUTION:
@@ -664,7 +671,7 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
         # distances stand
         need = np.where(need * resolution < FINE_PIXELS_ACROSS, need, np.inf)
         width, n_fine = _fine_pass(geometry, index, floor, disks, width, need, resolution=resolution,
-                                   feet_per_square=feet_per_square, progress=progress)
+                                   feet_per_square=feet_per_square, progress=progress, found=found)
     progress("done", 4, 4)
     return Widths(width_ft=snap_widths(width, feet_per_square), floor_px=floor[:h, :w], resolution=resolution,
                   fine_squares=n_fine, spaces=spaces)
@@ -689,12 +696,13 @@ def fine_windows(candidates: np.ndarray, block: int = FINE_BLOCK) -> list[tuple[
     return out
 
 
-def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_per_square, progress):
+def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_per_square, progress, found):
     """Re-measure the squares with a finite ``need`` (the narrowest gap that may be there, ft) in
     windows (:func:`fine_windows`), each at the resolution its narrowest gap needs
     (:data:`FINE_PIXELS_ACROSS` pixels across it, at most :data:`FINE_RESOLUTION`). Only the
     disks narrower than the coarse pass could resolve (FINE_PIXELS_ACROSS coarse pixels across)
-    are measured again; the wider ones are the coarse pass's own (``disks``)."""
+    are measured again; the wider ones are the coarse pass's own (``disks``). Each disk counts only
+    for the squares of its own passage (the coarse pass's regions, ``found``)."""
     candidates = np.isfinite(need)
     rows, cols = width.shape
     out = width.copy()
@@ -719,8 +727,12 @@ def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_p
     wide = Disks(disks.pixel[widen], disks.route[widen], disks.centre[wide2], disks.radius[wide2],
                  disks.centre_n[widen], disks.radius_n[widen])
     wide_best, wide_least = np.zeros((rows, cols)), np.full((rows, cols), np.inf)
+    passages = None if found is None else P.Regions.of_passages(found, resolution)
+
+    def regions(r0: int, r1: int, c0: int, c1: int) -> P.Regions | None:
+        return None if passages is None else passages.block(r0, r1, c0, c1)
     _cover_all(wide, pixel_ft=1.0 / resolution, origin=(0.0, 0.0), side=feet_per_square, best=wide_best,
-               least=wide_least)
+               least=wide_least, regions=regions(0, rows, 0, cols))
     n = 0
     for k, (r0, r1, c0, c1, mask) in enumerate(windows):
         progress("fine", k, len(windows))
@@ -756,7 +768,8 @@ def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_p
         fw, _ = disk_cover(ffloor, resolution=fres, square_ft=feet_per_square, rows=r1 - r0,
                            cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint,
                            targets=mask, below_ft=resolved,
-                           extra=(wide_best[r0:r1, c0:c1], wide_least[r0:r1, c0:c1]))
+                           extra=(wide_best[r0:r1, c0:c1], wide_least[r0:r1, c0:c1]),
+                           regions=regions(r0, r1, c0, c1))
         coarse = out[r0:r1, c0:c1]
         narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
         narrow_f = (fw > 0) & (fw < FINE_BELOW_FT)
