@@ -89,10 +89,11 @@ def test_a_20_by_25_ft_hall_with_a_3_ft_exit_reads_20_along_its_wall():
 
 
 @settings(max_examples=6, deadline=None)
-@given(w=st.floats(1.0, 4.5), dx=st.floats(0.2, 0.5), res=st.sampled_from([4.0, 10.0]))
+@given(w=st.floats(1.0, 4.8), dx=st.floats(0.0, 1.0), res=st.sampled_from([4.0, 6.0, 10.0]))
 def test_any_exit_anywhere_in_its_square_leaves_the_room_its_width(w, dx, res):
     """A corridor ``w`` ft wide leaving the 40 x 30-ft room's long side anywhere inside column 4
-    (``dx`` of the spare room in it to its left), at either resolution."""
+    (``dx`` of the spare room in it to its left), at any resolution. (Under 1 ft at 4 px/ft the
+    coarse picture closes the corridor beyond its first square: a limit the old measure had too.)"""
     a = 20.0 + dx * (5.0 - w)
     walls = [loop((5, 5), (45, 5), (45, 35), (a + w, 35), (a + w, 55), (a, 55), (a, 35), (5, 35))]
     truth = dict(ROOM) | {(4, y): (w, corridor_tol(w)) for y in range(7, 11)}
