@@ -29,8 +29,9 @@ How (the "disk cover"; measured the best of several candidates on synthetic shap
    resolution), are measured again in a local window at the resolution that puts
    :data:`FINE_PIXELS_ACROSS` pixels across the gap (at most :data:`FINE_RESOLUTION`), unless
    the first pass already had that many. A window's own skeleton is cut at its edges, so its
-   route comes from the whole floor's (the nearest whole-floor axis pixel decides). The fine
-   widths replace the coarse ones where those are narrow, or where no coarse disk reached.
+   route comes from the whole floor's (the nearest whole-floor axis pixel decides), and each disk
+   counts only for squares of its own passage (the coarse regions). The fine widths replace the
+   coarse ones where those are narrow, or where no coarse disk reached.
 7. **Snap** (:mod:`sim.maps.importers.snap`): a width within 1 % of a rule threshold or a grid
    multiple is that value; any other is rounded to a millionth of a foot.
 
