@@ -14,7 +14,8 @@ is in; the axis says where one passage ends and another begins:
    room's disks never reach into the corridor's first square, nor the disks that shrink toward
    the corridor's mouth into the room's own reading.
 4. **Per square**: the region holding most of the square's floor; the largest disk *of that
-   region* entering the square (a room's corner squares read the room). A region less than
+   region* entering the square (a room's corner squares read the room; a room's disk bulging out
+   through an exit is cut back to the exit's chord). A region less than
    :data:`JUNCTION_RATIO` times as wide as the widest passage leaving it is a junction or a bend
    of those passages and reads their width (a T of two 5-ft corridors is 5 ft where they meet).
 5. **Pinches**: a local least radius along a branch with wider passage on both sides (an
@@ -44,6 +45,9 @@ JUNCTION_RATIO = 1.5                        # a region narrower than this x its 
 
 
 class NearestWall(Protocol):
+    """The walls' exact distance (:class:`sim.maps.importers.widths.WallIndex`): per point, the
+    distance to the nearest wall and that wall point."""
+
     def nearest(self, pts: np.ndarray, k: int = 8) -> tuple[np.ndarray, np.ndarray]: ...
 
 
@@ -64,14 +68,12 @@ class Axis:
 @dataclass(frozen=True, slots=True, eq=False)
 class Passages:
     """Per square: ``width_ft`` (0 where no disk reaches) and ``dom``, the region holding most of its
-    floor; the floor's ``labels`` (pixels, one region each: the fine re-measure keeps to them) and
-    the steps' ``cuts`` (pixels); the ``pinches`` as (x, y, width)."""
+    floor; the floor's ``labels`` (pixels, one region each) and the chords between the regions:
+    what the fine re-measure keeps its disks to (:class:`Regions`)."""
 
     width_ft: np.ndarray
     dom: np.ndarray
     labels: np.ndarray
-    cuts: np.ndarray
-    pinches: tuple[tuple[float, float, float], ...]
     chords: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))     # ax, ay, bx, by, region +, region -
     chord_pts: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # x, y (ft), chord number
 
@@ -167,8 +169,8 @@ def passage_widths(floor: np.ndarray, axis: Axis, index: NearestWall, *, resolut
         for row, col in _squares_at(x, y, square_ft, 0.5 * pixel_ft, rows, cols):
             if width[row, col] > 0:
                 width[row, col] = min(width[row, col], w)
-    return Passages(width_ft=np.where(any_disk > 0, width, 0.0), dom=dom, labels=labels, cuts=cuts, pinches=pinches,
-                    chords=chords, chord_pts=chord_pts)
+    return Passages(width_ft=np.where(any_disk > 0, width, 0.0), dom=dom, labels=labels, chords=chords,
+                    chord_pts=chord_pts)
 
 
 def _cuts(shape: tuple[int, int], centres: np.ndarray, radii: np.ndarray, plateau: np.ndarray, index: NearestWall,
