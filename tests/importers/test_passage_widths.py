@@ -9,12 +9,14 @@ its width within 0.1 ft (0.05 ft under 1 ft). No square may fall outside.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.maps.importers.vtt import import_file
 from sim.maps.importers.widths import Geometry, measure_widths
 
 
@@ -163,3 +165,31 @@ def test_a_step_into_a_corridor_is_not_a_pinch():
                   (25, 25), (5, 25))]
     rooms = {(x, y): (20.0, 0.5) for x in [*range(1, 5), *range(9, 13)] for y in range(1, 5)}
     check(measure(walls, rows=6, cols=14), rooms | {(x, 3): (5.0, 0.1) for x in range(5, 9)})
+
+
+# ---------------------------------------------------------------- the two shared samples
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "uvtt"
+
+
+@pytest.mark.slow
+def test_the_imagix_sample_reads_two_20_ft_rooms_and_the_way_past_the_pillar():
+    """Two 20-ft rooms either side of a partition; a round pillar beside the open doorway leaves
+    a 3-ft way (the old measure read the room falling from 20 to 3 ft toward it)."""
+    w = import_file(SAMPLES / "imagix-sampleMap.dd2vtt").grid.width_ft
+    narrow = {(4, 7): 3.52, (3, 8): 3.0, (4, 8): 3.0, (1, 8): 16.95, (2, 8): 18.18}
+    for y, x in zip(*np.nonzero(w > 0)):
+        want = narrow.get((int(x), int(y)), 20.0)
+        assert abs(w[y, x] - want) <= 0.01, ((x, y), w[y, x])
+    assert int((w > 0).sum()) == 62
+
+
+@pytest.mark.slow
+def test_the_oganm_sample_rooms_read_their_rooms_and_its_crate_is_rock():
+    got = import_file(SAMPLES / "oganm-test.dd2vtt")
+    w = got.grid.width_ft
+    # the rocky alcove and the plank room 37 ft throughout (the old measure: 4.9-31 ft in blotches);
+    # the stone room 36.6 ft
+    assert np.all(np.abs(w[6:13, 1:7] - 36.99) <= 0.05) and np.all(np.abs(w[7:13, 11:18] - 36.65) <= 0.01)
+    assert not (w[17:19, 5:7] > 0).any()           # the crate drawn as a wall loop out in the open
+    assert [(s.square, s.kind, s.floor) for s in got.spaces] == [((6, 18), "object", False)]
