@@ -54,7 +54,7 @@ def side_by_side(old_toml: Path, new_toml: Path, size: str, out: Path) -> None:
         sheet = Image.new("RGBA", (2 * tiles[0].width + 10, tiles[0].height), (255, 255, 255, 255))
         sheet.paste(tiles[0], (0, 0))
         sheet.paste(tiles[1], (tiles[0].width + 10, 0))
-        sheet.convert("RGB").save(out, optimize=True)
+        sheet.convert("RGB").quantize(colors=256, dither=Image.Dither.NONE).save(out, optimize=True)
 
 
 def main() -> None:
