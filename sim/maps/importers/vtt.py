@@ -81,7 +81,8 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                             f"({int(x)}, {int(y)}), over the limit of {fmt.MAX_POINTS_PER_CELL}; simplify the walls "
                             "there (fewer points)")
     walls, solids = fmt.geometry_ft(m, fps)
-    doors = tuple(np.array([p.a, p.b]) * fps for p in m.portals if p.closed)
+    # the closed doors once each (they join sealed spaces to the floor; a door drawn again joins nothing more)
+    doors = tuple(np.array(ab) * fps for ab in dict.fromkeys((p.a, p.b) for p in m.portals if p.closed))
     geometry = W.Geometry(walls=walls, solids=solids, doors=doors)
     spx = fps * res
     wall_px = W.rasterise(geometry, shape_px=(int(round(m.rows * spx)) + 1, int(round(m.cols * spx)) + 1),
