@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import ndimage
 
+from sim.analysis.crossing import narrowest_section
 from sim.analysis.regions import geometry_labels, reading_order, usable
 from sim.base.jit import numba
 from sim.rules.bodies import body_for
@@ -115,28 +116,36 @@ def geometry(grid: CaveGrid) -> Geometry:
 
 
 def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
-    """Area cores (step 3): int32 labels 1.. in reading order, 0 elsewhere.
+    """Area cores (step 3): int32 labels 1.. in reading order, 0 elsewhere. First the areas of
+    at least ``min_area`` squares; then the **pockets**: every place still holding no core that
+    is roomier than all around it (a connected set at least as roomy as some level, all squares
+    beside it less roomy) is a core too, however small -- the 4-square end of a tunnel is a place
+    to get to, not part of the tunnel (docs/rules.md §6.5).
 
     >>> room = np.array([[9, 9, 2, 9, 9], [9, 9, 2, 9, 9]])
     >>> area_seeds(room, min_area=4).tolist()
     [[1, 1, 0, 2, 2], [1, 1, 0, 2, 2]]
+    >>> area_seeds(np.array([[9, 9, 9, 2, 2, 5]]), min_area=3).tolist()   # a 1-square pocket
+    [[1, 1, 1, 0, 0, 2]]
     """
     seeds = np.zeros(room.shape, dtype=np.int32)
     n_seeds = 0
-    for level in sorted({int(v) for v in np.unique(room) if v > 0}, reverse=True):
-        lab, n = ndimage.label(room >= level, structure=_CROSS)
-        if n == 0:
-            continue
-        size = np.bincount(lab.ravel(), minlength=n + 1)
-        has = np.bincount(lab[seeds > 0], minlength=n + 1) > 0
-        new = (~has) & (size >= min_area)
-        new[0] = False
-        if not new.any():
-            continue
-        ids = np.zeros(n + 1, dtype=np.int32)
-        ids[new] = np.arange(n_seeds + 1, n_seeds + 1 + int(new.sum()), dtype=np.int32)
-        n_seeds += int(new.sum())
-        seeds = np.where(ids[lab] > 0, ids[lab], seeds)
+    levels = sorted({int(v) for v in np.unique(room) if v > 0}, reverse=True)
+    for pockets in (False, True):
+        for level in levels:
+            lab, n = ndimage.label(room >= level, structure=_CROSS)
+            if n == 0:
+                continue
+            size = np.bincount(lab.ravel(), minlength=n + 1)
+            has = np.bincount(lab[seeds > 0], minlength=n + 1) > 0
+            new = ~has if pockets else (~has) & (size >= min_area)
+            new[0] = False
+            if not new.any():
+                continue
+            ids = np.zeros(n + 1, dtype=np.int32)
+            ids[new] = np.arange(n_seeds + 1, n_seeds + 1 + int(new.sum()), dtype=np.int32)
+            n_seeds += int(new.sum())
+            seeds = np.where(ids[lab] > 0, ids[lab], seeds)
     return reading_order(seeds).reshape(room.shape)
 
 
@@ -251,9 +260,12 @@ def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray)
 
 @dataclass(frozen=True, slots=True)
 class Chokepoint:
-    """A chokepoint: its squares ``(x, y)``, the representative square ``at`` (the narrowest,
-    nearest their middle), the narrowest width and lowest ceiling among its squares (feet, from
-    the map), and the areas it joins (area numbers)."""
+    """A chokepoint: a crossing between areas (docs/rules.md §6.5). ``crossing``: the squares
+    ``(x, y)`` of the narrowest section of its passage (:mod:`.crossing`), which every way from one
+    of the areas it joins to another enters; ``at``: the narrowest of them, nearest their middle;
+    ``width_ft`` and ``ceiling_ft``: the narrowest width (effective, step 1) and lowest ceiling
+    there. ``squares``: the whole passage the crossing lies in (a tunnel's length), over which
+    each body is timed; ``joins``: the areas it joins (area numbers)."""
 
     index: int
     at: tuple[int, int]
@@ -261,6 +273,7 @@ class Chokepoint:
     width_ft: float
     ceiling_ft: float
     joins: tuple[int, ...]
+    crossing: tuple[tuple[int, int], ...]
 
     @property
     def id(self) -> str:
@@ -281,6 +294,31 @@ class Layout:
     @property
     def n_areas(self) -> int:
         return int(self.cores.max()) if self.cores.size else 0
+
+
+def _crossing(idx: np.ndarray, joins: tuple[int, ...], area: np.ndarray, geo: Geometry,
+              rock: np.ndarray) -> tuple[tuple[int, int], ...]:
+    """The crossing of the passage ``idx`` (flat indices) between the areas it joins (step 6):
+    the narrowest section between each pair of them, together; the passage's narrowest squares
+    when no section separates them (a passage whose sides do not touch it)."""
+    rows, cols = area.shape
+    rr, cc = idx // cols, idx % cols
+    r0, r1 = max(0, int(rr.min()) - 1), min(rows, int(rr.max()) + 2)
+    c0, c1 = max(0, int(cc.min()) - 1), min(cols, int(cc.max()) + 2)
+    passage = np.zeros((r1 - r0, c1 - c0), dtype=bool)
+    passage[rr - r0, cc - c0] = True
+    box = area[r0:r1, c0:c1]
+    clear = geo.clearance[r0:r1, c0:c1]
+    out: set[tuple[int, int]] = set()
+    for i, a in enumerate(joins):
+        for b in joins[i + 1:]:
+            sec = narrowest_section(passage, (box == a) & ~passage, (box == b) & ~passage, clear,
+                                    rock=rock[r0:r1, c0:c1])
+            out.update((x + c0, y + r0) for x, y in sec)
+    if not out:
+        d = geo.depth.ravel()[idx]
+        out = {(int(c), int(r)) for r, c in zip(rr[d == d.max()], cc[d == d.max()])}
+    return tuple(sorted(out, key=lambda p: (p[1], p[0])))
 
 
 def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
@@ -354,17 +392,19 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     for sq, joins in necks.items():
         idx = np.array(sorted(sq))
         rr, cc = idx // cols, idx % cols
-        d = depth.ravel()[idx]
-        narrowest = idx[d == d.max()]
-        nr, nc = narrowest // cols, narrowest % cols
+        cross = _crossing(idx, tuple(sorted(joins)), area, geo, grid.rock)
+        xr = np.array([r for _, r in cross])
+        xc = np.array([c for c, _ in cross])
+        d = depth[xr, xc]
+        nr, nc = xr[d == d.max()], xc[d == d.max()]
         mr, mc = nr.mean(), nc.mean()
         k = int(np.lexsort((nc, nr, (nr - mr) ** 2 + (nc - mc) ** 2))[0])
         at = (int(nc[k]), int(nr[k]))
         squares = tuple(sorted(((int(c), int(r)) for r, c in zip(rr, cc)), key=lambda p: (p[1], p[0])))
-        found.append((at, squares, float(geo.width_eff[rr, cc].min()), float(grid.height_ft[rr, cc].min()),
+        found.append((at, squares, cross, float(geo.width_eff[xr, xc].min()), float(grid.height_ft[xr, xc].min()),
                       tuple(sorted(joins))))
     found.sort(key=lambda t: (t[0][1], t[0][0], t[1]))
-    chokes = tuple(Chokepoint(i + 1, at, sq, w, h, j) for i, (at, sq, w, h, j) in enumerate(found))
+    chokes = tuple(Chokepoint(i + 1, at, sq, w, h, j, cr) for i, (at, sq, cr, w, h, j) in enumerate(found))
     neck = np.zeros(grid.shape, dtype=np.int32)
     for c in chokes:
         for x, y in c.squares:
@@ -383,11 +423,17 @@ class Passage:
     """What one chokepoint means for one body, between two of the areas it joins.
 
     ``status``: ``open`` (it gets through), ``stopped`` (it stands on both sides but cannot get
-    through), ``no_access`` (it cannot stand near the chokepoint on one side). ``category``: the
-    worst category on the fastest way through (when stopped: the mildest category a way through
-    would need, square by square, and the ``reason``, see :func:`_bottleneck`). Times in move actions (a round is two): the way through, and the extra over the
-    same passage as roomy as its sides (guaranteed: take 10 / take 20 allowed; None when no time
-    is guaranteed)."""
+    through), ``dead_end`` (it can stand on one side only: the passage leads nowhere it can go,
+    so it is no chokepoint for it), ``no_access`` (it cannot stand on either side).
+    ``category``: the worst category on the fastest way through (when stopped: the mildest
+    category a way through would need, square by square, and the ``reason``, see
+    :func:`_bottleneck`); ``side_category``: the body's mildest category on each of the two
+    sides (beside the passage), so the passage *changes* the body's category when ``category``
+    is worse than on one of them (docs/rules.md §6.5). Times in
+    move actions (a round is two): the way through, and the extra over the same passage as roomy
+    as its sides (guaranteed: take 10 / take 20 allowed; None when no time is guaranteed).
+    ``crossed``: the squares of the chokepoint's crossing the way covers (the body's footprint
+    on them; the whole crossing when no way runs through)."""
 
     side_a: int
     side_b: int
@@ -400,6 +446,17 @@ class Passage:
     escape_dc: int | None = None
     reason: str | None = None      # when stopped: no_room | escape_artist | footprint
     ends: tuple = ()               # the two squares (x, y) the way through was timed between
+    side_category: tuple = ()
+    crossed: tuple = ()
+
+    @property
+    def changes_category(self) -> bool:
+        """The way through meets a worse category than one of its sides (or none gets through)."""
+        if self.status == "stopped":
+            return True
+        if self.status != "open" or self.category is None or not self.side_category:
+            return False
+        return Category[self.category] > min(Category[c] for c in self.side_category)
 
     @property
     def extra_rounds(self) -> float | None:
@@ -416,7 +473,8 @@ class Passage:
                 "extra_move_actions": _r(self.extra_move_actions), "extra_rounds": _r(self.extra_rounds),
                 "expected_extra_move_actions": _r(self.expected_extra_move_actions),
                 "expected_extra_rounds": _r(self.expected_extra_rounds), "escape_dc": self.escape_dc,
-                "reason": self.reason}
+                "reason": self.reason, "side_category": list(self.side_category),
+                "changes_category": self.changes_category, "crossed": [list(q) for q in self.crossed]}
 
 
 def _r(v: float | None) -> float | None:
@@ -447,7 +505,11 @@ def _window(grid: CaveGrid, layout: Layout, choke: Chokepoint, a: int, b: int, k
     # other chokepoint between the same two areas (a way around this one)
     parallel = [c.index for c in layout.chokepoints if c.index != choke.index and a in c.joins and b in c.joins]
     keep = neck | (((area == a) | (area == b)) & ~np.isin(necks, parallel))
-    return (r0, c0), keep, neck, area
+    cross = np.zeros(neck.shape, dtype=bool)
+    for x, y in choke.crossing:
+        if r0 <= y < r1 and c0 <= x < c1:
+            cross[y - r0, x - c0] = True
+    return (r0, c0), keep, neck, area, cross
 
 
 def _sub_grid(grid: CaveGrid, origin, keep: np.ndarray, neck: np.ndarray, *, relaxed: bool) -> CaveGrid:
@@ -484,28 +546,70 @@ def _anchor(field: MoveField, ok: np.ndarray, side: np.ndarray, neck: np.ndarray
     return None if best is None else best[1]
 
 
+def _beyond(f: MoveField, ok: np.ndarray, keep: np.ndarray, side: np.ndarray, cross: np.ndarray):
+    """When a body cannot stand beside the passage on a side (a pocket too small for it), a
+    square of the passage on that side of the crossing where it can stand, its footprint off the
+    crossing: the one farthest from the crossing (then first in reading order); None if none."""
+    part = ndimage.label(keep & ~cross, structure=np.ones((3, 3), bool))[0]
+    ids = set(np.unique(part[side])) - {0}
+    if not ids:
+        return None
+    mine = np.isin(part, list(ids)) & ok
+    cy, cx = np.nonzero(cross)
+    best = None
+    for y, x in zip(*np.nonzero(mine)):
+        x, y = int(x), int(y)
+        foot = f.occupied((x, y), []) if f.k > 1 else [(x, y)]
+        if any(0 <= q[1] < cross.shape[0] and 0 <= q[0] < cross.shape[1] and cross[q[1], q[0]] for q in foot):
+            continue
+        d = int(np.min(np.maximum(np.abs(cx - x), np.abs(cy - y)))) if len(cx) else 0
+        key = (-d, y, x)
+        if best is None or key < best[0]:
+            best = (key, (x, y))
+    return None if best is None else best[1]
+
+
+def _mildest(f: MoveField, ok: np.ndarray, side: np.ndarray, keep: np.ndarray, cross: np.ndarray, end) -> str:
+    """The body's mildest category on a side of the passage: beside it, else (a pocket it
+    cannot stand in) on the passage's part on that side of the crossing, else where it ends."""
+    for mask in (side & ok, ok & keep & ~cross & ndimage.binary_dilation(side, np.ones((3, 3), bool))):
+        if mask.any():
+            return Category(int(f.category[mask].min())).name
+    return Category(int(f.category[end[1], end[0]])).name
+
+
 def _evaluate_pair(grid, layout, choke, mover, a, b) -> Passage:
     k = 1 if mover.is_swarm else mover.body.size.squares
-    origin, keep, neck, area = _window(grid, layout, choke, a, b, k)
+    origin, keep, neck, area, cross = _window(grid, layout, choke, a, b, k)
     sub = _sub_grid(grid, origin, keep, neck, relaxed=False)
     f = move_field(sub, mover)
     ok = usable(f)
     side_a = (area == a) & keep & ~neck
     side_b = (area == b) & keep & ~neck
     at = (choke.at[0] - origin[1], choke.at[1] - origin[0])
-    pa = _anchor(f, ok, side_a, neck, at)
-    pb = _anchor(f, ok, side_b, neck, at)
+    pa = _anchor(f, ok, side_a, neck, at) or _beyond(f, ok, keep, side_a, cross)
+    pb = _anchor(f, ok, side_b, neck, at) or _beyond(f, ok, keep, side_b, cross)
+
+    def world(p):
+        return (p[0] + origin[1], p[1] + origin[0])
+
     if pa is None or pb is None:
-        return Passage(a, b, "no_access")
-    ends = ((pa[0] + origin[1], pa[1] + origin[0]), (pb[0] + origin[1], pb[1] + origin[0]))
+        return Passage(a, b, "no_access" if pa is None and pb is None else "dead_end", crossed=choke.crossing)
+    ends = (world(pa), world(pb))
+    side_cat = tuple(_mildest(f, ok, side, keep, cross, p) for side, p in ((side_a, pa), (side_b, pb)))
     path = find_path(f, pa, pb)
     if not path.reachable:
         cat, reason = _bottleneck(f, pa, pb)
-        return Passage(a, b, "stopped", category=cat.name, reason=reason, ends=ends)
+        return Passage(a, b, "stopped", category=cat.name, reason=reason, ends=ends, side_category=side_cat,
+                       crossed=choke.crossing)
     rel = find_path(move_field(_sub_grid(grid, origin, keep, neck, relaxed=True), mover), pa, pb)
-    inside = [s for s in path.steps if neck[s.at[1], s.at[0]] or
-              any(neck[q[1], q[0]] for q in f.occupied(tuple(s.at), []) if 0 <= q[1] < neck.shape[0]
-                  and 0 <= q[0] < neck.shape[1])]
+
+    def covers(s, mask):
+        foot = f.occupied(tuple(s.at), []) if f.k > 1 else [tuple(s.at)]
+        return [q for q in foot if 0 <= q[1] < mask.shape[0] and 0 <= q[0] < mask.shape[1] and mask[q[1], q[0]]]
+
+    inside = [s for s in path.steps if covers(s, neck)]
+    crossed = sorted({world(q) for s in path.steps for q in covers(s, cross)}, key=lambda p: (p[1], p[0]))
     cat = max((Category[s.category] for s in inside), default=Category.CLEAR)
     dcs = [s.dc for s in path.steps if s.dc]
     extra = None
@@ -516,7 +620,8 @@ def _evaluate_pair(grid, layout, choke, mover, a, b) -> Passage:
         eextra = max(0.0, path.expected_move_actions - rel.expected_move_actions)
     return Passage(a, b, "open", ends=ends, category=cat.name, move_actions=path.move_actions,
                    expected_move_actions=path.expected_move_actions, extra_move_actions=extra,
-                   expected_extra_move_actions=eextra, escape_dc=max(dcs) if dcs else None)
+                   expected_extra_move_actions=eextra, escape_dc=max(dcs) if dcs else None,
+                   side_category=side_cat, crossed=tuple(crossed) or choke.crossing)
 
 
 def _bottleneck(f: MoveField, pa, pb) -> tuple[Category, str]:

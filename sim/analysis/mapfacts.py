@@ -128,8 +128,12 @@ def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_ar
         ys, xs = np.nonzero(layout.cores == a)
         i = int(np.argmin((ys - ys.mean()) ** 2 + (xs - xs.mean()) ** 2))
         area_facts.append({"id": f"A{a}", "squares": int(mask.sum()), "at": [int(xs[i]), int(ys[i])],
-                           "points": [n for n, (x, y) in points.items() if layout.area[y, x] == a]})
+                           "points": [n for n, (x, y) in points.items() if layout.area[y, x] == a],
+                           "pocket": bool(len(ys) < min_area)})
     facts["areas"] = area_facts
+    facts["pockets"] = [{**a, "squares": int(((layout.area == int(a["id"][1:])) & (layout.neck == 0)).sum()),
+                         "behind": [c.id for c in layout.chokepoints if int(a["id"][1:]) in c.joins]}
+                        for a in area_facts if a["pocket"]]
     # chokepoints, evaluated per subject
     passages: dict[tuple[int, str], list[Passage]] = {}
     chokes = []
@@ -139,11 +143,11 @@ def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_ar
         for s in subjects:
             ps = evaluate(grid, layout, c, s.mover)
             passages[(c.index, s.key)] = ps
-            per[s.key] = _passage_summary(ps)
+            per[s.key] = _passage_summary(ps, travellers[s.key], c, layout, points)
             if per[s.key]["status"] == "stopped":
                 stops.append(s.key)
-        chokes.append({"id": c.id, "at": list(c.at), "squares": [list(q) for q in c.squares],
-                       "width_ft": c.width_ft, "ceiling_ft": c.ceiling_ft,
+        chokes.append({"id": c.id, "at": list(c.at), "crossing": [list(q) for q in c.crossing],
+                       "width_ft": c.width_ft, "ceiling_ft": c.ceiling_ft, "squares": [list(q) for q in c.squares],
                        "joins": [f"A{a}" for a in c.joins], "stops": stops, "movers": per})
     facts["chokepoints"] = chokes
     # regions and categories per subject
@@ -212,13 +216,37 @@ def _summary(m: MapAnalysis, facts: dict, passages) -> list[dict]:
     return out
 
 
-def _passage_summary(ps: list[Passage]) -> dict:
-    """One subject at one chokepoint: the pair with the worst passage, and every pair."""
-    order = {"stopped": 2, "open": 1, "no_access": 0}
+def _passage_summary(ps: list[Passage], t: Traveller, c, layout: Layout, points: dict) -> dict:
+    """One body at one chokepoint: the pair of areas with the worst passage, every pair, and for
+    the worst: the crossing squares its way covers, the narrowest width there (effective, ft),
+    and what the crossing separates for it (:func:`_separates`)."""
+    order = {"stopped": 3, "open": 2, "dead_end": 1, "no_access": 0}
     worst = max(ps, key=lambda p: (order[p.status], p.extra_move_actions or 0.0))
     d = worst.to_json()
     d["pairs"] = [p.to_json() for p in ps] if len(ps) > 1 else []
+    d["width_ft"] = float(min(layout.geo.width_eff[y, x] for x, y in worst.crossed)) if worst.crossed else None
+    d["separates"] = _separates(t, worst, c, layout, points) if worst.status in ("open", "stopped") else None
     return d
+
+
+def _separates(t: Traveller, p: Passage, c, layout: Layout, points: dict) -> list[dict] | None:
+    """With the crossing of ``c`` walled off (the body's footprint may not touch it), the body's
+    two places the way through joins: for each, the area its end lies in, how many squares the
+    body can stand on there, and the named points it can stand at there; None when the two are
+    still joined another way (the chokepoint is not the only way for this body)."""
+    wall = np.zeros(layout.area.shape, dtype=bool)
+    for x, y in c.crossing:
+        wall[y, x] = True
+    lab = _without(t, wall)
+    ends = [int(lab[y, x]) for x, y in p.ends]
+    if 0 in ends or ends[0] == ends[1]:
+        return None
+    sizes = np.bincount(lab.ravel(), minlength=max(ends) + 1)
+    out = []
+    for (x, y), r, side in zip(p.ends, ends, (p.side_a, p.side_b)):
+        held = [n for n in points if any(lab[qy, qx] == r for qx, qy in t.refs(n))]
+        out.append({"area": f"A{side}", "squares": int(sizes[r]), "points": held})
+    return out
 
 
 def _footprint_hits(t: Traveller, squares, neck_idx: int, neck: np.ndarray) -> bool:
