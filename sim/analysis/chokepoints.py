@@ -327,6 +327,52 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         raise ValueError(f"min_area must be >= 1, got {min_area}")
     geo = geometry(grid)
     cores = area_seeds(geo.room, min_area=min_area)
+    lay = _layout(grid, geo, cores)
+    for _ in range(4):   # dropping a pocket may turn another into a place with two ways out
+        drop = _not_pockets(lay, min_area)
+        same = _open_crossings(lay)
+        if not drop and not same:
+            break
+        cores = np.where(np.isin(lay.cores, drop), 0, lay.cores)
+        for a, b in same:
+            cores = np.where(cores == b, a, cores)
+        cores = reading_order(cores).reshape(grid.shape)
+        lay = _layout(grid, geo, cores)
+    return lay
+
+
+def _open_crossings(lay: Layout) -> list[tuple[int, int]]:
+    """Pairs of areas to make one (step 3d): a crossing as long, at 5 ft a square, as the
+    narrower of its two areas is wide (``OPEN_SHARE``) is the open side of one space, not a
+    passage -- whatever widths its squares read (a region of a room's size is an area)."""
+    out = []
+    widest = ndimage.maximum(lay.geo.width_eff, labels=lay.area, index=np.arange(lay.n_areas + 1))
+    for c in lay.chokepoints:
+        if len(c.joins) == 2:
+            a, b = c.joins
+            if len(c.crossing) * 5.0 >= OPEN_SHARE * min(widest[a], widest[b]):
+                out.append((min(a, b), max(a, b)))
+    return sorted(set(out))[:1]   # one at a time: the others are looked at again after it
+
+
+def _not_pockets(lay: Layout, min_area: int) -> list[int]:
+    """The pockets (areas whose core is under ``min_area``) that are no places to get to (step
+    3c): one with two or more ways out is a widening of the passage through it, and one whose
+    only crossing has as many squares as the pocket has outside its passage is a bump in the
+    wall of a wider space (on an imported map, often the width measure's noise)."""
+    out = []
+    for a in range(1, lay.n_areas + 1):
+        if int((lay.cores == a).sum()) >= min_area:
+            continue
+        ways = [c for c in lay.chokepoints if a in c.joins]
+        own = int(((lay.area == a) & (lay.neck == 0)).sum())
+        if len(ways) >= 2 or (len(ways) == 1 and len(ways[0].crossing) >= own):
+            out.append(a)
+    return out
+
+
+def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray) -> Layout:
+    """Steps 4-6 from the area cores: flooding, merging, chokepoints and their crossings."""
     area = flood(geo, cores)
     floor = geo.floor
     depth = geo.depth
