@@ -120,7 +120,7 @@ def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
     at least ``min_area`` squares; then the **pockets**: every place still holding no core that
     is roomier than all around it (a connected set at least as roomy as some level, all squares
     beside it less roomy) is a core too, however small -- the 4-square end of a tunnel is a place
-    to get to, not part of the tunnel (docs/rules.md §6.5).
+    to get to, not part of the tunnel (docs/analysis.md §1.3).
 
     >>> room = np.array([[9, 9, 2, 9, 9], [9, 9, 2, 9, 9]])
     >>> area_seeds(room, min_area=4).tolist()
@@ -260,7 +260,7 @@ def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray)
 
 @dataclass(frozen=True, slots=True)
 class Chokepoint:
-    """A chokepoint: a crossing between areas (docs/rules.md §6.5). ``crossing``: the squares
+    """A chokepoint: a crossing between areas (docs/analysis.md §2). ``crossing``: the squares
     ``(x, y)`` of the narrowest section of its passage (:mod:`.crossing`), which every way from one
     of the areas it joins to another enters; ``at``: the narrowest of them, nearest their middle;
     ``width_ft`` and ``ceiling_ft``: the narrowest width (effective, step 1) and lowest ceiling
@@ -330,29 +330,11 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     lay = _layout(grid, geo, cores)
     for _ in range(4):   # dropping a pocket may turn another into a place with two ways out
         drop = _not_pockets(lay, min_area)
-        same = _open_crossings(lay)
-        if not drop and not same:
+        if not drop:
             break
-        cores = np.where(np.isin(lay.cores, drop), 0, lay.cores)
-        for a, b in same:
-            cores = np.where(cores == b, a, cores)
-        cores = reading_order(cores).reshape(grid.shape)
+        cores = reading_order(np.where(np.isin(lay.cores, drop), 0, lay.cores)).reshape(grid.shape)
         lay = _layout(grid, geo, cores)
     return lay
-
-
-def _open_crossings(lay: Layout) -> list[tuple[int, int]]:
-    """Pairs of areas to make one (step 3d): a crossing as long, at 5 ft a square, as the
-    narrower of its two areas is wide (``OPEN_SHARE``) is the open side of one space, not a
-    passage -- whatever widths its squares read (a region of a room's size is an area)."""
-    out = []
-    widest = ndimage.maximum(lay.geo.width_eff, labels=lay.area, index=np.arange(lay.n_areas + 1))
-    for c in lay.chokepoints:
-        if len(c.joins) == 2:
-            a, b = c.joins
-            if len(c.crossing) * 5.0 >= OPEN_SHARE * min(widest[a], widest[b]):
-                out.append((min(a, b), max(a, b)))
-    return sorted(set(out))[:1]   # one at a time: the others are looked at again after it
 
 
 def _not_pockets(lay: Layout, min_area: int) -> list[int]:
@@ -475,7 +457,7 @@ class Passage:
     category a way through would need, square by square, and the ``reason``, see
     :func:`_bottleneck`); ``side_category``: the body's mildest category on each of the two
     sides (beside the passage), so the passage *changes* the body's category when ``category``
-    is worse than on one of them (docs/rules.md §6.5). Times in
+    is worse than on one of them (docs/analysis.md §3.3). Times in
     move actions (a round is two): the way through, and the extra over the same passage as roomy
     as its sides (guaranteed: take 10 / take 20 allowed; None when no time is guaranteed).
     ``crossed``: the squares of the chokepoint's crossing the way covers (the body's footprint

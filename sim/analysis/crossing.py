@@ -1,4 +1,4 @@
-"""Where a route crosses a passage: its narrowest section (docs/rules.md §6.5).
+"""Where a route crosses a passage: its narrowest section (docs/analysis.md §2.2).
 
 A passage (the squares of a chokepoint, :mod:`.chokepoints`) may be long: a tunnel of thirty
 squares, a fissure that widens and narrows. A body going from one side to the other must cross

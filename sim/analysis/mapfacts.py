@@ -238,7 +238,7 @@ def _separates(t: Traveller, p: Passage, c, layout: Layout, points: dict) -> lis
     for x, y in c.crossing:
         wall[y, x] = True
     lab = _without(t, wall)
-    ends = [int(lab[y, x]) for x, y in p.ends]
+    ends = [_place(lab, layout, end, side) for end, side in zip(p.ends, (p.side_a, p.side_b))]
     if 0 in ends or ends[0] == ends[1]:
         return None
     sizes = np.bincount(lab.ravel(), minlength=max(ends) + 1)
@@ -247,6 +247,19 @@ def _separates(t: Traveller, p: Passage, c, layout: Layout, points: dict) -> lis
         held = [n for n in points if any(lab[qy, qx] == r for qx, qy in t.refs(n))]
         out.append({"area": f"A{side}", "squares": int(sizes[r]), "points": held})
     return out
+
+
+def _place(lab: np.ndarray, layout: Layout, end, side: int) -> int:
+    """The label of the body's place an end of a way lies in: the end's own, or (its footprint
+    touching the walled crossing) that of the nearest square of the end's area it can use."""
+    x, y = end
+    if lab[y, x]:
+        return int(lab[y, x])
+    ys, xs = np.nonzero((lab > 0) & (layout.area == side) & (layout.neck == 0))
+    if len(ys) == 0:
+        return 0
+    i = int(np.lexsort((xs, ys, np.maximum(np.abs(xs - x), np.abs(ys - y))))[0])
+    return int(lab[ys[i], xs[i]])
 
 
 def _footprint_hits(t: Traveller, squares, neck_idx: int, neck: np.ndarray) -> bool:

@@ -293,7 +293,7 @@ def squares_text(squares: list) -> str:
 
 def pockets_text(f: dict) -> str:
     """The pockets (areas under ``--min-area``) by name, each with its size, a square in it, its
-    named points and the chokepoints it lies behind (docs/rules.md §6.5)."""
+    named points and the chokepoints it lies behind (docs/analysis.md §1.3)."""
     bits = []
     for p in f["pockets"]:
         where = f"behind {', '.join(p['behind'])}" if p["behind"] else "no passage joins it to an area"
