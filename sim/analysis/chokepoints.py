@@ -15,7 +15,9 @@ chokepoint. We do the same with a field that already speaks for every D&D size:
 3. **Areas** (the high ground): going down the room levels, a connected set of squares at least
    as roomy as the level, holding no area yet and at least ``min_area`` squares, becomes an area.
    An area therefore always has a passage *milder for some size* than everything that joins it
-   to another area; a wide low hall hanging off a chamber is part of that chamber.
+   to another area; a wide low hall hanging off a chamber is part of that chamber. Then every
+   place still holding no area that is roomier than all around it becomes one too, however
+   small: a **pocket** (docs/analysis.md §1.3).
 4. **Flooding**: every square is given to the area that reaches it along the roomiest way (the
    image-foresting transform with the path cost ``max depth``; ties: first come, so two areas
    meet in the middle of a uniform passage).
@@ -24,17 +26,25 @@ chokepoint. We do the same with a field that already speaks for every D&D size:
    (``OPEN_SHARE``, measured as squares to the nearest rock) are one area, since no passage joins
    them (on the seed-11 96x64 cave this kept the great chamber from being reported as a
    192-square "chokepoint").
-5. **Chokepoints**: where two areas meet, the best crossing sets the saddle depth; the
-   chokepoint is the connected set of squares at least that narrow around the meeting line
+   3c. **Pockets that are no places**: one with two or more ways out is a widening of the
+   passage through it, one whose crossing has as many squares as it has outside its passage a
+   bump in a wall; both go back to their neighbours and steps 4-6 run again (docs/analysis.md §1.4).
+5. **Passages**: where two areas meet, the best crossing sets the saddle depth; the
+   passage is the connected set of squares at least that narrow around the meeting line
    (the whole uniform fissure; only the pinch of a passage that narrows at one spot), and no
    wider than the passage where the areas meet (``NECK_SLACK`` more for a mouth): it never
-   spreads into a chamber that is as low as the passage. One set of squares is one chokepoint,
+   spreads into a chamber that is as low as the passage. One set of squares is one passage,
    whatever pairs of areas it joins.
+6. **Crossings**: the chokepoint proper is the narrowest section of its passage between the
+   areas it joins (:mod:`.crossing`): its location ``at``, width and ceiling are the crossing's,
+   not the passage's (docs/analysis.md §2).
 
 Then each chokepoint is *evaluated* per body with the movement engine on a window around it
 (:func:`evaluate`): the category met on the fastest way through, whether the body is stopped,
 the extra time compared with the same passage at the roominess of its two sides (guaranteed
-with take 10 / take 20, and expected with rolls), and the Escape Artist DC.
+with take 10 / take 20, and expected with rolls), the Escape Artist DC, the crossing squares the
+way covers, whether the body's category changes there, and whether it leads anywhere the body
+can stand (docs/analysis.md §3).
 
 >>> from sim.terrain.grid import CaveGrid, effective_width_ft
 >>> rows = ["#########",
@@ -45,7 +55,7 @@ with take 10 / take 20, and expected with rolls), and the Escape Artist DC.
 >>> w = [[{"#": 0, ".": 30, "f": 2}[c] for c in r] for r in rows]
 >>> h = [[{"#": 0, ".": 12, "f": 12}[c] for c in r] for r in rows]
 >>> lay = find_chokepoints(CaveGrid.from_arrays(w, h), min_area=4)
->>> [(c.at, c.squares, c.width_ft, c.joins) for c in lay.chokepoints]
+>>> [(c.at, c.crossing, c.width_ft, c.joins) for c in lay.chokepoints]
 [((4, 2), ((4, 2),), 2.0, (1, 2))]
 """
 
@@ -387,7 +397,7 @@ def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray) -> Layout:
         for piece in range(1, n + 1):
             mine = [(i, j, x) for i, j, x in pairs if lab[i] == piece]
             saddle = min(x for _, _, x in mine)
-            # the neck is no wider than the passage where the two areas meet (step 6): it never
+            # the neck is no wider than the passage where the two areas meet (step 5): it never
             # spreads into a chamber as narrow, or as low, as the passage but wider than it
             across = max(min(radius.flat[i], radius.flat[j]) for i, j, _ in mine)
             key = (saddle, across)

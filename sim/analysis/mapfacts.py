@@ -45,7 +45,7 @@ from sim.terrain.corners import corner_links
 from sim.terrain.grid import CaveGrid
 from sim.terrain.movement import Mover
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2   # 2: chokepoints are crossings (crossing, per-body crossed/separates/status dead_end), pockets
 DEFAULT_SPEED_FT = 30
 SMALL_SPEED_FT = 20
 

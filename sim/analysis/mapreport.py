@@ -118,11 +118,11 @@ def _chokepoints_html(f: dict, subs: list, pal: dict) -> list[str]:
     if not f["chokepoints"]:
         out.append("<p>No chokepoints: no passage between areas is narrower than the areas it joins.</p>")
     else:
-        head = ["id", "at", "W ft", "C ft", "joins", "squares"] + [_SHORT.get(s.key, s.label) for s in subs]
+        head = ["id", "crossing", "W ft", "C ft", "joins", "passage"] + [_SHORT.get(s.key, s.label) for s in subs]
         rows = []
         for c in f["chokepoints"]:
-            row = [R.esc(c["id"]), "{}, {}".format(*c["at"]), num(c["width_ft"]), num(c["ceiling_ft"]),
-                   R.esc("–".join(c["joins"])), str(len(c["squares"]))]
+            row = [R.esc(c["id"]), R.esc(squares_text(c["crossing"])), num(c["width_ft"]), num(c["ceiling_ft"]),
+                   R.esc("–".join(c["joins"])), f"{len(c['squares'])} sq"]
             for s in subs:
                 p = c["movers"][s.key]
                 tip = f"{s.label}: {_passage_text(p)}"
@@ -131,12 +131,15 @@ def _chokepoints_html(f: dict, subs: list, pal: dict) -> list[str]:
                 row.append(f'<span title="{R.esc(tip)}">{cell}</span>')
             rows.append(row)
         out.append(R.html_table(head, rows, raw=True))
-        out.append("<p class='muted'>Columns: " + ", ".join(f"{_SHORT.get(s.key, s.label)} = {R.esc(s.label)}"
-                                                          for s in subs) +
+        out.append("<p class='muted'>A chokepoint is the narrowest crossing of its passage (docs/analysis.md): "
+                   "<i>crossing</i> lists its squares, <i>W</i> and <i>C</i> the narrowest width and lowest ceiling "
+                   "there, <i>passage</i> how many squares the whole passage has. Columns: "
+                   + ", ".join(f"{_SHORT.get(s.key, s.label)} = {R.esc(s.label)}" for s in subs) +
                      ". Each cell: the category letter met on the fastest way through (coloured like the maps: "
                      + ", ".join(f"{c.letter} {c.label}" for c in Category) +
                      ") and the extra rounds over the same passage as roomy as its sides (guaranteed); "
-                     "<b>STOP</b>: it stands on both sides but cannot get through; –: it cannot stand near it. "
+                     "<b>STOP</b>: it stands on both sides but cannot get through; <b>end</b>: it leads nowhere "
+                     "it can stand (no chokepoint for it); –: it cannot stand near it. "
                      "Hover a cell for the whole text; all of it is in the table below.</p>")
         drows = []
         for c in f["chokepoints"]:
@@ -145,6 +148,9 @@ def _chokepoints_html(f: dict, subs: list, pal: dict) -> list[str]:
                 drows.append([c["id"], s.label, _passage_text(p)])
         out.append("<details><summary>Every chokepoint for every body, in words</summary>"
                      + R.html_table(["id", "body", "passage"], drows) + "</details>")
+        out.append("<h3>Per body: the chokepoints that change its category</h3>")
+        out.append(R.html_table(["body", "where its way crosses, width, category, what it separates"],
+                                [[s.label, body_chokepoints_text(f, s.key)] for s in subs]))
     return out
 
 
@@ -207,9 +213,12 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
                                       [_light_row(r) for r in rows]))
     # areas
     parts.append('<h2 id="areas">Areas</h2>')
-    parts.append(R.html_table(["id", "squares", "at", "named points"],
-                              [[a["id"], a["squares"], "{}, {}".format(*a["at"]), ", ".join(a["points"])]
-                               for a in f["areas"]]))
+    parts.append(R.html_table(["id", "squares", "at", "named points", "pocket"],
+                              [[a["id"], a["squares"], "{}, {}".format(*a["at"]), ", ".join(a["points"]),
+                                "yes" if a["pocket"] else ""] for a in f["areas"]]))
+    if f["pockets"]:
+        parts.append(f"<p>{R.esc(pockets_text(f))}. A pocket is a place smaller than <code>--min-area</code>; "
+                     "it is an area all the same, and the chokepoint it lies behind is reported.</p>")
     # regions
     parts.append('<h2 id="regions">Regions each body can reach</h2>')
     names = list(f["points"])
