@@ -108,7 +108,12 @@ def test_analyze_travel_maps_from_a_chosen_point(tmp_path, capsys):
 def test_analyze_json_to_stdout(capsys):
     assert main(["analyze", str(MAPS / "warrens.toml"), "--no-files", "--json", "--sizes", "medium"]) == 0
     facts = json.loads(capsys.readouterr().out)
-    assert facts["schema_version"] == 1 and facts["subjects"][0]["key"] == "medium"
+    assert facts["schema_version"] == 2 and facts["subjects"][0]["key"] == "medium"
+    # schema 2: chokepoints carry their crossing, and each body where it crosses and what it separates
+    for c in facts["chokepoints"]:
+        assert {"crossing", "at", "width_ft"} <= set(c)
+        assert {"crossed", "separates", "changes_category"} <= set(c["movers"]["medium"])
+    assert facts["pockets"] == []
 
 
 @pytest.mark.parametrize("args,msg", [
