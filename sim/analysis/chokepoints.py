@@ -307,10 +307,11 @@ class Layout:
 
 
 def _crossing(idx: np.ndarray, joins: tuple[int, ...], area: np.ndarray, geo: Geometry,
-              rock: np.ndarray) -> tuple[tuple[int, int], ...]:
+              rock: np.ndarray, known: dict) -> tuple[tuple[int, int], ...]:
     """The crossing of the passage ``idx`` (flat indices) between the areas it joins (step 6):
     the narrowest section between each pair of them, together; the passage's narrowest squares
-    when no section separates them (a passage whose sides do not touch it)."""
+    when no section separates them (a passage whose sides do not touch it). ``known``: sections
+    already found, by passage and sides (the layout is redone when pockets go, step 3c)."""
     rows, cols = area.shape
     rr, cc = idx // cols, idx % cols
     r0, r1 = max(0, int(rr.min()) - 1), min(rows, int(rr.max()) + 2)
@@ -322,8 +323,11 @@ def _crossing(idx: np.ndarray, joins: tuple[int, ...], area: np.ndarray, geo: Ge
     out: set[tuple[int, int]] = set()
     for i, a in enumerate(joins):
         for b in joins[i + 1:]:
-            sec = narrowest_section(passage, (box == a) & ~passage, (box == b) & ~passage, clear,
-                                    rock=rock[r0:r1, c0:c1])
+            side_a, side_b = (box == a) & ~passage, (box == b) & ~passage
+            key = (r0, c0, passage.tobytes(), side_a.tobytes(), side_b.tobytes(), passage.shape)
+            if key not in known:
+                known[key] = narrowest_section(passage, side_a, side_b, clear, rock=rock[r0:r1, c0:c1])
+            sec = known[key]
             out.update((x + c0, y + r0) for x, y in sec)
     if not out:
         d = geo.depth.ravel()[idx]
@@ -337,13 +341,14 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         raise ValueError(f"min_area must be >= 1, got {min_area}")
     geo = geometry(grid)
     cores = area_seeds(geo.room, min_area=min_area)
-    lay = _layout(grid, geo, cores)
+    known: dict = {}
+    lay = _layout(grid, geo, cores, known)
     for _ in range(4):   # dropping a pocket may turn another into a place with two ways out
         drop = _not_pockets(lay, min_area)
         if not drop:
             break
         cores = reading_order(np.where(np.isin(lay.cores, drop), 0, lay.cores)).reshape(grid.shape)
-        lay = _layout(grid, geo, cores)
+        lay = _layout(grid, geo, cores, known)
     return lay
 
 
@@ -363,8 +368,9 @@ def _not_pockets(lay: Layout, min_area: int) -> list[int]:
     return out
 
 
-def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray) -> Layout:
-    """Steps 4-6 from the area cores: flooding, merging, chokepoints and their crossings."""
+def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray, known: dict) -> Layout:
+    """Steps 4-6 from the area cores: flooding, merging, chokepoints and their crossings
+    (``known``: the crossings found so far, see :func:`_crossing`)."""
     area = flood(geo, cores)
     floor = geo.floor
     depth = geo.depth
@@ -430,7 +436,7 @@ def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray) -> Layout:
     for sq, joins in necks.items():
         idx = np.array(sorted(sq))
         rr, cc = idx // cols, idx % cols
-        cross = _crossing(idx, tuple(sorted(joins)), area, geo, grid.rock)
+        cross = _crossing(idx, tuple(sorted(joins)), area, geo, grid.rock, known)
         xr = np.array([r for _, r in cross])
         xc = np.array([c for c, _ in cross])
         d = depth[xr, xc]

@@ -9,8 +9,8 @@ of RULES §6.2 enters one of them) and, among such cuts, the one of least total 
 chokepoint's. Ties (a uniform tunnel) go to the section farthest from both mouths (the middle),
 then the first in reading order.
 
-It is a minimum vertex cut, found as a maximum flow (``scipy.sparse.csgraph.maximum_flow``) on the
-passage's squares, each split into an entry and an exit joined by its weight.
+It is a minimum vertex cut, found as a maximum flow (Edmonds-Karp) on the passage's squares,
+each split into an entry and an exit joined by its weight.
 
 >>> import numpy as np
 >>> passage = np.zeros((3, 7), bool); passage[1, 1:6] = True          # a one-square tunnel
@@ -25,14 +25,13 @@ passage's squares, each split into an entry and an exit joined by its weight.
 
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, maximum_flow, shortest_path
 
 _STEP_QUARTERS = 4          # clearance in quarter feet
 _CLEAR_CAP_FT = 40.0        # wider than this is all the same for a section
 _TIE_SPAN = 64              # tie-break units under one quarter foot of clearance
-_INT_CAP = 2 ** 30          # scipy's maximum flow counts in 32-bit integers
 _N8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
@@ -53,16 +52,27 @@ def _steps(mask_from: np.ndarray, mask_to: np.ndarray, rock: np.ndarray):
     return np.concatenate(src), np.concatenate(dst)
 
 
-def _distances(passage: np.ndarray, side: np.ndarray, rock: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """Steps from ``side`` to each passage square (``at``: flat indices), walking in the passage."""
-    both = passage | side
-    src, dst = _steps(both, both, rock)
-    n = passage.size
-    g = csr_matrix((np.ones(len(src)), (src, dst)), shape=(n + 1, n + 1)).tolil()
-    g[n, np.flatnonzero(side.ravel())] = 1     # one source before every side square
-    d = shortest_path(g.tocsr(), indices=n, unweighted=True)
-    out = d[at] - 1
-    return np.where(np.isfinite(out), out, float(n))
+def _distances(n: int, starts, inner: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Steps from the passage squares beside a side (``starts``, passage numbers) to each of the
+    ``n`` passage squares along the ``inner`` steps (breadth first; a passage is tens of squares,
+    so plain Python beats building a graph); ``n`` where none leads."""
+    dist = np.full(n, -1, dtype=np.int64)
+    frontier = sorted(set(starts))
+    dist[frontier] = 0
+    nbrs: dict[int, list[int]] = {}
+    for u, v in zip(*(x.tolist() for x in inner)):
+        nbrs.setdefault(u, []).append(v)
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for u in frontier:
+            for v in nbrs.get(u, ()):
+                if dist[v] < 0:
+                    dist[v] = d
+                    nxt.append(v)
+        frontier = nxt
+    return np.where(dist >= 0, dist, n).astype(float)
 
 
 def narrowest_section(passage: np.ndarray, side_a: np.ndarray, side_b: np.ndarray, clearance: np.ndarray,
@@ -74,48 +84,67 @@ def narrowest_section(passage: np.ndarray, side_a: np.ndarray, side_b: np.ndarra
     n = len(cells)
     if n == 0:
         return ()
+    cols = passage.shape[1]
     pos = np.full(passage.size, -1, dtype=np.int64)
     pos[cells] = np.arange(n)
+    both = passage | side_a | side_b
+    s, t = _steps(both, both, rock)
+    in_p, in_a, in_b = passage.ravel(), side_a.ravel(), side_b.ravel()
+    inner = (pos[s[in_p[s] & in_p[t]]], pos[t[in_p[s] & in_p[t]]])
+    from_a = pos[t[in_a[s] & in_p[t]]]          # passage squares a step from side A
+    to_b = pos[s[in_p[s] & in_b[t]]]            # passage squares a step from side B
+    if len(from_a) == 0 or len(to_b) == 0:
+        return ()
+    if n == 1:
+        return ((int(cells[0] % cols), int(cells[0] // cols)),)
     # weights: clearance first (quarter feet), then closeness to the middle (a tie-break)
-    da = _distances(passage, side_a, rock, cells)
-    db = _distances(passage, side_b, rock, cells)
-    off_middle = np.minimum(np.abs(da - db), _TIE_SPAN - 1).astype(np.int64)
+    off_middle = np.minimum(np.abs(_distances(n, from_a.tolist(), inner) - _distances(n, to_b.tolist(), inner)),
+                            _TIE_SPAN - 1).astype(np.int64)
     q = np.round(np.minimum(clearance.ravel()[cells], _CLEAR_CAP_FT) * _STEP_QUARTERS).astype(np.int64)
     w = (q + 1) * _TIE_SPAN + off_middle
-    total = int(w.sum())
-    if total >= _INT_CAP:                       # a huge passage: coarser weights, same order
-        w = w // (total // _INT_CAP + 1) + 1
-        total = int(w.sum())
-    inf = total + 1
+    inf = int(w.sum()) + 1
     # nodes: square i -> entry 2i, exit 2i+1; source 2n, sink 2n+1
-    src, dst, cap = [2 * np.arange(n)], [2 * np.arange(n) + 1], [w]
-    s, t = _steps(passage, passage, rock)
-    src.append(2 * pos[s] + 1)
-    dst.append(2 * pos[t])
-    cap.append(np.full(len(s), inf))
-    s, t = _steps(side_a, passage, rock)
-    src.append(np.full(len(t), 2 * n))
-    dst.append(2 * pos[t])
-    cap.append(np.full(len(t), inf))
-    s, t = _steps(passage, side_b, rock)
-    src.append(2 * pos[s] + 1)
-    dst.append(np.full(len(s), 2 * n + 1))
-    cap.append(np.full(len(s), inf))
-    src, dst, cap = np.concatenate(src), np.concatenate(dst), np.concatenate(cap)
-    # one edge per ordered pair (a square may touch several side squares)
-    key = src * (2 * n + 2) + dst
-    key, first = np.unique(key, return_index=True)
-    src, dst, cap = src[first], dst[first], cap[first]
-    m = 2 * n + 2
-    graph = csr_matrix((cap.astype(np.int32), (src, dst)), shape=(m, m))
-    flow = maximum_flow(graph, 2 * n, 2 * n + 1)
-    if flow.flow_value == 0:
-        return ()
-    residual = (graph - flow.flow).tocsr()     # forward capacity left; a reverse edge where flow ran
-    residual.data = np.where(residual.data > 0, 1, 0)
-    residual.eliminate_zeros()
-    reached = np.zeros(m, dtype=bool)
-    reached[breadth_first_order(residual, 2 * n, directed=True, return_predecessors=False)] = True
-    cut = np.flatnonzero(reached[0:2 * n:2] & ~reached[1:2 * n:2])
-    cols = passage.shape[1]
+    edges = [(2 * i, 2 * i + 1, int(w[i])) for i in range(n)]
+    edges += [(2 * u + 1, 2 * v, inf) for u, v in zip(*(x.tolist() for x in inner))]
+    edges += [(2 * n, 2 * v, inf) for v in np.unique(from_a).tolist()]
+    edges += [(2 * u + 1, 2 * n + 1, inf) for u in np.unique(to_b).tolist()]
+    reached = _source_side(2 * n + 2, edges, 2 * n, 2 * n + 1)
+    cut = [i for i in range(n) if reached[2 * i] and not reached[2 * i + 1]]
     return tuple(sorted(((int(cells[i] % cols), int(cells[i] // cols)) for i in cut), key=lambda p: (p[1], p[0])))
+
+
+def _source_side(m: int, edges: list[tuple[int, int, int]], source: int, sink: int) -> list[bool]:
+    """The nodes still reachable from ``source`` in the residual graph of a maximum flow
+    (Edmonds-Karp: shortest augmenting paths, breadth first); the edges leaving them are a
+    minimum cut. Plain Python: a passage's graph has tens of nodes."""
+    cap: dict[tuple[int, int], int] = {}
+    nbrs: list[list[int]] = [[] for _ in range(m)]
+    for u, v, c in edges:
+        if (u, v) not in cap:
+            nbrs[u].append(v)
+            nbrs[v].append(u)
+            cap[(u, v)] = 0
+            cap.setdefault((v, u), 0)
+        cap[(u, v)] += c
+    while True:
+        prev = [-1] * m
+        prev[source] = source
+        queue = deque([source])
+        while queue and prev[sink] < 0:
+            u = queue.popleft()
+            for v in nbrs[u]:
+                if prev[v] < 0 and cap[(u, v)] > 0:
+                    prev[v] = u
+                    queue.append(v)
+        if prev[sink] < 0:
+            return [p >= 0 for p in prev]
+        push, v = None, sink
+        while v != source:
+            c = cap[(prev[v], v)]
+            push = c if push is None or c < push else push
+            v = prev[v]
+        v = sink
+        while v != source:
+            cap[(prev[v], v)] -= push
+            cap[(v, prev[v])] += push
+            v = prev[v]
