@@ -17,7 +17,7 @@ chokepoint. We do the same with a field that already speaks for every D&D size:
    An area therefore always has a passage *milder for some size* than everything that joins it
    to another area; a wide low hall hanging off a chamber is part of that chamber. Then every
    place still holding no area that is roomier than all around it becomes one too, however
-   small: a **pocket** (docs/analysis.md §1.3).
+   small: a **pocket** (docs/analysis.md §1.3); so is a named point standing in a passage.
 4. **Flooding**: every square is given to the area that reaches it along the roomiest way (the
    image-foresting transform with the path cost ``max depth``; ties: first come, so two areas
    meet in the middle of a uniform passage).
@@ -230,7 +230,7 @@ OPEN_SHARE = 0.75
 NECK_SLACK = 2.5
 
 
-def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray):
+def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray, apart: set[int]):
     """Step 3b: a watershed splits a chamber around any roomier patch in it (a higher part of
     its ceiling); where two areas meet across ground about as wide as the narrower of them, no
     passage joins them, only a change of ceiling or width in one hall: they are one area. Returns the renumbered ``(cores, area)``
@@ -251,6 +251,8 @@ def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray)
 
     merged = False
     for (la, lb), pairs in sorted(pieces.items()):
+        if la in apart or lb in apart:   # a named point's pocket: a place to get to, however narrow
+            continue
         across = max(min(flat_rad[p], flat_rad[q]) for p, q, _ in pairs)
         narrow = min(widest[la], widest[lb])
         if across >= OPEN_SHARE * narrow:
@@ -341,36 +343,61 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         raise ValueError(f"min_area must be >= 1, got {min_area}")
     geo = geometry(grid)
     cores = area_seeds(geo.room, min_area=min_area)
+    held = _point_seeds(grid, geo, cores)
     known: dict = {}
-    lay = _layout(grid, geo, cores, known)
+    lay = _layout(grid, geo, cores, known, held)
     for _ in range(4):   # dropping a pocket may turn another into a place with two ways out
-        drop = _not_pockets(lay, min_area)
+        drop = _not_pockets(lay, min_area, held)
         if not drop:
             break
         cores = reading_order(np.where(np.isin(lay.cores, drop), 0, lay.cores)).reshape(grid.shape)
-        lay = _layout(grid, geo, cores, known)
+        lay = _layout(grid, geo, cores, known, held)
     return lay
 
 
-def _not_pockets(lay: Layout, min_area: int) -> list[int]:
+# A named point standing in a passage narrower than this (effective width, feet) is a place to
+# get to: the passage on the only way there is reported (docs/analysis.md §1.3).
+POINT_PASSAGE_FT = 15.0
+
+
+def _point_seeds(grid: CaveGrid, geo: Geometry, cores: np.ndarray) -> list[tuple[int, int]]:
+    """Step 3 for named points (modifies ``cores``): a named point in no area core that stands
+    in a passage (narrower than ``POINT_PASSAGE_FT``: the end of a crack, a crawlway) is the
+    core of a pocket of its own. Returns the squares ``(row, col)`` of those points."""
+    held = []
+    n = int(cores.max()) if cores.size else 0
+    for x, y in grid.points.values():
+        if 0 <= y < cores.shape[0] and 0 <= x < cores.shape[1] and geo.room[y, x] > 0 and cores[y, x] == 0 \
+                and geo.width_eff[y, x] < POINT_PASSAGE_FT:
+            n += 1
+            cores[y, x] = n
+            held.append((y, x))
+    cores[:] = reading_order(cores).reshape(cores.shape)
+    return held
+
+
+def _not_pockets(lay: Layout, min_area: int, held: list[tuple[int, int]]) -> list[int]:
     """The pockets (areas whose core is under ``min_area``) that are no places to get to (step
     3c): one with two or more ways out is a widening of the passage through it, and one whose
     only crossing has as many squares as the pocket has outside its passage is a bump in the
-    wall of a wider space (on an imported map, often the width measure's noise)."""
+    wall of a wider space (on an imported map, often the width measure's noise) -- unless a
+    named point (``held``: squares ``(row, col)``) is in it: a place to get to."""
     out = []
+    named = {int(lay.area[r, c]) for r, c in held}
     for a in range(1, lay.n_areas + 1):
         if int((lay.cores == a).sum()) >= min_area:
             continue
         ways = [c for c in lay.chokepoints if a in c.joins]
         own = int(((lay.area == a) & (lay.neck == 0)).sum())
-        if len(ways) >= 2 or (len(ways) == 1 and len(ways[0].crossing) >= own):
+        if len(ways) >= 2 or (len(ways) == 1 and len(ways[0].crossing) >= own and a not in named):
             out.append(a)
     return out
 
 
-def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray, known: dict) -> Layout:
+def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray, known: dict, held: list) -> Layout:
     """Steps 4-6 from the area cores: flooding, merging, chokepoints and their crossings
-    (``known``: the crossings found so far, see :func:`_crossing`)."""
+    (``known``: the crossings found so far, see :func:`_crossing`; ``held``: the squares of the
+    named points that are pockets of their own, which step 3b never merges)."""
     area = flood(geo, cores)
     floor = geo.floor
     depth = geo.depth
@@ -379,12 +406,15 @@ def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray, known: dict) -> La
     # by the rock around it, step 1), for steps 3b and 5
     radius = np.where(floor, geo.width_eff, 0.0).astype(np.float64)
     pieces = _meetings(area, depth)
-    cores, area = _merge_open_meetings(cores, area, pieces, geo, radius)
+    cores, area = _merge_open_meetings(cores, area, pieces, geo, radius, {int(cores[r, c]) for r, c in held} - {0})
     if area is not None:
         pieces = _meetings(area, depth)
     else:
         area = flood(geo, cores)
     necks: dict[frozenset, set[int]] = {}
+    free = np.ones(grid.shape, dtype=bool)   # a named point's own pocket square is never passage
+    for r, c in held:
+        free[r, c] = False
     flat_area = area.ravel()
     for (la, lb), pairs in sorted(pieces.items()):
         # the two areas' ground, in its bounding box: a neck never reaches into a third area
@@ -410,7 +440,8 @@ def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray, known: dict) -> La
             nlab = labels_at.get(key)
             if nlab is None:
                 nlab = labels_at[key] = ndimage.label(
-                    box_ours & (box_depth >= saddle) & (radius[r0:r1, c0:c1] <= across + NECK_SLACK),
+                    box_ours & (box_depth >= saddle) & (radius[r0:r1, c0:c1] <= across + NECK_SLACK)
+                    & free[r0:r1, c0:c1],
                     structure=_CROSS)[0]
             ids = set()
             for i, j, _ in mine:
@@ -631,8 +662,8 @@ def _evaluate_pair(grid, layout, choke, mover, a, b) -> Passage:
     side_a = (area == a) & keep & ~neck
     side_b = (area == b) & keep & ~neck
     at = (choke.at[0] - origin[1], choke.at[1] - origin[0])
-    pa = _anchor(f, ok, side_a, neck, at) or _beyond(f, ok, keep, side_a, cross)
-    pb = _anchor(f, ok, side_b, neck, at) or _beyond(f, ok, keep, side_b, cross)
+    pa = _anchor(f, ok, side_a, neck, at) or _beyond(f, ok, keep, (area == a) & keep & ~cross, cross)
+    pb = _anchor(f, ok, side_b, neck, at) or _beyond(f, ok, keep, (area == b) & keep & ~cross, cross)
 
     def world(p):
         return (p[0] + origin[1], p[1] + origin[0])

@@ -184,6 +184,9 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
     parts.append("<p class='muted'>Each cell: ✓ expected rounds / guaranteed rounds, and in bold the chokepoint that "
                  "decides the trip (the unavoidable one that costs most); ✗ where it cannot get there and the "
                  "chokepoint that stops it. Details per chokepoint below.</p>")
+    if f["pockets"]:
+        parts.append(f"<p><b>Pockets</b> (places under <code>--min-area</code>, kept as areas): "
+                     f"{R.esc(pockets_text(f).split(': ', 1)[1])}.</p>")
     parts.append(f'<h2 id="overview">Areas and chokepoints</h2>{R.img_tag(pics["overview.png"], "overview")}')
     # chokepoints: a matrix
     parts.extend(_chokepoints_html(f, subs, pal))
@@ -341,7 +344,11 @@ def body_chokepoints_text(f: dict, key: str) -> str:
     """A body's chokepoints in words: the ones that change its category, then the dead ends."""
     lines = [passage_line(c, c["movers"][key]) for c in f["chokepoints"]]
     lines = [t for t in lines if t]
-    return "; ".join(lines) if lines else "none changes its category"
+    if lines:
+        return "; ".join(lines)
+    if f["chokepoints"] and all(c["movers"][key]["status"] == "no_access" for c in f["chokepoints"]):
+        return "it cannot stand beside any chokepoint"
+    return "none changes its category"
 
 
 def _short_cell(p: dict) -> str:

@@ -63,7 +63,7 @@ def test_a_tunnel_to_a_pocket_under_min_area_is_reported_and_the_pocket_named():
     lay, got = crossings(g, min_area=6)
     assert got == [(((6, 2),), (6, 2), 2.0, (1, 2))]
     m = analyze_map(g, subjects=size_subjects(["medium", "huge", "gargantuan"]), min_area=6)
-    assert m.facts["pockets"] == [{"id": "A2", "squares": 2, "at": [8, 2], "points": ["nook"], "pocket": True,
+    assert m.facts["pockets"] == [{"id": "A2", "squares": 2, "at": [8, 3], "points": ["nook"], "pocket": True,
                                    "behind": ["C1"]}]
     (c,) = m.facts["chokepoints"]
     med = c["movers"]["medium"]
@@ -89,6 +89,22 @@ def test_a_dead_end_crack_off_a_room_is_no_chokepoint():
               "##########"])
     lay, got = crossings(g, min_area=6)
     assert got == [] and lay.n_areas == 1
+
+
+def test_a_crack_to_a_named_point_is_reported_though_it_leads_to_no_room():
+    g = grid(["##########",
+              "#....fff##",
+              "#....#####",
+              "#....#####",
+              "##########"], points={"hall": (2, 2), "gem": (7, 1)})
+    lay, got = crossings(g, min_area=6)
+    assert got == [(((5, 1),), (5, 1), 2.0, (1, 2))]
+    m = analyze_map(g, subjects=size_subjects(["medium", "huge"]), min_area=6)
+    assert [(p["id"], p["squares"], p["points"], p["behind"]) for p in m.facts["pockets"]] == [("A2", 1, ["gem"], ["C1"])]
+    from sim.analysis.mapreport import body_chokepoints_text
+    assert body_chokepoints_text(m.facts, "medium") == \
+        "C1 Awkward Space at 5,1 (2 ft), separates A1 (12 squares: hall) from A2 (2 squares: gem)"
+    assert body_chokepoints_text(m.facts, "huge") == "C1 dead end (leads nowhere it can stand)"
 
 
 def test_a_room_with_two_exits_has_two_chokepoints_and_a_way_around_each():
