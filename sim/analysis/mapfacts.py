@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.analysis.chokepoints import (
+    Chokepoint,
     Layout,
     Passage,
     evaluate,
@@ -216,7 +217,7 @@ def _summary(m: MapAnalysis, facts: dict, passages) -> list[dict]:
     return out
 
 
-def _passage_summary(ps: list[Passage], t: Traveller, c, layout: Layout, points: dict) -> dict:
+def _passage_summary(ps: list[Passage], t: Traveller, c: Chokepoint, layout: Layout, points: dict) -> dict:
     """One body at one chokepoint: the pair of areas with the worst passage, every pair, and for
     the worst: the crossing squares its way covers, the narrowest width there (effective, ft),
     and what the crossing separates for it (:func:`_separates`)."""
@@ -229,7 +230,7 @@ def _passage_summary(ps: list[Passage], t: Traveller, c, layout: Layout, points:
     return d
 
 
-def _separates(t: Traveller, p: Passage, c, layout: Layout, points: dict) -> list[dict] | None:
+def _separates(t: Traveller, p: Passage, c: Chokepoint, layout: Layout, points: dict) -> list[dict] | None:
     """With the crossing of ``c`` walled off (the body's footprint may not touch it), the body's
     two places the way through joins: for each, the area its end lies in, how many squares the
     body can stand on there, and the named points it can stand at there; None when the two are
@@ -243,7 +244,7 @@ def _separates(t: Traveller, p: Passage, c, layout: Layout, points: dict) -> lis
         return None
     sizes = np.bincount(lab.ravel(), minlength=max(ends) + 1)
     out = []
-    for (x, y), r, side in zip(p.ends, ends, (p.side_a, p.side_b)):
+    for r, side in zip(ends, (p.side_a, p.side_b)):
         held = [n for n in points if any(lab[qy, qx] == r for qx, qy in t.refs(n))]
         out.append({"area": f"A{side}", "squares": int(sizes[r]), "points": held})
     return out
