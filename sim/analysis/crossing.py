@@ -7,7 +7,7 @@ that cuts one side from the other (every way from side A to side B by the eight-
 of RULES §6.2 enters one of them) and, among such cuts, the one of least total clearance
 ``min(width, ceiling)`` -- the fewest, narrowest squares. Its location and width are the
 chokepoint's. Ties (a uniform tunnel) go to the section farthest from both mouths (the middle),
-then the first in reading order.
+then to the one nearest side A.
 
 It is a minimum vertex cut, found as a maximum flow (Edmonds-Karp) on the passage's squares,
 each split into an entry and an exit joined by its weight.
