@@ -68,6 +68,11 @@ def register(sub) -> None:
                    help="the open space holding square X,Y is floor (when it touches the map's edge); repeatable")
     v.add_argument("--rock", action="append", default=[], metavar="X,Y",
                    help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
+    v.add_argument("--enclosed", choices=("floor", "rock"), default=None,
+                   help="every enclosed space not joined to the main floor is floor / rock (default: loops inside "
+                        "the floor and small ones in the open -- pillars, pools, crates -- are rock, other sealed "
+                        "spaces floor); "
+                        "--floor/--rock X,Y decide one space over this; the summary lists them")
     v.add_argument("--name", default=None, help="the map's name (default: the file name)")
     v.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
                    help="refuse input files larger than this (default 64)")
@@ -133,8 +138,8 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
         raise UsageError(f"--out {out}: is a folder; give a file name such as {out / 'cave.toml'}")
     return ImportOptions(
         feet_per_square=args.feet_per_square, ceiling_ft=ceiling, resolution=args.resolution,
-        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), points=points,
-        ceiling_image=ceiling_image, image=image, name=args.name, max_pixels=int(args.max_pixels),
+        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), enclosed=args.enclosed,
+        points=points, ceiling_image=ceiling_image, image=image, name=args.name, max_pixels=int(args.max_pixels),
         max_file_bytes=int(args.max_file_mb * 1024 * 1024),
     )
 
@@ -235,6 +240,8 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
             "medium": {c.name: k for c, k in table[Size.MEDIUM].items()},
             "sizes": {s.key: {c.name: k for c, k in table[s].items()} for s in Size},
             "low_everywhere": [s.key for s in squeezed],
+            "enclosed": [{"square": list(e.square), "squares": round(e.squares, 2), "kind": e.kind, "floor": e.floor,
+                          "why": e.why} for e in imported.spaces],
         })
         return
     print(f"wrote {', '.join(files)}")
@@ -243,6 +250,7 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
           f"({plural(imported.fine_squares, 'square')} re-measured finely)")
     for line in size_table(table):
         print(line)
+    _spaces_summary(imported.spaces)
 
 
 def low_everywhere(grid, ceiling: float | None) -> list:
@@ -273,6 +281,18 @@ def size_table(table) -> list[str]:
     return out
 
 
+def _spaces_summary(spaces) -> None:
+    """The enclosed spaces not joined to the main floor, each with what was decided (docs/rules.md §2.10)."""
+    if not spaces:
+        return
+    print(f"{plural(len(spaces), 'enclosed space')} not joined to the main floor (object loops are rock, "
+          "others floor; --enclosed floor|rock, --floor/--rock X,Y decide):")
+    for e in spaces:
+        what = "an object loop" if e.kind == "object" else "a separate space"
+        print(f"  at {e.square[0]},{e.square[1]}: {e.squares:.1f} squares, {what} -> {'floor' if e.floor else 'rock'} "
+              f"({e.why})")
+
+
 def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
     path, out = Path(args.file), Path(args.out)
     suffix = path.suffix.lower()
@@ -284,6 +304,9 @@ def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
         raise UsageError(f"--out {out}: is a folder; give a file name")
     if suffix != ".png" and (args.px_per_square is not None or args.ceiling_image or args.legend):
         raise UsageError("--px-per-square, --ceiling-image and --legend are for .png picture maps")
+    if args.enclosed:
+        raise UsageError("--enclosed is for Universal VTT maps (.dd2vtt, .df2vtt, .uvtt), whose walls enclose spaces; "
+                         "a Tiled or picture map says what each square is")
     if args.px_per_square is not None and args.px_per_square < 1:
         raise UsageError(f"--px-per-square {args.px_per_square}: give a whole number >= 1")
     return path, out

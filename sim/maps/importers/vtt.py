@@ -90,7 +90,9 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                             f"({int(x)}, {int(y)}), over the limit of {fmt.MAX_POINTS_PER_CELL}; simplify the walls "
                             "there (fewer points)")
     walls, solids = fmt.geometry_ft(m, fps)
-    geometry = W.Geometry(walls=walls, solids=solids)
+    # the closed doors once each (they join sealed spaces to the floor; a door drawn again joins nothing more)
+    doors = tuple(np.array(ab) * fps for ab in dict.fromkeys((p.a, p.b) for p in m.portals if p.closed))
+    geometry = W.Geometry(walls=walls, solids=solids, doors=doors)
     spx = fps * res
     wall_px = W.rasterise(geometry, shape_px=(int(round(m.rows * spx)) + 1, int(round(m.cols * spx)) + 1),
                           resolution=res)
@@ -102,7 +104,8 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
     del wall_px
     try:
         measured = W.measure_widths(geometry, rows=m.rows, cols=m.cols, feet_per_square=fps, resolution=res,
-                                    floor_squares=options.floor, rock_squares=options.rock, fine=options.fine,
+                                    floor_squares=options.floor, rock_squares=options.rock, enclosed=options.enclosed,
+                                    fine=options.fine,
                                     progress=progress)
     except W.WallsTooDense as exc:
         x, y = exc.square
@@ -135,7 +138,7 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
     )
     return Imported(grid=grid, image=picture.data if picture else None,
                     image_suffix=picture.suffix if picture else ".png", warnings=tuple(warnings), resolution=res,
-                    fine_squares=measured.fine_squares)
+                    fine_squares=measured.fine_squares, spaces=measured.spaces)
 
 
 def _lights(m: fmt.UvttMap, floor: np.ndarray, fps: float, warnings: list[str]) -> tuple[MapLight, ...]:
