@@ -7,7 +7,10 @@ Arrays are indexed ``[row, col]`` and hold feet:
 * ``difficult`` -- difficult terrain (rubble);
 * ``rock``      -- solid rock (width and height are 0 there);
 * ``door``      -- a closed door (imported maps): rock for movement while closed, kept so that a
-  later change can open it.
+  later change can open it;
+* ``edges``     -- walls between squares (:class:`~sim.terrain.edges.EdgeWalls`, docs/rules.md
+  §6.8), or None when the map has none; ``edge_doors`` -- the closed doors standing on edges (a
+  subset of ``edges``: walled while closed, kept so that a later change can open them).
 
 Metadata: named ``points``; fixed ``lights`` (:class:`MapLight`, RULES §9.1); the ``image`` drawn
 as the floor (a picture of ``cols * k`` by ``rows * k`` pixels for a whole ``k``).
@@ -24,6 +27,9 @@ beside the grid is the width the rock allows (:func:`effective_width_ft`, DESIGN
 (True, False)
 >>> CaveGrid.from_arrays([[10, 10]], [[12, 12]], door=[[False, True]]).rock.tolist()  # a closed door
 [[False, True]]
+>>> g = CaveGrid.from_arrays([[10, 10]], [[12, 12]], edge_doors=([[True, False]], None))  # a door on an edge
+>>> g.edges.between((0, 0), (1, 0)), g.edge_doors.count()
+(True, 1)
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from typing import Mapping
 import numpy as np
 
 from sim.base.coords import ij
+from sim.terrain.edges import EdgeWalls
 
 SQUARE_FT = 5.0  # one square of the grid is 5 ft across
 
@@ -86,6 +93,8 @@ class CaveGrid:
     door: np.ndarray | None = None  # bool [row, col]; from_arrays always sets it
     lights: tuple[MapLight, ...] = ()
     image: Path | None = None
+    edges: EdgeWalls | None = None       # walled edges, closed edge doors included; None: none
+    edge_doors: EdgeWalls | None = None  # the closed doors among them; None: none
 
     @classmethod
     def from_arrays(
@@ -105,7 +114,12 @@ class CaveGrid:
         door=None,
         lights=(),
         image: str | Path | None = None,
+        edges=None,
+        edge_doors=None,
     ) -> "CaveGrid":
+        """The grid from plain arrays (``[row, col]``, feet). ``edges`` and ``edge_doors``:
+        an :class:`EdgeWalls`, an ``(east, south)`` pair of bool arrays (either None), or None;
+        a closed edge door walls its edge (as a closed door square is rock)."""
         w = np.asarray(width_ft, dtype=np.float64)
         h = np.asarray(height_ft, dtype=np.float64)
         if w.ndim != 2 or w.shape != h.shape:
@@ -118,6 +132,10 @@ class CaveGrid:
         if dr.shape != w.shape:
             raise ValueError(f"door must have shape {w.shape}, got {dr.shape}")
         r = r | dr
+        ed = _edge_layer(edge_doors, w.shape)
+        eg = _edge_layer(edges, w.shape)
+        if ed is not None:
+            eg = ed if eg is None else EdgeWalls.of(eg.east | ed.east, eg.south | ed.south, w.shape)
         w = np.where(r, 0.0, w)
         h = np.where(r, 0.0, h)
         return cls(
@@ -135,6 +153,8 @@ class CaveGrid:
             door=_frozen(dr, bool),
             lights=tuple(lights),
             image=None if image is None else Path(image),
+            edges=eg,
+            edge_doors=ed,
         )
 
     @property
@@ -171,11 +191,22 @@ class CaveGrid:
             name=self.name, points=self.points, description=self.description, source=self.source,
             units=self.units, glyphs=self.glyphs, legend=self.legend,
             door=self.door, lights=self.lights, image=self.image,
+            edges=self.edges, edge_doors=self.edge_doors,
         )
         kw.update(changes)
         w = kw.pop("width_ft")
         h = kw.pop("height_ft")
         return CaveGrid.from_arrays(w, h, **kw)
+
+
+def _edge_layer(layer, shape: tuple[int, int]) -> EdgeWalls | None:
+    """An edge layer given as :class:`EdgeWalls`, an ``(east, south)`` pair, or None."""
+    if layer is None:
+        return None
+    if isinstance(layer, EdgeWalls):
+        return EdgeWalls.of(layer.east, layer.south, shape)
+    east, south = layer
+    return EdgeWalls.of(east, south, shape)
 
 
 # =================================================================================================
