@@ -123,7 +123,7 @@ def _freeze(**arrays) -> dict:
     return arrays
 
 
-def _edge_masks(edges: EdgeWalls) -> np.ndarray:
+def edge_masks(edges: EdgeWalls) -> np.ndarray:
     """uint8 ``[row, col]``: bit d set when the step in ``DIRS[d]`` from the square crosses no
     walled edge, nor (diagonals) passes a corner one touches (§6.2, §6.8). The searches read
     it in the direction masks, so a map without edge walls pays nothing."""
@@ -185,7 +185,7 @@ def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
     prone = (mode == CRAWL) | (((mode == AWKWARD) | (mode == TIGHT)) & low_ceiling)
     dirs = direction_masks(mode, corner)
     if edges is not None:
-        dirs = dirs & _edge_masks(edges)
+        dirs = dirs & edge_masks(edges)
     arrays = _freeze(category=np.ascontiguousarray(fcat, dtype=np.uint8), mode=np.ascontiguousarray(mode),
                      mult=np.ascontiguousarray(mult), prone=np.ascontiguousarray(prone),
                      corner=np.ascontiguousarray(corner), squeezed=np.ascontiguousarray(squeezed),
