@@ -279,7 +279,7 @@ def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name:
             return f"{name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments"
         if increments > 1:
             mods["range"] = _mod("attack", "range_increment") * (increments - 1)
-        if not line_of_effect(w.grid.rock, attacker.squares, squares):
+        if not line_of_effect(w.grid.rock, attacker.squares, squares, edges=w.grid.edges):
             return f"no line of effect to {name}"
         return None
     reach = int(attack.reach_ft or attacker.reach_ft())
@@ -431,7 +431,7 @@ def _has_cover(w: World, attacker: Creature, target: Creature, ranged: bool) -> 
     key = (tuple(attacker.squares), tuple(target.squares), frozenset(creatures) if creatures else None)
     hit = w.cache.cover.get(key)  # rock is fixed: the same squares, the same answer
     if hit is None:
-        hit = w.cache.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures))
+        hit = w.cache.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures, edges=w.grid.edges))
     return hit
 
 
