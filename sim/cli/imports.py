@@ -149,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     comment = (f"Imported by `cavesim import {src.name}` from a Universal VTT file: widths measured from the\n"
                f"walls at {imported.resolution:g} px/ft, {options.feet_per_square:g}-ft squares, ceilings "
                + (f"from {options.ceiling_image.name}" if options.ceiling_image else f"{options.ceiling_ft:g} ft")
-               + ".\nClosed doors are the door layer (rock while closed); lights are [[light]] tables.")
+               + ".\nClosed doors are the door layer (rock while closed); walls and closed doors drawn on grid lines\n"
+               "are the edge layers (walls between squares); lights are [[light]] tables.")
     written = write_map(imported.grid, Path(args.out), fmt=args.format, comment=comment, image=imported.image_png)
     _summary(imported, written, args)
     return 0
@@ -195,11 +196,14 @@ def _summary(imported, written, args) -> None:
     body = body_for("medium")
     counts = category_counts(classify(grid, body)[floor])
     doors = int(grid.door.sum()) if grid.door is not None else 0
+    walls = 0 if grid.edges is None else grid.edges.count()
+    edge_doors = 0 if grid.edge_doors is None else grid.edge_doors.count()
     files = [str(p) for p in written.files]
     if args.json:
         print_json({
             "map": files[0], "files": files, "format": written.fmt, "name": grid.name,
             "cols": grid.cols, "rows": grid.rows, "floor": int(floor.sum()), "doors": doors,
+            "edge_walls": walls - edge_doors, "edge_doors": edge_doors,
             "lights": len(grid.lights), "points": {k: list(v) for k, v in grid.points.items()},
             "resolution_px_per_ft": imported.resolution, "fine_squares": imported.fine_squares,
             "image": imported.image_png is not None, "warnings": list(imported.warnings),
@@ -209,6 +213,7 @@ def _summary(imported, written, args) -> None:
     print(f"wrote {', '.join(files)}")
     n = int(floor.sum())
     print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n} floor, {plural(doors, 'closed-door square')}, "
+          f"{plural(walls - edge_doors, 'wall')} and {plural(edge_doors, 'closed door')} between squares, "
           f"{plural(len(grid.lights), 'light')}; widths measured at {imported.resolution:g} px/ft "
           f"({plural(imported.fine_squares, 'square')} re-measured finely)")
     print(f"floor squares for a Medium creature (space {body.space:g} ft, height {body.height:g} ft):")
