@@ -6,7 +6,8 @@ layer the wall would vanish for movement, sight and the chokepoint analysis. Her
 piece of a wall (or a closed door) that lies along a grid line, both ends within
 :data:`ON_LINE_SQ` of it **[PD]**, walls every edge of that line it covers for at least
 :data:`COVER_SQ` of the edge's length **[PD]**, provided the squares on both sides are floor (an
-edge beside rock separates already).
+edge beside rock separates already); a closed door is kept on its edge when either side is floor
+(a door out of the mapped floor stays a door, for a later change that opens it).
 
 Coordinates are squares, the map's top-left corner at ``(0, 0)`` (as :mod:`.uvtt` gives them).
 
@@ -132,9 +133,10 @@ def grid_line_edges(walls: Iterable[np.ndarray], floor: np.ndarray, *, doors: It
             r, c = (j, k - 1) if vertical else (k - 1, j)
             target = (out.door_e if vertical else out.door_s) if door >= wall else (out.wall_e if vertical else out.wall_s)
             target[r, c] = True
-    for e, s in (out.walls, out.doors):
-        e[:, :-1] &= f[:, :-1] & f[:, 1:]
+    for (e, s), both in ((out.walls, True), (out.doors, False)):
+        side = np.logical_and if both else np.logical_or
+        e[:, :-1] &= side(f[:, :-1], f[:, 1:])
         e[:, -1] = False
-        s[:-1, :] &= f[:-1, :] & f[1:, :]
+        s[:-1, :] &= side(f[:-1, :], f[1:, :])
         s[-1, :] = False
     return out
