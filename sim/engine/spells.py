@@ -31,6 +31,7 @@ from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
+from sim.terrain.edges import segment_clear
 from sim.terrain.geometry import (
     burst,
     center,
@@ -201,8 +202,8 @@ def burst_area(w: World, point, radius_ft: int) -> list[tuple[int, int]]:
 def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[int, int]]:
     """A line spell's squares (RULES §8 [PD]): the ray from the centre of the caster's space through
     the centre of the square ``toward``, every square whose interior it crosses outside the
-    caster's space, within ``length_ft`` of that space (5-10-5), up to the first rock square or the
-    map's edge (a line stops at rock; a 3.5 lightning bolt does not bounce)."""
+    caster's space, within ``length_ft`` of that space (5-10-5), up to the first rock square, wall
+    between squares or the map's edge (a line stops at rock; a 3.5 lightning bolt does not bounce)."""
     rows, cols = w.grid.rock.shape
     (cx, cy), (tx, ty) = center(c.squares), (toward[0] + 0.5, toward[1] + 0.5)
     dist = math.hypot(tx - cx, ty - cy)
@@ -216,6 +217,8 @@ def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[in
         x, y = q
         if not (0 <= x < cols and 0 <= y < rows) or w.grid.rock[y, x]:
             break
+        if w.grid.edges is not None and not segment_clear(w.grid.edges, (cx, cy), (x + 0.5, y + 0.5)):
+            break   # a wall between squares stops it too (docs/rules.md §6.8)
         if footprint_distance_ft(c.squares, [q]) > length_ft:
             break
         out.append(q)

@@ -213,9 +213,10 @@ def _edge_layer(layer, shape: tuple[int, int]) -> EdgeWalls | None:
 # The width the rock allows (DESIGN §5 "narrowest horizontal clearance")
 # =================================================================================================
 
-def open_runs(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def open_runs(floor: np.ndarray, edges: EdgeWalls | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Length (squares) of the horizontal and the vertical run of open squares through each
-    square; 0 on rock.
+    square; 0 on rock. A wall between squares (``edges``, docs/rules.md §6.8) ends a run as
+    rock does.
 
     >>> floor = np.array([[0, 0, 0, 0, 0],
     ...                   [0, 1, 1, 1, 0],
@@ -227,10 +228,23 @@ def open_runs(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ([0, 3, 3, 3, 0], [0, 3, 3, 3, 0])
     """
     floor = np.asarray(floor, dtype=bool)
-    return _row_runs(floor), _row_runs(floor.T).T
+    if edges is None:
+        return _row_runs(floor), _row_runs(floor.T).T
+    return _cut_runs(floor, edges.east), _cut_runs(floor.T, edges.south.T).T
 
 
-def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.ndarray:
+def _cut_runs(floor: np.ndarray, walls: np.ndarray) -> np.ndarray:
+    """:func:`_row_runs` with the runs cut where ``walls[r, c]`` walls the edge after cell
+    ``(r, c)``: the row is spread out with a gap cell between neighbours (open unless walled),
+    so a run of n squares is 2n - 1 cells long."""
+    rows, cols = floor.shape
+    wide = np.zeros((rows, 2 * cols - 1), dtype=bool)
+    wide[:, 0::2] = floor
+    wide[:, 1::2] = floor[:, :-1] & floor[:, 1:] & ~walls[:, :-1]
+    return (_row_runs(wide)[:, 0::2] + 1) // 2
+
+
+def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None, edges: EdgeWalls | None = None) -> np.ndarray:
     """The widest passage width (feet) the rock layout allows at each square (DESIGN §5):
     ``5 ft x min(horizontal run, vertical run)`` of open squares through it, optionally capped
     (open chambers); 0 on rock. A one-square corridor allows 5 ft, a two-square one 10 ft,
@@ -244,7 +258,7 @@ def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.
     >>> width_allowance_ft(floor)[1:3, 1:4].tolist()
     [[5.0, 10.0, 5.0], [0.0, 5.0, 0.0]]
     """
-    h, v = open_runs(floor)
+    h, v = open_runs(floor, edges)
     allow = SQUARE_FT * np.minimum(h, v).astype(np.float64)
     if cap_ft is not None:
         np.minimum(allow, cap_ft, out=allow)
@@ -274,11 +288,12 @@ def _row_runs(floor: np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=8)
 def effective_width_ft(grid: CaveGrid) -> np.ndarray:
     """The map's width capped by the rock around each square (read-only, cached per grid): a
-    one-square corridor drawn with a chamber glyph is still 5 ft wide. The crawl's single-file
-    test and the chokepoint analysis read passages with it; 0 on rock.
+    one-square corridor drawn with a chamber glyph is still 5 ft wide, and so is one between two
+    walls between squares (docs/rules.md §6.8). The crawl's single-file test and the chokepoint
+    analysis read passages with it; 0 on rock.
 
     >>> g = CaveGrid.from_arrays([[0, 0, 0], [30, 30, 30], [0, 0, 0]], [[0, 0, 0], [10, 10, 10], [0, 0, 0]])
     >>> effective_width_ft(g)[1].tolist()
     [5.0, 5.0, 5.0]
     """
-    return _frozen(np.minimum(grid.width_ft, width_allowance_ft(~grid.rock)), np.float64)
+    return _frozen(np.minimum(grid.width_ft, width_allowance_ft(~grid.rock, edges=grid.edges)), np.float64)
