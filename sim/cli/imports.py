@@ -212,9 +212,10 @@ def _summary(imported, written, args) -> None:
         return
     print(f"wrote {', '.join(files)}")
     n = int(floor.sum())
+    between = (f"{plural(walls - edge_doors, 'wall')} and {plural(edge_doors, 'closed door')} between squares, "
+               if walls else "")
     print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n} floor, {plural(doors, 'closed-door square')}, "
-          f"{plural(walls - edge_doors, 'wall')} and {plural(edge_doors, 'closed door')} between squares, "
-          f"{plural(len(grid.lights), 'light')}; widths measured at {imported.resolution:g} px/ft "
+          f"{between}{plural(len(grid.lights), 'light')}; widths measured at {imported.resolution:g} px/ft "
           f"({plural(imported.fine_squares, 'square')} re-measured finely)")
     print(f"floor squares for a Medium creature (space {body.space:g} ft, height {body.height:g} ft):")
     for cat in Category:

@@ -246,12 +246,13 @@ def write_map(grid: CaveGrid, out: str | Path, *, fmt: str = "auto", comment: st
     out = Path(out)
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
-    doors = (grid.door is not None and bool(grid.door.any())) or grid.edges is not None
+    door_squares = grid.door is not None and bool(grid.door.any())
+    doors = door_squares or grid.edges is not None
     written, form = grid, "layers"
     if fmt != "layers":
         if doors and fmt == "legend":
-            raise DataError(f"{out}: a map with closed doors or walls between squares is written with numeric "
-                            "layers (.npz), not a legend")
+            what = "closed doors" if door_squares else "walls between squares"
+            raise DataError(f"{out}: a map with {what} is written with numeric layers (.npz), not a legend")
         small = grid.cols <= ASCII_AUTO_MAX and grid.rows <= ASCII_AUTO_MAX
         lg = legend_grid(grid) if not doors and (fmt == "legend" or small) else None
         if lg is None and fmt == "legend":

@@ -91,7 +91,7 @@ def test_layers_round_trip(tmp_path):
     written = write_map(g, tmp_path / "p.toml")
     assert written.fmt == "layers"                       # a legend has no edges
     assert _same_edges(g, load_map(tmp_path / "p.toml"))
-    with pytest.raises(DataError, match="walls between squares"):
+    with pytest.raises(DataError, match="a map with walls between squares is written with numeric layers"):
         write_map(g, tmp_path / "q.toml", fmt="legend")
 
 
