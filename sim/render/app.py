@@ -87,6 +87,7 @@ class App:
         self.fps = fps
         self.running = True
         self._drag = None
+        self._mouse = None               # where the mouse was last seen over the window
         scene.resume_speed = scene.director.speed or 1.0
         self.frames = 0
 
@@ -159,13 +160,13 @@ class App:
         if play and sc.prompt is not None:   # a question over the map takes every key
             self._prompt_key(key, char)
             return
-        if play and key == pygame.K_ESCAPE and (self.driver.cancel_prompt() or self._cancel_aim()):
+        if play and key == pygame.K_ESCAPE and (self.driver.table.cancel_prompt() or self._cancel_aim()):
             return
         if play and key in (pygame.K_RETURN, pygame.K_KP_ENTER) and sc.aim is not None:
             self.driver.confirm_aim()
             return
         if play and key == pygame.K_d and mod & pygame.KMOD_SHIFT:
-            self.driver.toggle_dice(side=bool(mod & pygame.KMOD_CTRL))
+            self.driver.table.toggle_dice(side=bool(mod & pygame.KMOD_CTRL))
             return
         if play and mod & pygame.KMOD_CTRL and key in (pygame.K_z, pygame.K_y, pygame.K_s, pygame.K_o):
             {pygame.K_z: self.driver.undo, pygame.K_y: self.driver.redo,
@@ -180,7 +181,7 @@ class App:
         elif key == pygame.K_PERIOD and play:
             self.driver.request_step()
         elif key == pygame.K_g and play:
-            self.driver.dm_menu()
+            self.driver.table.dm_menu()
         elif key == pygame.K_LEFT and play and self.driver.enc.finished:
             self.driver.undo()
         elif key == pygame.K_HOME and play and self.driver.enc.finished:
@@ -260,7 +261,7 @@ class App:
 
         p = self.scene.prompt
         if key == pygame.K_ESCAPE:
-            self.driver.cancel_prompt()
+            self.driver.table.cancel_prompt()
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             p.key("", enter=True)
         elif key == pygame.K_BACKSPACE:
@@ -326,7 +327,7 @@ class App:
         return (float(x), float(y))
 
     def _refresh_hover(self) -> None:
-        if getattr(self, "_mouse", None) is not None:
+        if self._mouse is not None:
             self.scene.hover = None
             self.hover(self._mouse)
 

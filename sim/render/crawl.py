@@ -23,7 +23,6 @@ from sim.crawl.records import CrawlResult, Light, LightOut
 from sim.maps import palette
 from sim.render.hud import Hud, panel_box
 from sim.render.lighting import Lighting
-from sim.render.particles import ParticleSystem
 from sim.render.scene import Scene
 from sim.story.crawlwords import clock
 from sim.view import timeline as tl
@@ -107,21 +106,12 @@ class CrawlScene(Scene):
     # -- time ---------------------------------------------------------------------------------------------
     def reset(self, s: float = 0.0) -> None:
         """Show the crawl as it is at screen time ``s``: the fights before it applied at once."""
+        self.restart_view(s)
         m = self.model
-        m.__init__()
         m.apply(self.start_event)
         m.log.clear()
         m.round = 0
         d = self.director
-        d.queue.clear()
-        d.anims.clear()
-        d.created.clear()
-        d.started.clear()
-        d.t = d.t_prev = d.next_at = float(s)
-        self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
-        self._dispersed.clear()
-        self.hp_shown.clear()
-        self._snap = True
         self._fed: set[int] = set()
         self._extras: dict = {}
         self._fighting = -1
@@ -129,10 +119,8 @@ class CrawlScene(Scene):
         self._log_plan = self.plan.log_lines()
         self.finished = False
         self._where_key = None
-        self._cam_target = None
         if self.lighting is not None:   # what the party has seen is seen again from here on
-            self.lighting.explored.clear()
-            self.lighting._key = None
+            self.lighting.forget_explored()
         spec = self.result.spec
         m.log.append(LogLine(text=f"{spec.name}: {self.plan.caption(0.0)}", kind="crawl", round=0, tone="round"))
         for g in self.plan.segments:
@@ -491,7 +479,7 @@ class CrawlHud(Hud):
         surf.blit(title, (x, rect.centery - title.get_height() // 2))
         x += title.get_width() + 14
         spec = sc.result.spec
-        sub = t.render(f"{spec.grid.name}  ·  {sc.plan.origin()} » {sc.plan.goal()}  ·  seed {spec.seed}", 17,
+        sub = t.render(f"{spec.grid.name}  ·  {sc.plan.words.origin()} » {sc.plan.words.goal()}  ·  seed {spec.seed}", 17,
                        palette.UI_DIM)
         surf.blit(sub, (x, rect.centery - sub.get_height() // 2 + 1))
         right = rect.right - 12
@@ -593,10 +581,10 @@ class CrawlHud(Hud):
         t = self.text
         m = sc.model
         if r.arrived:
-            head = f"At {plan.goal()}"
+            head = f"At {plan.words.goal()}"
             rgb = palette.UI_ACCENT
         else:
-            head = f"Short of {plan.goal()}"
+            head = f"Short of {plan.words.goal()}"
             rgb = palette.UI_BAD
         body = [(head, 48, rgb),
                 (f"{clock(plan.total)} on the way  ·  {plan.total:g} rounds", 24, palette.UI_TEXT)]

@@ -23,7 +23,6 @@ Esc quits (asks first when there are unsaved edits).
 from __future__ import annotations
 
 import time
-from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +42,7 @@ from sim.editor.save import Autosaver, find_autosave, restore_patch, save
 from sim.maps import palette
 from sim.render.camera import Camera
 from sim.render.editor_draw import PANEL_W, STATUS_H, EditorDrawing
+from sim.render.hud import SIZE_NAMES
 from sim.render.text import Text
 
 LIVE_CHOKE_SQUARES = 512 * 512   # larger maps start with the live chokepoints off (G turns them on)
@@ -52,8 +52,9 @@ TOOL_KEYS = {pygame.K_b: "brush", pygame.K_e: "eraser", pygame.K_l: "line", pyga
 LAYER_KEYS = {pygame.K_w: "width", pygame.K_c: "ceiling", pygame.K_d: "difficult", pygame.K_k: "rock"}
 
 
-class EditorView(EditorDrawing):
-    """The editor's state on screen and its input handling (no main loop: :func:`run_editor`)."""
+class EditorView:
+    """The editor's state on screen and its input handling (no main loop: :func:`run_editor`);
+    its ``drawing`` (:class:`~sim.render.editor_draw.EditorDrawing`) draws it."""
 
     def __init__(self, doc: Document, out: Path, *, size=(1280, 800), fmt: str = "keep", chokepoints: bool = True,
                  worker: str = "process", clock=time.monotonic, autosave_every: float | None = None):
@@ -87,13 +88,7 @@ class EditorView(EditorDrawing):
         self.ask: str | None = None                 # "restore" | "quit"
         self.message = ("", 0.0, palette.UI_TEXT)
         self.running = True
-        self.frame_ms: deque[float] = deque(maxlen=600)
-        self._small: pygame.Surface | None = None    # the map at one pixel a square, all layers composed
-        self._small_key = None
-        self._small_version = -1
-        self._small_count = 0                       # bumps whenever _small changes (the scaled cache's key)
-        self._view_cache = None
-        self.palette_rects: list[tuple[pygame.Rect, object]] = []
+        self.drawing = EditorDrawing(self)
         self.auto = find_autosave(self.out, doc.shape)
         if self.auto is not None:
             self.ask = "restore"
@@ -108,11 +103,11 @@ class EditorView(EditorDrawing):
         self.r_panel = pygame.Rect(self.r_view.right, 0, w - self.r_view.right, h - STATUS_H)
         self.r_status = pygame.Rect(0, h - STATUS_H, w, STATUS_H)
         self.camera.view = (self.r_view.x, self.r_view.y, self.r_view.w, self.r_view.h)
-        self._view_cache = None
+        self.drawing.forget_view()
 
     def fit(self) -> None:
         self.camera.fit(cols=self.doc.cols, rows=self.doc.rows, margin=0.5)
-        self._view_cache = None
+        self.drawing.forget_view()
 
     def corner_at(self, pos) -> tuple[int, int] | None:
         """The grid corner nearest the screen point ``pos`` (the edge tool), or None off the view."""
@@ -227,7 +222,7 @@ class EditorView(EditorDrawing):
             mx, my = pygame.mouse.get_pos()
             if self.r_view.collidepoint(mx, my):
                 self.camera.zoom_at(1 if event.y > 0 else -1, mx, my)
-                self._view_cache = None
+                self.drawing.forget_view()
         elif event.type == pygame.MOUSEBUTTONDOWN:
             self.press(event.pos, event.button, pygame.key.get_mods())
         elif event.type == pygame.MOUSEMOTION:
@@ -354,6 +349,36 @@ class EditorView(EditorDrawing):
         elif e["what"] == "rename" and text:
             self.do(O.PointOp(e["name"], rename=text))
 
+    def status_text(self) -> str:
+        """The status bar's words for the square under the cursor: where it is, its values, the
+        category of the chosen size there, a named point, a chokepoint."""
+        sq = self.hover
+        d = self.doc
+        if sq is None:
+            return "move the cursor over the map"
+        x, y = sq
+        parts = [f"x {x}  y {y}"]
+        if d.door[y, x]:
+            parts.append("closed door (rock while closed)")
+        elif d.rock[y, x]:
+            parts.append("rock")
+        else:
+            parts.append(f"width {self.fmt_len(float(d.width[y, x]))}")
+            parts.append(f"ceiling {self.fmt_len(float(d.ceiling[y, x]))}")
+            if d.difficult[y, x]:
+                parts.append("difficult")
+        cat = self.cats.at(self.size_index, sq)
+        parts.append(f"{SIZE_NAMES[self.size_index]}: {cat.label}")
+        name = self._point_at(sq)
+        if name:
+            parts.append(f"point '{name}'")
+        res = self.chokes.result
+        if res is not None and self.show_chokes and res.layout.neck.shape == d.shape:
+            k = int(res.layout.neck[y, x])
+            if k:
+                parts.append(f"chokepoint C{k}")
+        return "   ·   ".join(parts)
+
     def _point_at(self, sq) -> str | None:
         for name, p in self.doc.points.items():
             if tuple(p) == tuple(sq):
@@ -364,7 +389,7 @@ class EditorView(EditorDrawing):
         if self.ask or self.entry is not None:
             return
         if self.r_panel.collidepoint(pos) and button == 1:
-            for rect, v in self.palette_rects:
+            for rect, v in self.drawing.palette_rects:
                 if rect.collidepoint(pos):
                     self.values[self.layer] = v
                     self.toast(f"{self.layer} = {self.value_text()}", 1.5)
@@ -426,7 +451,7 @@ class EditorView(EditorDrawing):
             start, last = self.pan
             self.camera.pan_pixels(pos[0] - last[0], pos[1] - last[1])
             self.pan = (start, pos)
-            self._view_cache = None
+            self.drawing.forget_view()
         sq = self.square_at(pos)
         self.hover = sq
         g = self.gesture
@@ -500,6 +525,9 @@ class EditorView(EditorDrawing):
         return np.zeros(0, dtype=np.int64)
 
     # -- drawing ---------------------------------------------------------------------------------------------
+    def draw(self, surf: pygame.Surface) -> None:
+        """The window's frame (:meth:`EditorDrawing.draw`)."""
+        self.drawing.draw(surf)
 
     def close(self) -> None:
         self.chokes.close()

@@ -1,18 +1,25 @@
-"""How the map editor's window is drawn (:class:`EditorDrawing`, a part of
-:class:`sim.render.editor.EditorView`): the active layer, the other layers and a category overlay
+"""How the map editor's window is drawn (:class:`EditorDrawing`, a component of
+:class:`sim.render.editor.EditorView` that reads what :class:`EditorScreen` declares): the active layer, the other layers and a category overlay
 over it, the chokepoints, the named points, the brush preview, the side panel, the status bar
 with the square under the cursor, and help and toasts. Nothing here changes the document."""
 
 from __future__ import annotations
 
 import time
+from collections import deque
+from pathlib import Path
+from typing import Callable, Protocol
 
 import numpy as np
 import pygame
 
+from sim.editor.live import Categories, Chokepoints
 from sim.editor.model import LAYERS, Document
+from sim.editor.save import Autosave
 from sim.maps import palette
+from sim.render.camera import Camera
 from sim.render.hud import SIZE_NAMES, panel_box
+from sim.render.text import Text
 
 TOOLS = ("brush", "eraser", "line", "rect", "circle", "fill", "pick", "point", "edge")
 PANEL_W = 290
@@ -64,22 +71,83 @@ def layer_rgb(doc: Document, layer: str, box=None) -> np.ndarray:
     return rgb.astype(np.uint8)
 
 
+class EditorScreen(Protocol):
+    """What the drawing reads of the editor window (:class:`~sim.render.editor.EditorView`): the
+    document and where it is saved, the layer, tool, brush and values chosen, the overlays shown,
+    the live rules, the cursor and the gesture under way, the question or typed entry open, the
+    toast, the window's three areas, the camera and the text cache."""
+
+    doc: Document
+    out: Path
+    text: Text
+    camera: Camera
+    clock: Callable[[], float]
+    layer: str
+    tool: str
+    brush: int
+    shape: str
+    values: dict[str, float | bool]
+    overlay: int | None
+    size_index: int
+    show_chokes: bool
+    show_help: bool
+    cats: Categories
+    chokes: Chokepoints
+    hover: tuple[int, int] | None
+    gesture: dict | None
+    entry: dict | None
+    ask: str | None
+    auto: Autosave | None
+    message: tuple[str, float, palette.RGB]
+    r_view: pygame.Rect
+    r_panel: pygame.Rect
+    r_status: pygame.Rect
+
+    def value_text(self, layer: str | None = None) -> str: ...
+
+    def palette_entries(self) -> list[tuple[object, str]]: ...
+
+    def preview_squares(self) -> np.ndarray: ...
+
+    def status_text(self) -> str: ...
+
+
 class EditorDrawing:
-    """The drawing half of the editor window (its state lives in EditorView)."""
+    """The editor window's drawing, a component of :class:`~sim.render.editor.EditorView` (its
+    ``drawing``): it reads the window's state (:class:`EditorScreen`) and keeps only what drawing
+    needs -- the composed one-pixel map and the scaled view (redrawn by the boxes an edit
+    changed), the brush preview, the palette's rows where they were drawn (for clicks) and the
+    time each frame took."""
+
+    def __init__(self, view: EditorScreen):
+        self.view = view
+        self._small: pygame.Surface | None = None    # the map at one pixel a square, all layers composed
+        self._small_key = None
+        self._small_version = -1
+        self._small_count = 0                       # bumps whenever _small changes (the scaled cache's key)
+        self._view_cache = None
+        self._preview_key = None
+        self._preview = None
+        self.palette_rects: list[tuple[pygame.Rect, object]] = []   # the palette's rows as last drawn
+        self.frame_ms: deque[float] = deque(maxlen=600)             # how long the last frames took to draw
+
+    def forget_view(self) -> None:
+        """The scaled view is drawn anew at the next frame (the zoom, the pan or the window changed)."""
+        self._view_cache = None
 
     def composite(self, box=None) -> np.ndarray:
         """The map's picture at one RGB a square for ``box`` (``r0, c0, r1, c1``; default all):
         the active layer, the category overlay for the chosen size, the chokepoints tinted."""
-        d = self.doc
+        d = self.view.doc
         r0, c0, r1, c1 = box if box is not None else (0, 0, d.rows, d.cols)
-        rgb = layer_rgb(d, self.layer, (r0, c0, r1, c1)).astype(np.float32)
+        rgb = layer_rgb(d, self.view.layer, (r0, c0, r1, c1)).astype(np.float32)
         floor = ~d.rock[r0:r1, c0:c1]
-        if self.overlay is not None:
-            cats = self.cats.get(self.overlay)[r0:r1, c0:c1]
+        if self.view.overlay is not None:
+            cats = self.view.cats.get(self.view.overlay)[r0:r1, c0:c1]
             lut = np.array([palette.category_rgb(i) for i in range(7)], dtype=np.float32)
             rgb[floor] = rgb[floor] * 0.45 + lut[cats[floor]] * 0.55
-        res = self.chokes.result
-        if self.show_chokes and res is not None and res.layout.neck.shape == d.shape and self.camera.ts < 16:
+        res = self.view.chokes.result
+        if self.view.show_chokes and res is not None and res.layout.neck.shape == d.shape and self.view.camera.ts < 16:
             neck = (res.layout.neck[r0:r1, c0:c1] > 0) & floor
             k = 0.3 if res.version != d.version else 0.5
             rgb[neck] = rgb[neck] * (1 - k) + np.array(CHOKE_RGB, np.float32) * k
@@ -88,9 +156,9 @@ class EditorDrawing:
     def _small_map(self) -> tuple[pygame.Surface, list | None]:
         """The composed map at one pixel a square, brought up to date: only the changed boxes
         are composed again. Returns it and the boxes changed (None: all of it)."""
-        d = self.doc
-        res = self.chokes.result
-        key = (self.layer, self.overlay, self.show_chokes, id(res), d.shape, self.camera.ts < 16)
+        d = self.view.doc
+        res = self.view.chokes.result
+        key = (self.view.layer, self.view.overlay, self.view.show_chokes, id(res), d.shape, self.view.camera.ts < 16)
         boxes = None if (self._small is None or key != self._small_key) else d.boxes_since(self._small_version)
         if boxes is None:
             self._small = pygame.surfarray.make_surface(np.ascontiguousarray(self.composite().transpose(1, 0, 2)))
@@ -106,20 +174,20 @@ class EditorDrawing:
         return self._small, boxes
 
     def _visible(self) -> tuple[int, int, int, int]:
-        cam = self.camera
-        x0, y0 = cam.to_world(self.r_view.x, self.r_view.y)
-        x1, y1 = cam.to_world(self.r_view.right, self.r_view.bottom)
+        cam = self.view.camera
+        x0, y0 = cam.to_world(self.view.r_view.x, self.view.r_view.y)
+        x1, y1 = cam.to_world(self.view.r_view.right, self.view.r_view.bottom)
         c0, r0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
-        c1, r1 = min(self.doc.cols, int(np.ceil(x1)) + 1), min(self.doc.rows, int(np.ceil(y1)) + 1)
+        c1, r1 = min(self.view.doc.cols, int(np.ceil(x1)) + 1), min(self.view.doc.rows, int(np.ceil(y1)) + 1)
         return r0, c0, max(r0, r1), max(c0, c1)
 
     def draw(self, surf: pygame.Surface) -> None:
         t0 = time.perf_counter()
         surf.fill(palette.UI_BG)
         clip = surf.get_clip()
-        surf.set_clip(self.r_view)
+        surf.set_clip(self.view.r_view)
         self._draw_map(surf)
-        if self.show_chokes:
+        if self.view.show_chokes:
             self._draw_chokes(surf)
         self._draw_edges(surf)
         self._draw_points(surf)
@@ -138,7 +206,7 @@ class EditorDrawing:
         r0, c0, r1, c1 = self._visible()
         if r1 <= r0 or c1 <= c0:
             return
-        ts = self.camera.ts
+        ts = self.view.camera.ts
         key = (self._small_count, r0, c0, r1, c1, ts)
         if self._view_cache is None or self._view_cache[0] != key:
             big = pygame.Surface(((c1 - c0) * ts, (r1 - r0) * ts))
@@ -150,13 +218,13 @@ class EditorDrawing:
                 box = (max(r0, br0), max(c0, bc0), min(r1, br1), min(c1, bc1))
                 if box[0] < box[2] and box[1] < box[3]:
                     self._render_region(small, big, (r0, c0), box, ts)
-        sx, sy = self.camera.to_screen(c0, r0)
+        sx, sy = self.view.camera.to_screen(c0, r0)
         surf.blit(self._view_cache[1], (int(round(sx)), int(round(sy))))
 
     def _render_region(self, small, big, origin, box, ts: int) -> None:
         """Scale ``box`` (map squares) of the one-pixel map into ``big`` (whose top-left square
         is ``origin``), with grid lines, rubble marks and, zoomed in, the values."""
-        d = self.doc
+        d = self.view.doc
         r0, c0, r1, c1 = box
         oy, ox = (r0 - origin[0]) * ts, (c0 - origin[1]) * ts
         w, h = (c1 - c0) * ts, (r1 - r0) * ts
@@ -179,8 +247,8 @@ class EditorDrawing:
     def _draw_numbers(self, big, origin, box, ts) -> None:
         """Zoomed in, each floor square shows the active layer's value and, smaller, the other one
         (width or ceiling) in the map's units."""
-        d = self.doc
-        main, other = (d.ceiling, d.width) if self.layer == "ceiling" else (d.width, d.ceiling)
+        d = self.view.doc
+        main, other = (d.ceiling, d.width) if self.view.layer == "ceiling" else (d.width, d.ceiling)
         conv = 0.3 if d.units == "m" else 1.0
         r0, c0, r1, c1 = box
         for rr in range(r0, r1):
@@ -188,25 +256,25 @@ class EditorDrawing:
                 if d.rock[rr, cc]:
                     continue
                 x, y = (cc - origin[1]) * ts, (rr - origin[0]) * ts
-                s = self.text.render(f"{main[rr, cc] * conv:.3g}", 15, palette.UI_TEXT, outline=(0, 0, 0))
+                s = self.view.text.render(f"{main[rr, cc] * conv:.3g}", 15, palette.UI_TEXT, outline=(0, 0, 0))
                 big.blit(s, (x + 3, y + 2))
                 if ts >= 40:
-                    s2 = self.text.render(f"{other[rr, cc] * conv:.3g}", 13, palette.UI_DIM, outline=(0, 0, 0))
+                    s2 = self.view.text.render(f"{other[rr, cc] * conv:.3g}", 13, palette.UI_DIM, outline=(0, 0, 0))
                     big.blit(s2, (x + ts - s2.get_width() - 2, y + ts - s2.get_height() - 1))
 
     def _sq_rect(self, x: int, y: int) -> pygame.Rect:
-        sx, sy = self.camera.to_screen(x, y)
-        ts = self.camera.ts
+        sx, sy = self.view.camera.to_screen(x, y)
+        ts = self.view.camera.ts
         return pygame.Rect(int(round(sx)), int(round(sy)), ts, ts)
 
     def _draw_chokes(self, surf) -> None:
         """Labels and, zoomed in, outlines of the chokepoints (zoomed out, their squares are tinted
         in the map instead)."""
-        res = self.chokes.result
-        ts = self.camera.ts
-        if res is None or res.layout.neck.shape != self.doc.shape or ts < 8:
+        res = self.view.chokes.result
+        ts = self.view.camera.ts
+        if res is None or res.layout.neck.shape != self.view.doc.shape or ts < 8:
             return
-        stale = res.version != self.doc.version
+        stale = res.version != self.view.doc.version
         rgb = palette.shade(CHOKE_RGB, 0.6) if stale else CHOKE_RGB
         r0, c0, r1, c1 = self._visible()
         if ts >= 16:
@@ -217,20 +285,20 @@ class EditorDrawing:
             x, y = ch.at
             if c0 <= x < c1 and r0 <= y < r1:
                 label = f"{ch.id} {ch.width_ft:g} ft" if ts >= 16 else ch.id
-                s = self.text.render(label, 15, rgb, outline=(0, 0, 0))
+                s = self.view.text.render(label, 15, rgb, outline=(0, 0, 0))
                 r = self._sq_rect(x, y)
                 surf.blit(s, (r.centerx - s.get_width() // 2, r.y - s.get_height()))
 
     def _draw_points(self, surf) -> None:
-        ts = self.camera.ts
-        for name, (x, y) in self.doc.points.items():
-            g = self.gesture
+        ts = self.view.camera.ts
+        for name, (x, y) in self.view.doc.points.items():
+            g = self.view.gesture
             if g is not None and g["tool"] == "move" and g["name"] == name:
                 x, y = g["end"]
             r = self._sq_rect(x, y)
             pygame.draw.circle(surf, palette.UI_ACCENT, r.center, max(3, ts // 3))
             pygame.draw.circle(surf, (0, 0, 0), r.center, max(3, ts // 3), 1)
-            s = self.text.render(name, 16, palette.UI_ACCENT, outline=(0, 0, 0))
+            s = self.view.text.render(name, 16, palette.UI_ACCENT, outline=(0, 0, 0))
             surf.blit(s, (r.right + 2, r.centery - s.get_height() // 2))
 
     def _draw_edges(self, surf) -> None:
@@ -252,23 +320,23 @@ class EditorDrawing:
                              self.camera.to_screen(*g["end"]), width)
 
     def _draw_preview(self, surf) -> None:
-        idx = self.preview_squares()
+        idx = self.view.preview_squares()
         if idx.size == 0:
             return
-        ts = self.camera.ts
+        ts = self.view.camera.ts
         key = (idx.tobytes(), ts)
-        if getattr(self, "_preview_key", None) != key:
+        if self._preview_key != key:
             self._preview_key = key
             self._preview = self._preview_surface(idx, ts)
         if self._preview is None:
             return
         (r0, c0), fill = self._preview
-        ox, oy = self.camera.to_screen(c0, r0)
+        ox, oy = self.view.camera.to_screen(c0, r0)
         surf.blit(fill, (int(round(ox)), int(round(oy))))
 
     def _preview_surface(self, idx: np.ndarray, ts: int):
         """A translucent white fill of the squares with the outline of the whole shape."""
-        rr, cc = np.divmod(idx, self.doc.cols)
+        rr, cc = np.divmod(idx, self.view.doc.cols)
         r0, c0 = int(rr.min()), int(cc.min())
         h, w = int(rr.max()) - r0 + 1, int(cc.max()) - c0 + 1
         if w * ts > 8000 or h * ts > 8000:
@@ -290,16 +358,16 @@ class EditorDrawing:
 
     # -- panel and status ---------------------------------------------------------------------------------------
     def _draw_panel(self, surf) -> None:
-        r = self.r_panel
+        r = self.view.r_panel
         pygame.draw.rect(surf, palette.UI_PANEL, r)
         pygame.draw.line(surf, palette.UI_EDGE, r.topleft, r.bottomleft)
-        t = self.text
+        t = self.view.text
         x, y = r.x + 12, r.y + 10
-        d = self.doc
-        title = t.render(d.name or self.out.stem, 22, palette.UI_ACCENT)
+        d = self.view.doc
+        title = t.render(d.name or self.view.out.stem, 22, palette.UI_ACCENT)
         surf.blit(title, (x, y))
         y += 24
-        sub = f"{self.out.name} · {d.cols}x{d.rows} · {d.units}" + ("  · unsaved" if d.dirty else "")
+        sub = f"{self.view.out.name} · {d.cols}x{d.rows} · {d.units}" + ("  · unsaved" if d.dirty else "")
         surf.blit(t.render(sub, 16, palette.UI_BAD if d.dirty else palette.UI_DIM), (x, y))
         y += 24
 
@@ -315,17 +383,17 @@ class EditorDrawing:
 
         heading("LAYER")
         for k in LAYERS:
-            row(f"{LAYER_WORDS[k]}  {self.value_text(k)}", k == self.layer)
+            row(f"{LAYER_WORDS[k]}  {self.view.value_text(k)}", k == self.view.layer)
         y += 4
         heading("TOOL")
         for k in TOOLS:
-            row(TOOL_WORDS[k], k == self.tool)
-        row(f"brush {self.brush} {self.shape}  ([ ] size, S shape)")
+            row(TOOL_WORDS[k], k == self.view.tool)
+        row(f"brush {self.view.brush} {self.view.shape}  ([ ] size, S shape)")
         y += 4
-        heading(f"PALETTE ({SIZE_NAMES[self.size_index]})  , . or click")
+        heading(f"PALETTE ({SIZE_NAMES[self.view.size_index]})  , . or click")
         self.palette_rects = []
-        cur = self.values[self.layer]
-        for v, what in self.palette_entries()[:12]:
+        cur = self.view.values[self.view.layer]
+        for v, what in self.view.palette_entries()[:12]:
             if y > r.bottom - 60:
                 break
             rect = pygame.Rect(x, y, r.w - 24, 18)
@@ -338,82 +406,54 @@ class EditorDrawing:
             y += 19
         y += 4
         heading("RULES LIVE")
-        ov = "off (1-9)" if self.overlay is None else SIZE_NAMES[self.overlay]
+        ov = "off (1-9)" if self.view.overlay is None else SIZE_NAMES[self.view.overlay]
         row(f"categories: {ov}")
-        res = self.chokes.result
-        if not self.show_chokes:
+        res = self.view.chokes.result
+        if not self.view.show_chokes:
             row("chokepoints: hidden (G)")
         elif res is None:
             row("chokepoints: working...")
         else:
-            state = "updating..." if self.chokes.stale else f"{res.seconds * 1000:.0f} ms"
+            state = "updating..." if self.view.chokes.stale else f"{res.seconds * 1000:.0f} ms"
             row(f"chokepoints: {len(res.layout.chokepoints)}  ({state})")
         surf.blit(t.render("H help  ·  Ctrl-S save  ·  Esc quit", 16, palette.UI_DIM), (x, r.bottom - 22))
 
-    def status_text(self) -> str:
-        sq = self.hover
-        d = self.doc
-        if sq is None:
-            return "move the cursor over the map"
-        x, y = sq
-        parts = [f"x {x}  y {y}"]
-        if d.door[y, x]:
-            parts.append("closed door (rock while closed)")
-        elif d.rock[y, x]:
-            parts.append("rock")
-        else:
-            parts.append(f"width {self.fmt_len(float(d.width[y, x]))}")
-            parts.append(f"ceiling {self.fmt_len(float(d.ceiling[y, x]))}")
-            if d.difficult[y, x]:
-                parts.append("difficult")
-        cat = self.cats.at(self.size_index, sq)
-        parts.append(f"{SIZE_NAMES[self.size_index]}: {cat.label}")
-        name = self._point_at(sq)
-        if name:
-            parts.append(f"point '{name}'")
-        res = self.chokes.result
-        if res is not None and self.show_chokes and res.layout.neck.shape == d.shape:
-            k = int(res.layout.neck[y, x])
-            if k:
-                parts.append(f"chokepoint C{k}")
-        return "   ·   ".join(parts)
-
     def _draw_status(self, surf) -> None:
-        r = self.r_status
+        r = self.view.r_status
         pygame.draw.rect(surf, palette.UI_BG, r)
         pygame.draw.line(surf, palette.UI_EDGE, r.topleft, r.topright)
-        s = self.text.render(self.status_text(), 18, palette.UI_TEXT)
+        s = self.view.text.render(self.view.status_text(), 18, palette.UI_TEXT)
         surf.blit(s, (r.x + 10, r.centery - s.get_height() // 2))
-        tool = f"{self.tool} {self.brush} {self.shape}  ·  {self.layer} = {self.value_text()}"
-        s2 = self.text.render(tool, 18, palette.UI_ACCENT)
+        tool = f"{self.view.tool} {self.view.brush} {self.view.shape}  ·  {self.view.layer} = {self.view.value_text()}"
+        s2 = self.view.text.render(tool, 18, palette.UI_ACCENT)
         surf.blit(s2, (r.right - s2.get_width() - 10, r.centery - s2.get_height() // 2))
 
     def _box(self, surf, lines: list[str], *, colour=palette.UI_TEXT, top: int | None = None) -> None:
-        t = self.text
+        t = self.view.text
         w = max(t.size(s, 18)[0] for s in lines) + 28
         h = 22 * len(lines) + 16
-        rect = pygame.Rect(self.r_view.centerx - w // 2, top if top is not None else self.r_view.centery - h // 2, w, h)
+        rect = pygame.Rect(self.view.r_view.centerx - w // 2, top if top is not None else self.view.r_view.centery - h // 2, w, h)
         panel_box(surf, rect, alpha=235)
         for i, s in enumerate(lines):
             surf.blit(t.render(s, 18, colour if i == 0 else palette.UI_TEXT), (rect.x + 14, rect.y + 9 + 22 * i))
 
     def _draw_overlays(self, surf) -> None:
-        text, until, colour = self.message
-        if text and self.clock() < until:
-            s = self.text.render(text, 18, colour, outline=(0, 0, 0))
-            surf.blit(s, (self.r_view.x + 12, self.r_view.bottom - s.get_height() - 10))
-        if self.show_help:
+        text, until, colour = self.view.message
+        if text and self.view.clock() < until:
+            s = self.view.text.render(text, 18, colour, outline=(0, 0, 0))
+            surf.blit(s, (self.view.r_view.x + 12, self.view.r_view.bottom - s.get_height() - 10))
+        if self.view.show_help:
             self._box(surf, ["Map editor keys"] + list(HELP_LINES), colour=palette.UI_ACCENT)
-        if self.entry is not None:
-            e = self.entry
-            what = {"value": f"{self.layer} in {self.doc.units} (0 = rock)", "name": "name of the new point",
+        if self.view.entry is not None:
+            e = self.view.entry
+            what = {"value": f"{self.view.layer} in {self.view.doc.units} (0 = rock)", "name": "name of the new point",
                     "rename": f"new name for '{e.get('name', '')}'"}[e["what"]]
             self._box(surf, [f"Type the {what}, Enter to accept, Esc to cancel", f"> {e['text']}_"],
                       colour=palette.UI_ACCENT)
-        if self.ask == "restore":
-            self._box(surf, [f"An autosave of this map from {self.auto.when()} was not saved",
+        if self.view.ask == "restore":
+            self._box(surf, [f"An autosave of this map from {self.view.auto.when()} was not saved",
                              "(the editor did not close normally).",
                              "Y: restore it (Ctrl-Z takes it back)   N: discard it"], colour=palette.UI_ACCENT)
-        elif self.ask == "quit":
+        elif self.view.ask == "quit":
             self._box(surf, ["Unsaved changes", "Ctrl-S: save and quit   Esc: quit without saving",
                              "any other key: keep editing"], colour=palette.UI_BAD)

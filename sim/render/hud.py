@@ -85,6 +85,8 @@ class Hud:
         self._panel_key = None
         self.log_scroll = 0
         self._page_start = 0
+        self._log_top = 0              # an export's log top so far (it moves down, never up)
+        self._legend_cache = None      # (key, image) of the legend painted last
         self._wrapped: dict = {}
         self._legend_key = None
         self._legend = None
@@ -318,7 +320,7 @@ class Hud:
         y = self._selected(surf, inner.x, y, inner.w)
         y += 8
         if getattr(self.scene, "steady_log", False):   # an export: the log moves down for a taller card, never up
-            y = self._log_top = max(y, getattr(self, "_log_top", 0))
+            y = self._log_top = max(y, self._log_top)
         bottom = inner.bottom
         self._legend_local = None
         if self.scene.show_legend:   # the legend sits at the foot of the panel, off the map
@@ -486,7 +488,7 @@ class Hud:
         shade, the category colours of the overlay shown, reach and travel-time marks, the
         teams; the short entries in two columns when the box is wide enough (the side panel's)."""
         key = (self._legend_items_key(), w)
-        cached = getattr(self, "_legend_cache", None)
+        cached = self._legend_cache
         if cached is None or cached[0] != key:
             self._legend_cache = (key, self._paint_legend(w))
         return self._legend_cache[1]

@@ -151,6 +151,12 @@ class Lighting:
         self._image_id = 0
 
     # -- state -------------------------------------------------------------------------------------
+    def forget_explored(self) -> None:
+        """No side has explored anything yet (a crawl shown again from an earlier point): the
+        image is worked out anew at the next refresh."""
+        self.explored.clear()
+        self._key = None
+
     def cycle_view(self) -> str:
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
         self.follow_actor = False

@@ -67,6 +67,8 @@ class ParticleSystem:
         self.t = 0.0
         self.clouds: dict[str, Cloud] = {}
         self.rng = np.random.default_rng([self.seed, 7])
+        self._n_params = -1   # how many particles the per-kind constants were worked out for (_params)
+        self._k_dt = None     # the step the per-step factors were worked out for
         self._alloc(0)
 
     # -- storage -------------------------------------------------------------------------------------
@@ -258,7 +260,7 @@ class ParticleSystem:
         n = len(self.pos)
         if n == 0:
             return
-        if getattr(self, "_n_params", -1) != n:
+        if self._n_params != n:
             self._params()
         self.prev[:] = self.pos
         scattering = bool(self.scatter.any())
@@ -353,7 +355,7 @@ class ParticleSystem:
                     cl.visible = cl.strength
 
     def _k_resp(self, dt: float) -> np.ndarray:
-        if getattr(self, "_k_dt", None) != dt:
+        if self._k_dt != dt:
             self._k_dt = dt
             self._k = np.minimum(1.0, self._resp * dt)
         return self._k

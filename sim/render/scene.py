@@ -81,7 +81,7 @@ class Scene:
         self.hp_shown: dict[str, float] = {}
         self.autoplay = True
         self.awaiting_input = False      # play: the acting creature waits for the user
-        self.prompt = None               # play: a question over the map (render.table.Prompt): a die, the DM's hand
+        self.prompt = None               # play: a question over the map (view.table.Prompt): a die, the DM's hand
         self.aim = None                  # play: an area spell aimed, waiting for a second click or Enter
         self.paused = False              # play: Space; the turns of creatures nobody controls wait
         self.hit_lines: list[str] = []   # play: the chance to hit the enemy under the cursor (render.tablehud)
@@ -99,6 +99,7 @@ class Scene:
         self.steady_clock = False        # clocks run every frame (True: they tick once a screen second, as in a GIF export)
         self.steady_log = False          # the log starts below the acting card (True: no higher than before; a GIF export's log shifted at every turn)
         self._cam_target = None
+        self._cam_move = None            # the camera's glide under way: (from, to, start clock)
         self._zoom_f = None
         self.frames = 0
         self.bars: dict = {}             # hp bar images
@@ -194,7 +195,7 @@ class Scene:
             # a new framing: one smooth move there (a fixed time, so the view is still most of the time)
             self._cam_move = ((cam.cx, cam.cy, self._zoom_f), target, self.clock)
             self._cam_target = target
-        move = getattr(self, "_cam_move", None)
+        move = self._cam_move
         if move is not None:
             (x0, y0, z0), (x1, y1, z1), t0 = move
             q = easing.ease_in_out_cubic((self.clock - t0) / self.camera_glide) if self.camera_glide > 0 else 1.0
@@ -220,6 +221,18 @@ class Scene:
         self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
         self._dispersed.clear()
         self.hp_shown.clear()
+
+    def restart_view(self, t: float) -> None:
+        """Forget everything shown and start the director again at screen time ``t`` (a crawl
+        shown from a point of its journey): the view model empty, no animation, new particles,
+        the hp bars forgotten, the swarms snapping into place and the camera choosing anew."""
+        self.model.reset()
+        self.director.rewind(t)
+        self.particles = ParticleSystem(seed=self.seed, rock=self.grid.rock, band=self.passage_band)
+        self._dispersed.clear()
+        self.hp_shown.clear()
+        self._snap = True
+        self._cam_target = None
 
     def show_live(self, world: World) -> None:
         """Put another live fight behind the view (a saved game loaded, a step undone): what is

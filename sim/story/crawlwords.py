@@ -13,7 +13,7 @@ clock.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from sim.crawl.records import (
     ArmorOff,
@@ -135,9 +135,36 @@ def join_names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+class Moment(Protocol):
+    """A part of the crawl on screen as its words need it (a
+    :class:`~sim.view.crawlplan.Segment`): its kind, the timeline entries it shows, its fight."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def entries(self) -> tuple[int, ...]: ...
+
+    @property
+    def fight(self) -> int: ...
+
+
 class CrawlWords:
-    """Captions and sentences of a CrawlPlan (uses its result, spec, grid, route, timeline, party,
-    labels, total, ``segment_at`` and ``waiting_for``)."""
+    """Captions and sentences of a crawl on screen, a component of
+    :class:`~sim.view.crawlplan.CrawlPlan` (its ``words``). ``result``: the crawl; ``labels``:
+    each creature's name on screen; ``segment_at(s)``: the part shown at screen time ``s``;
+    ``waiting_for(s)``: who waits for whom then (None: nobody)."""
+
+    def __init__(self, result: CrawlResult, labels: dict[str, str], *, segment_at: Callable[[float], Moment],
+                 waiting_for: Callable[[float], "tuple[list[str], str] | None"]):
+        self.result = result
+        self.spec = result.spec
+        self.grid = result.spec.grid
+        self.total = float(result.total_rounds)
+        self.party = [m.id for m in result.spec.party]
+        self.labels = labels
+        self.segment_at = segment_at
+        self.waiting_for = waiting_for
 
     def name(self, cid: str) -> str:
         return self.labels.get(cid, cid)
@@ -167,7 +194,7 @@ class CrawlWords:
 
     def entry_text(self, i: int) -> str:
         """A timeline entry in words, for the caption and the log."""
-        e = self.timeline[i]
+        e = self.result.timeline[i]
         who = self.names(e.who)
         many = len(e.who) > 1 and who != "The party"
         if isinstance(e, Stretch):
@@ -224,7 +251,7 @@ class CrawlWords:
         """What the caption says at screen time ``s`` (fights: the renderer's own)."""
         g = self.segment_at(s)
         if g.kind == "intro":
-            sq = len(self.route) - 1
+            sq = len(self.result.route) - 1
             return (f"From {self.origin()} to {self.goal()}: {sq} squares ({sq * 5} ft); marching order "
                     f"{', '.join(self.name(c) for c in self.party)}")
         if g.kind == "outro":

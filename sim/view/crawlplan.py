@@ -217,11 +217,11 @@ class _Track:
     prone: list[bool] = field(default_factory=list)
 
 
-class CrawlPlan(CrawlWords):
+class CrawlPlan:
     """The crawl on screen: the schedule (crawl time <-> screen time), who is where, what the
     caption says. ``start``: the crawl's opening ``encounter_start`` event (every creature's id,
     name, size and square, from :func:`sim.view.fights.crawl_start_event`); ``pace`` scales the fights' holds
-    as for a watched fight."""
+    as for a watched fight. Its ``words`` (:class:`~sim.story.crawlwords.CrawlWords`) say it."""
 
     def __init__(self, result: CrawlResult, start: ev.EncounterStart, *, pace: float = 1.0):
         self.result = result
@@ -232,6 +232,7 @@ class CrawlPlan(CrawlWords):
         self.total = float(result.total_rounds)
         self.pace = pace
         self.labels = labels_for(start.combatants)
+        self.words = CrawlWords(result, self.labels, segment_at=self.segment_at, waiting_for=self.waiting_for)
         self.k = {d["id"]: (1 if d.get("swarm") else _squares_of(d["size"])) for d in start.combatants}
         self.party = [m.id for m in self.spec.party]
         self._index = {sq: i for i, sq in enumerate(self.route)}
@@ -339,6 +340,15 @@ class CrawlPlan(CrawlWords):
         for i, e in enumerate(tl):
             if i not in self.entry_s:
                 self.entry_s[i] = self.screen_time(e.start)
+
+    def caption(self, s: float) -> str:
+        """What the caption says at screen time ``s`` (:meth:`~sim.story.crawlwords.CrawlWords.caption`)."""
+        return self.words.caption(s)
+
+    def entry_text(self, i: int) -> str:
+        """Timeline entry ``i`` in words, for the caption and the log
+        (:meth:`~sim.story.crawlwords.CrawlWords.entry_text`)."""
+        return self.words.entry_text(i)
 
     def segment_at(self, s: float) -> Segment:
         j = bisect.bisect_right(self._s0, s) - 1

@@ -70,10 +70,11 @@ CLICK_FOR = {"area": "click to aim", "creature": "click a creature", "carried": 
              "square": "click a square"}
 
 
-class PlayController(TableHand):
+class PlayController:
     """Drives a live encounter for ``cavesim play``: AI turns for the other teams (played by
     themselves unless paused; every turn in auto-play), user actions for the controlled teams;
-    typed dice and the DM's hand (:class:`~sim.view.table.TableHand`)."""
+    typed dice and the DM's hand (its ``table``, a :class:`~sim.view.table.TableHand` given the
+    scene and this controller as what it declares it needs)."""
 
     #: How many steps back Ctrl-Z can go (each a snapshot in memory).
     UNDO_DEPTH = 400
@@ -86,7 +87,8 @@ class PlayController(TableHand):
         self.save_path = Path(save_path) if save_path is not None else None
         self.undo_stack: list[str] = []   # snapshots before each step taken (Ctrl-Z), the last on top
         self.redo_stack: list[str] = []   # snapshots undone (Ctrl-Y)
-        self._init_table(dice_for)
+        self._choice_for: tuple[str, int] | None = None   # the turn whose weapon choice was set
+        self.table = TableHand(scene, self, dice_for)
         scene.autoplay = False
         scene.paused = False              # Space: the turns of the creatures nobody controls wait
         if enc.events:  # a saved fight: shown as it stands
@@ -97,7 +99,7 @@ class PlayController(TableHand):
     def _start(self) -> None:
         """Encounter start and initiative (typed initiative dice asked for first: meanwhile the
         creatures are shown where they stand, and the screen is rebuilt once the fight starts)."""
-        events = self._engine(self.enc.start, retry=lambda: None)
+        events = self.table.step(self.enc.start, retry=lambda: None)
         if events is ASKED:
             if not self.scene.model.creatures:
                 self.scene.jump([self.enc.start_event()])
@@ -108,12 +110,18 @@ class PlayController(TableHand):
             self.scene.feed(events)
 
     # -- saved games and undo (built on snapshots: nothing is recomputed differently) --------------------------------
-    def _snapshot(self) -> str:
+    @property
+    def hands(self) -> set[str]:
+        """The creature ids whose players type their dice (Shift-D; :attr:`TableHand.hands`)."""
+        return self.table.hands
+
+    def snapshot_text(self) -> str:
+        """The fight as it stands, as the text of a saved game (undo keeps these)."""
         return snapshot.dumps(self.enc, encounter_file=self.enc.spec.path)
 
-    def _checkpoint(self, text: str | None = None) -> None:
+    def checkpoint(self, text: str | None = None) -> None:
         """Remember the fight as it is now, before a step (undo goes back to it)."""
-        self.undo_stack.append(text if text is not None else self._snapshot())
+        self.undo_stack.append(text if text is not None else self.snapshot_text())
         del self.undo_stack[:-self.UNDO_DEPTH]
         self.redo_stack.clear()
 
@@ -124,19 +132,22 @@ class PlayController(TableHand):
         """Put ``enc`` on the screen as it stands (no animation): a loaded or undone fight."""
         self.enc = enc
         self.scene.show_live(World(enc, live=True))
-        self.pending_roll = None
-        self.typed = []
-        self.dm_move = None
         self._choice_for = None
-        self._arm()
+        self.table.forget()
         self.scene.jump(enc.events)
+
+    def put_back(self, enc) -> None:
+        """The fight put back to ``enc`` (a step undone before any of its events was shown: a
+        die to type) with nothing shown changed."""
+        self.enc = enc
+        self.scene.world = World(enc, live=True)
 
     def undo(self) -> bool:
         """Ctrl-Z: back to before the last step (an action, an AI turn, a turn ended, a load)."""
         if not self.undo_stack:
             self.scene.toast("nothing to undo: this is where the fight started", kind="error")
             return False
-        self.redo_stack.append(self._snapshot())
+        self.redo_stack.append(self.snapshot_text())
         self._restore(self.undo_stack.pop())
         self.scene.autoplay = False  # else the AI would play the undone turn again at once
         self.scene.paused = True
@@ -148,7 +159,7 @@ class PlayController(TableHand):
         if not self.redo_stack:
             self.scene.toast("nothing to redo", kind="error")
             return False
-        self.undo_stack.append(self._snapshot())
+        self.undo_stack.append(self.snapshot_text())
         self._restore(self.redo_stack.pop())
         self.scene.toast(f"redone: round {self.enc.round}", 1.2)
         return True
@@ -172,7 +183,7 @@ class PlayController(TableHand):
         except DataError as exc:
             self.scene.toast(f"not loaded: {str(exc).splitlines()[0]}", 4.0, kind="error")
             return False
-        self._checkpoint()
+        self.checkpoint()
         self._show(enc)
         self.scene.toast(f"loaded {path}: round {enc.round}", 2.0)
         return True
@@ -197,7 +208,7 @@ class PlayController(TableHand):
             sc.awaiting_input = False
             return
         if self.enc.turn is not None and self.enc.turn.ended:
-            self._end_turn()           # a turn whose end waited for a typed die
+            self.close_turn()           # a turn whose end waited for a typed die
             return
         if self.enc.turn is None and not self._begin():
             return
@@ -205,7 +216,7 @@ class PlayController(TableHand):
         if self.controls(c) and not sc.autoplay:
             sc.awaiting_input = True
             turn = (c.id, self.enc.round)
-            if getattr(self, "_choice_for", None) != turn:  # a new turn: the weapon in hand
+            if self._choice_for != turn:  # a new turn: the weapon in hand
                 self._choice_for = turn
                 sc.weapon_choice = c.wielding
                 sc.hit_lines = []
@@ -218,14 +229,14 @@ class PlayController(TableHand):
     def _begin(self) -> bool:
         """Start the next creature's turn; False if there is none to play now."""
         mark = len(self.enc.events)
-        if self._engine(self.enc.begin_turn, retry=lambda: None) is ASKED:
+        if self.table.step(self.enc.begin_turn, retry=lambda: None) is ASKED:
             return False
         self.scene.feed(self.enc.events[mark:])
         t = self.enc.turn
         if t is None:
             return False
         if t.ended:
-            self._end_turn()
+            self.close_turn()
             return False
         return True
 
@@ -241,22 +252,23 @@ class PlayController(TableHand):
     def ai_turn(self) -> None:
         if self.enc.turn is None or self.enc.finished:
             return
-        before = self._snapshot()
+        before = self.snapshot_text()
         mark = len(self.enc.events)
 
         def step():
             if not self.enc.turn.ended:
                 self.enc.ai_turn()
 
-        if self._engine(step, retry=self.ai_turn) is ASKED:
+        if self.table.step(step, retry=self.ai_turn) is ASKED:
             return
-        self._checkpoint(before)
+        self.checkpoint(before)
         self.scene.feed(self.enc.events[mark:])
-        self._end_turn()
+        self.close_turn()
 
-    def _end_turn(self) -> None:
+    def close_turn(self) -> None:
+        """The acting creature's turn ends (its end-of-turn events shown)."""
         mark = len(self.enc.events)
-        if self._engine(self.enc.end_turn, retry=lambda: None) is ASKED:
+        if self.table.step(self.enc.end_turn, retry=lambda: None) is ASKED:
             return
         self.scene.feed(self.enc.events[mark:])
         self.scene.preview = None
@@ -270,26 +282,26 @@ class PlayController(TableHand):
         if not self.controls(c):
             self.scene.toast("not your creature's turn: Space lets the AI play it", kind="error")
             return False
-        before = self._snapshot()
-        result = self._engine(lambda: self.enc.perform(action), retry=lambda: self.perform(action))
+        before = self.snapshot_text()
+        result = self.table.step(lambda: self.enc.perform(action), retry=lambda: self.perform(action))
         if result is ASKED:
             return False
         if isinstance(result, Impossible):
             self.scene.toast(f"{c.name} cannot: {result.reason}", kind="error")
             return False
-        self._checkpoint(before)
+        self.checkpoint(before)
         self.scene.feed(result.events)
         self.scene.preview = None
         self.scene.hit_lines = []   # the odds changed (or the turn): the next move of the mouse says anew
         if self.enc.turn is not None and self.enc.turn.ended:
-            self._end_turn()
+            self.close_turn()
         return True
 
     def end_turn(self) -> None:
         if self.scene.director.idle() and self.controls(self.current()) and self.enc.turn is not None:
-            self._checkpoint()
+            self.checkpoint()
             self.enc.perform(Delay())
-            self._end_turn()
+            self.close_turn()
 
     def click_square(self, sq: Pos, *, shift: bool = False, ctrl: bool = False, alt: bool = False,
                      point: tuple[float, float] | None = None) -> None:
@@ -299,8 +311,8 @@ class PlayController(TableHand):
         ``point``: where in the map the click fell, in squares (for a spell's grid intersection)."""
         sc = self.scene
         c = self.current()
-        if self.dm_move is not None:
-            self.dm_place(sq)
+        if self.table.dm_move is not None:
+            self.table.dm_place(sq)
             return
         if sc.spell_choice and c is not None and self.controls(c):
             if sc.spell_choice in AREA_SPELLS:
@@ -491,9 +503,10 @@ class PlayController(TableHand):
         """What a click does now (the line over the map): the weapon or spell chosen, the aim, the DM's move."""
         sc = self.scene
         c = self.current()
-        if self.dm_move is not None:
-            who = self.enc.creatures.get(self.dm_move)
-            return f"DM: click the square to put {who.name if who else self.dm_move} on  ·  Esc cancels"
+        moving = self.table.dm_move
+        if moving is not None:
+            who = self.enc.creatures.get(moving)
+            return f"DM: click the square to put {who.name if who else moving} on  ·  Esc cancels"
         if c is None or not self.controls(c) or not sc.awaiting_input:
             return "paused: Space goes on" if sc.paused and not self.enc.finished else ""
         if sc.spell_choice:
@@ -521,7 +534,7 @@ class PlayController(TableHand):
         """Home (after the end card): the fight as it began (Ctrl-Y steps forward again)."""
         if not self.undo_stack:
             return False
-        self.redo_stack.append(self._snapshot())
+        self.redo_stack.append(self.snapshot_text())
         self.redo_stack.extend(reversed(self.undo_stack[1:]))
         first = self.undo_stack[0]
         self.undo_stack.clear()

@@ -3,15 +3,17 @@ hand -- the window's side of :mod:`sim.engine.checks` (typed dice) and :mod:`sim
 
 A :class:`Prompt` is a small modal box over the map that takes what is typed (digits, or a
 condition's name), Enter to give it, Backspace, Esc to cancel; a bad answer is refused in the box
-with the reason (the valid range of a die). :class:`TableHand` is the play controller's part that
-asks for typed dice (when the engine raises NeedRoll, the fight goes back to before the step and
-the step is played again with the value) and carries out the DM's edits, each undoable.
+with the reason (the valid range of a die). :class:`TableHand` is a component of the play
+controller (its ``table``) that asks for typed dice (when the engine raises NeedRoll, the fight
+goes back to before the step and the step is played again with the value) and carries out the
+DM's edits, each undoable. What it uses of the scene and of the controller is declared by the
+protocols :class:`TableScreen` and :class:`TableFight` (issue 33 item 6: no shared ``self``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol
 
 from sim.base.coords import Pos
 from sim.engine import attacks, dm
@@ -20,7 +22,11 @@ from sim.engine.ai.estimates import expected_damage, hit_chance
 from sim.engine.checks import DiceHand, NeedRoll
 from sim.engine.saved import snapshot
 from sim.story.log import ac_words, mod_words, thing
-from sim.view.world import World
+
+if TYPE_CHECKING:
+    from sim.engine import events as ev
+    from sim.engine.encounter import Encounter
+    from sim.view.timeline import Director
 
 DIGITS = "0123456789"
 
@@ -73,43 +79,85 @@ class PendingRoll:
     retry: Callable[[], object]
 
 
-class TableHand:
-    """The play controller's table: typed dice and the DM's hand (mixed into
-    :class:`~sim.view.play.PlayController`, which gives ``scene``, ``enc``, ``_checkpoint``,
-    ``_snapshot``, ``_end_turn`` and ``current``)."""
+class TableScreen(Protocol):
+    """What the table uses of the play window's scene (:class:`~sim.render.scene.Scene`): the
+    question over the map, the pause, the director (is the screen idle?), the selection, the
+    toasts and the feed of events to animate."""
 
-    def _init_table(self, dice_for: "set[str] | None") -> None:
+    prompt: Prompt | None
+    paused: bool
+    director: Director
+
+    def selected_id(self) -> str | None: ...
+
+    def toast(self, text: str, seconds: float = 2.5, kind: str = "info") -> None: ...
+
+    def feed(self, events: Iterable[ev.Event]) -> None: ...
+
+
+class TableFight(Protocol):
+    """What the table uses of the controller that owns it (:class:`~sim.view.play.PlayController`):
+    the fight being played, its snapshot, the undo checkpoint, putting a fight back on screen
+    unchanged, and closing the acting creature's turn."""
+
+    enc: Encounter
+
+    def snapshot_text(self) -> str: ...
+
+    def checkpoint(self, text: str | None = None) -> None: ...
+
+    def put_back(self, enc: Encounter) -> None: ...
+
+    def close_turn(self) -> None: ...
+
+
+class TableHand:
+    """The play controller's table: typed dice and the DM's hand. ``scene`` shows the questions
+    and what the edits did; ``fight`` is the controller (the fight, undo, the turn's end);
+    ``dice_for``: the creature ids whose players type their dice."""
+
+    def __init__(self, scene: TableScreen, fight: TableFight, dice_for: "set[str] | None" = None):
+        self.scene = scene
+        self.fight = fight
         self.hands: set[str] = set(dice_for or ())   # creature ids whose players type their dice
         self.typed: list[int] = []                    # values typed for the step being played
         self.pending_roll: PendingRoll | None = None
         self.dm_move: str | None = None               # a token to put down with the next click
 
+    @property
+    def enc(self) -> Encounter:
+        """The fight being played (the controller's: undo and load replace it)."""
+        return self.fight.enc
+
+    def forget(self) -> None:
+        """Another fight on screen (loaded, undone): no die asked for, nothing typed, no token
+        to put down; the engine gets the dice hand for the next step."""
+        self.pending_roll = None
+        self.typed = []
+        self.dm_move = None
+        self.arm()
+
     # -- typed dice --------------------------------------------------------------------------------------------------
-    def _arm(self) -> None:
+    def arm(self) -> None:
         """Give the engine the dice hand for the next step (the values typed so far for it)."""
         self.enc.dice = DiceHand(hands=set(self.hands), typed=list(self.typed)) if self.hands else None
 
-    def _engine(self, fn: Callable[[], object], retry: Callable[[], object]):
+    def step(self, fn: Callable[[], object], retry: Callable[[], object]):
         """Run one step of the engine. When it needs a typed die: the fight goes back to how it
         was before the step (its snapshot), the window asks, and ``retry`` plays the step again
         once the value is typed. Returns what ``fn`` returned, or :data:`ASKED`."""
-        before = self._snapshot() if self.hands else None
-        self._arm()
+        before = self.fight.snapshot_text() if self.hands else None
+        self.arm()
         try:
             out = fn()
         except NeedRoll as need:
             enc = snapshot.load_text(before, self.enc.spec, policy=self.enc.policy)
-            self._swap(enc)
+            self.fight.put_back(enc)   # nothing shown changed: no event of the step was shown
+            self.arm()
             self.ask_roll(need.request, retry)
             return ASKED
         self.typed = []
         return out
-
-    def _swap(self, enc) -> None:
-        """The fight put back to ``enc`` with nothing shown changed (no event of the step was shown)."""
-        self.enc = enc
-        self.scene.world = World(enc, live=True)
-        self._arm()
 
     def ask_roll(self, request, retry) -> None:
         self.pending_roll = PendingRoll(request, retry)
@@ -162,13 +210,13 @@ class TableHand:
     # -- the DM's hand ---------------------------------------------------------------------------------------------------
     def _dm(self, fn: Callable[[], object], *, quiet: bool = False) -> "str | None":
         """One DM edit: undoable, its events shown; returns its refusal (toasted unless ``quiet``)."""
-        before = self._snapshot()
+        before = self.fight.snapshot_text()
         result = fn()
         if isinstance(result, Impossible):
             if not quiet:
                 self.scene.toast(f"DM: {result.reason}", 3.0, kind="error")
             return result.reason
-        self._checkpoint(before)
+        self.fight.checkpoint(before)
         self.scene.feed(result.events)
         return None
 
@@ -249,7 +297,7 @@ class TableHand:
             return False
         if self._dm(lambda: dm.pass_turn(self.enc)) is not None:
             return False
-        self._end_turn()
+        self.fight.close_turn()
         return True
 
 
@@ -280,5 +328,5 @@ def hit_lines(enc, c, weapon: str | None, target, name: str = "") -> list[str]:
     return lines
 
 
-#: What :meth:`TableHand._engine` returns when the step waits for a typed die.
+#: What :meth:`TableHand.step` returns when the step waits for a typed die.
 ASKED = object()

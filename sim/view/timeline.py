@@ -106,6 +106,13 @@ class Director:
         self.anims.clear()
         self.created.clear()
 
+    def rewind(self, t: float) -> None:
+        """Start again at screen time ``t`` (a crawl shown from a point of its journey): nothing
+        waiting, no animation (none scheduled either), the clock and the next event's start at ``t``."""
+        self.forget()
+        self.started.clear()
+        self.t = self.t_prev = self.next_at = float(t)
+
     def idle(self) -> bool:
         """No event waiting and the last one's hold is over (input may be taken)."""
         return not self.queue and self.t >= self.next_at

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.ai import unseen
-from sim.engine.actions import Delay, Douse, DropLight, FullAttack, Impossible, LightTorch, Move, Strike, Throw, Turn
+from sim.engine.actions import FiveFootStep, Delay, Douse, DropLight, FullAttack, Impossible, LightTorch, Move, Strike, Throw, Turn
 from sim.engine.ai.decide import default_policy
 from sim.engine.events import Attack, Moved
 from sim.story.log import Narrator
@@ -238,3 +238,41 @@ def test_in_the_dark_a_cleric_still_cures_before_following_the_noise():
     assert enc.side_perceives("party", enc.creatures["gob"]) == 0
     act = default_policy(enc, enc.creatures["jozan"], _turn(enc, "jozan"))
     assert act == Cast("cure-moderate-wounds", target="bruna")   # the stronger cure first (issue 21)
+
+
+def test_the_clue_is_the_square_the_blow_came_from_not_the_square_behind():
+    """Issue 31: a fighter who walked east from (3, 1) through (4, 1) to (5, 1) and was struck from
+    (6, 1) guessed at (4, 1), the empty square behind him, half the time. The struck creature knows
+    where the blow came from (SRD Invisibility; docs/rules.md §9): the clue is (6, 1) alone."""
+    rows = ["#" * 9, "#" + "." * 7 + "#", "#" * 9]
+    for seed in range(8):
+        enc = fight([{**HUMAN, "at": [3, 1]}, {**GOBLIN, "at": [6, 1]}], rows=rows)
+        enc.rng = np.random.default_rng(seed)
+        bruna = enc.creatures["bruna"]
+        _turn(enc, "bruna")
+        enc.perform(Move(to=(5, 1)))                              # blinded, half speed: 2 squares
+        assert [tuple(q) for q in bruna.squares] == [(5, 1)]
+        _turn(enc, "gob")
+        enc.rng = Fixed(17, 6)
+        enc.perform(Strike("bruna"))                              # from (6, 1), unseen
+        enc.rng = np.random.default_rng(seed)
+        assert unseen.attack_clues(enc, bruna) == [(6, 1)]
+        assert default_policy(enc, bruna, _turn(enc, "bruna")) == Strike(attack="longsword", at=(6, 1))
+
+
+def test_a_clue_follows_where_the_attacker_stood_when_it_struck():
+    """The goblin struck from (6, 1), then stepped back to (7, 1): the clue is still (6, 1) (the
+    struck creature cannot know it moved); a wrong guess there rules it out for the turn."""
+    rows = ["#" * 9, "#" + "." * 7 + "#", "#" * 9]
+    enc = fight([{**HUMAN, "at": [5, 1]}, {**GOBLIN, "at": [6, 1]}], rows=rows)
+    bruna = enc.creatures["bruna"]
+    _turn(enc, "gob")
+    enc.rng = Fixed(17, 6)
+    enc.perform(Strike("bruna"))
+    enc.perform(FiveFootStep(to=(7, 1)))
+    assert [tuple(q) for q in enc.creatures["gob"].squares] == [(7, 1)]
+    assert unseen.attack_clues(enc, bruna) == [(6, 1)]
+    t = _turn(enc, "bruna")
+    enc.rng = Fixed()
+    enc.perform(default_policy(enc, bruna, t))                  # a miss without a roll: nobody there
+    assert default_policy(enc, bruna, enc.turn) != Strike(attack="longsword", at=(6, 1))

@@ -6,8 +6,9 @@ in). A creature whose side perceives no enemy attacks the square it has a clue t
 
 1. the square where its side last saw a foe (``w.memory.last_seen[team]``), if it can reach
    it from where it stands;
-2. a square next to it from which an unseen foe attacked it in melee since its last turn (the
-   attack came from there), or its own square when an unseen swarm damaged it there;
+2. the square from which an unseen foe attacked it in melee since its last turn (the struck
+   creature knows where the blow came from), or its own square when an unseen swarm damaged it
+   there;
 3. the noise of the fight (Listen checks are not modelled): the 3 x 3 block around the nearest
    foe, once that block is within reach (it moves toward the noise first; a blinded creature with
    a torch lights it before anything else).
@@ -33,7 +34,7 @@ from sim.engine import attack_actions, attacks, moves
 from sim.engine.actions import Delay, Douse, LightTorch, Move, Strike, Turn
 from sim.engine.ai.estimates import attack_squares
 from sim.engine.creature import Creature
-from sim.engine.events import Attack, Damage
+from sim.engine.events import Attack, Damage, EncounterStart, Moved
 from sim.engine.world import World
 from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.movement import find_path
@@ -75,22 +76,43 @@ def _taken(w: World, c: Creature) -> set[Pos]:
     return out
 
 
+def _squares_at(w: World, who: str, index: int) -> set[Pos]:
+    """The squares creature ``who`` covered when event ``index`` happened: those of its last
+    move before it, else those it started the fight on (empty when the log holds neither, e.g.
+    a log trimmed by a loaded game)."""
+    for e in reversed(w.events[:index]):
+        if isinstance(e, Moved) and e.actor == who:
+            return {tuple(q) for q in e.squares}
+        if isinstance(e, EncounterStart):
+            return {tuple(q) for d in e.combatants if d["id"] == who for q in d["squares"]}
+    return set()
+
+
 def attack_clues(w: World, c: Creature) -> list[Pos]:
     """Squares from which a foe its side does not perceive attacked ``c`` in melee since its last
-    turn (the squares next to it), and its own squares when an unseen swarm damaged it there."""
+    turn, and its own squares when an unseen swarm damaged it there.
+
+    The struck creature knows where the blow came from (SRD Invisibility: the character struck
+    knows the location of the invisible creature that struck it, until that creature moves): the
+    clue is the square the attacker stood in when it attacked, not every square around ``c``
+    (docs/rules.md §9, [PD] for a foe with reach: its square too). Only when the log cannot say
+    where it stood (a trimmed log) does the clue fall back to the open squares next to ``c``."""
     out: set[Pos] = set()
     rows, cols = w.grid.shape
     own = {tuple(q) for q in c.squares}
-    for e in reversed(w.events):
+    for i in range(len(w.events) - 1, -1, -1):
+        e = w.events[i]
         if e.round < w.round - 1:
             break
         if isinstance(e, Attack) and e.target == c.id and e.kind in ("melee", "charge", "opportunity", "touch"):
             foe = w.creatures.get(e.actor)
             if foe is None or not foe.alive or w.side_perceives(c.team, foe) >= LOCATES:
                 continue
-            out |= {(x + dx, y + dy) for x, y in c.squares for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                    if 0 <= x + dx < cols and 0 <= y + dy < rows and not w.grid.rock[y + dy, x + dx]
-                    and (x + dx, y + dy) not in own}
+            struck_from = _squares_at(w, e.actor, i)
+            out |= struck_from or {
+                (x + dx, y + dy) for x, y in c.squares for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                if 0 <= x + dx < cols and 0 <= y + dy < rows and not w.grid.rock[y + dy, x + dx]
+                and (x + dx, y + dy) not in own}
         elif isinstance(e, Damage) and e.target == c.id and e.cause == "swarm":
             foe = w.creatures.get(e.source or "")
             if foe is not None and foe.alive and w.side_perceives(c.team, foe) < LOCATES:
