@@ -304,8 +304,9 @@ class EditorDrawing:
     def _draw_edges(self, surf) -> None:
         """The walls between squares as thick lines on their grid lines (closed doors on edges in
         door brown), and the edge tool's run while it is dragged (docs/rules.md §6.8)."""
-        d = self.doc
-        ts = self.camera.ts
+        d = self.view.doc
+        cam = self.view.camera
+        ts = cam.ts
         r0, c0, r1, c1 = self._visible()
         width = max(2, int(ts) // 5)
         for east, walls, doors in ((True, d.edge_e, d.door_e), (False, d.edge_s, d.door_s)):
@@ -313,11 +314,11 @@ class EditorDrawing:
                 x, y = c0 + int(c), r0 + int(r)
                 a, b = ((x + 1, y), (x + 1, y + 1)) if east else ((x, y + 1), (x + 1, y + 1))
                 colour = palette.EDGE_DOOR if doors[y, x] else palette.EDGE_WALL
-                pygame.draw.line(surf, colour, self.camera.to_screen(*a), self.camera.to_screen(*b), width)
-        g = self.gesture
+                pygame.draw.line(surf, colour, cam.to_screen(*a), cam.to_screen(*b), width)
+        g = self.view.gesture
         if g is not None and g["tool"] == "edge":
-            pygame.draw.line(surf, PREVIEW_RGB if g["value"] else palette.UI_BAD, self.camera.to_screen(*g["start"]),
-                             self.camera.to_screen(*g["end"]), width)
+            pygame.draw.line(surf, PREVIEW_RGB if g["value"] else palette.UI_BAD, cam.to_screen(*g["start"]),
+                             cam.to_screen(*g["end"]), width)
 
     def _draw_preview(self, surf) -> None:
         idx = self.view.preview_squares()
