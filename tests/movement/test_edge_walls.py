@@ -142,3 +142,15 @@ def test_steps_never_cross_a_walled_edge(grid, data):
                     assert not g.edges.between((c, r), (nc, nr))
                 back = DIRS.index((-dr, -dc))
                 assert (f.dirs[nr, nc] >> back) & 1 or f.mode[r, c] == BLOCKED
+
+
+def test_effective_width_between_two_partitions():
+    """A corridor one square wide between two walls between squares reads 5 ft wide, as one
+    between rock does (the crawl's single file and the chokepoints read it)."""
+    from sim.terrain.grid import effective_width_ft
+    east = np.zeros((4, 5), bool)
+    east[:, 1] = east[:, 2] = True            # walls along x = 2 and x = 3
+    g = _open(5, 4, east=east)
+    assert effective_width_ft(g)[:, 2].tolist() == [5.0] * 4
+    assert effective_width_ft(g)[:, 0].tolist() == [10.0] * 4      # two squares west of the first wall
+    assert effective_width_ft(_open(5, 4))[:, 2].tolist() == [10.0] * 4

@@ -100,3 +100,57 @@ def test_sight_stays_symmetric_with_walls_between_squares(m, data):
     vb = field_of_view(rock, b, edges=edges)
     assert va[b[1], b[0]] == vb[a[1], a[0]]
     assert not (va & ~field_of_view(rock, a)).any()
+
+
+def _meets(p0, p1, a, b) -> bool:
+    """Whether segment p0-p1 meets the closed segment a-b at a point other than p0 or p1 (exact
+    rational arithmetic, brute force: the reference for segment_clear)."""
+    from fractions import Fraction as F
+    (x0, y0), (x1, y1) = [tuple(map(F, p)) for p in (p0, p1)]
+    (ax, ay), (bx, by) = [tuple(map(F, p)) for p in (a, b)]
+    dx, dy, ex, ey = x1 - x0, y1 - y0, bx - ax, by - ay
+    den = dx * ey - dy * ex
+    if den == 0:   # parallel: overlapping collinear pieces inside p0-p1
+        if (ax - x0) * dy - (ay - y0) * dx != 0:
+            return False
+        L = dx * dx + dy * dy
+        if L == 0:
+            return False
+        t0 = ((ax - x0) * dx + (ay - y0) * dy) / L
+        t1 = ((bx - x0) * dx + (by - y0) * dy) / L
+        lo, hi = max(min(t0, t1), F(0)), min(max(t0, t1), F(1))
+        return lo < hi or (lo == hi and 0 < lo < 1)
+    t = ((ax - x0) * ey - (ay - y0) * ex) / den
+    u = ((ax - x0) * dy - (ay - y0) * dx) / den
+    return 0 < t < 1 and 0 <= u <= 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(m=_map(), data=st.data())
+def test_segment_clear_equals_brute_force(m, data):
+    """Property: segment_clear is exactly "meets no walled edge between its end points", for
+    segments between quarter-square points (many run along grid lines or through corners)."""
+    _, edges = m
+    if edges is None:
+        return
+    rows, cols = edges.shape
+    q = st.integers(0, 4 * cols).map(lambda v: v / 4), st.integers(0, 4 * rows).map(lambda v: v / 4)
+    p0 = (data.draw(q[0]), data.draw(q[1]))
+    p1 = (data.draw(q[0]), data.draw(q[1]))
+    walls = [((c + 1, r), (c + 1, r + 1)) for r, c in np.argwhere(edges.east)]
+    walls += [((c, r + 1), (c + 1, r + 1)) for r, c in np.argwhere(edges.south)]
+    assert segment_clear(edges, p0, p1) == (not any(_meets(p0, p1, a, b) for a, b in walls))
+
+
+@settings(max_examples=100, deadline=None)
+@given(m=_map(), data=st.data())
+def test_compiled_centre_line_equals_segment_clear(m, data):
+    _, edges = m
+    if edges is None:
+        return
+    rows, cols = edges.shape
+    r0, r1 = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, rows - 1))
+    c0, c1 = data.draw(st.integers(0, cols - 1)), data.draw(st.integers(0, cols - 1))
+    fast = centre_line_clear(*kernel_edges(edges)[1:], r0, c0, r1, c1)
+    assert fast == segment_clear(edges, (c0 + 0.5, r0 + 0.5), (c1 + 0.5, r1 + 0.5))
+    assert fast == centre_line_clear(*kernel_edges(edges)[1:], r1, c1, r0, c0)
