@@ -66,7 +66,8 @@ bits, ring size), :mod:`.work` (the kept work arrays), :mod:`.lowlevel` (uncheck
 stores, prefetch), :mod:`.steps` (the rules of one step, shared by every search), then
 :mod:`.search` (with its A* estimate), :mod:`.distance`, :mod:`.path` and :mod:`.reach`. The
 shared compiled helpers are inlined into each search (``inline="always"``), so each query is
-still one compiled loop. numba's cache checks the source file of the function it compiled only:
+still one compiled loop; a search's loop hands its arrays to the helpers as raw pointers
+(:func:`~.lowlevel.pointer`), on which numba counts no references. numba's cache checks the source file of the function it compiled only:
 after editing :mod:`.steps` or :mod:`.lowlevel`, clear the ``__pycache__`` of this folder (or
 touch the query modules) so that no search loads a stale build.
 """

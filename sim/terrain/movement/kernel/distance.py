@@ -1,9 +1,13 @@
 """The search of a distance map: the least label of every state from one square, no goal, no
 predecessors, no feet walked (:func:`distance_search`), and the map's move actions, feet and
 rounds from it (:func:`distance`). Compiled apart from :mod:`.search` with a loop tuned for what
-costs there (see :func:`distance_search`). The loop is one function on purpose: numba's inlining
-of a helper that takes arrays adds reference counting at every call (a first split into inlined
-helpers ran the distance map 1.2x slower)."""
+costs there (see :func:`distance_search`). One expansion is a few helpers numba inlines into the
+loop (``inline="always"``): :func:`_dwalks` (the walking steps, each :func:`_dwalk`), then
+:func:`_dother` for each step they leave; :func:`_dpush` / :func:`_drelax` queue a label. Each
+helper is handed raw pointers to the loop's arrays (:func:`~.lowlevel.pointer`, in
+:func:`_dloop`): numba counts references on every array an inlined call is given (a first split
+that passed the arrays ran the distance map 1.2-1.9x slower); over pointers the split runs as
+fast as the whole loop did (docs/architecture.md gives the figures)."""
 
 from __future__ import annotations
 
@@ -11,8 +15,8 @@ import numpy as np
 
 from sim.base.jit import numba
 from sim.terrain.movement.kernel.layout import AWKWARD, BLOCKED, CRAWL, PRONE, UNREACHED, WALK
-from sim.terrain.movement.kernel.lowlevel import load, lowest_bit, prefetch, store
-from sim.terrain.movement.kernel.steps import fresh_step, prone_covered, turn_boundary, walk_step
+from sim.terrain.movement.kernel.lowlevel import load, lowest_bit, pointer, prefetch, store
+from sim.terrain.movement.kernel.steps import fresh_step, open_moves, prone_covered, turn_boundary, walk_step
 
 
 EXPANDED = 1 << 31  # subtracted from an expanded state's key in :func:`distance_search`: the sign bit
@@ -56,6 +60,124 @@ def _drelax(key, words, pool, head, free, n_pool, pending, bmask, ns, nk, C, N2,
     return free, n_pool, pending + 1
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dpop(key, pool, head, slot, e, free):  # pragma: no cover - compiled
+    """Take entry ``e``, the first of bucket ``slot``, off its list and onto the free list
+    (``free`` its old head); prefetch the label of the state queued after it. Returns its state."""
+    nx = load(pool, 2 * e + 1)
+    store(head, slot, nx)
+    s = np.int64(load(pool, 2 * e))
+    store(pool, 2 * e + 1, free)
+    if nx >= 0:
+        prefetch(key, load(pool, 2 * nx))
+    return s
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dwalk(key, words, pool, head, free, n_pool, pending, bmask, C, nb, m, diag, st, k, n, ts, sp, kb, kmask,
+           M):  # pragma: no cover - compiled
+    """The walking step of one standing source (parity ``st``, label ``k``, ``n`` its units,
+    ``ts`` whether its next move action starts a turn) into the WALK square of multiplier ``m``
+    whose standing pair is at ``nb`` (:func:`walk_step`), within what is left of the turn, and
+    the crawl in and stand up it allows. Returns (free, n_pool, pending, whether the step did not
+    fit the turn: then it is left to :func:`_dother`)."""
+    nk, par, _ = walk_step(m, diag, st, k, sp - (k & kmask), ts, (n + M) << kb, sp)
+    if nk < 0:
+        return free, n_pool, pending, True
+    if nk < load(key, nb + par):
+        free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb + par, nk, nb, C)
+        pending += 1
+    # or drop prone (free), crawl in and stand up: parity 0, one move action after crawling
+    # (the prone state between is covered by the walk, so it is skipped)
+    ck = ((n + M * m + M) << kb) + sp
+    if (par == 1) & (ck < load(key, nb)):
+        free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb, ck, nb, C)
+        pending += 1
+    return free, n_pool, pending, False
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dwalks(key, words, pool, head, off, free, n_pool, pending, bmask, C, cell, mask, st, k0, n0, ts0, k1, n1, ts1,
+            sp, kb, kmask, M):  # pragma: no cover - compiled
+    """The walking steps from the standing state of label ``k0`` at ``cell`` (parity ``st``)
+    and, when ``k1 >= 0``, its other parity expanded beside it, along the open moves ``mask``
+    (:func:`open_moves`). The neighbours that cannot be improved (both standing labels at most
+    ``k0 + 1``: every step adds at least 1, and standing beats prone as early) are found for all
+    eight directions at once, without a branch per direction (mispredicted wherever walls or 2x
+    squares make the labels irregular), and the others visited by their set bits. Returns (free,
+    n_pool, pending, the (direction, source) pairs left to :func:`_dother`: bit d + 8 j)."""
+    lim = k0 + 1
+    skip = 0
+    for d in range(8):
+        nb = 2 * (cell + ((mask >> d) & 1) * load(off, d))  # a closed direction reads this square
+        skip |= np.int64((load(key, nb) <= lim) & (load(key, nb + 1) <= lim)) << d
+    todo = mask & ~skip
+    slow = 0
+    while todo:
+        d = lowest_bit(todo)
+        todo &= todo - 1
+        ncell = cell + load(off, d)
+        nb = 2 * ncell
+        nw = np.int64(load(words, ncell))
+        if (nw >> 8) & 7 != WALK:
+            slow |= (1 << d) | ((1 << (d + 8)) if k1 >= 0 else 0)
+            continue
+        m = nw >> 12
+        free, n_pool, pending, late = _dwalk(key, words, pool, head, free, n_pool, pending, bmask, C, nb, m, d >= 4,
+                                             st, k0, n0, ts0, sp, kb, kmask, M)
+        if late:
+            slow |= 1 << d
+        if k1 >= 0:
+            free, n_pool, pending, late = _dwalk(key, words, pool, head, free, n_pool, pending, bmask, C, nb, m,
+                                                 d >= 4, st ^ 1, k1, n1, ts1, sp, kb, kmask, M)
+            if late:
+                slow |= 1 << (d + 8)
+    return free, n_pool, pending, slow
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dother(key, words, pool, head, free, n_pool, pending, bmask, C, N2, ncell, d, lim, n_units, ts, sst, sp, kb, M,
+            awk_units, tight_units):  # pragma: no cover - compiled
+    """The steps into ``ncell`` (direction ``d``) that :func:`_dwalks` leaves, from a source of
+    ``n_units`` (posture ``sst``; ``ts``: its next move action starts a turn): a walk timed from
+    the next turn, crawling (prone, or into a CRAWL square), Escape Artist. Returns (free,
+    n_pool, pending)."""
+    nb = 2 * ncell
+    if (load(key, nb) <= lim) & (load(key, nb + 1) <= lim):
+        return free, n_pool, pending
+    nw = np.int64(load(words, ncell))
+    mq = (nw >> 8) & 7
+    m = nw >> 12
+    if mq == BLOCKED:
+        return free, n_pool, pending
+    if mq == WALK and sst != PRONE:
+        # a step that does not fit what is left of the turn: from the next turn, by the
+        # minimum movement if dearer than a double move (§6.1) ...
+        diag1 = d >= 4 and m == 1
+        free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask,
+                                        nb + (1 if diag1 else 0),
+                                        fresh_step(n_units, ts, M, kb, sp,
+                                                   (1 if diag1 else (3 * m) >> 1) if d >= 4 else m),
+                                        C, N2, M, kb)
+        # ... or drop prone (free) and crawl
+        nk = ((n_units + M * m) << kb) + sp
+        ns = N2 + ncell
+    elif mq == WALK or mq == CRAWL:  # crawl: a square per move action (x multiplier)
+        nk = ((n_units + M * m) << kb) + sp
+        ns = N2 + ncell
+    else:  # Escape Artist
+        if mq == AWKWARD:
+            if awk_units <= 0:
+                return free, n_pool, pending
+            nk = ((n_units + awk_units) << kb) + sp
+        else:
+            if tight_units <= 0:
+                return free, n_pool, pending
+            nk = ((turn_boundary(n_units, ts, M) + tight_units) << kb) + sp
+        ns = N2 + ncell if (nw >> 11) & 1 else nb
+    return _drelax(key, words, pool, head, free, n_pool, pending, bmask, ns, nk, C, N2, M, kb)
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def distance_search(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, nbuckets, key, pool,
                     head):  # pragma: no cover - compiled
@@ -86,13 +208,23 @@ def distance_search(words, C, start, start_prone, sp, kb, M, awk_units, tight_un
     ``key`` (3 N, preset to UNREACHED) receives the labels; ``pool`` (2 x entries, int32) and
     ``head`` (``nbuckets`` int32) are work arrays. Returns the states expanded, or -1 when
     ``pool`` is too small (the caller retries with a larger one, from fresh labels)."""
-    N = words.shape[0]
+    head[:] = -1
+    off = np.array([-C, C, -1, 1, -C - 1, -C + 1, C - 1, C + 1])
+    return _dloop(words, C, start, start_prone, sp, kb, M, awk_units, tight_units, nbuckets, key, pool, head, off)
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _dloop(words_a, C, start, start_prone, sp, kb, M, awk_units, tight_units, nbuckets, key_a, pool_a, head_a,
+           off_a):  # pragma: no cover - compiled
+    """The loop of :func:`distance_search` (``off_a``: the square offsets of the directions),
+    over raw pointers to its arrays (:func:`~.lowlevel.pointer`: no reference counting in the
+    helpers it inlines). Returns what :func:`distance_search` does."""
+    words, key, pool, head, off = pointer(words_a), pointer(key_a), pointer(pool_a), pointer(head_a), pointer(off_a)
+    N = words_a.shape[0]
     N2 = 2 * N
     kmask = (1 << kb) - 1
-    off = np.array([-C, C, -1, 1, -C - 1, -C + 1, C - 1, C + 1])
     bmask = nbuckets - 1
-    head[:] = -1
-    cap = pool.shape[0] // 2
+    cap = pool_a.shape[0] // 2
     free = -1
     s0 = N2 + start if start_prone else 2 * start
     store(key, s0, sp)  # no move action in progress: the next step starts action 1
@@ -108,14 +240,9 @@ def distance_search(words, C, start, start_prone, sp, kb, M, awk_units, tight_un
         if e < 0:
             cur += 1
             continue
-        nx = load(pool, 2 * e + 1)
-        store(head, cur & bmask, nx)
-        s = np.int64(load(pool, 2 * e))
-        store(pool, 2 * e + 1, free)
+        s = _dpop(key, pool, head, cur & bmask, e, free)
         free = e
         pending -= 1
-        if nx >= 0:
-            prefetch(key, load(pool, 2 * nx))
         k0 = np.int64(load(key, s))
         if k0 != cur:
             continue  # stale (improved since), or expanded already beside the other parity
@@ -131,9 +258,7 @@ def distance_search(words, C, start, start_prone, sp, kb, M, awk_units, tight_un
         settled += 1
         if n_pool + 40 > cap:
             return -1  # an expansion queues at most 2 x 8 x 2 + 1 entries
-        w = np.int64(load(words, cell))
-        mask = w & 255
-        lim = k0 + 1
+        mask = open_moves(words, cell)
         n0 = k0 >> kb
         ts0 = (n0 & 1) == 0 if M == 1 else n0 % (2 * M) == 0  # the next move action starts a turn
         # the other parity, expanded now too when its label is final (at most one above)
@@ -148,100 +273,23 @@ def distance_search(words, C, start, start_prone, sp, kb, M, awk_units, tight_un
                 k1 = kp
                 n1 = k1 >> kb
                 ts1 = (n1 & 1) == 0 if M == 1 else n1 % (2 * M) == 0
-        slow = 0  # (direction, source) pairs left to the general code below: bit d + 8 j
-        if st != PRONE:
-            # the directions whose square cannot be improved: both standing labels at most
-            # key + 1 (every step adds at least 1, and standing beats prone as early)
-            skip = 0
-            for d in range(8):
-                nb = 2 * (cell + ((mask >> d) & 1) * load(off, d))  # a closed direction reads this square
-                skip |= np.int64((load(key, nb) <= lim) & (load(key, nb + 1) <= lim)) << d
-            todo = mask & ~skip
-            while todo:
-                d = lowest_bit(todo)
-                todo &= todo - 1
-                ncell = cell + load(off, d)
-                nb = 2 * ncell
-                nw = np.int64(load(words, ncell))
-                if (nw >> 8) & 7 != WALK:
-                    slow |= (1 << d) | ((1 << (d + 8)) if k1 >= 0 else 0)
-                    continue
-                m = nw >> 12
-                diag = d >= 4
-                nk, par, _ = walk_step(m, diag, st, k0, sp - (k0 & kmask), ts0, (n0 + M) << kb, sp)
-                if nk < 0:
-                    slow |= 1 << d
-                else:
-                    if nk < load(key, nb + par):
-                        free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb + par, nk, nb, C)
-                        pending += 1
-                    # or drop prone (free), crawl in and stand up: parity 0, one move action after
-                    # crawling (the prone state between is covered by the walk, so it is skipped)
-                    ck = ((n0 + M * m + M) << kb) + sp
-                    if (par == 1) & (ck < load(key, nb)):
-                        free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb, ck, nb, C)
-                        pending += 1
-                if k1 >= 0:
-                    nk, par, _ = walk_step(m, diag, st ^ 1, k1, sp - (k1 & kmask), ts1, (n1 + M) << kb, sp)
-                    if nk < 0:
-                        slow |= 1 << (d + 8)
-                    else:
-                        if nk < load(key, nb + par):
-                            free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb + par, nk, nb, C)
-                            pending += 1
-                        ck = ((n1 + M * m + M) << kb) + sp
-                        if (par == 1) & (ck < load(key, nb)):
-                            free, n_pool = _dpush(key, words, pool, head, free, n_pool, bmask, nb, ck, nb, C)
-                            pending += 1
+            free, n_pool, pending, slow = _dwalks(key, words, pool, head, off, free, n_pool, pending, bmask, C, cell,
+                                                  mask, st, k0, n0, ts0, k1, n1, ts1, sp, kb, kmask, M)
         else:
             slow = mask
-            if (w >> 8) & 7 == WALK:  # stand up in place: a move action
+            if (np.int64(load(words, cell)) >> 8) & 7 == WALK:  # stand up in place: a move action
                 free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask, 2 * cell,
                                                 ((n0 + M) << kb) + sp, C, N2, M, kb)
         while slow:
             b = lowest_bit(slow)
             slow &= slow - 1
-            d = b & 7
             if b < 8:
                 n_units, ts, sst = n0, ts0, st
             else:
                 n_units, ts, sst = n1, ts1, st ^ 1
-            ncell = cell + load(off, d)
-            nb = 2 * ncell
-            if (load(key, nb) <= lim) & (load(key, nb + 1) <= lim):
-                continue
-            nw = np.int64(load(words, ncell))
-            mq = (nw >> 8) & 7
-            m = nw >> 12
-            if mq == BLOCKED:
-                continue
-            if mq == WALK and sst != PRONE:
-                # a step that does not fit what is left of the turn: from the next turn, by the
-                # minimum movement if dearer than a double move (§6.1) ...
-                diag1 = d >= 4 and m == 1
-                free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask,
-                                                nb + (1 if diag1 else 0),
-                                                fresh_step(n_units, ts, M, kb, sp,
-                                                       (1 if diag1 else (3 * m) >> 1) if d >= 4 else m),
-                                                C, N2, M, kb)
-                # ... or drop prone (free) and crawl
-                nk = ((n_units + M * m) << kb) + sp
-                ns = N2 + ncell
-            elif mq == WALK or mq == CRAWL:  # crawl: a square per move action (x multiplier)
-                nk = ((n_units + M * m) << kb) + sp
-                ns = N2 + ncell
-            else:  # Escape Artist
-                if mq == AWKWARD:
-                    if awk_units <= 0:
-                        continue
-                    nk = ((n_units + awk_units) << kb) + sp
-                else:
-                    if tight_units <= 0:
-                        continue
-                    nk = ((turn_boundary(n_units, ts, M) + tight_units) << kb) + sp
-                ns = N2 + ncell if (nw >> 11) & 1 else nb
-            free, n_pool, pending = _drelax(key, words, pool, head, free, n_pool, pending, bmask, ns, nk, C, N2,
-                                            M, kb)
+            free, n_pool, pending = _dother(key, words, pool, head, free, n_pool, pending, bmask, C, N2,
+                                            cell + load(off, b & 7), b & 7, k0 + 1, n_units, ts, sst, sp, kb, M,
+                                            awk_units, tight_units)
     return settled
 
 

@@ -1,11 +1,24 @@
-"""The rules of one step, shared by every search (compiled inline into each): the A* priority
-(:func:`eta`), the prone label a standing one covers, the next turn boundary, a walking step
+"""The rules of one step, shared by every search (compiled inline into each): the moves open
+from a square (:func:`open_moves`), the A* priority (:func:`eta`), the prone label a standing one covers, the next turn boundary, a walking step
 within the turn (:func:`walk_step`) and one taken from the next turn (:func:`fresh_step`).
 RULES §6.1-6.3, §5.1."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.base.jit import numba
+from sim.terrain.movement.kernel.lowlevel import load
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def open_moves(words, cell):  # pragma: no cover - compiled
+    """The directions a step may take out of square ``cell``: bit d set for a move in direction
+    ``DIRS[d]`` that stays on the map, enters a square that is not BLOCKED and (diagonals) passes
+    no corner square (§6.2; :func:`~.layout.direction_masks`). Every search asks this for every
+    move it makes (forwards from ``cell``, or :func:`~.search.squares_to_goal` backwards into a
+    square), so a rule that closes a move between two squares belongs here."""
+    return np.int64(load(words, cell)) & 255
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
