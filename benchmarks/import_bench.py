@@ -50,7 +50,8 @@ def bench_import(repeat: int = 1) -> dict:
 
     from sim.maps.importers.common import ImportOptions, auto_resolution
     from sim.maps.importers.vtt import import_file
-    from sim.maps.importers.widths import find_floor, rasterise, Geometry
+    from sim.maps.importers.spaces import find_floor
+    from sim.maps.importers.widths import Geometry, rasterise
     from sim.maps.importers import uvtt as fmt
 
     doc = synthetic_uvtt()
@@ -62,7 +63,7 @@ def bench_import(repeat: int = 1) -> dict:
         walls, solids = fmt.geometry_ft(m, 5.0)
         spx = 5.0 * res
         shape = (int(m.rows * spx) + 1, int(m.cols * spx) + 1)
-        floor = find_floor(rasterise(Geometry(walls=walls, solids=solids), shape_px=shape, resolution=res))
+        floor, _ = find_floor(rasterise(Geometry(walls=walls, solids=solids), shape_px=shape, resolution=res))
         import_file(src, ImportOptions())      # warm up (numba compiles once per checkout)
         t_imp, t_ref, cpu = [], [], []
         for _ in range(repeat):

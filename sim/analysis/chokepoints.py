@@ -15,7 +15,9 @@ chokepoint. We do the same with a field that already speaks for every D&D size:
 3. **Areas** (the high ground): going down the room levels, a connected set of squares at least
    as roomy as the level, holding no area yet and at least ``min_area`` squares, becomes an area.
    An area therefore always has a passage *milder for some size* than everything that joins it
-   to another area; a wide low hall hanging off a chamber is part of that chamber.
+   to another area; a wide low hall hanging off a chamber is part of that chamber. Then every
+   place still holding no area that is roomier than all around it becomes one too, however
+   small: a **pocket** (docs/analysis.md §1.3); so is a named point standing in a passage.
 4. **Flooding**: every square is given to the area that reaches it along the roomiest way (the
    image-foresting transform with the path cost ``max depth``; ties: first come, so two areas
    meet in the middle of a uniform passage).
@@ -24,17 +26,25 @@ chokepoint. We do the same with a field that already speaks for every D&D size:
    (``OPEN_SHARE``, measured as squares to the nearest rock) are one area, since no passage joins
    them (on the seed-11 96x64 cave this kept the great chamber from being reported as a
    192-square "chokepoint").
-5. **Chokepoints**: where two areas meet, the best crossing sets the saddle depth; the
-   chokepoint is the connected set of squares at least that narrow around the meeting line
+   3c. **Pockets that are no places**: one with two or more ways out is a widening of the
+   passage through it, one whose crossing has as many squares as it has outside its passage a
+   bump in a wall; both go back to their neighbours and steps 4-6 run again (docs/analysis.md §1.4).
+5. **Passages**: where two areas meet, the best crossing sets the saddle depth; the
+   passage is the connected set of squares at least that narrow around the meeting line
    (the whole uniform fissure; only the pinch of a passage that narrows at one spot), and no
    wider than the passage where the areas meet (``NECK_SLACK`` more for a mouth): it never
-   spreads into a chamber that is as low as the passage. One set of squares is one chokepoint,
+   spreads into a chamber that is as low as the passage. One set of squares is one passage,
    whatever pairs of areas it joins.
+6. **Crossings**: the chokepoint proper is the narrowest section of its passage between the
+   areas it joins (:mod:`.crossing`): its location ``at``, width and ceiling are the crossing's,
+   not the passage's (docs/analysis.md §2).
 
 Then each chokepoint is *evaluated* per body with the movement engine on a window around it
 (:func:`evaluate`): the category met on the fastest way through, whether the body is stopped,
 the extra time compared with the same passage at the roominess of its two sides (guaranteed
-with take 10 / take 20, and expected with rolls), and the Escape Artist DC.
+with take 10 / take 20, and expected with rolls), the Escape Artist DC, the crossing squares the
+way covers, whether the body's category changes there, and whether it leads anywhere the body
+can stand (docs/analysis.md §3).
 
 >>> from sim.terrain.grid import CaveGrid, effective_width_ft
 >>> rows = ["#########",
@@ -45,7 +55,7 @@ with take 10 / take 20, and expected with rolls), and the Escape Artist DC.
 >>> w = [[{"#": 0, ".": 30, "f": 2}[c] for c in r] for r in rows]
 >>> h = [[{"#": 0, ".": 12, "f": 12}[c] for c in r] for r in rows]
 >>> lay = find_chokepoints(CaveGrid.from_arrays(w, h), min_area=4)
->>> [(c.at, c.squares, c.width_ft, c.joins) for c in lay.chokepoints]
+>>> [(c.at, c.crossing, c.width_ft, c.joins) for c in lay.chokepoints]
 [((4, 2), ((4, 2),), 2.0, (1, 2))]
 """
 
@@ -58,6 +68,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import ndimage
 
+from sim.analysis.crossing import narrowest_section
 from sim.analysis.regions import geometry_labels, reading_order, usable
 from sim.base.jit import numba
 from sim.rules.bodies import body_for
@@ -115,28 +126,36 @@ def geometry(grid: CaveGrid) -> Geometry:
 
 
 def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
-    """Area cores (step 3): int32 labels 1.. in reading order, 0 elsewhere.
+    """Area cores (step 3): int32 labels 1.. in reading order, 0 elsewhere. First the areas of
+    at least ``min_area`` squares; then the **pockets**: every place still holding no core that
+    is roomier than all around it (a connected set at least as roomy as some level, all squares
+    beside it less roomy) is a core too, however small -- the 4-square end of a tunnel is a place
+    to get to, not part of the tunnel (docs/analysis.md §1.3).
 
     >>> room = np.array([[9, 9, 2, 9, 9], [9, 9, 2, 9, 9]])
     >>> area_seeds(room, min_area=4).tolist()
     [[1, 1, 0, 2, 2], [1, 1, 0, 2, 2]]
+    >>> area_seeds(np.array([[9, 9, 9, 2, 2, 5]]), min_area=3).tolist()   # a 1-square pocket
+    [[1, 1, 1, 0, 0, 2]]
     """
     seeds = np.zeros(room.shape, dtype=np.int32)
     n_seeds = 0
-    for level in sorted({int(v) for v in np.unique(room) if v > 0}, reverse=True):
-        lab, n = ndimage.label(room >= level, structure=_CROSS)
-        if n == 0:
-            continue
-        size = np.bincount(lab.ravel(), minlength=n + 1)
-        has = np.bincount(lab[seeds > 0], minlength=n + 1) > 0
-        new = (~has) & (size >= min_area)
-        new[0] = False
-        if not new.any():
-            continue
-        ids = np.zeros(n + 1, dtype=np.int32)
-        ids[new] = np.arange(n_seeds + 1, n_seeds + 1 + int(new.sum()), dtype=np.int32)
-        n_seeds += int(new.sum())
-        seeds = np.where(ids[lab] > 0, ids[lab], seeds)
+    levels = sorted({int(v) for v in np.unique(room) if v > 0}, reverse=True)
+    for pockets in (False, True):
+        for level in levels:
+            lab, n = ndimage.label(room >= level, structure=_CROSS)
+            if n == 0:
+                continue
+            size = np.bincount(lab.ravel(), minlength=n + 1)
+            has = np.bincount(lab[seeds > 0], minlength=n + 1) > 0
+            new = ~has if pockets else (~has) & (size >= min_area)
+            new[0] = False
+            if not new.any():
+                continue
+            ids = np.zeros(n + 1, dtype=np.int32)
+            ids[new] = np.arange(n_seeds + 1, n_seeds + 1 + int(new.sum()), dtype=np.int32)
+            n_seeds += int(new.sum())
+            seeds = np.where(ids[lab] > 0, ids[lab], seeds)
     return reading_order(seeds).reshape(room.shape)
 
 
@@ -211,7 +230,7 @@ OPEN_SHARE = 0.75
 NECK_SLACK = 2.5
 
 
-def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray):
+def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray, apart: set[int]):
     """Step 3b: a watershed splits a chamber around any roomier patch in it (a higher part of
     its ceiling); where two areas meet across ground about as wide as the narrower of them, no
     passage joins them, only a change of ceiling or width in one hall: they are one area. Returns the renumbered ``(cores, area)``
@@ -232,6 +251,8 @@ def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray)
 
     merged = False
     for (la, lb), pairs in sorted(pieces.items()):
+        if la in apart or lb in apart:   # a named point's pocket: a place to get to, however narrow
+            continue
         across = max(min(flat_rad[p], flat_rad[q]) for p, q, _ in pairs)
         narrow = min(widest[la], widest[lb])
         if across >= OPEN_SHARE * narrow:
@@ -251,9 +272,12 @@ def _merge_open_meetings(cores, area, pieces, geo: Geometry, radius: np.ndarray)
 
 @dataclass(frozen=True, slots=True)
 class Chokepoint:
-    """A chokepoint: its squares ``(x, y)``, the representative square ``at`` (the narrowest,
-    nearest their middle), the narrowest width and lowest ceiling among its squares (feet, from
-    the map), and the areas it joins (area numbers)."""
+    """A chokepoint: a crossing between areas (docs/analysis.md §2). ``crossing``: the squares
+    ``(x, y)`` of the narrowest section of its passage (:mod:`.crossing`), which every way from one
+    of the areas it joins to another enters; ``at``: the narrowest of them, nearest their middle;
+    ``width_ft`` and ``ceiling_ft``: the narrowest width (effective, step 1) and lowest ceiling
+    there. ``squares``: the whole passage the crossing lies in (a tunnel's length), over which
+    each body is timed; ``joins``: the areas it joins (area numbers)."""
 
     index: int
     at: tuple[int, int]
@@ -261,6 +285,7 @@ class Chokepoint:
     width_ft: float
     ceiling_ft: float
     joins: tuple[int, ...]
+    crossing: tuple[tuple[int, int], ...]
 
     @property
     def id(self) -> str:
@@ -283,12 +308,96 @@ class Layout:
         return int(self.cores.max()) if self.cores.size else 0
 
 
+def _crossing(idx: np.ndarray, joins: tuple[int, ...], area: np.ndarray, geo: Geometry,
+              rock: np.ndarray, known: dict) -> tuple[tuple[int, int], ...]:
+    """The crossing of the passage ``idx`` (flat indices) between the areas it joins (step 6):
+    the narrowest section between each pair of them, together; the passage's narrowest squares
+    when no section separates them (a passage whose sides do not touch it). ``known``: sections
+    already found, by passage and sides (the layout is redone when pockets go, step 3c)."""
+    rows, cols = area.shape
+    rr, cc = idx // cols, idx % cols
+    r0, r1 = max(0, int(rr.min()) - 1), min(rows, int(rr.max()) + 2)
+    c0, c1 = max(0, int(cc.min()) - 1), min(cols, int(cc.max()) + 2)
+    passage = np.zeros((r1 - r0, c1 - c0), dtype=bool)
+    passage[rr - r0, cc - c0] = True
+    box = area[r0:r1, c0:c1]
+    clear = geo.clearance[r0:r1, c0:c1]
+    out: set[tuple[int, int]] = set()
+    for i, a in enumerate(joins):
+        for b in joins[i + 1:]:
+            side_a, side_b = (box == a) & ~passage, (box == b) & ~passage
+            key = (r0, c0, passage.tobytes(), side_a.tobytes(), side_b.tobytes(), passage.shape)
+            if key not in known:
+                known[key] = narrowest_section(passage, side_a, side_b, clear, rock=rock[r0:r1, c0:c1])
+            sec = known[key]
+            out.update((x + c0, y + r0) for x, y in sec)
+    if not out:
+        d = geo.depth.ravel()[idx]
+        out = {(int(c), int(r)) for r, c in zip(rr[d == d.max()], cc[d == d.max()])}
+    return tuple(sorted(out, key=lambda p: (p[1], p[0])))
+
+
 def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     """Areas and chokepoints of ``grid`` (the whole procedure of the module docstring)."""
     if min_area < 1:
         raise ValueError(f"min_area must be >= 1, got {min_area}")
     geo = geometry(grid)
     cores = area_seeds(geo.room, min_area=min_area)
+    held = _point_seeds(grid, geo, cores)
+    known: dict = {}
+    lay = _layout(grid, geo, cores, known, held)
+    for _ in range(4):   # dropping a pocket may turn another into a place with two ways out
+        drop = _not_pockets(lay, min_area, held)
+        if not drop:
+            break
+        cores = reading_order(np.where(np.isin(lay.cores, drop), 0, lay.cores)).reshape(grid.shape)
+        lay = _layout(grid, geo, cores, known, held)
+    return lay
+
+
+# A named point standing in a passage narrower than this (effective width, feet) is a place to
+# get to: the passage on the only way there is reported (docs/analysis.md §1.3).
+POINT_PASSAGE_FT = 15.0
+
+
+def _point_seeds(grid: CaveGrid, geo: Geometry, cores: np.ndarray) -> list[tuple[int, int]]:
+    """Step 3 for named points (modifies ``cores``): a named point in no area core that stands
+    in a passage (narrower than ``POINT_PASSAGE_FT``: the end of a crack, a crawlway) is the
+    core of a pocket of its own. Returns the squares ``(row, col)`` of those points."""
+    held = []
+    n = int(cores.max()) if cores.size else 0
+    for x, y in grid.points.values():
+        if 0 <= y < cores.shape[0] and 0 <= x < cores.shape[1] and geo.room[y, x] > 0 and cores[y, x] == 0 \
+                and geo.width_eff[y, x] < POINT_PASSAGE_FT:
+            n += 1
+            cores[y, x] = n
+            held.append((y, x))
+    cores[:] = reading_order(cores).reshape(cores.shape)
+    return held
+
+
+def _not_pockets(lay: Layout, min_area: int, held: list[tuple[int, int]]) -> list[int]:
+    """The pockets (areas whose core is under ``min_area``) that are no places to get to (step
+    3c): one with two or more ways out is a widening of the passage through it, and one whose
+    only crossing has as many squares as the pocket has outside its passage is a bump in the
+    wall of a wider space (on an imported map, often the width measure's noise) -- unless a
+    named point (``held``: squares ``(row, col)``) is in it: a place to get to."""
+    out = []
+    named = {int(lay.area[r, c]) for r, c in held}
+    for a in range(1, lay.n_areas + 1):
+        if int((lay.cores == a).sum()) >= min_area:
+            continue
+        ways = [c for c in lay.chokepoints if a in c.joins]
+        own = int(((lay.area == a) & (lay.neck == 0)).sum())
+        if len(ways) >= 2 or (len(ways) == 1 and len(ways[0].crossing) >= own and a not in named):
+            out.append(a)
+    return out
+
+
+def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray, known: dict, held: list) -> Layout:
+    """Steps 4-6 from the area cores: flooding, merging, chokepoints and their crossings
+    (``known``: the crossings found so far, see :func:`_crossing`; ``held``: the squares of the
+    named points that are pockets of their own, which step 3b never merges)."""
     area = flood(geo, cores)
     floor = geo.floor
     depth = geo.depth
@@ -297,12 +406,15 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     # by the rock around it, step 1), for steps 3b and 5
     radius = np.where(floor, geo.width_eff, 0.0).astype(np.float64)
     pieces = _meetings(area, depth)
-    cores, area = _merge_open_meetings(cores, area, pieces, geo, radius)
+    cores, area = _merge_open_meetings(cores, area, pieces, geo, radius, {int(cores[r, c]) for r, c in held} - {0})
     if area is not None:
         pieces = _meetings(area, depth)
     else:
         area = flood(geo, cores)
     necks: dict[frozenset, set[int]] = {}
+    free = np.ones(grid.shape, dtype=bool)   # a named point's own pocket square is never passage
+    for r, c in held:
+        free[r, c] = False
     flat_area = area.ravel()
     for (la, lb), pairs in sorted(pieces.items()):
         # the two areas' ground, in its bounding box: a neck never reaches into a third area
@@ -321,14 +433,15 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
         for piece in range(1, n + 1):
             mine = [(i, j, x) for i, j, x in pairs if lab[i] == piece]
             saddle = min(x for _, _, x in mine)
-            # the neck is no wider than the passage where the two areas meet (step 6): it never
+            # the neck is no wider than the passage where the two areas meet (step 5): it never
             # spreads into a chamber as narrow, or as low, as the passage but wider than it
             across = max(min(radius.flat[i], radius.flat[j]) for i, j, _ in mine)
             key = (saddle, across)
             nlab = labels_at.get(key)
             if nlab is None:
                 nlab = labels_at[key] = ndimage.label(
-                    box_ours & (box_depth >= saddle) & (radius[r0:r1, c0:c1] <= across + NECK_SLACK),
+                    box_ours & (box_depth >= saddle) & (radius[r0:r1, c0:c1] <= across + NECK_SLACK)
+                    & free[r0:r1, c0:c1],
                     structure=_CROSS)[0]
             ids = set()
             for i, j, _ in mine:
@@ -354,17 +467,19 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     for sq, joins in necks.items():
         idx = np.array(sorted(sq))
         rr, cc = idx // cols, idx % cols
-        d = depth.ravel()[idx]
-        narrowest = idx[d == d.max()]
-        nr, nc = narrowest // cols, narrowest % cols
+        cross = _crossing(idx, tuple(sorted(joins)), area, geo, grid.rock, known)
+        xr = np.array([r for _, r in cross])
+        xc = np.array([c for c, _ in cross])
+        d = depth[xr, xc]
+        nr, nc = xr[d == d.max()], xc[d == d.max()]
         mr, mc = nr.mean(), nc.mean()
         k = int(np.lexsort((nc, nr, (nr - mr) ** 2 + (nc - mc) ** 2))[0])
         at = (int(nc[k]), int(nr[k]))
         squares = tuple(sorted(((int(c), int(r)) for r, c in zip(rr, cc)), key=lambda p: (p[1], p[0])))
-        found.append((at, squares, float(geo.width_eff[rr, cc].min()), float(grid.height_ft[rr, cc].min()),
+        found.append((at, squares, cross, float(geo.width_eff[xr, xc].min()), float(grid.height_ft[xr, xc].min()),
                       tuple(sorted(joins))))
     found.sort(key=lambda t: (t[0][1], t[0][0], t[1]))
-    chokes = tuple(Chokepoint(i + 1, at, sq, w, h, j) for i, (at, sq, w, h, j) in enumerate(found))
+    chokes = tuple(Chokepoint(i + 1, at, sq, w, h, j, cr) for i, (at, sq, cr, w, h, j) in enumerate(found))
     neck = np.zeros(grid.shape, dtype=np.int32)
     for c in chokes:
         for x, y in c.squares:
@@ -383,11 +498,17 @@ class Passage:
     """What one chokepoint means for one body, between two of the areas it joins.
 
     ``status``: ``open`` (it gets through), ``stopped`` (it stands on both sides but cannot get
-    through), ``no_access`` (it cannot stand near the chokepoint on one side). ``category``: the
-    worst category on the fastest way through (when stopped: the mildest category a way through
-    would need, square by square, and the ``reason``, see :func:`_bottleneck`). Times in move actions (a round is two): the way through, and the extra over the
-    same passage as roomy as its sides (guaranteed: take 10 / take 20 allowed; None when no time
-    is guaranteed)."""
+    through), ``dead_end`` (it can stand on one side only: the passage leads nowhere it can go,
+    so it is no chokepoint for it), ``no_access`` (it cannot stand on either side).
+    ``category``: the worst category on the fastest way through (when stopped: the mildest
+    category a way through would need, square by square, and the ``reason``, see
+    :func:`_bottleneck`); ``side_category``: the body's mildest category on each of the two
+    sides (beside the passage), so the passage *changes* the body's category when ``category``
+    is worse than on one of them (docs/analysis.md §3.3). Times in
+    move actions (a round is two): the way through, and the extra over the same passage as roomy
+    as its sides (guaranteed: take 10 / take 20 allowed; None when no time is guaranteed).
+    ``crossed``: the squares of the chokepoint's crossing the way covers (the body's footprint
+    on them; the whole crossing when no way runs through)."""
 
     side_a: int
     side_b: int
@@ -400,6 +521,17 @@ class Passage:
     escape_dc: int | None = None
     reason: str | None = None      # when stopped: no_room | escape_artist | footprint
     ends: tuple = ()               # the two squares (x, y) the way through was timed between
+    side_category: tuple = ()
+    crossed: tuple = ()
+
+    @property
+    def changes_category(self) -> bool:
+        """The way through meets a worse category than one of its sides (or none gets through)."""
+        if self.status == "stopped":
+            return True
+        if self.status != "open" or self.category is None or not self.side_category:
+            return False
+        return Category[self.category] > min(Category[c] for c in self.side_category)
 
     @property
     def extra_rounds(self) -> float | None:
@@ -416,7 +548,8 @@ class Passage:
                 "extra_move_actions": _r(self.extra_move_actions), "extra_rounds": _r(self.extra_rounds),
                 "expected_extra_move_actions": _r(self.expected_extra_move_actions),
                 "expected_extra_rounds": _r(self.expected_extra_rounds), "escape_dc": self.escape_dc,
-                "reason": self.reason}
+                "reason": self.reason, "side_category": list(self.side_category),
+                "changes_category": self.changes_category, "crossed": [list(q) for q in self.crossed]}
 
 
 def _r(v: float | None) -> float | None:
@@ -447,7 +580,11 @@ def _window(grid: CaveGrid, layout: Layout, choke: Chokepoint, a: int, b: int, k
     # other chokepoint between the same two areas (a way around this one)
     parallel = [c.index for c in layout.chokepoints if c.index != choke.index and a in c.joins and b in c.joins]
     keep = neck | (((area == a) | (area == b)) & ~np.isin(necks, parallel))
-    return (r0, c0), keep, neck, area
+    cross = np.zeros(neck.shape, dtype=bool)
+    for x, y in choke.crossing:
+        if r0 <= y < r1 and c0 <= x < c1:
+            cross[y - r0, x - c0] = True
+    return (r0, c0), keep, neck, area, cross
 
 
 def _sub_grid(grid: CaveGrid, origin, keep: np.ndarray, neck: np.ndarray, *, relaxed: bool) -> CaveGrid:
@@ -486,28 +623,70 @@ def _anchor(field: MoveField, ok: np.ndarray, side: np.ndarray, neck: np.ndarray
     return None if best is None else best[1]
 
 
+def _beyond(f: MoveField, ok: np.ndarray, keep: np.ndarray, side: np.ndarray, cross: np.ndarray):
+    """When a body cannot stand beside the passage on a side (a pocket too small for it), a
+    square of the passage on that side of the crossing where it can stand, its footprint off the
+    crossing: the one farthest from the crossing (then first in reading order); None if none."""
+    part = ndimage.label(keep & ~cross, structure=np.ones((3, 3), bool))[0]
+    ids = set(np.unique(part[side])) - {0}
+    if not ids:
+        return None
+    mine = np.isin(part, list(ids)) & ok
+    cy, cx = np.nonzero(cross)
+    best = None
+    for y, x in zip(*np.nonzero(mine)):
+        x, y = int(x), int(y)
+        foot = f.occupied((x, y), []) if f.k > 1 else [(x, y)]
+        if any(0 <= q[1] < cross.shape[0] and 0 <= q[0] < cross.shape[1] and cross[q[1], q[0]] for q in foot):
+            continue
+        d = int(np.min(np.maximum(np.abs(cx - x), np.abs(cy - y)))) if len(cx) else 0
+        key = (-d, y, x)
+        if best is None or key < best[0]:
+            best = (key, (x, y))
+    return None if best is None else best[1]
+
+
+def _mildest(f: MoveField, ok: np.ndarray, side: np.ndarray, keep: np.ndarray, cross: np.ndarray, end) -> str:
+    """The body's mildest category on a side of the passage: beside it, else (a pocket it
+    cannot stand in) on the passage's part on that side of the crossing, else where it ends."""
+    for mask in (side & ok, ok & keep & ~cross & ndimage.binary_dilation(side, np.ones((3, 3), bool))):
+        if mask.any():
+            return Category(int(f.category[mask].min())).name
+    return Category(int(f.category[end[1], end[0]])).name
+
+
 def _evaluate_pair(grid, layout, choke, mover, a, b) -> Passage:
     k = 1 if mover.is_swarm else mover.body.size.squares
-    origin, keep, neck, area = _window(grid, layout, choke, a, b, k)
+    origin, keep, neck, area, cross = _window(grid, layout, choke, a, b, k)
     sub = _sub_grid(grid, origin, keep, neck, relaxed=False)
     f = move_field(sub, mover)
     ok = usable(f)
     side_a = (area == a) & keep & ~neck
     side_b = (area == b) & keep & ~neck
     at = (choke.at[0] - origin[1], choke.at[1] - origin[0])
-    pa = _anchor(f, ok, side_a, neck, at)
-    pb = _anchor(f, ok, side_b, neck, at)
+    pa = _anchor(f, ok, side_a, neck, at) or _beyond(f, ok, keep, (area == a) & keep & ~cross, cross)
+    pb = _anchor(f, ok, side_b, neck, at) or _beyond(f, ok, keep, (area == b) & keep & ~cross, cross)
+
+    def world(p):
+        return (p[0] + origin[1], p[1] + origin[0])
+
     if pa is None or pb is None:
-        return Passage(a, b, "no_access")
-    ends = ((pa[0] + origin[1], pa[1] + origin[0]), (pb[0] + origin[1], pb[1] + origin[0]))
+        return Passage(a, b, "no_access" if pa is None and pb is None else "dead_end", crossed=choke.crossing)
+    ends = (world(pa), world(pb))
+    side_cat = tuple(_mildest(f, ok, side, keep, cross, p) for side, p in ((side_a, pa), (side_b, pb)))
     path = find_path(f, pa, pb)
     if not path.reachable:
         cat, reason = _bottleneck(f, pa, pb)
-        return Passage(a, b, "stopped", category=cat.name, reason=reason, ends=ends)
+        return Passage(a, b, "stopped", category=cat.name, reason=reason, ends=ends, side_category=side_cat,
+                       crossed=choke.crossing)
     rel = find_path(move_field(_sub_grid(grid, origin, keep, neck, relaxed=True), mover), pa, pb)
-    inside = [s for s in path.steps if neck[s.at[1], s.at[0]] or
-              any(neck[q[1], q[0]] for q in f.occupied(tuple(s.at), []) if 0 <= q[1] < neck.shape[0]
-                  and 0 <= q[0] < neck.shape[1])]
+
+    def covers(s, mask):
+        foot = f.occupied(tuple(s.at), []) if f.k > 1 else [tuple(s.at)]
+        return [q for q in foot if 0 <= q[1] < mask.shape[0] and 0 <= q[0] < mask.shape[1] and mask[q[1], q[0]]]
+
+    inside = [s for s in path.steps if covers(s, neck)]
+    crossed = sorted({world(q) for s in path.steps for q in covers(s, cross)}, key=lambda p: (p[1], p[0]))
     cat = max((Category[s.category] for s in inside), default=Category.CLEAR)
     dcs = [s.dc for s in path.steps if s.dc]
     extra = None
@@ -518,7 +697,8 @@ def _evaluate_pair(grid, layout, choke, mover, a, b) -> Passage:
         eextra = max(0.0, path.expected_move_actions - rel.expected_move_actions)
     return Passage(a, b, "open", ends=ends, category=cat.name, move_actions=path.move_actions,
                    expected_move_actions=path.expected_move_actions, extra_move_actions=extra,
-                   expected_extra_move_actions=eextra, escape_dc=max(dcs) if dcs else None)
+                   expected_extra_move_actions=eextra, escape_dc=max(dcs) if dcs else None,
+                   side_category=side_cat, crossed=tuple(crossed) or choke.crossing)
 
 
 def _bottleneck(f: MoveField, pa, pb) -> tuple[Category, str]:

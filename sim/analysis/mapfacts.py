@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.analysis.chokepoints import (
+    Chokepoint,
     Layout,
     Passage,
     evaluate,
@@ -45,7 +46,7 @@ from sim.terrain.corners import corner_links
 from sim.terrain.grid import CaveGrid
 from sim.terrain.movement import Mover
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2   # 2: chokepoints are crossings (crossing, per-body crossed/separates/status dead_end), pockets
 DEFAULT_SPEED_FT = 30
 SMALL_SPEED_FT = 20
 
@@ -128,8 +129,12 @@ def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_ar
         ys, xs = np.nonzero(layout.cores == a)
         i = int(np.argmin((ys - ys.mean()) ** 2 + (xs - xs.mean()) ** 2))
         area_facts.append({"id": f"A{a}", "squares": int(mask.sum()), "at": [int(xs[i]), int(ys[i])],
-                           "points": [n for n, (x, y) in points.items() if layout.area[y, x] == a]})
+                           "points": [n for n, (x, y) in points.items() if layout.area[y, x] == a],
+                           "pocket": bool(len(ys) < min_area)})
     facts["areas"] = area_facts
+    facts["pockets"] = [{**a, "squares": int(((layout.area == int(a["id"][1:])) & (layout.neck == 0)).sum()),
+                         "behind": [c.id for c in layout.chokepoints if int(a["id"][1:]) in c.joins]}
+                        for a in area_facts if a["pocket"]]
     # chokepoints, evaluated per subject
     passages: dict[tuple[int, str], list[Passage]] = {}
     chokes = []
@@ -139,11 +144,11 @@ def analyze_map(grid: CaveGrid, *, subjects: list[Subject] | None = None, min_ar
         for s in subjects:
             ps = evaluate(grid, layout, c, s.mover)
             passages[(c.index, s.key)] = ps
-            per[s.key] = _passage_summary(ps)
+            per[s.key] = _passage_summary(ps, travellers[s.key], c, layout, points)
             if per[s.key]["status"] == "stopped":
                 stops.append(s.key)
-        chokes.append({"id": c.id, "at": list(c.at), "squares": [list(q) for q in c.squares],
-                       "width_ft": c.width_ft, "ceiling_ft": c.ceiling_ft,
+        chokes.append({"id": c.id, "at": list(c.at), "crossing": [list(q) for q in c.crossing],
+                       "width_ft": c.width_ft, "ceiling_ft": c.ceiling_ft, "squares": [list(q) for q in c.squares],
                        "joins": [f"A{a}" for a in c.joins], "stops": stops, "movers": per})
     facts["chokepoints"] = chokes
     # regions and categories per subject
@@ -212,13 +217,50 @@ def _summary(m: MapAnalysis, facts: dict, passages) -> list[dict]:
     return out
 
 
-def _passage_summary(ps: list[Passage]) -> dict:
-    """One subject at one chokepoint: the pair with the worst passage, and every pair."""
-    order = {"stopped": 2, "open": 1, "no_access": 0}
+def _passage_summary(ps: list[Passage], t: Traveller, c: Chokepoint, layout: Layout, points: dict) -> dict:
+    """One body at one chokepoint: the pair of areas with the worst passage, every pair, and for
+    the worst: the crossing squares its way covers, the narrowest width there (effective, ft),
+    and what the crossing separates for it (:func:`_separates`)."""
+    order = {"stopped": 3, "open": 2, "dead_end": 1, "no_access": 0}
     worst = max(ps, key=lambda p: (order[p.status], p.extra_move_actions or 0.0))
     d = worst.to_json()
     d["pairs"] = [p.to_json() for p in ps] if len(ps) > 1 else []
+    d["width_ft"] = float(min(layout.geo.width_eff[y, x] for x, y in worst.crossed)) if worst.crossed else None
+    d["separates"] = _separates(t, worst, c, layout, points) if worst.status in ("open", "stopped") else None
     return d
+
+
+def _separates(t: Traveller, p: Passage, c: Chokepoint, layout: Layout, points: dict) -> list[dict] | None:
+    """With the crossing of ``c`` walled off (the body's footprint may not touch it), the body's
+    two places the way through joins: for each, the area its end lies in, how many squares the
+    body can stand on there, and the named points it can stand at there; None when the two are
+    still joined another way (the chokepoint is not the only way for this body)."""
+    wall = np.zeros(layout.area.shape, dtype=bool)
+    for x, y in c.crossing:
+        wall[y, x] = True
+    lab = _without(t, wall)
+    ends = [_place(lab, layout, end, side) for end, side in zip(p.ends, (p.side_a, p.side_b))]
+    if 0 in ends or ends[0] == ends[1]:
+        return None
+    sizes = np.bincount(lab.ravel(), minlength=max(ends) + 1)
+    out = []
+    for r, side in zip(ends, (p.side_a, p.side_b)):
+        held = [n for n in points if any(lab[qy, qx] == r for qx, qy in t.refs(n))]
+        out.append({"area": f"A{side}", "squares": int(sizes[r]), "points": held})
+    return out
+
+
+def _place(lab: np.ndarray, layout: Layout, end, side: int) -> int:
+    """The label of the body's place an end of a way lies in: the end's own, or (its footprint
+    touching the walled crossing) that of the nearest square of the end's area it can use."""
+    x, y = end
+    if lab[y, x]:
+        return int(lab[y, x])
+    ys, xs = np.nonzero((lab > 0) & (layout.area == side) & (layout.neck == 0))
+    if len(ys) == 0:
+        return 0
+    i = int(np.lexsort((xs, ys, np.maximum(np.abs(xs - x), np.abs(ys - y))))[0])
+    return int(lab[ys[i], xs[i]])
 
 
 def _footprint_hits(t: Traveller, squares, neck_idx: int, neck: np.ndarray) -> bool:

@@ -118,11 +118,11 @@ def _chokepoints_html(f: dict, subs: list, pal: dict) -> list[str]:
     if not f["chokepoints"]:
         out.append("<p>No chokepoints: no passage between areas is narrower than the areas it joins.</p>")
     else:
-        head = ["id", "at", "W ft", "C ft", "joins", "squares"] + [_SHORT.get(s.key, s.label) for s in subs]
+        head = ["id", "crossing", "W ft", "C ft", "joins", "passage"] + [_SHORT.get(s.key, s.label) for s in subs]
         rows = []
         for c in f["chokepoints"]:
-            row = [R.esc(c["id"]), "{}, {}".format(*c["at"]), num(c["width_ft"]), num(c["ceiling_ft"]),
-                   R.esc("–".join(c["joins"])), str(len(c["squares"]))]
+            row = [R.esc(c["id"]), R.esc(squares_text(c["crossing"])), num(c["width_ft"]), num(c["ceiling_ft"]),
+                   R.esc("–".join(c["joins"])), f"{len(c['squares'])} sq"]
             for s in subs:
                 p = c["movers"][s.key]
                 tip = f"{s.label}: {_passage_text(p)}"
@@ -131,12 +131,15 @@ def _chokepoints_html(f: dict, subs: list, pal: dict) -> list[str]:
                 row.append(f'<span title="{R.esc(tip)}">{cell}</span>')
             rows.append(row)
         out.append(R.html_table(head, rows, raw=True))
-        out.append("<p class='muted'>Columns: " + ", ".join(f"{_SHORT.get(s.key, s.label)} = {R.esc(s.label)}"
-                                                          for s in subs) +
+        out.append("<p class='muted'>A chokepoint is the narrowest crossing of its passage (docs/analysis.md): "
+                   "<i>crossing</i> lists its squares, <i>W</i> and <i>C</i> the narrowest width and lowest ceiling "
+                   "there, <i>passage</i> how many squares the whole passage has. Columns: "
+                   + ", ".join(f"{_SHORT.get(s.key, s.label)} = {R.esc(s.label)}" for s in subs) +
                      ". Each cell: the category letter met on the fastest way through (coloured like the maps: "
                      + ", ".join(f"{c.letter} {c.label}" for c in Category) +
                      ") and the extra rounds over the same passage as roomy as its sides (guaranteed); "
-                     "<b>STOP</b>: it stands on both sides but cannot get through; –: it cannot stand near it. "
+                     "<b>STOP</b>: it stands on both sides but cannot get through; <b>end</b>: it leads nowhere "
+                     "it can stand (no chokepoint for it); –: it cannot stand near it. "
                      "Hover a cell for the whole text; all of it is in the table below.</p>")
         drows = []
         for c in f["chokepoints"]:
@@ -145,6 +148,9 @@ def _chokepoints_html(f: dict, subs: list, pal: dict) -> list[str]:
                 drows.append([c["id"], s.label, _passage_text(p)])
         out.append("<details><summary>Every chokepoint for every body, in words</summary>"
                      + R.html_table(["id", "body", "passage"], drows) + "</details>")
+        out.append("<h3>Per body: the chokepoints that change its category</h3>")
+        out.append(R.html_table(["body", "where its way crosses, width, category, what it separates"],
+                                [[s.label, body_chokepoints_text(f, s.key)] for s in subs]))
     return out
 
 
@@ -178,6 +184,9 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
     parts.append("<p class='muted'>Each cell: ✓ expected rounds / guaranteed rounds, and in bold the chokepoint that "
                  "decides the trip (the unavoidable one that costs most); ✗ where it cannot get there and the "
                  "chokepoint that stops it. Details per chokepoint below.</p>")
+    if f["pockets"]:
+        parts.append(f"<p><b>Pockets</b> (places under <code>--min-area</code>, kept as areas): "
+                     f"{R.esc(pockets_text(f).split(': ', 1)[1])}.</p>")
     parts.append(f'<h2 id="overview">Areas and chokepoints</h2>{R.img_tag(pics["overview.png"], "overview")}')
     # chokepoints: a matrix
     parts.extend(_chokepoints_html(f, subs, pal))
@@ -207,9 +216,12 @@ def html(m: MapAnalysis, pics: dict[str, bytes]) -> str:
                                       [_light_row(r) for r in rows]))
     # areas
     parts.append('<h2 id="areas">Areas</h2>')
-    parts.append(R.html_table(["id", "squares", "at", "named points"],
-                              [[a["id"], a["squares"], "{}, {}".format(*a["at"]), ", ".join(a["points"])]
-                               for a in f["areas"]]))
+    parts.append(R.html_table(["id", "squares", "at", "named points", "pocket"],
+                              [[a["id"], a["squares"], "{}, {}".format(*a["at"]), ", ".join(a["points"]),
+                                "yes" if a["pocket"] else ""] for a in f["areas"]]))
+    if f["pockets"]:
+        parts.append(f"<p>{R.esc(pockets_text(f))}. A pocket is a place smaller than <code>--min-area</code>; "
+                     "it is an area all the same, and the chokepoint it lies behind is reported.</p>")
     # regions
     parts.append('<h2 id="regions">Regions each body can reach</h2>')
     names = list(f["points"])
@@ -280,9 +292,70 @@ _SHORT = {"fine": "F", "diminutive": "D", "tiny": "T", "small": "S", "medium": "
           "gargantuan": "G", "colossal": "C"}
 
 
+def squares_text(squares: list) -> str:
+    """Squares as ``x,y`` joined by spaces; a long run as its first and last square.
+
+    >>> squares_text([[15, 2], [15, 3]]), squares_text([[1, 1], [2, 1], [3, 1], [4, 1]])
+    ('15,2 15,3', '1,1..4,1 (4 squares)')
+    """
+    if len(squares) <= 3:
+        return " ".join("{},{}".format(*q) for q in squares)
+    return "{},{}..{},{} ({} squares)".format(*squares[0], *squares[-1], len(squares))
+
+
+def pockets_text(f: dict) -> str:
+    """The pockets (areas under ``--min-area``) by name, each with its size, a square in it, its
+    named points and the chokepoints it lies behind (docs/analysis.md §1.3)."""
+    bits = []
+    for p in f["pockets"]:
+        where = f"behind {', '.join(p['behind'])}" if p["behind"] else "no passage joins it to an area"
+        pts = f", holds {', '.join(p['points'])}" if p["points"] else ""
+        bits.append(f"{p['id']} ({_count(p['squares'], 'square')} at {p['at'][0]},{p['at'][1]}{pts}, {where})")
+    return f"pockets under --min-area {f['assumptions']['min_area']}: " + "; ".join(bits)
+
+
+def _side_text(side: dict) -> str:
+    pts = f": {', '.join(side['points'])}" if side["points"] else ""
+    return f"{side['area']} ({_count(side['squares'], 'square')}{pts})"
+
+
+def passage_line(c: dict, p: dict) -> str | None:
+    """One chokepoint for one body in words, or None when its category does not change there
+    (``Narrow and Low at 15,3 (5 ft): separates A1 (38 squares) from A2 (20 squares)``)."""
+    if p["status"] == "dead_end":
+        return f"{c['id']} dead end (leads nowhere it can stand)"
+    if p["status"] == "no_access" or not p.get("changes_category"):
+        return None
+    cat = Category[p["category"]].label
+    width = "" if p.get("width_ft") is None else f" ({num(p['width_ft'])} ft)"
+    what = "stops it" if p["status"] == "stopped" else cat
+    text = f"{c['id']} {what} at {squares_text(p['crossed'])}{width}"
+    if p["status"] == "stopped":
+        text += f" (needs {cat})"
+    if p.get("separates"):
+        a, b = p["separates"]
+        text += f", separates {_side_text(a)} from {_side_text(b)}"
+    elif p["status"] == "open":
+        text += ", a way around it"
+    return text
+
+
+def body_chokepoints_text(f: dict, key: str) -> str:
+    """A body's chokepoints in words: the ones that change its category, then the dead ends."""
+    lines = [passage_line(c, c["movers"][key]) for c in f["chokepoints"]]
+    lines = [t for t in lines if t]
+    if lines:
+        return "; ".join(lines)
+    if f["chokepoints"] and all(c["movers"][key]["status"] == "no_access" for c in f["chokepoints"]):
+        return "it cannot stand beside any chokepoint"
+    return "none changes its category"
+
+
 def _short_cell(p: dict) -> str:
     """A chokepoint for one body in a few characters: category letter and extra rounds
-    (``a+10``), ``STOP`` or ``-`` (no access)."""
+    (``a+10``), ``STOP``, ``end`` (a dead end for it) or ``-`` (no access)."""
+    if p["status"] == "dead_end":
+        return "end"
     if p["status"] == "no_access":
         return "-"
     if p["status"] == "stopped":
@@ -301,7 +374,11 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
     f = m.facts
     subs = m.subjects
     console.print(f"[bold]{escape(f['map'])}[/]: {f['cols']}x{f['rows']} squares, {f['floor']} floor; "
-                  f"{_count(len(f['areas']), 'area')}, {_count(len(f['chokepoints']), 'chokepoint')}")
+                  f"{_count(len(f['areas']), 'area')}"
+                  + (f" ({_count(len(f['pockets']), 'pocket')})" if f.get("pockets") else "")
+                  + f", {_count(len(f['chokepoints']), 'chokepoint')}")
+    if f.get("pockets"):
+        console.print(pockets_text(f), highlight=False, markup=False)
     for e in dict.fromkeys(r["from"] for r in f.get("summary", [])):
         rows = [r for r in f["summary"] if r["from"] == e]
         dests = list(rows[0]["to"]) if rows else []
@@ -328,17 +405,22 @@ def terminal(m: MapAnalysis, console, files: list[str] | None = None) -> None:
                       + ", ".join("{},{}-{},{}".format(*c["squares"][0], *c["squares"][1]) for c in f["corner_links"]),
                       highlight=False, markup=False)
     if f["chokepoints"]:
-        t = Table(title="Chokepoints: category letter + extra rounds (guaranteed); STOP; - no access",
+        t = Table(title="Chokepoints (the narrowest crossing): category letter + extra rounds (guaranteed); "
+                        "STOP; end: leads nowhere it can go; - no access",
                   title_justify="left", box=None, pad_edge=False)
-        for h in ["id", "at", "W ft", "C ft", "joins"]:
+        for h in ["id", "crossing", "W ft", "C ft", "joins"]:
             t.add_column(h, no_wrap=True)
         for s in subs:
             t.add_column(_SHORT.get(s.key, s.key[:6]), no_wrap=True, justify="right")
         for c in f["chokepoints"]:
-            t.add_row(c["id"], "{},{}".format(*c["at"]), num(c["width_ft"]), num(c["ceiling_ft"]), "-".join(c["joins"]),
-                      *[_short_cell(c["movers"][s.key]) for s in subs])
+            t.add_row(c["id"], squares_text(c["crossing"]), num(c["width_ft"]), num(c["ceiling_ft"]),
+                      "-".join(c["joins"]), *[_short_cell(c["movers"][s.key]) for s in subs])
         console.print(t)
         console.print("letters: " + ", ".join(f"{c.letter} {c.label}" for c in Category), highlight=False)
+        console.print("Per body: the chokepoints that change its category (where its way crosses, width, "
+                      "category, what it separates)", highlight=False)
+        for s in subs:
+            console.print(f"  {s.label}: " + body_chokepoints_text(f, s.key), highlight=False, markup=False)
     t = Table(title="Regions: named points that share a region", title_justify="left", box=None, pad_edge=False)
     for h in ("body", "regions", "together", "cannot stand at"):
         t.add_column(h)

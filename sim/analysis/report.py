@@ -194,9 +194,11 @@ def value_png(values: np.ndarray, rock: np.ndarray, title: str, *, label: str, c
 
 
 def overview_png(grid, layout, title: str, pal: dict | None = None, *, under: np.ndarray | None = None) -> bytes:
-    """The cave shaded by ceiling, areas outlined in colour, chokepoints filled and labelled,
-    named points marked; over ``under`` (the map's picture) when given."""
+    """The cave shaded by ceiling, areas outlined in colour, chokepoints' passages filled, their
+    crossings outlined and labelled, named points marked; over ``under`` (the map's picture) when
+    given."""
     from matplotlib import colormaps
+    from matplotlib.patches import Rectangle
 
     pal = pal or colours()
     rows, cols = grid.shape
@@ -207,7 +209,10 @@ def overview_png(grid, layout, title: str, pal: dict | None = None, *, under: np
         m = layout.area == a
         img[m] = 0.72 * img[m] + 0.28 * np.array(tab((a - 1) % 10)[:3]) * 255
     accent = np.array(pal["accent"], float)
-    img[layout.neck > 0] = accent
+    img[layout.neck > 0] = 0.6 * img[layout.neck > 0] + 0.4 * accent      # the passage, lightly
+    for c in layout.chokepoints:
+        for x, y in c.crossing:
+            img[y, x] = accent                                            # the crossing, fully
     ax = _axes(fig, img.astype(np.uint8), title, under=under, alpha=_under_alpha(grid.rock, layout.neck > 0))
     for a in range(1, layout.n_areas + 1):
         ys, xs = np.nonzero(layout.cores == a)
@@ -215,6 +220,8 @@ def overview_png(grid, layout, title: str, pal: dict | None = None, *, under: np
         ax.text(xs[i] + 0.5, ys[i] + 0.5, f"A{a}", fontsize=7, ha="center", va="center", color="white",
                 bbox=dict(boxstyle="round,pad=0.15", fc=tab((a - 1) % 10), ec="none", alpha=0.85))
     for c in layout.chokepoints:
+        for x, y in c.crossing:   # the crossing outlined: where a way through crosses the passage
+            ax.add_patch(Rectangle((x + 0.06, y + 0.06), 0.88, 0.88, fill=False, ec="black", lw=1.2))
         x, y = c.at
         ax.annotate(c.id, (x + 0.5, y + 0.5), xytext=(4, -8), textcoords="offset points", fontsize=7,
                     color="black", fontweight="bold",

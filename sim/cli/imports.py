@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.base.errors import UsageError
+from sim.base.errors import DataError, UsageError
 from sim.cli import _choices as C
 from sim.cli._common import add_map_limit, plural, print_json
 
@@ -54,8 +54,13 @@ def register(sub) -> None:
     v = p.add_argument_group("Universal VTT maps (.dd2vtt, .df2vtt, .uvtt)")
     v.add_argument("--feet-per-square", type=float, default=C.IMPORT_FEET_PER_SQUARE, metavar="FT",
                    help=f"a grid square's side in feet (the file has no units; default {C.IMPORT_FEET_PER_SQUARE:g})")
-    v.add_argument("--ceiling", type=float, default=C.IMPORT_CEILING_FT, metavar="FT",
-                   help=f"ceiling height of every floor square in feet (default {C.IMPORT_CEILING_FT:g})")
+    v.add_argument("--ceiling", type=float, default=None, metavar="FT",
+                   help=f"ceiling height of every floor square in feet (default {C.IMPORT_CEILING_FT:g}: the file has "
+                        "no ceilings; 10 ft is a Medium creature's room to stand and swing, and makes Large and "
+                        "bigger Low everywhere, which the summary warns of)")
+    v.add_argument("--image", metavar="PICTURE", default=None,
+                   help="the map's picture (PNG, WebP or JPEG) when the file holds none, a file name (a Foundry "
+                        "export) or a damaged one; kept as it is")
     v.add_argument("--resolution", type=float, default=None, metavar="PX_PER_FT",
                    help="pixels per foot the walls are rasterised at (default: automatic, 10 down to 2 so that "
                         "the raster stays near 16 million pixels)")
@@ -63,6 +68,11 @@ def register(sub) -> None:
                    help="the open space holding square X,Y is floor (when it touches the map's edge); repeatable")
     v.add_argument("--rock", action="append", default=[], metavar="X,Y",
                    help="the open space holding square X,Y is rock (an enclosed space that is not cave); repeatable")
+    v.add_argument("--enclosed", choices=("floor", "rock"), default=None,
+                   help="every enclosed space not joined to the main floor is floor / rock (default: loops inside "
+                        "the floor and small ones in the open -- pillars, pools, crates -- are rock, other sealed "
+                        "spaces floor); "
+                        "--floor/--rock X,Y decide one space over this; the summary lists them")
     v.add_argument("--name", default=None, help="the map's name (default: the file name)")
     v.add_argument("--max-file-mb", type=float, default=64.0, metavar="MB",
                    help="refuse input files larger than this (default 64)")
@@ -93,8 +103,9 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
     if not (args.feet_per_square > 0) or args.feet_per_square > 100:
         raise UsageError(f"--feet-per-square {args.feet_per_square:g}: give a square side in feet, > 0 and <= 100 "
                          "(5 for D&D)")
-    if not (args.ceiling > 0) or args.ceiling > 1000:
-        raise UsageError(f"--ceiling {args.ceiling:g}: give a ceiling height in feet, > 0 and <= 1000")
+    ceiling = C.IMPORT_CEILING_FT if args.ceiling is None else args.ceiling
+    if not (ceiling > 0) or ceiling > 1000:
+        raise UsageError(f"--ceiling {ceiling:g}: give a ceiling height in feet, > 0 and <= 1000")
     if args.resolution is not None and not (0 < args.resolution <= 100):
         raise UsageError(f"--resolution {args.resolution:g}: give pixels per foot, > 0 and <= 100 (e.g. 4)")
     if not (args.max_file_mb > 0) or not (args.max_pixels > 0):
@@ -108,10 +119,15 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
             raise UsageError(f"--point {m.group(1)}: given twice; each point needs its own name")
         points[m.group(1)] = (int(m.group(2)), int(m.group(3)))
     ceiling_image = Path(args.ceiling_image) if args.ceiling_image else None
-    if ceiling_image is not None:
-        from sim.base.fileio import check_input_file
+    image = Path(args.image) if args.image else None
+    from sim.base.fileio import check_input_file
 
-        check_input_file(ceiling_image, what="ceiling picture")   # a FIFO, a device, a folder: said, not read
+    for flag, pic in (("--ceiling-image", ceiling_image), ("--image", image)):
+        if pic is not None:
+            try:
+                check_input_file(pic, what="picture")   # a FIFO, a device, a folder: said, not read
+            except DataError as exc:
+                raise DataError(f"{flag} {exc}") from None
     out = Path(args.out)
     if out.suffix.lower() != ".toml":
         raise UsageError(f"--out {out}: give the .toml map file to write (e.g. {out.with_suffix('.toml')}); "
@@ -121,9 +137,9 @@ def options_from(args: argparse.Namespace) -> ImportOptions:
     if out.is_dir():
         raise UsageError(f"--out {out}: is a folder; give a file name such as {out / 'cave.toml'}")
     return ImportOptions(
-        feet_per_square=args.feet_per_square, ceiling_ft=args.ceiling, resolution=args.resolution,
-        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), points=points,
-        ceiling_image=ceiling_image, name=args.name, max_pixels=int(args.max_pixels),
+        feet_per_square=args.feet_per_square, ceiling_ft=ceiling, resolution=args.resolution,
+        floor=_squares(args.floor, "--floor"), rock=_squares(args.rock, "--rock"), enclosed=args.enclosed,
+        points=points, ceiling_image=ceiling_image, image=image, name=args.name, max_pixels=int(args.max_pixels),
         max_file_bytes=int(args.max_file_mb * 1024 * 1024),
     )
 
@@ -146,13 +162,15 @@ def run(args: argparse.Namespace) -> int:
         imported = module.import_file(src, options, progress=progress)
     for w in imported.warnings:
         print(f"cavesim: warning: {w}", file=sys.stderr)
+    ceilings = (f"from {options.ceiling_image.name}" if options.ceiling_image
+                else f"{options.ceiling_ft:g} ft" + (" (the default)" if args.ceiling is None else ""))
     comment = (f"Imported by `cavesim import {src.name}` from a Universal VTT file: widths measured from the\n"
-               f"walls at {imported.resolution:g} px/ft, {options.feet_per_square:g}-ft squares, ceilings "
-               + (f"from {options.ceiling_image.name}" if options.ceiling_image else f"{options.ceiling_ft:g} ft")
-               + ".\nClosed doors are the door layer (rock while closed); walls and closed doors drawn on grid lines\n"
-               "are the edge layers (walls between squares); lights are [[light]] tables.")
-    written = write_map(imported.grid, Path(args.out), fmt=args.format, comment=comment, image=imported.image_png)
-    _summary(imported, written, args)
+               f"walls at {imported.resolution:g} px/ft, {options.feet_per_square:g}-ft squares, ceilings {ceilings}"
+               ".\nClosed doors are the door layer (rock while closed); lights are [[light]] tables.")
+    written = write_map(imported.grid, Path(args.out), fmt=args.format, comment=comment, image=imported.image,
+                        image_suffix=imported.image_suffix)
+    default_ceiling = None if (args.ceiling is not None or options.ceiling_image) else options.ceiling_ft
+    _summary(imported, written, args, default_ceiling)
     return 0
 
 
@@ -186,15 +204,30 @@ class _progress:
         return False
 
 
-def _summary(imported, written, args) -> None:
+def _summary(imported, written, args, default_ceiling: float | None) -> None:
+    """What was written, and the floor squares per size and category (every size: an imported
+    map's ceilings are a guess, and which sizes they squeeze is the first thing to check).
+    ``default_ceiling``: the ceiling when it is the default, not one the user gave (None)."""
     from sim.rules.bodies import body_for
     from sim.rules.categories import Category
-    from sim.terrain.classify import category_counts, classify
+    from sim.rules.sizes import Size
+    from sim.terrain.classify import category_counts, classify_all_sizes
 
     grid = written.grid
     floor = ~grid.rock
-    body = body_for("medium")
-    counts = category_counts(classify(grid, body)[floor])
+    n = int(floor.sum())
+    cats = classify_all_sizes(grid)
+    table = {s: category_counts(cats[int(s)][floor]) for s in Size}
+    squeezed = low_everywhere(grid, default_ceiling)
+    if squeezed:
+        s = squeezed[0]
+        more = (f" (and {', '.join(x.name.capitalize() for x in squeezed[1:])} worse)" if len(squeezed) > 1
+                else "")
+        print(f"cavesim: warning: {s.name.capitalize()}: {table[s][Category.CLEAR]} Clear of {n} — the default "
+              f"ceiling {default_ceiling:g} ft makes {s.name.capitalize()} ({body_for(s).height:g} ft tall) Low "
+              f"everywhere{more}; set --ceiling FT, "
+              f"or set the ceilings after importing: `cavesim edit {args.out} --apply OPS.jsonl` with the line "
+              '{"op": "ceiling", "value": FT} (docs/import-ceilings-pictures.md)', file=sys.stderr)
     doors = int(grid.door.sum()) if grid.door is not None else 0
     walls = 0 if grid.edges is None else grid.edges.count()
     edge_doors = 0 if grid.edge_doors is None else grid.edge_doors.count()
@@ -202,24 +235,67 @@ def _summary(imported, written, args) -> None:
     if args.json:
         print_json({
             "map": files[0], "files": files, "format": written.fmt, "name": grid.name,
-            "cols": grid.cols, "rows": grid.rows, "floor": int(floor.sum()), "doors": doors,
+            "cols": grid.cols, "rows": grid.rows, "floor": n, "doors": doors,
             "edge_walls": walls - edge_doors, "edge_doors": edge_doors,
             "lights": len(grid.lights), "points": {k: list(v) for k, v in grid.points.items()},
             "resolution_px_per_ft": imported.resolution, "fine_squares": imported.fine_squares,
-            "image": imported.image_png is not None, "warnings": list(imported.warnings),
-            "medium": {c.name: n for c, n in counts.items()},
+            "image": imported.image is not None, "warnings": list(imported.warnings),
+            "medium": {c.name: k for c, k in table[Size.MEDIUM].items()},
+            "sizes": {s.key: {c.name: k for c, k in table[s].items()} for s in Size},
+            "low_everywhere": [s.key for s in squeezed],
+            "enclosed": [{"square": list(e.square), "squares": round(e.squares, 2), "kind": e.kind, "floor": e.floor,
+                          "why": e.why} for e in imported.spaces],
         })
         return
     print(f"wrote {', '.join(files)}")
-    n = int(floor.sum())
     between = (f"{plural(walls - edge_doors, 'wall')} and {plural(edge_doors, 'closed door')} between squares, "
                if walls else "")
     print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n} floor, {plural(doors, 'closed-door square')}, "
           f"{between}{plural(len(grid.lights), 'light')}; widths measured at {imported.resolution:g} px/ft "
           f"({plural(imported.fine_squares, 'square')} re-measured finely)")
-    print(f"floor squares for a Medium creature (space {body.space:g} ft, height {body.height:g} ft):")
-    for cat in Category:
-        print(f"  {cat.letter}  {cat.label:<20} {counts[cat]:>8}")
+    for line in size_table(table):
+        print(line)
+    _spaces_summary(imported.spaces)
+
+
+def low_everywhere(grid, ceiling: float | None) -> list:
+    """The sizes a uniform ``ceiling`` (the default one; None: the user chose, no warning) makes
+    Low on every floor square: their default body stands taller than it (``C < H``, docs/rules.md §2.3)."""
+    from sim.rules.bodies import body_for
+    from sim.rules.sizes import Size
+
+    if ceiling is None or not (~grid.rock).any():
+        return []
+    return [s for s in Size if body_for(s).height > ceiling]
+
+
+def size_table(table) -> list[str]:
+    """The floor squares per size (a line each, with the body's space and height) and category."""
+    from sim.rules.bodies import body_for
+    from sim.rules.categories import Category
+
+    heads = [c.label.replace("Crawl-Navigable", "Crawl").replace("Tight Squeeze", "Tight")
+             .replace("Awkward Space", "Awkward") for c in Category]
+    widths = [max(7, len(h)) for h in heads]
+    out = ["floor squares per size (space x height of its body) and category:",
+           f"  {'size':<25}" + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths))]
+    for s, counts in table.items():
+        b = body_for(s)
+        label = f"{s.key} ({b.space:g} x {b.height:.3g} ft)"
+        out.append(f"  {label:<25}" + " ".join(f"{counts[c]:>{w}}" for c, w in zip(Category, widths)))
+    return out
+
+
+def _spaces_summary(spaces) -> None:
+    """The enclosed spaces not joined to the main floor, each with what was decided (docs/rules.md §2.10)."""
+    if not spaces:
+        return
+    print(f"{plural(len(spaces), 'enclosed space')} not joined to the main floor (object loops are rock, "
+          "others floor; --enclosed floor|rock, --floor/--rock X,Y decide):")
+    for e in spaces:
+        what = "an object loop" if e.kind == "object" else "a separate space"
+        print(f"  at {e.square[0]},{e.square[1]}: {e.squares:.1f} squares, {what} -> {'floor' if e.floor else 'rock'} "
+              f"({e.why})")
 
 
 def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
@@ -233,6 +309,9 @@ def check_args(args: argparse.Namespace) -> tuple[Path, Path]:
         raise UsageError(f"--out {out}: is a folder; give a file name")
     if suffix != ".png" and (args.px_per_square is not None or args.ceiling_image or args.legend):
         raise UsageError("--px-per-square, --ceiling-image and --legend are for .png picture maps")
+    if args.enclosed:
+        raise UsageError("--enclosed is for Universal VTT maps (.dd2vtt, .df2vtt, .uvtt), whose walls enclose spaces; "
+                         "a Tiled or picture map says what each square is")
     if args.px_per_square is not None and args.px_per_square < 1:
         raise UsageError(f"--px-per-square {args.px_per_square}: give a whole number >= 1")
     return path, out

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
+from scipy import ndimage
 
 from sim.base.errors import DataError, shorten, shorten_text
 from sim.base.fileio import atomic_write_text, read_input
@@ -54,7 +55,7 @@ MAX_LINES = 2 * MAX_OPS              # lines in one file (operations, comments a
 MAX_LINE_CHARS = 4_000_000           # characters in one line (a stroke of MAX_STROKE points fits)
 MAX_DIGITS = 15                      # digits of a whole number in an operation (1e15 is beyond any map)
 MAX_STROKE = 100_000                 # points in one paint stroke
-OP_NAMES = ("paint", "erase", "fill", "line", "rect", "circle", "edge", "undo", "redo", "point")
+OP_NAMES = ("paint", "erase", "fill", "line", "rect", "circle", "ceiling", "edge", "undo", "redo", "point")
 Pos = tuple[int, int]
 
 
@@ -126,6 +127,19 @@ class PointOp:
 
 
 @dataclass(frozen=True, slots=True)
+class Ceiling:
+    """Set the ceiling of floor squares in one operation, their widths untouched (an imported
+    map's ceilings, which its file does not have, set without importing again): every floor
+    square; or those in the rectangle ``start``-``end``; or the floor region holding ``at``
+    (floor squares joined side by side, as a fill; a closed door parts two regions). Rock stays
+    rock: a ceiling never opens a square."""
+    value: float
+    start: Pos | None = None
+    end: Pos | None = None
+    at: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Edge:
     """Wall (``value`` true) or open the edges between squares along one grid line, from grid
     corner ``start`` to grid corner ``end`` (``[X, Y]``: corner (X, Y) is the top-left corner of
@@ -135,7 +149,7 @@ class Edge:
     value: bool = True
 
 
-Op = Paint | Fill | Line | Rect | Circle | Edge | Undo | Redo | PointOp
+Op = Paint | Fill | Line | Rect | Circle | Ceiling | Edge | Undo | Redo | PointOp
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +229,7 @@ _KEYS = {
     "line": {"layer", "value", "from", "to", "brush", "shape"},
     "rect": {"layer", "value", "from", "to", "filled"},
     "circle": {"layer", "value", "from", "to", "filled"},
+    "ceiling": {"value", "from", "to", "at"},
     "edge": {"from", "to", "value"},
     "undo": set(),
     "redo": set(),
@@ -260,6 +275,8 @@ def parse_op(d: Any) -> Op:
             brush, shape = _brush(d)
             return Line(layer, value, a, b, brush, shape)
         return (Rect if name == "rect" else Circle)(layer, value, a, b, _flag(d, "filled", True))
+    if name == "ceiling":
+        return _ceiling_op(d)
     if name == "edge":
         for k in ("from", "to"):
             if k not in d:
@@ -287,6 +304,25 @@ def parse_op(d: Any) -> Op:
     return PointOp(pname, at, rename, delete)
 
 
+def _ceiling_op(d: dict) -> Ceiling:
+    """``{"op": "ceiling", "value": FT}`` with ``from`` and ``to`` (a rectangle) or ``at`` (a
+    region), or neither (every floor square)."""
+    _, value = _layer_value(d, layer="ceiling")
+    if value <= 0:
+        raise ValueError(f"ceiling: 'value' must be > 0 (it sets floor squares' ceilings; to make rock, "
+                         f"use erase), got {_j(d['value'])}")
+    if ("from" in d) != ("to" in d):
+        raise ValueError("ceiling: give both 'from' and 'to' (a rectangle), 'at' (the floor region holding that "
+                         "square), or neither (every floor square)")
+    if "at" in d and "from" in d:
+        raise ValueError("ceiling: give 'from' and 'to' (a rectangle) or 'at' (a region), not both")
+    if "at" in d:
+        return Ceiling(value, at=_pos(d["at"], "at"))
+    if "from" in d:
+        return Ceiling(value, start=_pos(d["from"], "from"), end=_pos(d["to"], "to"))
+    return Ceiling(value)
+
+
 def to_json(op: Op) -> dict:
     """The JSON object of an operation (the inverse of :func:`parse_op`)."""
     if isinstance(op, Paint):
@@ -309,6 +345,13 @@ def to_json(op: Op) -> dict:
         d = {"op": type(op).__name__.lower(), "layer": op.layer, "value": op.value, "from": list(op.start), "to": list(op.end)}
         if not op.filled:
             d["filled"] = False
+        return d
+    if isinstance(op, Ceiling):
+        d = {"op": "ceiling", "value": op.value}
+        if op.start is not None:
+            d.update({"from": list(op.start), "to": list(op.end)})
+        if op.at is not None:
+            d["at"] = list(op.at)
         return d
     if isinstance(op, Edge):
         return {"op": "edge", "from": list(op.start), "to": list(op.end), "value": op.value}
@@ -376,6 +419,8 @@ def run(doc: Document, op: Op) -> Done | Refused:
         return Done(p.index.size, f"redo {p.label}") if p else Refused("nothing to redo")
     if isinstance(op, PointOp):
         return _point(doc, op)
+    if isinstance(op, Ceiling):
+        return _ceiling(doc, op)
     if isinstance(op, Edge):
         for at in (op.start, op.end):
             if not (0 <= at[0] <= doc.cols and 0 <= at[1] <= doc.rows):
@@ -394,6 +439,35 @@ def run(doc: Document, op: Op) -> Done | Refused:
         return Refused(f"{name}: {problem}")
     label = f"{name} {op.layer}"
     patch = plan(doc, squares_of(doc, op), op.layer, feet(doc, op.layer, op.value), label=label)
+    doc.apply(patch)
+    return Done(int(patch.index.size), label)
+
+
+def ceiling_squares(doc: Document, op: Ceiling) -> np.ndarray:
+    """The floor squares (flat indices) whose ceiling ``op`` sets: all, a rectangle's, or a region's."""
+    floor = ~doc.rock & ~doc.door
+    if op.at is not None:
+        lab, _ = ndimage.label(floor)      # side by side (scipy's default structure in 2-D: the cross)
+        return np.flatnonzero(lab == lab[op.at[1], op.at[0]])
+    if op.start is not None:
+        idx = rect_squares(doc.shape, op.start, op.end, filled=True)
+        return idx[floor.ravel()[idx]]
+    return np.flatnonzero(floor)
+
+
+def _ceiling(doc: Document, op: Ceiling) -> Done | Refused:
+    for at in (op.at, op.start, op.end):
+        if at is not None and not doc.in_bounds(at):
+            return Refused(f"ceiling: {_off(doc, at)}")
+    if op.at is not None and (doc.rock[op.at[1], op.at[0]] or doc.door[op.at[1], op.at[0]]):
+        return Refused(f"ceiling: ({op.at[0]}, {op.at[1]}) is {'a closed door' if doc.door[op.at[1], op.at[0]] else 'rock'}"
+                       "; give a floor square of the region")
+    problem = _value_problem(doc, "ceiling", op.value)
+    if problem:
+        return Refused(f"ceiling: {problem}")
+    where = "region" if op.at is not None else "rect" if op.start is not None else "all floor"
+    label = f"ceiling {where}"
+    patch = plan(doc, ceiling_squares(doc, op), "ceiling", feet(doc, "ceiling", op.value), label=label)
     doc.apply(patch)
     return Done(int(patch.index.size), label)
 

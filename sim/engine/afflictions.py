@@ -9,10 +9,10 @@ from typing import Iterable
 
 from sim.engine import specials
 from sim.engine.checks import roll_save
-from sim.engine.conditions import clear_condition, end, on_end
+from sim.engine.conditions import add, end
 from sim.engine.creature import Creature
-from sim.engine.damage import set_condition, update_state
-from sim.engine.effects import Effect, find, make, put
+from sim.engine.damage import set_status, update_state
+from sim.engine.effects import find
 from sim.engine.events import Condition
 from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
@@ -71,27 +71,16 @@ def paralyse(w: World, source: Creature, target: Creature, r) -> None:
         return
     rounds = max(1, Dice.parse(r.duration.split()[0]).roll(w.rng))
     had = find(target, "paralyzed")
-    put(target, make("paralyzed", source.id, max(had.until if had is not None else 0, w.round + rounds)))
-    set_condition(w, target, "paralyzed", source.id, {"rounds": rounds})
+    add(w, target, "paralyzed", source.id, max(had.until if had is not None else 0, w.round + rounds),
+        detail={"rounds": rounds})
 
 
 def paralysis_over_with_fight(w: World, c: Creature) -> None:
     """At the end of the fight a rider's paralysis is over (its rounds are the fight's own: a
     crawl goes on minutes later); during it, :func:`sim.engine.conditions.tick` ends it at the
-    start of its turn after its last round."""
-    if find(c, "paralyzed") is not None and "paralyzed" in c.conditions:
-        end(w, c, "paralyzed", "expired")
-
-
-@on_end("paralyzed")
-def _paralysis_over(w: World, c: Creature, e: Effect | None, cause: str) -> None:
-    """A rider's paralysis over: the creature moves again, unless Dex or Str 0 keeps it
-    paralyzed (that paralysis lasts)."""
-    score = c.block.abilities
-    drained = any(score.score(a) is not None and score.score(a) - c.ability_damage.get(a, 0) <= 0
-                  for a in ("dex", "str"))
-    if not drained:
-        clear_condition(w, c, "paralyzed", cause)
+    start of its turn after its last round. Dex or Str 0 keeps the creature paralyzed (a status
+    of its own, :func:`ability_damage`)."""
+    end(w, c, "paralyzed", "expired")
 
 
 def ability_damage(w: World, c: Creature, spec: str, *, cause: str, source: Creature | None) -> None:
@@ -103,8 +92,8 @@ def ability_damage(w: World, c: Creature, spec: str, *, cause: str, source: Crea
                        detail={"ability": ability, "amount": amount, "total": c.ability_damage[ability]}))
     score = c.block.abilities.score(ability)
     if score is not None and score - c.ability_damage[ability] <= 0:
-        if ability in ("dex", "str"):
-            set_condition(w, c, "paralyzed", cause)
+        if ability in ("dex", "str"):   # paralyzed for as long as the score is 0: a status, no clock
+            set_status(w, c, "paralyzed", cause)
         update_state(w, c, source=source)
 
 

@@ -22,7 +22,7 @@ def fresh_turn(w: World, c: Creature) -> None:
     c.aoo_used = 0
     c.charged = False
     if "running" in c.conditions:
-        damage.clear_condition(w, c, "running", "expired")
+        damage.clear_status(w, c, "running", "expired")
 
 
 def do_delay(w: World, c: Creature, t: Turn, a: Delay) -> bool:

@@ -1,7 +1,12 @@
-"""Setting and ending a creature's conditions and lasting effects (issue 33 item 1): the one way
-a condition is shown or cleared (:func:`set_condition`, :func:`clear_condition`; re-exported by
-:mod:`sim.engine.damage`), effects started (:func:`add`) and ended (:func:`end`), and the tick
-(:func:`tick`) at the turn's declared moments (``sim/data/effects.toml``: ``moments``).
+"""Starting and ending a creature's lasting effects and setting its plain statuses (issue 33
+item 1): effects started (:func:`add`) and ended (:func:`end`), statuses set and cleared with
+their event (:func:`set_status`, :func:`clear_status`; re-exported by :mod:`sim.engine.damage`),
+and the tick (:func:`tick`) at the turn's declared moments (``sim/data/effects.toml``: ``moments``).
+
+A creature's conditions are derived (``Creature.conditions``: its effects' and its statuses'):
+a :class:`~sim.engine.events.Condition` event says when one starts or stops showing, so one shown
+by two sources (hold person's paralysis and a rider's) starts once and ends once, when the last
+of them ends.
 
 :func:`tick` ends the effects whose time is up at one of the turn's moments, in the table's order
 within a moment, rolling the saves the kinds declare. The moments sit where each expiry has always
@@ -13,27 +18,27 @@ them. The records and their kinds are :mod:`sim.engine.effects`.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterable
 
 from sim.engine.checks import roll_save
 from sim.engine.creature import Creature
-from sim.engine.effects import KINDS, MOMENTS, TABLE, Effect, drop, find, make, put
+from sim.engine.effects import CONDITIONS, KINDS, MOMENTS, STATUSES, TABLE, Effect, drop, find, make, put, shown
 from sim.engine.events import Condition
 from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
 
 #: The code that ends a kind declared with ``hook = true`` (:func:`on_end`).
-_HOOKS: dict[str, Callable[[World, Creature, Effect | None, str], None]] = {}
+_HOOKS: dict[str, Callable[[World, Creature, Effect, str], None]] = {}
 
 
 def on_end(kind: str) -> Callable:
-    """Register the end of ``kind`` (a decorator): ``fn(w, c, effect, cause)`` clears its
-    condition and undoes the rest (a rage's hit points); only for a kind declared ``hook = true``
-    (``effect`` None: its condition shown with no effect, a kind declared ``orphan_ends``)."""
+    """Register the end of ``kind`` (a decorator): ``fn(w, c, effect, cause)`` undoes what more
+    its effect did (a rage's hit points, enlarge's size) and announces its condition's end
+    (:func:`announce_end`, where its event belongs); only for a kind declared ``hook = true``."""
     if kind not in KINDS or not KINDS[kind].hook:
         raise ValueError(f"{TABLE}: [effect.{kind}] does not declare hook = true")
 
-    def register(fn: Callable[[World, Creature, Effect | None, str], None]) -> Callable:
+    def register(fn: Callable[[World, Creature, Effect, str], None]) -> Callable:
         _HOOKS[kind] = fn
         return fn
     return register
@@ -44,41 +49,64 @@ def hooks_missing() -> list[str]:
     return [k for k, spec in KINDS.items() if spec.hook and k not in _HOOKS]
 
 
-# -- conditions -------------------------------------------------------------------------------------------------
+# -- statuses ---------------------------------------------------------------------------------------------------
 
-def set_condition(w: World, c: Creature, cond: str, cause: str = "", detail: dict | None = None) -> None:
-    """Show ``cond`` on ``c`` (an event when it was not shown, with ``detail``: its numbers)."""
-    if cond not in c.conditions:
-        c.conditions.add(cond)
-        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=True, cause=cause, detail=detail or {}))
+def set_status(w: World, c: Creature, name: str, cause: str = "", detail: dict | None = None) -> None:
+    """Set ``c``'s status ``name`` (:data:`~sim.engine.effects.STATUSES`); an event (with
+    ``detail``: its numbers) when ``c`` did not show that condition."""
+    shown = name in c.conditions
+    c.set_status(name)
+    if not shown:
+        w.emit(Condition(round=w.round, target=c.id, condition=name, active=True, cause=cause, detail=detail or {}))
 
 
-def clear_condition(w: World, c: Creature, cond: str, cause: str = "") -> None:
-    """Show ``cond`` no more on ``c`` (an event when it was shown)."""
-    if cond in c.conditions:
-        c.conditions.discard(cond)
-        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=False, cause=cause))
+def clear_status(w: World, c: Creature, name: str, cause: str = "") -> None:
+    """Clear ``c``'s status ``name``; an event when ``c`` no longer shows that condition (an
+    effect may show it still: glitterdust's blindness outlasts light's glare)."""
+    if c.clear_status(name) and name not in c.conditions:
+        w.emit(Condition(round=w.round, target=c.id, condition=name, active=False, cause=cause))
+
+
+def show(c: Creature, names: Iterable[str]) -> None:
+    """Make ``c`` show exactly the conditions among ``names`` (a replay's shadow fight,
+    :mod:`sim.view.world`, knows its creatures' conditions by name only, from the events): those
+    that are statuses as its statuses, each other by a record of a kind that shows it
+    (:func:`sim.engine.effects.shown`)."""
+    names = set(names) & CONDITIONS
+    c.statuses = frozenset(names & STATUSES)
+    c.effects = [shown(n) for n in sorted(names - STATUSES)]
 
 
 # -- starting and ending effects -------------------------------------------------------------------------------
 
 def add(w: World, c: Creature, kind: str, source: str | None = None, until: int | None = None, *,
         cause: str | None = None, detail: dict | None = None, **data: int | str | tuple[str, ...]) -> Effect:
-    """Start an effect of ``kind`` on ``c`` (in place of one of that kind) and show its condition
-    (the event's cause: ``cause``, else the source's id; ``detail``: the event's numbers)."""
+    """Start an effect of ``kind`` on ``c`` (in place of one of that kind); an event when its
+    condition was not shown (the event's cause: ``cause``, else the source's id; ``detail``: the
+    event's numbers)."""
     e = make(kind, source, until, **data)
-    put(c, e)
     cond = KINDS[kind].condition
-    if cond is not None:
-        set_condition(w, c, cond, source or "" if cause is None else cause, detail)
+    shown = cond is not None and cond in c.conditions
+    put(c, e)
+    if cond is not None and not shown:
+        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=True,
+                         cause=source or "" if cause is None else cause, detail=detail or {}))
     return e
 
 
-def end(w: World, c: Creature, kind: str, cause: str, *, orphan: bool = False) -> None:
-    """End ``c``'s effect of ``kind`` now: off the creature, its end (its hook, or its condition
-    cleared) with the event's ``cause``. ``orphan``: end its condition even with no effect."""
+def announce_end(w: World, c: Creature, kind: str, cause: str, detail: dict | None = None) -> None:
+    """The event of an ended effect of ``kind``: its condition no longer shown on ``c`` (none
+    while another effect or a status still shows it)."""
+    cond = KINDS[kind].condition
+    if cond is not None and cond not in c.conditions:
+        w.emit(Condition(round=w.round, target=c.id, condition=cond, active=False, cause=cause, detail=detail or {}))
+
+
+def end(w: World, c: Creature, kind: str, cause: str) -> None:
+    """End ``c``'s effect of ``kind`` now (nothing when it has none): off the creature, then its
+    end (its hook, or :func:`announce_end`) with the event's ``cause``."""
     e = drop(c, kind)
-    if e is None and not orphan:
+    if e is None:
         return
     hook = _HOOKS.get(kind)
     if hook is None and KINDS[kind].hook:
@@ -86,8 +114,8 @@ def end(w: World, c: Creature, kind: str, cause: str, *, orphan: bool = False) -
                            "(sim.engine.conditions.on_end)")
     if hook is not None:
         hook(w, c, e, cause)
-    elif KINDS[kind].condition is not None:
-        clear_condition(w, c, KINDS[kind].condition, cause)
+    else:
+        announce_end(w, c, kind, cause)
 
 
 def tick(w: World, c: Creature, moment: str) -> None:
@@ -98,10 +126,7 @@ def tick(w: World, c: Creature, moment: str) -> None:
         if spec.moment != moment:
             continue
         e = find(c, kind)
-        if e is None and spec.orphan_ends and spec.condition in c.conditions:
-            end(w, c, kind, spec.cause, orphan=True)
-            continue
-        if e is None or (spec.requires_condition and spec.condition not in c.conditions):
+        if e is None:
             continue
         lapsed = e.until is not None and (w.round > e.until if spec.lapses == "after" else w.round >= e.until)
         if lapsed:

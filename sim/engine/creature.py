@@ -2,8 +2,16 @@
 
 Stat blocks (``sim.rules.statblocks``) are immutable source-derived facts; a :class:`Creature`
 holds the mutable state of one combatant: hit points, position and the squares it covers,
-posture, conditions, what it holds, what it has used. It has no colour, glyph or drawing code
-(portrayal lives in ``sim.render``).
+posture, what it holds, what it has used, its lasting effects and its plain statuses. It has no
+colour, glyph or drawing code (portrayal lives in ``sim.render``).
+
+Its conditions (:attr:`Creature.conditions`) are a derived, read-only view: the conditions its
+lasting effects show (``sim/data/effects.toml``) and its plain statuses
+(:data:`sim.engine.effects.STATUSES`: dying, grappled...). Nothing writes them: an effect is started
+and ended by :mod:`sim.engine.conditions` (``add``, ``end``), a status set and cleared by
+:meth:`Creature.set_status` and :meth:`Creature.clear_status` (or their event-emitting forms in
+:mod:`sim.engine.conditions`). Two sources of one condition (hold person's paralysis and a
+rider's) keep it shown while either lasts.
 """
 
 from __future__ import annotations
@@ -11,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.base.coords import Pos
-from sim.engine.effects import Effect
+from sim.engine.effects import SHOWS, STATUSES, Effect
 from sim.rules.sizes import Size
 from sim.rules.statblocks import Attack, StatBlock, without_armor
 
@@ -48,7 +56,7 @@ class Creature:
     init_modifier: int = 0
     flat_footed: bool = True
     aoo_used: int = 0
-    conditions: set[str] = field(default_factory=set)
+    statuses: frozenset[str] = frozenset()   # its plain statuses (sim.engine.effects.STATUSES), set by set_status
     nonlethal: int = 0
     ability_damage: dict[str, int] = field(default_factory=dict)
     bleed: int = 0                       # wounding: hp lost per round until healed (RULES §4.9)
@@ -116,6 +124,33 @@ class Creature:
         return bool(self.block.senses.blind)
 
     # -- state ----------------------------------------------------------------------------------------
+    @property
+    def conditions(self) -> frozenset[str]:
+        """The conditions it shows: its statuses and the conditions its effects show (read-only)."""
+        if not self.effects:
+            return self.statuses
+        return self.statuses.union(cond for e in self.effects if (cond := SHOWS[e.kind]) is not None)
+
+    def set_status(self, name: str) -> bool:
+        """Set the plain status ``name`` (one of :data:`~sim.engine.effects.STATUSES`; another is a
+        ValueError); whether it was not set before. No event: see :func:`sim.engine.conditions.set_status`."""
+        if name not in STATUSES:
+            raise ValueError(f"{name!r} is not a status (sim.engine.effects.STATUSES); a condition with a "
+                             "duration or a source is an effect (sim/data/effects.toml)")
+        if name in self.statuses:
+            return False
+        self.statuses = self.statuses | {name}
+        return True
+
+    def clear_status(self, name: str) -> bool:
+        """Clear the plain status ``name`` (a known one, as :meth:`set_status`); whether it was set."""
+        if name not in STATUSES:
+            raise ValueError(f"{name!r} is not a status (sim.engine.effects.STATUSES)")
+        if name not in self.statuses:
+            return False
+        self.statuses = self.statuses - {name}
+        return True
+
     @property
     def alive(self) -> bool:
         return "dead" not in self.conditions and "dispersed" not in self.conditions

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from sim.engine import split
 from sim.engine.casting import disturb_casting
-from sim.engine.conditions import clear_condition, set_condition
+from sim.engine.conditions import clear_status, end, set_status
 from sim.engine.creature import Creature
-from sim.engine.effects import drop
 from sim.engine.events import Damage, Died, Dispersed, Healed
 from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
@@ -198,13 +197,12 @@ def deal_damage(w: World, target: Creature, parts: list[DamagePart], *, source: 
     target.nonlethal += nonlethal
     dealt = Dealt(lethal, nonlethal)
     if dealt.total and "asleep" in target.conditions:
-        drop(target, "asleep")
-        clear_condition(w, target, "asleep", "woken")  # a wound wakes a magically sleeping creature (§8)
+        end(w, target, "asleep", "woken")  # a wound wakes a magically sleeping creature (§8)
     w.emit(Damage(round=w.round, target=target.id, amount=lethal, parts=raw, source=source.id if source else None,
                     cause=cause, hp_before=before, hp_after=target.hp, adjustments=adjustments,
                     nonlethal=bool(nonlethal and not lethal)))
     if lethal and "concentrating" in target.conditions:
-        target.conditions.add("hurt_while_casting")  # every wound of the casting adds up (§8)
+        target.set_status("hurt_while_casting")  # every wound of the casting adds up (§8)
         w.casting.wounds += lethal
     update_state(w, target, source=source)
     if target.pending_spell is not None and dealt.total:
@@ -220,7 +218,7 @@ def update_state(w: World, c: Creature, *, source: Creature | None = None) -> No
         return
     if c.is_swarm:
         if c.hp <= 0 or (c.nonlethal and c.nonlethal > c.hp):  # killed or knocked out: it disperses (§4.5)
-            set_condition(w, c, "dispersed")
+            set_status(w, c, "dispersed")
             c.fell_at = c.pos
             w.emit(Dispersed(round=w.round, target=c.id, at=tuple(c.squares)))
             if source is not None:
@@ -230,40 +228,40 @@ def update_state(w: World, c: Creature, *, source: Creature | None = None) -> No
     con_left = None if con is None else con - c.ability_damage.get("con", 0)
     if c.hp <= dead_at or (con_left is not None and con_left <= 0) or (c.hp <= 0 and split.dies_at_zero(c)):
         for cond in ("dying", "disabled", "unconscious", "stable"):
-            clear_condition(w, c, cond)
-        set_condition(w, c, "dead")
+            clear_status(w, c, cond)
+        set_status(w, c, "dead")
         c.fell_at = c.pos
         w.emit(Died(round=w.round, target=c.id, at=tuple(c.squares)))
         if source is not None and source is not c:
             _credit(source, c)
         return
     if c.hp < 0:
-        clear_condition(w, c, "disabled")
+        clear_status(w, c, "disabled")
         if "dying" not in c.conditions and "stable" not in c.conditions:
-            set_condition(w, c, "dying")
+            set_status(w, c, "dying")
             c.fell_at = c.fell_at or c.pos
             if source is not None and source is not c:
                 _credit(source, c)
         return
     if c.hp == 0:
-        set_condition(w, c, "disabled")
+        set_status(w, c, "disabled")
     elif "disabled" in c.conditions:
-        clear_condition(w, c, "disabled")
+        clear_status(w, c, "disabled")
     # nonlethal damage (RULES §5.5): equal to the current hit points staggers, more knocks out
     if c.nonlethal and c.nonlethal > c.hp and c.hp > 0:
-        clear_condition(w, c, "staggered")
+        clear_status(w, c, "staggered")
         if "unconscious" not in c.conditions:
-            set_condition(w, c, "unconscious")
+            set_status(w, c, "unconscious")
             c.fell_at = c.fell_at or c.pos
             if source is not None and source is not c:
                 _credit(source, c)
         return
     if "unconscious" in c.conditions and c.nonlethal <= c.hp:
-        clear_condition(w, c, "unconscious")
+        clear_status(w, c, "unconscious")
     if c.nonlethal and c.nonlethal == c.hp and c.hp > 0:
-        set_condition(w, c, "staggered")
+        set_status(w, c, "staggered")
     else:
-        clear_condition(w, c, "staggered")
+        clear_status(w, c, "staggered")
 
 
 def _credit(source: Creature, victim: Creature) -> None:
@@ -287,9 +285,9 @@ def heal(w: World, target: Creature, amount: int, *, source: Creature | None) ->
                     hp_after=target.hp))
     for cond in ("dying", "stable", "disabled"):
         if cond in target.conditions and target.hp > 0:
-            clear_condition(w, target, cond, "healed")
+            clear_status(w, target, cond, "healed")
     if "dying" in target.conditions and target.hp >= 0:
-        clear_condition(w, target, "dying", "healed")
+        clear_status(w, target, "dying", "healed")
     update_state(w, target)
 
 
@@ -299,8 +297,8 @@ def _dying(w: World, c: Creature) -> bool:
     if "dying" not in c.conditions:
         return False
     if int(w.rng.integers(1, 101)) <= combat_modifier("hit_points", "stabilize_chance"):
-        clear_condition(w, c, "dying", "stabilized")
-        set_condition(w, c, "stable", "stabilized")
+        clear_status(w, c, "dying", "stabilized")
+        set_status(w, c, "stable", "stabilized")
     else:
         lose_hp(w, c, 1, "dying")
     return True

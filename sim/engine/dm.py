@@ -22,9 +22,8 @@ from sim.base.coords import Pos
 from sim.engine import damage
 from sim.engine.actions import Done, Impossible
 from sim.engine.casting import spell_data
-from sim.engine.conditions import add
+from sim.engine.conditions import add, end
 from sim.engine.creature import Creature
-from sim.engine.effects import drop
 from sim.engine.events import Condition, DmEdit
 from sim.engine.setup import placement_problem
 from sim.engine.world import World
@@ -73,7 +72,7 @@ def set_hp(w: World, cid: str, hp: int) -> Done | Impossible:
     if hp > before:  # better: what healing clears (RULES §5.5)
         for cond in ("dying", "stable", "disabled"):
             if cond in c.conditions and (hp > 0 or (cond == "dying" and hp >= 0)):
-                damage.clear_condition(w, c, cond, "dm")
+                damage.clear_status(w, c, cond, "dm")
     damage.update_state(w, c)
     return _done(w, mark)
 
@@ -99,13 +98,13 @@ def set_condition(w: World, cid: str, condition: str, active: bool) -> Done | Im
     elif condition == "flat_footed":
         c.flat_footed = active
         w.emit(Condition(round=w.round, target=c.id, condition="flat_footed", active=active, cause="dm"))
-    else:
-        if condition in ("blessed", "asleep") and active:   # asleep until woken (a wound, or the DM)
+    elif condition in ("blessed", "asleep"):   # effects: asleep until woken (a wound, or the DM)
+        if active:
             add(w, c, condition, None, w.round + bless_rounds() if condition == "blessed" else None, cause="dm")
         else:
-            if condition in ("blessed", "asleep"):
-                drop(c, condition)
-            (damage.set_condition if active else damage.clear_condition)(w, c, condition, "dm")
+            end(w, c, condition, "dm")
+    else:   # the plain statuses
+        (damage.set_status if active else damage.clear_status)(w, c, condition, "dm")
     return _done(w, mark)
 
 

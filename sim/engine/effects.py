@@ -23,20 +23,23 @@ from typing import Any, Protocol
 from sim.base.errors import DataError
 from sim.rules import _data
 
-#: The conditions no effect kind shows: statuses the engine sets and clears itself (dead, dying,
-#: grappled...) and the effects still kept elsewhere (docs: the module's report, issue 33).
+#: The plain statuses: states with no clock and no source of their own, which the rule that
+#: decides them sets and clears (``Creature.set_status``, or :func:`sim.engine.conditions.set_status`
+#: with its event): the hit points' states (dying, disabled, dead...), a grapple's, being inside a
+#: host, a casting under way, light's glare, a stinking cloud's nausea, Dex or Str 0's paralysis.
+#: Two are also shown by effects (``blinded``: glitterdust, blindness; ``paralyzed``: a rider, hold
+#: person): the creature shows the condition while either lasts.
 STATUSES = frozenset({
-    "blinded", "blurred", "burning", "concentrating", "dazzled", "dead", "disabled",
-    "dispersed", "dying", "engulfed", "enlarged", "entangled", "fatigued", "grappled", "hurt_while_casting",
-    "invisible", "landed", "nauseated", "outlined", "pinned", "poison_delayed",
-    "running", "stable", "staggered", "stuck", "swallowed", "unconscious"})
+    "blinded", "burning", "concentrating", "dazzled", "dead", "disabled", "dispersed", "dying", "engulfed",
+    "fatigued", "grappled", "hurt_while_casting", "landed", "nauseated", "paralyzed", "pinned", "poison_delayed",
+    "running", "stable", "staggered", "swallowed", "unconscious"})
 
 #: The data file the kinds are declared in.
 TABLE = "sim/data/effects.toml"
 #: Every key an ``[effect.KIND]`` table may have, with the type of its value.
 KEYS: dict[str, type | tuple[type, ...]] = {
-    "condition": str, "moment": str, "lapses": str, "requires_condition": bool, "save": str,
-    "save_reason": str, "ends_when_dead": bool, "orphan_ends": bool, "data": list, "modifiers": dict, "modifier_label": str,
+    "condition": str, "moment": str, "lapses": str, "save": str,
+    "save_reason": str, "ends_when_dead": bool, "data": list, "modifiers": dict, "modifier_label": str,
     "miss_chance": int, "hook": bool, "cause": str, "ends": list, "rules": str}
 #: What may end an effect (the ``ends`` list).
 ENDINGS = frozenset({"time", "save", "damage", "dm", "attack", "spell", "escape", "sever", "source_out", "leaving",
@@ -77,8 +80,6 @@ class Kind:
     condition: str | None
     moment: str | None
     lapses: str | None
-    requires_condition: bool
-    orphan_ends: bool
     save: str | None
     save_reason: str
     ends_when_dead: bool
@@ -149,7 +150,6 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
     if not all(isinstance(f, str) for f in fields):
         raise DataError(f"{where} data: a list of field names")
     return Kind(name=kind, condition=d.get("condition"), moment=d.get("moment"), lapses=d.get("lapses"),
-                requires_condition=d.get("requires_condition", False), orphan_ends=d.get("orphan_ends", False),
                 save=d.get("save"),
                 save_reason=d.get("save_reason", ""), ends_when_dead=d.get("ends_when_dead", False),
                 data=tuple(fields), modifiers=tuple(sorted(mods.items())),
@@ -161,10 +161,11 @@ def _kind(kind: str, d: Any, moments: list[str], name: str) -> Kind:
 #: The turn's moments and the declared kinds (read at import: a bad table stops the program with
 #: one message naming the file and the key).
 MOMENTS, KINDS = check_table(_data.load("effects.toml"))
+#: The condition each kind shows (None: it shows none), read by ``Creature.conditions``.
+SHOWS: dict[str, str | None] = {name: k.condition for name, k in KINDS.items()}
 #: Every condition name the engine shows on a creature (``Creature.conditions``): the statuses and
-#: the conditions the effect kinds show. A saved game naming another is refused
-#: (sim.engine.saved.snapshot); tests/engine/test_snapshot_safety.py proves the list whole (every name the
-#: engine's code sets, every name shipped fights reach).
+#: the conditions the effect kinds show. tests/engine/test_snapshot_safety.py proves the list whole
+#: (every name the engine's code sets, every name shipped fights reach).
 CONDITIONS = STATUSES | {k.condition for k in KINDS.values() if k.condition}
 # -- effects on a creature ---------------------------------------------------------------------------------------
 
@@ -216,3 +217,27 @@ def modifiers(c: Bearer, roll: str, rnd: int) -> dict[str, int]:
 def changed(e: Effect, **fields: Any) -> Effect:
     """``e`` with other values (its until, its source)."""
     return dataclasses.replace(e, **fields)
+
+
+#: What ends an effect bound to the fight it began in (its places, its creatures, its next turn):
+#: such an effect never goes on into a crawl's next fight.
+FIGHT_BOUND = frozenset({"next_turn", "fight_over", "leaving", "escape", "sever", "source_out"})
+
+
+def carried_over(e: Effect) -> Effect | None:
+    """``e`` as a crawl carries it into the next fight (:func:`sim.engine.setup.carry_over`), or
+    None: an effect bound to its fight (:data:`FIGHT_BOUND`) stays behind; one with a clock keeps
+    no clock of the last fight (its rounds were that fight's: it ends at the next fight's first
+    tick of its moment, a rage leaving the barbarian fatigued); one with no clock (blindness, rust)
+    goes on as it is."""
+    if FIGHT_BOUND & set(KINDS[e.kind].ends):
+        return None
+    return e if e.until is None else changed(e, until=0)
+
+
+def shown(condition: str) -> Effect:
+    """A record of the first kind that shows ``condition``, with no source, no clock and its data
+    at 0: how a replay's shadow fight (:mod:`sim.view.world`), which knows its creatures'
+    conditions by name only, shows one no status gives."""
+    kind = next(k for k in KINDS.values() if k.condition == condition)
+    return Effect(kind.name, None, None, tuple((f, 0) for f in kind.data))

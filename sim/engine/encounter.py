@@ -56,6 +56,7 @@ from sim.engine.events import (
 )
 from sim.engine.mechanics import Mechanic
 from sim.engine.opening import start_event
+from sim.engine.parts import Part
 from sim.engine.world import World
 from sim.scenario.specs import SETTINGS_DEFAULTS, EncounterSpec
 
@@ -64,9 +65,16 @@ class Encounter(World):
     """One fight on one grid. See the module docstring.
 
     ``mechanics``: the rules it plays, in their order (a class attribute, not state: the saved
-    game does not hold it); a variant of the game is a subclass with another tuple."""
+    game does not hold it); a variant of the game is a subclass with another tuple. ``PARTS``:
+    the parts of the fight's state they declare (:func:`sim.engine.registry.parts`), which the
+    world builds and the saved game writes and reads; a subclass gets its own from its tuple."""
 
     mechanics: ClassVar[tuple[Mechanic, ...]] = registry.REGISTRY
+    PARTS: ClassVar[tuple[Part, ...]] = registry.parts(registry.REGISTRY)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.PARTS = registry.parts(cls.mechanics)
 
     def __init__(self, spec: EncounterSpec, *, seed: int | None = None, policy: Callable | None = None,
                  settings: dict | None = None, shared: dict | None = None):
@@ -246,7 +254,7 @@ class Encounter(World):
         handler = registry.handler_table(self.mechanics).get(type(action))
         if handler is None:
             raise ValueError(f"not an action: {action!r}")
-        refused = registry.refusal(self, c, action, self.mechanics)   # swallowed, grappled, stuck to a strand...
+        refused = registry.check(self, c, action, self.mechanics)   # swallowed, grappled, stuck...; the action's own check
         if refused is not None:
             return refused
         result = handler(self, c, t, action)

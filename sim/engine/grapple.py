@@ -42,10 +42,11 @@ from sim.engine.actions import (
 from sim.engine.afflictions import rider
 from sim.engine.checks import d20, hits
 from sim.engine.creature import Creature
-from sim.engine.damage import DamagePart, clear_condition, deal_damage
+from sim.engine.damage import DamagePart, clear_status, deal_damage
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.events import Condition, Moved, Opposed
 from sim.engine.mechanics import Mechanic
+from sim.engine.parts import Grabs, Part
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
 from sim.rules.dice import Dice
@@ -169,7 +170,7 @@ def hold(w: World, a: Creature, t: Creature, cause: str) -> None:
     for x, y in ((a, t), (t, a)):
         if y.id not in x.grapple_with:
             x.grapple_with.append(y.id)
-            x.conditions.add("grappled")
+            x.set_status("grappled")
             w.emit(Condition(round=w.round, target=x.id, condition="grappled", active=True, cause=cause,
                              detail={"with": tuple(x.grapple_with)}))
 
@@ -181,12 +182,11 @@ def release(w: World, a: Creature, b: Creature, cause: str) -> None:
             x.grapple_with.remove(y.id)
             if x.pinned_by == y.id:
                 x.pinned_by = None
-                clear_condition(w, x, "pinned", cause)
+                clear_status(w, x, "pinned", cause)
             if x.grapple_with:   # still held by others: the condition goes on, with fewer creatures
                 w.emit(Condition(round=w.round, target=x.id, condition="grappled", active=True, cause=cause,
                                  detail={"with": tuple(x.grapple_with)}))
-            elif "grappled" in x.conditions:
-                x.conditions.discard("grappled")
+            elif x.clear_status("grappled"):
                 w.emit(Condition(round=w.round, target=x.id, condition="grappled", active=False, cause=cause,
                                  detail={"with": ()}))
 
@@ -223,7 +223,7 @@ def start_of_turn(w: World, c: Creature) -> None:
     for o in w.creatures.values():
         if o.pinned_by == c.id:
             o.pinned_by = None
-            clear_condition(w, o, "pinned", "expired")
+            clear_status(w, o, "pinned", "expired")
     tidy(w)
 
 
@@ -391,7 +391,7 @@ def do_pin(w: World, c: Creature, t: Turn, a: Pin):
     t.spend("standard")
     if opposed(w, c, target, "pin", "grapple", grapple_parts(w, c), "grapple", grapple_parts(w, target)):
         target.pinned_by = c.id
-        target.conditions.add("pinned")
+        target.set_status("pinned")
         w.emit(Condition(round=w.round, target=target.id, condition="pinned", active=True, cause="pin",
                          detail={"with": (c.id,)}))
     return True
@@ -467,4 +467,5 @@ def _fits(w: World, o: Creature, at, mover: Creature) -> bool:
 
 
 GRAPPLE = Mechanic("grapple", actions={Grapple: do_grapple, Pin: do_pin, MoveGrapple: do_move_grapple},
-                   start_of_turn=start_of_turn, after_action=after_action, refusal=refusal)
+                   start_of_turn=start_of_turn, after_action=after_action, refusal=refusal,
+                   part=Part("grabs", Grabs))

@@ -22,11 +22,10 @@ import dataclasses
 
 from sim.engine import specials
 from sim.engine.checks import roll_save
-from sim.engine.conditions import add, on_end
-from sim.engine.conditions import end as end_effect
+from sim.engine.conditions import add, announce_end, end, on_end
 from sim.engine.creature import Creature
-from sim.engine.effects import KINDS, Effect, changed, find, make, put
-from sim.engine.events import Condition, SpellCast
+from sim.engine.effects import Effect, changed, find, put
+from sim.engine.events import SpellCast
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
@@ -37,9 +36,6 @@ from sim.terrain.vision import SEES
 PLAYED = ("darkness", "faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
 #: The spells this module carries out (darkness is :mod:`sim.engine.spells`' own).
 EFFECTS = ("faerie-fire", "invisibility", "enlarge-person", "blur", "blindness-deafness")
-#: effect kind -> its condition (the effects with a duration, sim/data/effects.toml; blindness/deafness
-#: is permanent)
-CONDITIONS = {kind: KINDS[kind].condition for kind in ("invisible", "outlined", "enlarged", "blurred")}
 
 
 def ability(c: Creature, spell: str) -> SpellLike | None:
@@ -68,35 +64,21 @@ def active(w: World, c: Creature, effect: str) -> bool:
 
 
 def _start(w: World, o: Creature, effect: str, last: int, cause: str) -> None:
-    if effect == "enlarged":
-        put(o, make(effect, cause, int(last)))
-        _resized(w, o, True, cause)
-    else:
-        add(w, o, effect, cause, int(last))
+    add(w, o, effect, cause, int(last), detail=_space(o) if effect == "enlarged" else None)
 
 
-def _resized(w: World, o: Creature, active: bool, cause: str) -> None:
-    """The ``enlarged`` condition with the space it covers now and its size (the picture redraws it)."""
-    (o.conditions.add if active else o.conditions.discard)("enlarged")
-    w.emit(Condition(round=w.round, target=o.id, condition="enlarged", active=active, cause=cause,
-                     detail={"size": o.size.key, "squares": [list(q) for q in o.squares]}))
-
-
-def end(w: World, o: Creature, effect: str, cause: str) -> None:
-    """End an effect now (an attack made while invisible, glitterdust), or its condition shown
-    with no effect (carried from a crawl's last fight)."""
-    if find(o, effect) is None and CONDITIONS[effect] not in o.conditions:
-        return
-    end_effect(w, o, effect, cause, orphan=True)
+def _space(o: Creature) -> dict:
+    """The ``enlarged`` condition's numbers: the space it covers now and its size (the picture redraws it)."""
+    return {"size": o.size.key, "squares": [list(q) for q in o.squares]}
 
 
 @on_end("enlarged")
-def _enlarge_over(w: World, o: Creature, e: Effect | None, cause: str) -> None:
+def _enlarge_over(w: World, o: Creature, e: Effect, cause: str) -> None:
     """Enlarge person over: its own size again, its armor (and shield) off if it had them off."""
     drop_shield = o.block.shield is None and o.base_block.shield is not None
     o.block = without_armor(o.base_block, drop_shield=drop_shield) if o.armor_off else o.base_block
     w.place(o, o.pos)
-    _resized(w, o, False, cause)
+    announce_end(w, o, "enlarged", cause, _space(o))
 
 
 def attacked(w: World, c: Creature) -> None:

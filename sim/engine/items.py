@@ -29,6 +29,7 @@ from sim.engine.effects import modifiers as effect_modifiers
 from sim.engine.events import ActionTaken, Splash
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.mechanics import Mechanic
+from sim.engine.parts import Floor, Part
 from sim.engine.setup import with_extra_attacks
 from sim.engine.world import World
 from sim.rules.categories import effects
@@ -223,7 +224,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
         damage.deal_damage(w, v, [damage.DamagePart(amount, sw.energy, "splash", area=True)], source=c,
                            cause="splash")
         if v is direct and sw.burn is not None and v.alive and not v.is_swarm:
-            damage.set_condition(w, v, "burning", a.item)
+            damage.set_status(w, v, "burning", a.item)
     return True
 
 
@@ -254,7 +255,7 @@ def _back_direction(thrower: Pos, target: Pos) -> tuple[int, int]:
 def burn_tick(w: World, c: Creature) -> None:
     """Alchemist's fire keeps burning one more round (1d6 fire), unless put out (§3.5)."""
     sw = splash_weapon("alchemists-fire")
-    damage.clear_condition(w, c, "burning", "burnt_out")
+    damage.clear_status(w, c, "burning", "burnt_out")
     if sw.burn is not None:
         damage.deal_damage(w, c, [damage.DamagePart(max(1, sw.burn.roll(w.rng)), sw.energy, "energy")],
                            source=None, cause="burning")
@@ -344,4 +345,5 @@ def _burning(w: World, c: Creature) -> None:
 
 
 ITEMS = Mechanic("items", actions={LightTorch: light_torch, DropLight: drop_light, Douse: douse, Throw: throw_splash,
-                                   PrepareFuse: prepare_fuse}, start_of_turn=_burning)
+                                   PrepareFuse: prepare_fuse}, start_of_turn=_burning,
+               part=Part("floor", Floor))

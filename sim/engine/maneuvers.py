@@ -75,7 +75,9 @@ def _target(w: World, c: Creature, name: str, what: str) -> Impossible | None:
 
 
 def trip_check(w: World, c: Creature, a: Trip) -> Impossible | None:
-    """Why ``c`` cannot trip now, before any die (the AI asks it, sim.engine.registry.check)."""
+    """Why ``c`` cannot trip now, before any die: the registered check (:data:`MANEUVERS`), which
+    the turn loop asks before :func:`do_trip` and the AI before choosing a trip
+    (:func:`sim.engine.registry.check`)."""
     no = _target(w, c, a.target, "trip")
     if no is not None:
         return no
@@ -88,7 +90,8 @@ def trip_check(w: World, c: Creature, a: Trip) -> Impossible | None:
 
 
 def bull_rush_check(w: World, c: Creature, a: BullRush) -> Impossible | None:
-    """Why ``c`` cannot bull rush now, before any die (the AI asks it, sim.engine.registry.check)."""
+    """Why ``c`` cannot bull rush now, before any die: the registered check, asked by the turn loop
+    before :func:`do_bull_rush` and by the AI (:func:`sim.engine.registry.check`)."""
     no = _target(w, c, a.target, "bull rush")
     if no is not None:
         return no
@@ -102,12 +105,10 @@ def bull_rush_check(w: World, c: Creature, a: BullRush) -> Impossible | None:
 
 
 def do_trip(w: World, c: Creature, t: Turn, a: Trip):
+    """A trip (its check, :func:`trip_check`, passed: the turn loop asked it)."""
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    no = trip_check(w, c, a)
-    if no is not None:
-        return no
     target = w.creatures[a.target]
     plan = touch_plan(w, c, target, "trip")
     if not plan:
@@ -156,12 +157,10 @@ def can_stand(w: World, c: Creature, at) -> bool:
 
 
 def do_bull_rush(w: World, c: Creature, t: Turn, a: BullRush):
+    """A bull rush (its check, :func:`bull_rush_check`, passed: the turn loop asked it)."""
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    no = bull_rush_check(w, c, a)
-    if no is not None:
-        return no
     target = w.creatures[a.target]
     t.spend("standard")
     if not c.block.has_feat("improved-bull-rush") and provoked_fails(w, c, target, "bull_rush"):

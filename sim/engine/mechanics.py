@@ -4,9 +4,11 @@ A mechanic (grapple, swallow, a roper's strands, a stinking cloud, rage...) is w
 needs to know of one rule: the actions it adds (action type -> handler), the moments of the turn
 it acts in (the start of a creature's turn, the end of it, after each action, the settling after
 either), the actions it refuses while its state lasts, the checks of its own actions that the AI
-asks before choosing one, and the type of the state it keeps (for the saved game to list). Each
-rule module builds its record beside the functions it names; :mod:`sim.engine.registry` lists
-the records in the one declared order the turn loop runs them in.
+asks before choosing one, and the part of the fight's state it keeps (:class:`~sim.engine.parts.Part`:
+the world's attribute and its record type), which the world builds and the saved
+game writes and reads in the registry's order. Each rule module builds its record beside the
+functions it names; :mod:`sim.engine.registry` lists the records in the one declared order the
+turn loop runs them in.
 
 The AI's side of a mechanic (its tactic) is registered apart, in :mod:`sim.engine.ai.tactics`:
 the engine never imports the AI.
@@ -32,6 +34,7 @@ from typing import Callable, Mapping
 
 from sim.engine.actions import Impossible, Turn
 from sim.engine.creature import Creature
+from sim.engine.parts import Part
 from sim.engine.world import World
 
 Handler = Callable[[World, Creature, Turn, object], "bool | Impossible"]
@@ -61,7 +64,7 @@ class Mechanic:
     refusal: Check | None = None
     checks: Mapping[type, Check] = field(default_factory=dict)
     occupies: Occupies | None = None
-    state: type | None = None
+    part: Part | None = None
 
     def __post_init__(self) -> None:
         if not self.name:

@@ -30,6 +30,7 @@ from sim.engine.checks import skill_check
 from sim.engine.creature import Creature
 from sim.engine.events import ActionTaken, Condition, Moved
 from sim.engine.mechanics import Mechanic
+from sim.engine.parts import Movement, Part
 from sim.engine.swarms import shape_event
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
@@ -463,7 +464,7 @@ def do_run(w: World, c: Creature, t: Turn, a: Run):
     t.spend("full")
     t.moved = True
     if c.in_fight and not c.block.has_feat("run"):
-        damage.set_condition(w, c, "running", "run")  # no Dex to AC until its next turn
+        damage.set_status(w, c, "running", "run")  # no Dex to AC until its next turn
     return True
 
 
@@ -617,13 +618,13 @@ def _poor_flier(w: World, c: Creature) -> None:
     feet = sum(st["feet"] for e in w.events[w.turn_mark:]
                if e.type == "moved" and e.actor == c.id for st in e.path)
     if feet * 2 < sp.fly:
-        damage.set_condition(w, c, "landed", "slow_flight")
+        damage.set_status(w, c, "landed", "slow_flight")
     else:
-        damage.clear_condition(w, c, "landed", "took_off")
+        damage.clear_status(w, c, "landed", "took_off")
 
 
 MOVEMENT = Mechanic("movement", actions={Move: do_move, FiveFootStep: do_five_foot_step, Withdraw: do_withdraw,
                                          Run: do_run, Charge: do_charge, DropProne: do_drop_prone,
                                          StandUp: do_stand_up},
-                    start_of_turn=_squeezing, end_of_turn=_poor_flier)
+                    start_of_turn=_squeezing, end_of_turn=_poor_flier, part=Part("movement", Movement))
 

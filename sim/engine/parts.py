@@ -5,20 +5,36 @@ what a mechanic adds to the fight lives in one small record declared here, one p
 citing its rule section: who is inside whom (:class:`Swallowed`), the grabs still to roll
 (:class:`Grabs`), what spells leave on the map (:class:`Magic`), the lights lying on the floor
 (:class:`Floor`), the move in progress (:class:`Movement`) and the wounds of a casting
-(:class:`Casting`). :data:`PARTS` lists them in one place, by the attribute name the world gives
-each: the world builds them from it, and the saved game (:mod:`sim.engine.saved.schema`)
-writes and reads each part by that name. A new mechanic's state is a new record here and one
-line in :data:`PARTS`.
+(:class:`Casting`). Each mechanic declares its part in its record
+(``Mechanic(part=Part("swallowed", Swallowed))``, :class:`sim.engine.mechanics.Part`): the fight
+builds every part its registry declares (:func:`sim.engine.registry.parts`), and the saved game
+(:mod:`sim.engine.saved.schema`) writes and reads them by name, in the registry's order. A new
+mechanic's state is a record (here, or beside its mechanic) named in its ``Mechanic`` record.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from sim.base.coords import Pos
 from sim.engine.creature import Creature
 from sim.terrain.vision.light import Light
 from sim.terrain.vision.scene import DroppedLight
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """The part of a fight's state a mechanic keeps: the world's attribute ``name`` holding a
+    ``record`` (a dataclass, built empty with the world; its fields of the types the saved game
+    declares, :mod:`sim.engine.saved.schema`)."""
+
+    name: str
+    record: type
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or not dataclasses.is_dataclass(self.record):
+            raise ValueError(f"part {self.name!r}: a name (an attribute) and a dataclass record, got {self.record!r}")
 
 
 @dataclass(frozen=True)
@@ -85,13 +101,9 @@ class Casting:
     wounds: int = 0
 
 
-#: The parts of a fight's state, by the attribute the world holds each under, in the order the
-#: saved game writes them.
-PARTS: tuple[tuple[str, type], ...] = (
-    ("swallowed", Swallowed),
-    ("grabs", Grabs),
-    ("magic", Magic),
-    ("floor", Floor),
-    ("movement", Movement),
-    ("casting", Casting),
-)
+#: The parts of the shipped mechanics, which a world alone (one that plays no turns: the opening
+#: event's, :mod:`sim.engine.opening`) builds too and :class:`~sim.engine.world.World` types; each
+#: is declared by exactly one mechanic of :data:`sim.engine.registry.REGISTRY`, whose order the
+#: encounter and the saved game follow (tests/engine/test_registry.py checks both).
+PARTS: tuple[Part, ...] = (Part("magic", Magic), Part("swallowed", Swallowed), Part("grabs", Grabs),
+                           Part("casting", Casting), Part("floor", Floor), Part("movement", Movement))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sim.engine import damage
 from sim.engine.actions import Impossible, Rage, Turn
-from sim.engine.conditions import add, on_end
+from sim.engine.conditions import add, announce_end, on_end
 from sim.engine.creature import Creature
 from sim.engine.effects import Effect
 from sim.engine.mechanics import Mechanic
@@ -46,7 +46,7 @@ def do_rage(w: World, c: Creature, t: Turn, a: Rage):
 
 
 @on_end("raging")
-def end_rage(w: World, c: Creature, e: Effect | None, cause: str) -> None:
+def end_rage(w: World, c: Creature, e: Effect, cause: str) -> None:
     """A rage whose rounds are spent ends (``sim/data/effects.toml`` [effect.raging]: at the start
     of its turn): the hit points it gave go (which may leave the barbarian disabled or dying) and
     it is fatigued."""
@@ -55,8 +55,8 @@ def end_rage(w: World, c: Creature, e: Effect | None, cause: str) -> None:
     loss = raged.hp - c.block.hp           # the Con it had before the rage (fatigue leaves Con alone)
     c.max_hp = c.block.hp                  # its own maximum again (also for a rage carried into a crawl's next fight)
     c.hp -= loss
-    damage.clear_condition(w, c, "raging", cause)
-    damage.set_condition(w, c, "fatigued", "rage ended")
+    announce_end(w, c, "raging", cause)
+    damage.set_status(w, c, "fatigued", "rage ended")
     damage.update_state(w, c)
 
 

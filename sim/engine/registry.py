@@ -7,8 +7,12 @@ freeze it), the refusals asked before an action, the after-action hooks, the end
 the settle hooks after those. :data:`HANDLERS` (action type -> handler) is built from it, one
 handler per action type.
 
-Adding a mechanic: build its record in its module, add it to :data:`REGISTRY` at the point of the
-turn its hooks belong (and its AI tactic, if any, to :data:`sim.engine.ai.tactics.TACTICS`).
+The parts of the fight's state the mechanics keep (:func:`parts`) come from the same records, in
+the same order: the fight builds them and the saved game iterates them.
+
+Adding a mechanic: build its record in its module (with its part, if it keeps state), add it to
+:data:`REGISTRY` at the point of the turn its hooks belong (and its AI tactic, if any, to
+:data:`sim.engine.ai.registry.TACTICS`).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from sim.engine.actions import Impossible
 from sim.engine.conditions import LASTING
 from sim.engine.creature import Creature
 from sim.engine.mechanics import Handler, Mechanic
+from sim.engine.parts import Part
 from sim.engine.strands import actions as strand_actions
 from sim.engine.world import World
 
@@ -87,6 +92,21 @@ def handler_table(registry: tuple[Mechanic, ...]) -> dict[type, Handler]:
     return table
 
 
+@functools.cache
+def parts(registry: tuple[Mechanic, ...] = REGISTRY) -> tuple[Part, ...]:
+    """The parts of the fight's state the mechanics of ``registry`` declare, in its order (the
+    world builds them; the saved game writes and reads them in this order); a name declared twice
+    is a ValueError."""
+    out: dict[str, Part] = {}
+    owner: dict[str, str] = {}
+    for m in registry:
+        if m.part is not None:
+            if m.part.name in out:
+                raise ValueError(f"the part {m.part.name!r} is declared by both {owner[m.part.name]!r} and {m.name!r}")
+            out[m.part.name], owner[m.part.name] = m.part, m.name
+    return tuple(out.values())
+
+
 #: What runs when a creature takes an action: its type -> handler(world, creature, turn, action),
 #: which returns True (done) or an :class:`Impossible`.
 HANDLERS: dict[type, Handler] = handler_table(REGISTRY)
@@ -121,7 +141,8 @@ def refusal(w: World, c: Creature, action, registry: tuple[Mechanic, ...] = REGI
 
 def check(w: World, c: Creature, action, registry: tuple[Mechanic, ...] = REGISTRY) -> Impossible | None:
     """Why ``action`` cannot be taken by ``c`` now, as the rules say before any die is rolled:
-    the refusals, then the action's own check (the AI asks this instead of copying the rules)."""
+    the refusals, then the action's own check. The turn loop asks it once before the action's
+    handler (which does not check again), the AI before choosing (instead of copying the rules)."""
     no = refusal(w, c, action, registry)
     if no is not None:
         return no

@@ -11,6 +11,7 @@ import dataclasses
 from sim.base.coords import Pos
 from sim.base.errors import DataError
 from sim.engine.creature import Creature
+from sim.engine.effects import carried_over
 from sim.rules.bodies import swarm_body
 from sim.rules.categories import Category
 from sim.rules.sizes import Size
@@ -160,14 +161,18 @@ def footprint(f: MoveField, c: Creature, pos: Pos) -> list[Pos]:
 
 
 #: What a creature takes from one fight to the next on a crawl, and back (:func:`carry_over`):
-#: hit points, armor and posture, what it holds and has used, its spells, its conditions and the
-#: lasting harm of wounds (ability damage, bleeding, disease). Not carried: the fight's own clock
-#: (bless, sleep and a rage end by round numbers of that fight: a rage carried in ends at the
-#: next fight's first turn, leaving the barbarian fatigued; a poison's secondary save falls due
-#: within it), its tallies (kills, rounds squeezing or nauseated), and armor half taken off (the
-#: work, ``armor_work``, is lost: the armor is on, or off, as it was when the fight ended).
+#: hit points, armor and posture, what it holds and has used (its spells, its per-day uses: a
+#: spider's webs, spell-like abilities), its statuses, its lasting effects and the lasting harm of
+#: wounds (ability damage, bleeding, disease). An effect goes on without the fight's clock
+#: (:func:`sim.engine.effects.carried_over`: bless, sleep and a rage end at the next fight's first
+#: tick of their moment, a rage leaving the barbarian fatigued; blindness lasts), and one bound to
+#: its fight (a web's hold, a strand, a cloud) stays behind. Not carried: its tallies (kills,
+#: rounds squeezing or nauseated), a poison's secondary save (it falls due within the fight), and
+#: armor half taken off (the work, ``armor_work``, is lost: the armor is on, or off, as it was when
+#: the fight ended).
 CARRIED = ("hp", "nonlethal", "block", "base_block", "armor_off", "prone", "items", "fused", "torch_lit", "light",
-           "wielding", "unloaded", "thrown_left", "spells_left", "conditions", "ability_damage", "bleed", "diseases")
+           "wielding", "unloaded", "thrown_left", "spells_left", "uses", "statuses", "effects", "ability_damage",
+           "bleed", "diseases")
 
 
 def carry_over(src: Creature, dst: Creature) -> None:
@@ -176,7 +181,8 @@ def carry_over(src: Creature, dst: Creature) -> None:
         value = getattr(src, name)
         if name == "spells_left":
             value = {lvl: list(names) for lvl, names in value.items()}
+        elif name == "effects":
+            value = [e for e in map(carried_over, value) if e is not None]
         elif isinstance(value, (dict, set, list)):
             value = type(value)(value)
         setattr(dst, name, value)
-

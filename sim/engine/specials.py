@@ -32,9 +32,9 @@ import functools
 
 from sim.engine.actions import Impossible, Turn
 from sim.engine.checks import roll_save, skill_check
-from sim.engine.conditions import add, tick
+from sim.engine.conditions import add, end, tick
 from sim.engine.creature import Creature
-from sim.engine.damage import Dealt, clear_condition, set_condition
+from sim.engine.damage import Dealt, clear_status, set_status
 from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition
 from sim.engine.mechanics import Mechanic
@@ -184,10 +184,9 @@ def hold_entangled(w: World, target: Creature, escape_dc: int, break_dc: int, so
 
 def free_from_web(w: World, c: Creature, cause: str) -> None:
     slowed = drop(c, "web_slowed")
-    drop(c, "entangled")
     if slowed is not None:
         c.block = dataclasses.replace(c.block, speed=dataclasses.replace(c.block.speed, land=int(slowed.value("speed"))))
-    clear_condition(w, c, "entangled", cause)
+    end(w, c, "entangled", cause)
 
 
 def break_free_odds(c: Creature, escape_dc: int, break_dc: int) -> tuple[str, int]:
@@ -394,16 +393,16 @@ def _light(w: World, c: Creature) -> None:
     if w.settings.get("light_sensitivity", "daylight") != "bright":
         return      # the SRD's trigger: sunlight or daylight, which no cave has
     if "blinded" in c.conditions and find(c, "blindness") is None:   # blindness/deafness stays (§8.5)
-        clear_condition(w, c, "blinded", "expired")
+        clear_status(w, c, "blinded", "expired")
     bright = in_bright_light(w, c)
     was = w.memory.was_bright.get(c.id, False)
     w.memory.was_bright[c.id] = bright
     if bright and se.light_blindness and not was:
-        set_condition(w, c, "blinded", "bright_light")
+        set_status(w, c, "blinded", "bright_light")
     if bright and "dazzled" not in c.conditions:
-        set_condition(w, c, "dazzled", "bright_light")
+        set_status(w, c, "dazzled", "bright_light")
     elif not bright and "dazzled" in c.conditions:
-        clear_condition(w, c, "dazzled", "dark")
+        clear_status(w, c, "dazzled", "dark")
 
 
 # -- spells and poison ---------------------------------------------------------------------------------

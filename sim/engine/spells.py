@@ -21,12 +21,12 @@ from sim.engine.casting import (
     spend_slot,
 )
 from sim.engine.checks import concentration, label, roll_dice, roll_save
-from sim.engine.conditions import add, on_end
+from sim.engine.conditions import add, end
 from sim.engine.creature import Creature
 from sim.engine.damage import heal
-from sim.engine.effects import Effect, find
 from sim.engine.events import SpellCast
 from sim.engine.mechanics import Mechanic
+from sim.engine.parts import Casting, Part
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -87,12 +87,11 @@ def cast(w: World, c: Creature, t: Turn, a: Cast):
         if not concentration(w, c, combat_modifier("concentration", "defensive_base") + lvl, "cast_defensively"):
             lost = True
     else:
-        c.conditions.add("concentrating")
+        c.set_status("concentrating")
         w.casting.wounds = 0
         attacks.provoke(w, c, "cast")
-        c.conditions.discard("concentrating")
-        if "hurt_while_casting" in c.conditions:
-            c.conditions.discard("hurt_while_casting")
+        c.clear_status("concentrating")
+        if c.clear_status("hurt_while_casting"):
             dc = combat_modifier("concentration", "damaged_base") + w.casting.wounds + lvl
             if not c.in_fight or not concentration(w, c, dc, "damaged_while_casting"):
                 lost = True
@@ -331,13 +330,11 @@ def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: i
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
         amount = roll_dice(w, Dice.parse(data["heal"]), c, f"cure light wounds on {label(w, target)}") + min(cl * int(data["per_level"]), int(data["max_bonus"]))
         heal(w, target, amount, source=c)
-        if target.bleed:
-            target.bleed = 0
-            damage.clear_condition(w, target, "wounded", "healed")
+        target.bleed = 0   # healing stops the bleeding (RULES §4.9)
     elif spell == "delay-poison":       # immune to poison for the rest of the fight (docs/rules.md §8.6)
         target = plan[0]
         w.emit(SpellCast(round=w.round, actor=c.id, spell=spell, targets=(target.id,), squares=(), defensive=a.defensive))
-        damage.set_condition(w, target, "poison_delayed", c.id)
+        damage.set_status(w, target, "poison_delayed", c.id)
     elif spell in ("burning-hands", "fireball", "lightning-bolt"):
         _area_damage(w, c, spell, data, plan, a, lvl)
     elif spell == "grease":
@@ -474,19 +471,11 @@ def _glitterdust(w: World, c: Creature, data: dict, squares, a: Cast, lvl: int) 
     last = w.round + int(data["duration_rounds_per_level"]) * caster_level(c) - 1
     for o in inside:
         if "invisible" in o.conditions:
-            innate.end(w, o, "invisible", "glitterdust")   # the dust outlines it (docs/rules.md §8.2, §8.5)
+            end(w, o, "invisible", "glitterdust")   # the dust outlines it (docs/rules.md §8.2, §8.5)
         if specials.immune_to_blinding(o):
             continue   # blind already: the dust blinds nothing (docs/rules.md §9.3 [PD])
         if not roll_save(w, o, "will", dc, "glitterdust", c.id):
             add(w, o, "glitterdust", c.id, last, dc=dc)
-
-
-@on_end("glitterdust")
-def _glitter_over(w: World, c: Creature, e: Effect | None, cause: str) -> None:
-    """Glitterdust over (its rounds, or a Will save at the end of a turn: ``sim/data/effects.toml``
-    [effect.glitterdust]): blind no more, unless blindness/deafness keeps it blind (docs/rules.md §8.5)."""
-    if find(c, "blindness") is None:
-        damage.clear_condition(w, c, "blinded", cause)
 
 
 def _plan_touch_object(w: World, c: Creature, spell: str, a: Cast):
@@ -539,4 +528,4 @@ def _pending(w: World, c: Creature) -> None:
 #: Casting (the Cast action; a spell with a casting time of a round completes at the start of the
 #: caster's next turn). Hold person, bless and glitterdust end by the lasting effects' moments
 #: (sim.engine.conditions.LASTING, sim/data/effects.toml).
-CASTING = Mechanic("spells", actions={Cast: cast}, start_of_turn=_pending)
+CASTING = Mechanic("spells", actions={Cast: cast}, start_of_turn=_pending, part=Part("casting", Casting))

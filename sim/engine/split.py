@@ -134,7 +134,7 @@ def _half(w: World, c: Creature) -> Creature:
         v = getattr(c, f.name)
         values[f.name] = type(v)(v) if isinstance(v, (list, dict, set)) else v
     values.update(id=_new_id(w, c), trail=[], kills=[], grapple_with=[], pinned_by=None, split_round=w.round,
-                  conditions=set(c.conditions) - NOT_SHARED, fell_at=None, squeezing_rounds=0)
+                  statuses=c.statuses - NOT_SHARED, fell_at=None, squeezing_rounds=0)
     return Creature(**values)
 
 

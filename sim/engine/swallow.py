@@ -38,7 +38,7 @@ from sim.engine.actions import (
 from sim.engine.afflictions import paralyse
 from sim.engine.checks import d20, hits, label, roll_dice, roll_save
 from sim.engine.creature import Creature
-from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
+from sim.engine.damage import DamagePart, clear_status, deal_damage, set_status
 from sim.engine.events import Attack as AttackEvent
 from sim.engine.events import CameOut, Condition, Engulfed, GizzardCut, Moved, Swallowed
 from sim.engine.grapple import (
@@ -52,6 +52,8 @@ from sim.engine.grapple import (
 )
 from sim.engine.grapple import do_escape as grapple_escape
 from sim.engine.mechanics import Mechanic
+from sim.engine.parts import Part
+from sim.engine.parts import Swallowed as Inside
 from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
@@ -131,10 +133,10 @@ def _put_inside(w: World, host: Creature, t: Creature, how: str) -> None:
         release(w, t, w.creatures[oid], how)
     w.swallowed.inside[t.id] = host.id
     t.grapple_with = [host.id]
-    t.conditions.add("grappled")
+    t.set_status("grappled")
     w.emit(Condition(round=w.round, target=t.id, condition="grappled", active=True, cause=how,
                      detail={"with": (host.id,)}))
-    set_condition(w, t, how, host.id)
+    set_status(w, t, how, host.id)
     sq = inner_square(host.squares)
     t.pos, t.squares, t.prone = sq, [sq], False
     w.emit(Moved(round=w.round, actor=t.id, path=({"at": list(sq), "category": "CLEAR", "kind": how, "feet": 0},),
@@ -177,8 +179,7 @@ def come_out(w: World, c: Creature, host: Creature, cause: str) -> None:
     w.swallowed.inside.pop(c.id, None)
     w.swallowed.gizzard.pop(c.id, None)
     release(w, c, host, cause)
-    if how in c.conditions:
-        clear_condition(w, c, how, cause)
+    clear_status(w, c, how, cause)
     at = _exit_square(w, c, host)
     if at is not None:
         w.place(c, at)
@@ -256,8 +257,8 @@ def held_since_turn_start(w: World, c: Creature, t: Creature) -> bool:
 
 
 def swallow_check(w: World, c: Creature, a: Swallow) -> Impossible | None:
-    """Why ``c`` cannot swallow ``a.target`` now, before any die (the AI asks it through
-    :func:`sim.engine.registry.check`), or None."""
+    """Why ``c`` cannot swallow ``a.target`` now, before any die, or None: the registered check,
+    asked by the turn loop before :func:`do_swallow` and by the AI (:func:`sim.engine.registry.check`)."""
     r = rider_of(c, "swallow_whole")
     if r is None:
         return Impossible(f"{c.name} cannot swallow whole")
@@ -278,12 +279,10 @@ def swallow_check(w: World, c: Creature, a: Swallow) -> Impossible | None:
 
 
 def do_swallow(w: World, c: Creature, t: Turn, a: Swallow):
+    """Swallow a held foe (its check, :func:`swallow_check`, passed: the turn loop asked it)."""
     why = t.needs(c, standard=True)
     if why:
         return Impossible(why)
-    no = swallow_check(w, c, a)
-    if no is not None:
-        return no
     target = w.creatures[a.target]
     t.spend("standard")
     if opposed(w, c, target, "swallow", "grapple", grapple_parts(w, c), "grapple", grapple_parts(w, target)):
@@ -504,5 +503,5 @@ def _inside_turn(w: World, c: Creature) -> None:
 
 
 SWALLOW = Mechanic("swallow", actions={Swallow: do_swallow, CutOut: do_cut, EngulfMove: do_engulf, Escape: do_escape},
-                   refusal=refusal, checks={Swallow: swallow_check})
+                   refusal=refusal, checks={Swallow: swallow_check}, part=Part("swallowed", Inside))
 INSIDE = Mechanic("inside a host", start_of_turn=_inside_turn, settle=tidy)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from sim.engine.afflictions import apply_riders
 from sim.engine.checks import label, roll_dice, roll_save
 from sim.engine.creature import Creature
-from sim.engine.damage import DamagePart, adjust_for_target, deal_damage, set_condition
+from sim.engine.damage import DamagePart, adjust_for_target, deal_damage, set_status
 from sim.engine.events import Engulf, SwarmShape
 from sim.engine.mechanics import Mechanic
 from sim.engine.world import World
@@ -65,7 +65,7 @@ def distraction(w: World, c: Creature) -> None:
             continue  # nothing the swarm does can hurt it: no distraction (§4.4, §7.29)
         dc = s.block.swarm.distraction_dc
         if not roll_save(w, c, "fort", dc, "distraction", s.id):
-            set_condition(w, c, "nauseated", f"distraction:{s.id}")
+            set_status(w, c, "nauseated", f"distraction:{s.id}")
             c.nauseated_rounds += 1
 
 

@@ -10,6 +10,7 @@ memoised in a declared :class:`QueryCache`: performance only, never outcomes.
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -20,7 +21,7 @@ from sim.engine.creature import Creature
 from sim.engine.effects import KINDS
 from sim.engine.events import Event, Moved
 from sim.engine.notes import AINotes
-from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
+from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Part, Swallowed
 from sim.engine.setup import build_creature, footprint, mover_for
 from sim.rules.armor import must_remove, needs_armor_off
 from sim.rules.bodies import swarm_body
@@ -100,13 +101,16 @@ def blur_miss(attacker: Creature, target: Creature) -> int:
 class World:
     """The state of one fight: the grid, the creatures, the random generator, the settings, the
     events so far, whose turn it is, the AI's notes, the query caches, and what each mechanic
-    adds, one declared part each (:data:`sim.engine.parts.PARTS`: ``swallowed``, ``grabs``,
-    ``magic``, ``floor``, ``movement``, ``casting``). Every rule function takes it as ``w``;
-    :class:`sim.engine.encounter.Encounter` adds the turn loop."""
+    adds, one declared part each (:attr:`PARTS`: ``swallowed``, ``grabs``, ``magic``, ``floor``,
+    ``movement``, ``casting``, the records of :mod:`sim.engine.parts`). Every rule function takes
+    it as ``w``; :class:`sim.engine.encounter.Encounter` adds the turn loop.
 
-    #: The parts of the world, by attribute (declared in :mod:`sim.engine.parts`; the saved game
-    #: iterates them), and their types for the reader of the code.
-    PARTS = PARTS
+    The attributes below are the shipped mechanics' parts, typed for the reader of the code;
+    tests/engine/test_registry.py checks that each is declared by exactly one mechanic."""
+
+    #: The parts this world builds, empty: the shipped mechanics' (:data:`sim.engine.parts.PARTS`;
+    #: an encounter's are its registry's, :func:`sim.engine.registry.parts`).
+    PARTS: ClassVar[tuple[Part, ...]] = PARTS
     swallowed: Swallowed
     grabs: Grabs
     magic: Magic
@@ -145,8 +149,8 @@ class World:
         # memos of pure queries (performance only, never outcomes), declared in one place
         self.cache = QueryCache()
         self.turn_mark = 0  # where the current turn's events start
-        for name, part in PARTS:   # what each mechanic adds to the fight, empty
-            setattr(self, name, part())
+        for part in type(self).PARTS:   # what each mechanic adds to the fight, empty
+            setattr(self, part.name, part.record())
         self._vision_key = None
         self._vision = None
         self.creatures: dict[str, Creature] = {}

@@ -15,11 +15,11 @@ from sim.engine import specials
 from sim.engine.casting import spell_data
 from sim.engine.checks import label, roll_dice, roll_save, skill_check
 from sim.engine.creature import Creature
-from sim.engine.damage import DamagePart, clear_condition, deal_damage, set_condition
+from sim.engine.damage import DamagePart, clear_status, deal_damage, set_status
 from sim.engine.effects import drop, find, make, put
 from sim.engine.events import Condition, ZoneEnded
 from sim.engine.mechanics import Mechanic
-from sim.engine.parts import Zone
+from sim.engine.parts import Magic, Part, Zone
 from sim.engine.world import World
 from sim.rules.dice import Dice
 from sim.terrain.geometry import squares_on_segment
@@ -288,7 +288,7 @@ def sicken(w: World, c: Creature, z: Zone) -> None:
         return
     if not roll_save(w, c, "fort", z.dc, "stinking_cloud", z.owner):
         put(c, make("cloud_sick", z.owner, rolled=0, left=0))
-        set_condition(w, c, "nauseated", z.owner)
+        set_status(w, c, "nauseated", z.owner)
 
 
 def cloud_turn(w: World, c: Creature) -> bool:
@@ -319,12 +319,15 @@ def cloud_turn(w: World, c: Creature) -> bool:
 
 def fight_over(w: World) -> None:
     """The party walks on (a crawl, docs/rules.md §8.3, §8.4): the fight's zones stay behind, so
-    no one stays entangled, and a stinking cloud's nausea is over before the next fight [PD]."""
+    no one stays entangled (a spider's web is cut away too, its half speed given back), and a
+    stinking cloud's nausea is over before the next fight [PD]."""
     if w.magic.zones:
         end(w, list(w.magic.zones))
     for c in w.creatures.values():
+        if specials.entangled(w, c) is not None:
+            specials.free_from_web(w, c, "fight_over")
         if drop(c, "cloud_sick") is not None and c.nauseated:
-            clear_condition(w, c, "nauseated", "expired")
+            clear_status(w, c, "nauseated", "expired")
 
 
 def _zones_over(w: World, c: Creature) -> None:
@@ -335,8 +338,8 @@ def _zones_over(w: World, c: Creature) -> None:
 def _cloud_or_nausea(w: World, c: Creature) -> None:
     """Inside a stinking cloud, or in the 1d4+1 rounds after (§8.4); else a nausea from elsewhere is over."""
     if not cloud_turn(w, c) and c.nauseated:
-        clear_condition(w, c, "nauseated", "expired")
+        clear_status(w, c, "nauseated", "expired")
 
 
-ZONE_EXPIRY = Mechanic("zones", start_of_turn=_zones_over, state=Zone)
+ZONE_EXPIRY = Mechanic("zones", start_of_turn=_zones_over, part=Part("magic", Magic))
 STINKING_CLOUD = Mechanic("stinking cloud", start_of_turn=_cloud_or_nausea)

@@ -25,7 +25,7 @@ from sim.terrain.grid import MapLight
 MAX_LENGTH = 1000          # a passage width or ceiling height, in the map's units
 _LIGHT_KEYS = {"at", "name", "source", "bright_ft", "shadowy_ft"}
 MAX_LIGHT_FT = 1000  # the largest radius a [[light]] may give (feet)
-IMAGE_SUFFIXES = (".png", ".webp")
+IMAGE_SUFFIXES = (".png", ".webp", ".jpg", ".jpeg")   # kept as imported (PNG, WebP, JPEG)
 MAX_LAYER_BYTES = 512 * 1024 * 1024   # one decompressed .npz layer
 # the edge layers (docs/rules.md §6.8): bool [row, col], walls east and south of each square, and
 # the closed doors standing on those edges (walled while closed); each optional
@@ -287,11 +287,11 @@ def check_image(path: Path, ref: Any, line: int | None, grid_arrays, bad) -> Pat
     )
 
     if not isinstance(ref, str) or not ref:
-        bad(line, "[map] image", f"must be the path of a .png or .webp file, got {ref!r}")
+        bad(line, "[map] image", f"must be the path of a .png, .webp or .jpg file, got {ref!r}")
         return None
     img = (path.parent / ref).resolve()
     if img.suffix.lower() not in IMAGE_SUFFIXES:
-        bad(line, "[map] image", f"{ref!r}: use a .png or .webp picture")
+        bad(line, "[map] image", f"{ref!r}: use a .png, .webp or .jpg picture")
         return None
     if not img.is_file():
         bad(line, "[map] image", f"file {img} not found; fix the path (relative to the map file) or remove the key")

@@ -14,6 +14,7 @@ from sim.base.errors import DataError
 
 DEFAULT_MAX_SIZE = (4096, 4096)  # (cols, rows)
 MAX_SIDE = 16_384                # the most --max-map-size may allow, per side
+MAX_PICTURE_PIXELS = 64_000_000  # a map's picture (embedded, or --image): width x height, read from its header
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ layer); B brush, E eraser, L line, R rectangle, O circle, F fill, I eyedropper, 
 X walls between squares (docs/rules.md §6.8: drag along a grid line to wall its edges,
 Shift-drag to open them again);
 [ ] brush size 1-9, S square/round; V or Enter type a value (flags: V toggles), , . step through
-the palette (or click it); 1-9 category overlay for Fine..Colossal, 0 off; G chokepoints;
+the palette (or click it); 1-9 category overlay for Fine..Colossal, 0 off; G chokepoints; T the
+map's picture under the squares at 0, 35, 70 or 100% opacity;
 Shift-drag a line, Ctrl-Shift-drag a circle; right click or Alt-click picks the value under the
 cursor in any tool; Shift with rectangle/circle: outline; Shift-click with fill: every square of
 that value; points: click to place, drag to move, N rename, Delete remove; Ctrl-Z undo, Ctrl-Y or
@@ -41,7 +42,7 @@ from sim.editor.model import (
 from sim.editor.save import Autosaver, find_autosave, restore_patch, save
 from sim.maps import palette
 from sim.render.camera import Camera
-from sim.render.editor_draw import PANEL_W, STATUS_H, EditorDrawing
+from sim.render.editor_draw import PANEL_W, PICTURE_OPACITY, PICTURE_START, STATUS_H, EditorDrawing
 from sim.render.hud import SIZE_NAMES
 from sim.render.text import Text
 
@@ -89,6 +90,7 @@ class EditorView:
         self.message = ("", 0.0, palette.UI_TEXT)
         self.running = True
         self.drawing = EditorDrawing(self)
+        self.picture_opacity = PICTURE_START if self.drawing.picture is not None else 0   # T cycles it
         self.auto = find_autosave(self.out, doc.shape)
         if self.auto is not None:
             self.ask = "restore"
@@ -230,6 +232,16 @@ class EditorView:
         elif event.type == pygame.MOUSEBUTTONUP:
             self.release(event.pos, event.button, pygame.key.get_mods())
 
+    def cycle_picture(self) -> None:
+        """``T``: the next opacity of the map's picture under the squares (0, 35, 70, 100%)."""
+        if self.drawing.picture is None:
+            self.toast("this map has no picture ([map] image); cavesim import keeps a VTT map's", 2.5)
+            return
+        i = PICTURE_OPACITY.index(self.picture_opacity) if self.picture_opacity in PICTURE_OPACITY else -1
+        self.picture_opacity = PICTURE_OPACITY[(i + 1) % len(PICTURE_OPACITY)]
+        self.drawing.forget_view()
+        self.toast(f"picture {self.picture_opacity}%", 1.5)
+
     def request_quit(self) -> None:
         if self.doc.dirty:
             self.ask = "quit"
@@ -302,6 +314,8 @@ class EditorView:
             self.overlay = None
         elif key == pygame.K_g:
             self.show_chokes = not self.show_chokes
+        elif key == pygame.K_t:
+            self.cycle_picture()
         elif key == pygame.K_h:
             self.show_help = not self.show_help
         elif key == pygame.K_HOME:

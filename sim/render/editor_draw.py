@@ -1,7 +1,8 @@
 """How the map editor's window is drawn (:class:`EditorDrawing`, a component of
 :class:`sim.render.editor.EditorView` that reads what :class:`EditorScreen` declares): the active layer, the other layers and a category overlay
-over it, the chokepoints, the named points, the brush preview, the side panel, the status bar
-with the square under the cursor, and help and toasts. Nothing here changes the document."""
+over it, the map's own picture (an imported map's) under the squares at the opacity ``T`` picks,
+the chokepoints, the named points, the brush preview, the side panel, the status bar with the
+square under the cursor, and help and toasts. Nothing here changes the document."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ WIDTH_LOW: palette.RGB = (40, 58, 74)        # the width ramp: narrow (dark blue
 WIDTH_HIGH: palette.RGB = (150, 196, 214)
 CHOKE_RGB: palette.RGB = (255, 92, 200)
 PREVIEW_RGB: palette.RGB = (255, 255, 255)
+PICTURE_OPACITY = (0, 35, 70, 100)          # T cycles the map picture's opacity (percent) through these
+PICTURE_START = 35                          # a map with a picture opens showing it this much
+PICTURE_MAX_SIDE = 4096                     # the picture is kept in the window at most this many pixels a side
 HELP_LINES = (
     "Layers: W width · C ceiling · D difficult · K rock",
     "Tools: B brush · E eraser · L line · R rectangle · O circle · F fill · I eyedropper · P points",
@@ -41,7 +45,7 @@ HELP_LINES = (
     "Shift: outline (rect, circle), every square of the value (fill)",
     "Points: click place · drag move · N rename · Delete remove",
     "X walls between squares: drag along a grid line · Shift-drag opens them",
-    "1-9 categories for Fine..Colossal · 0 off · G chokepoints",
+    "1-9 categories for Fine..Colossal · 0 off · G chokepoints · T picture 0/35/70/100%",
     "Ctrl-Z undo · Ctrl-Y / Ctrl-Shift-Z redo · Ctrl-S save",
     "middle drag or Space-drag pan · wheel zoom · Home fit · H help · Esc quit",
 )
@@ -71,6 +75,25 @@ def layer_rgb(doc: Document, layer: str, box=None) -> np.ndarray:
     return rgb.astype(np.uint8)
 
 
+def load_picture(path: Path | None, cols: int, rows: int) -> pygame.Surface | None:
+    """The map's picture (``[map] image``: PNG, WebP or JPEG covering the grid) as a surface of a
+    whole number of pixels a square, at most :data:`PICTURE_MAX_SIDE` a side (larger pictures are
+    shrunk once here, not at every frame); None when there is none or it cannot be read."""
+    if path is None:
+        return None
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            k = max(1, min(im.size[0] // cols, PICTURE_MAX_SIDE // max(cols, rows)))
+            pic = im.convert("RGB")
+    except (OSError, ValueError):
+        return None
+    if pic.size != (cols * k, rows * k):
+        pic = pic.resize((cols * k, rows * k), Image.Resampling.LANCZOS)
+    return pygame.image.frombuffer(pic.tobytes(), pic.size, "RGB")
+
+
 class EditorScreen(Protocol):
     """What the drawing reads of the editor window (:class:`~sim.render.editor.EditorView`): the
     document and where it is saved, the layer, tool, brush and values chosen, the overlays shown,
@@ -91,6 +114,7 @@ class EditorScreen(Protocol):
     size_index: int
     show_chokes: bool
     show_help: bool
+    picture_opacity: int
     cats: Categories
     chokes: Chokepoints
     hover: tuple[int, int] | None
@@ -121,6 +145,7 @@ class EditorDrawing:
 
     def __init__(self, view: EditorScreen):
         self.view = view
+        self.picture = load_picture(view.doc.image, view.doc.cols, view.doc.rows)   # under the squares (T)
         self._small: pygame.Surface | None = None    # the map at one pixel a square, all layers composed
         self._small_key = None
         self._small_version = -1
@@ -230,6 +255,12 @@ class EditorDrawing:
         w, h = (c1 - c0) * ts, (r1 - r0) * ts
         part = pygame.transform.scale(small.subsurface(pygame.Rect(c0, r0, c1 - c0, r1 - r0)), (w, h))
         big.blit(part, (ox, oy))
+        if self.picture is not None and self.view.picture_opacity > 0:
+            k = self.picture.get_width() // d.cols
+            src = self.picture.subsurface(pygame.Rect(c0 * k, r0 * k, (c1 - c0) * k, (r1 - r0) * k))
+            pic = (pygame.transform.smoothscale if k > ts else pygame.transform.scale)(src, (w, h))
+            pic.set_alpha(round(255 * self.view.picture_opacity / 100))
+            big.blit(pic, (ox, oy))
         if ts >= 12:
             edge = palette.shade(palette.UI_BG, 0.6)
             for i in range(c1 - c0 + 1):
@@ -409,6 +440,7 @@ class EditorDrawing:
         heading("RULES LIVE")
         ov = "off (1-9)" if self.view.overlay is None else SIZE_NAMES[self.view.overlay]
         row(f"categories: {ov}")
+        row(f"picture: {self.view.picture_opacity}% (T)" if self.picture is not None else "picture: none")
         res = self.view.chokes.result
         if not self.view.show_chokes:
             row("chokepoints: hidden (G)")

@@ -15,6 +15,7 @@ import numpy as np
 
 from sim.base.coords import Pos
 from sim.engine import attacks
+from sim.engine.conditions import show
 from sim.engine.encounter import Encounter
 from sim.engine.moves import movement_plan, turn_spent
 from sim.rules.categories import Category
@@ -84,7 +85,7 @@ class World:
             c.pos = v.pos if not v.swarm or v.pos in v.squares else (v.squares[0] if v.squares else v.pos)
             c.prone = v.prone
             c.hp = v.hp
-            c.conditions = set(v.conditions)
+            show(c, v.conditions)
             if v.armor_off and not c.armor_off:
                 c.take_armor_off(drop_shield=True)
             elif not v.armor_off and c.armor_off:
@@ -101,7 +102,7 @@ class World:
         if self.live or not roots:
             return None
         parent = self.enc.creatures[max(roots, key=len)]
-        c = replace(parent, id=cid, squares=list(parent.squares), trail=[], conditions=set(), kills=[],
+        c = replace(parent, id=cid, squares=list(parent.squares), trail=[], statuses=frozenset(), effects=[], kills=[],
                     grapple_with=[], pinned_by=None)
         self.enc.creatures[cid] = c
         return c

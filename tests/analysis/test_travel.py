@@ -75,7 +75,7 @@ def test_regions_and_named_points_per_size():
     assert regions["medium"]["count"] == 1
     assert set(regions["medium"]["points"]) == set(g.points)
     # the crack k (3.6 in.) is open to rat swarms only: C7 stops Medium, not the rats
-    c7 = next(c for c in m.facts["chokepoints"] if [37, 26] == c["at"])
+    c7 = next(c for c in m.facts["chokepoints"] if [37, 27] == c["at"])   # the middle of the crack's length
     assert c7["movers"]["medium"]["status"] == "stopped"
     assert c7["movers"]["rat-swarm"]["status"] == "open"
     assert "medium" in c7["stops"] and "rat-swarm" not in c7["stops"]
@@ -108,7 +108,12 @@ def test_analyze_travel_maps_from_a_chosen_point(tmp_path, capsys):
 def test_analyze_json_to_stdout(capsys):
     assert main(["analyze", str(MAPS / "warrens.toml"), "--no-files", "--json", "--sizes", "medium"]) == 0
     facts = json.loads(capsys.readouterr().out)
-    assert facts["schema_version"] == 1 and facts["subjects"][0]["key"] == "medium"
+    assert facts["schema_version"] == 2 and facts["subjects"][0]["key"] == "medium"
+    # schema 2: chokepoints carry their crossing, and each body where it crosses and what it separates
+    for c in facts["chokepoints"]:
+        assert {"crossing", "at", "width_ft"} <= set(c)
+        assert {"crossed", "separates", "changes_category"} <= set(c["movers"]["medium"])
+    assert facts["pockets"] == []
 
 
 @pytest.mark.parametrize("args,msg", [

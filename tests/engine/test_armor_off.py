@@ -202,7 +202,7 @@ def test_a_wearer_who_falls_loses_the_work():
     f = _turn_of(enc, "f")
     enc.perform(RemoveArmor())
     enc.end_turn()
-    f.conditions.add("unconscious")
+    f.set_status("unconscious")
     _turn_of(enc, "f")
     stopped = [e for e in enc.events if e.type == "armor"][-1]
     assert stopped.stage == "stopped" and f.armor_work == 0 and not f.armor_off

@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from sim.engine import attacks
+from sim.engine.effects import Effect, put
 from sim.terrain.grid import MapLight
 from tests.engine.test_vision import GOBLIN, HUMAN, fight, sure_hit
 
@@ -50,6 +51,6 @@ def test_the_attack_event_shows_ac_15_before_her_first_turn():
 def test_helpless_in_the_dark_takes_the_minus_2_too():
     enc = fight([HUMAN, GOBLIN])
     bruna = enc.creatures["bruna"]
-    bruna.conditions.add("asleep")
+    put(bruna, Effect("asleep"))
     got, parts = attacks.target_ac(enc, enc.creatures["gob"], bruna, ranged=False)
     assert (got, parts["dex"], parts["blinded"]) == (10, -5, -2)

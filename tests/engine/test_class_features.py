@@ -4,7 +4,7 @@ Rogue) against a Reflex-half area, with exact numbers."""
 from __future__ import annotations
 
 from sim.engine.conditions import tick
-from sim.engine.effects import find
+from sim.engine.effects import Effect, find, put
 from sim.engine import attacks, casting, damage, rage
 from sim.engine.ai.decide import default_policy
 from sim.engine.actions import Cast, Rage
@@ -55,7 +55,7 @@ def test_evasion_needs_light_armor_and_a_creature_not_helpless():
     assert damage.evades(enc.creatures["r1"]) is None
     assert [damage.reflex_half_damage(r10, 9, s) for s in (True, False)] == [0, 4]
     assert [damage.reflex_half_damage(r2, 9, s) for s in (True, False)] == [0, 9]
-    r2.conditions.add("asleep")                                # helpless: no evasion
+    put(r2, Effect("asleep"))                                # helpless: no evasion
     assert damage.evades(r2) is None and damage.reflex_half_damage(r2, 9, True) == 4
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sim.engine import attacks
 from sim.engine import damage
 from sim.engine.actions import DropProne, FiveFootStep, Move, StandUp, Strike
+from sim.engine.effects import Effect, put
 
 from .helpers import encounter, ready
 from .test_spells import Fixed, of_type, turn_of
@@ -64,7 +65,7 @@ def test_nauseated_only_a_move_action():
     enc = two(b_at=(5, 1))
     a = enc.creatures["a"]
     turn_of(enc, "a")
-    a.conditions.add("nauseated")
+    a.set_status("nauseated")
     r = enc.perform(Strike("b", "longsword"))
     assert not r and r.reason == "A is nauseated: only a move action (§5.2)"
     assert enc.perform(Move((2, 1)))
@@ -127,7 +128,7 @@ def test_a_nauseated_creature_takes_no_5_ft_step():
     enc = two(b_at=(5, 1))
     a = enc.creatures["a"]
     turn_of(enc, "a")
-    a.conditions.add("nauseated")
+    a.set_status("nauseated")
     r = enc.perform(FiveFootStep((2, 1)))
     assert not r and r.reason == "A is nauseated: a move action only, no 5-ft step ([PD] §5.2)"
 
@@ -135,7 +136,7 @@ def test_a_nauseated_creature_takes_no_5_ft_step():
 def test_helpless_dex_counts_as_0_and_melee_gets_4_no_ranged_bonus():
     enc = two(b="orc", b_at=(2, 1))
     a, b = enc.creatures["a"], enc.creatures["b"]
-    b.conditions.add("asleep")
+    put(b, Effect("asleep"))
     ac, parts = attacks.target_ac(enc, a, b, ranged=False)
     assert parts["dex"] == -5 and "prone" not in parts         # an orc's Dex 11 counts as 0
     assert ac == 10 + 3 - 5 == 8                                # studded leather +3, Dex -5

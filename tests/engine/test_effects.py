@@ -18,6 +18,7 @@ from sim.base.paths import maps_dir
 from sim.engine import conditions
 from sim.engine.ai.decide import default_policy
 from sim.engine.conditions import add, end, hooks_missing, tick
+from sim.engine.damage import DamagePart, deal_damage
 from sim.engine.effects import (
     CONDITIONS,
     KINDS,
@@ -147,7 +148,6 @@ def test_effects_of_one_moment_end_in_the_tables_order():
     enc, f, _ = _fight()
     put(f, Effect("blessed", None, 1))     # blessed held first, held after: the table says held, then blessed
     add(enc, f, "held", "c", 1, dc=15)
-    f.conditions.add("blessed")
     enc.round = 2
     n = len(enc.events)
     tick(enc, f, "spells")
@@ -156,24 +156,60 @@ def test_effects_of_one_moment_end_in_the_tables_order():
     assert order.index("held") < order.index("blessed")
 
 
-def test_an_effect_whose_condition_is_gone_is_spent():
-    """Sleep ends by time only while the creature sleeps (a wound woke it: no second event)."""
+def test_conditions_are_a_read_only_view_of_the_effects_and_the_statuses():
     enc, f, _ = _fight()
-    add(enc, f, "asleep", "c", 2)
-    f.conditions.discard("asleep")
-    enc.round = 3
+    add(enc, f, "blessed", "c", 5)
+    f.set_status("dazzled")
+    assert f.conditions == {"blessed", "dazzled"} and f.statuses == {"dazzled"}
+    with pytest.raises(AttributeError):
+        f.conditions.add("asleep")         # a frozenset: nothing writes to it
+    with pytest.raises(AttributeError):
+        f.conditions = {"asleep"}          # a property with no setter
+    for name in ("blessed", "petrified"):  # an effect's condition, and no condition at all
+        with pytest.raises(ValueError, match=f"'{name}' is not a status"):
+            f.set_status(name)
+        with pytest.raises(ValueError, match=f"'{name}' is not a status"):
+            f.clear_status(name)
+    end(enc, f, "blessed", "dm")
+    assert f.conditions == {"dazzled"} and f.effects == []
+
+
+def test_a_wound_wakes_a_sleeper_and_its_effect_goes_with_its_condition():
+    enc, f, _ = _fight()
+    add(enc, f, "asleep", "c", 9)
     n = len(enc.events)
-    tick(enc, f, "sleep")
-    assert _conditions_since(enc, n) == []
+    deal_damage(enc, f, [DamagePart(1, "slashing", "weapon")], source=None, cause="test")
+    assert find(f, "asleep") is None and "asleep" not in f.conditions
+    assert _conditions_since(enc, n) == [("f", "asleep", False, "woken")]
 
 
-def test_every_kind_with_a_hook_has_its_end_registered_and_ends_through_it():
-    assert hooks_missing() == []   # the engine loaded (the encounter, through the helpers): every end registered
+def test_two_sources_of_one_condition_keep_it_while_either_lasts():
+    """Hold person's paralysis and a rider's: the first to end leaves the creature paralyzed (no
+    event); the condition ends, with its one event, when the last does. Dex 0's paralysis (a
+    status) outlasts both; light's glare (a status) and glitterdust (an effect) blind alike."""
     enc, f, _ = _fight()
-    add(enc, f, "paralyzed", "g", 3)
-    f.ability_damage["dex"] = 99           # Dex 0: the paralysis of the drained ability stays
+    n = len(enc.events)
+    add(enc, f, "held", "c", 9, dc=15)
+    add(enc, f, "paralyzed", "g", 9)
+    assert _conditions_since(enc, n) == [("f", "paralyzed", True, "c")]
+    end(enc, f, "held", "saved")
+    assert "paralyzed" in f.conditions and _conditions_since(enc, n)[1:] == []
     end(enc, f, "paralyzed", "expired")
-    assert find(f, "paralyzed") is None and "paralyzed" in f.conditions
+    assert "paralyzed" not in f.conditions and _conditions_since(enc, n)[1:] == [("f", "paralyzed", False, "expired")]
+    conditions.set_status(enc, f, "paralyzed", "dex")          # Dex 0 (sim.engine.afflictions.ability_damage)
+    add(enc, f, "paralyzed", "g", 9)
+    end(enc, f, "paralyzed", "expired")
+    assert f.conditions == {"paralyzed"} and f.effects == []
+    n = len(enc.events)
+    add(enc, f, "glitterdust", "c", 9, dc=15)
+    conditions.set_status(enc, f, "blinded", "bright_light")
+    conditions.clear_status(enc, f, "blinded", "expired")
+    assert "blinded" in f.conditions and _conditions_since(enc, n) == [("f", "blinded", True, "c")]
+
+
+def test_every_kind_with_a_hook_has_its_end_registered():
+    assert hooks_missing() == []   # the engine loaded (the encounter, through the helpers): every end registered
+    assert sorted(k for k, spec in KINDS.items() if spec.hook) == ["enlarged", "raging"]
     with pytest.raises(ValueError, match=r"\[effect.blessed\] does not declare hook = true"):
         conditions.on_end("blessed")
 
@@ -196,7 +232,7 @@ def _table() -> dict:
     (lambda t: t["effect"]["blessed"].update(modifiers={"ac": 2}), r"\[effect.blessed\] modifiers.ac"),
     (lambda t: t["effect"]["blessed"].pop("modifier_label"), r"\[effect.blessed\]: modifiers need a modifier_label"),
     (lambda t: t["effect"]["held"].update(condition="Not A Word"), r"\[effect.held\] condition: 'Not A Word'"),
-    (lambda t: t["effect"]["held"].update(requires_condition="yes"), r"\[effect.held\] requires_condition: 'yes' is not a bool"),
+    (lambda t: t["effect"]["held"].update(ends_when_dead="yes"), r"\[effect.held\] ends_when_dead: 'yes' is not a bool"),
     (lambda t: t.pop("moments"), r"moments: a list of the turn's moments"),
 ])
 def test_a_bad_table_is_refused_naming_the_file_and_the_key(change, message):

@@ -66,7 +66,7 @@ def test_delay_poison_stops_the_secondary_save_too():
     enc = fight([("s", "monstrous-spider-medium", "m", (12, 2)), ("r", "elf-ranger-4", "p", (2, 2))], rows=HALL)
     r = enc.creatures["r"]
     r.poison_due.append((enc.round, "spider-poison", "s"))     # bitten a minute ago: the secondary is due
-    r.conditions.add("poison_delayed")
+    r.set_status("poison_delayed")
     mark = len(enc.events)
     poison_secondaries(enc, r)
     assert not [e for e in enc.events[mark:] if e.type == "save"] and not r.ability_damage

@@ -7,7 +7,9 @@ sim.engine.ai.tactic and sim.engine.ai.registry.
   (the goldens, tests/engine/test_goldens.py, prove the draws and events unchanged);
 * the AI asks the engine's checks of trip and bull rush (no copy of the rules left);
 * a made-up mechanic (an action, a turn hook, its AI tactic) plugs in with one record in one new
-  module (and its tactic in one new AI module) plus one line in each registry.
+  module (and its tactic in one new AI module) plus one line in each registry;
+* the parts of the fight's state are declared by the mechanics (each by one), and a made-up
+  mechanic's part goes round the saved game with no line in the saved game's code.
 """
 
 from __future__ import annotations
@@ -16,25 +18,35 @@ import ast
 import dataclasses
 import functools
 import importlib
+import inspect
+import json
 import re
 import sys
 import textwrap
+import typing
 from pathlib import Path
 
 import pytest
 
+from sim.base.errors import DataError
 from sim.engine import actions, registry, specials, strands
+from sim.engine import parts as parts_mod
 from sim.engine.actions import BullRush, Impossible, Strike, Trip
 from sim.engine.ai import maneuvers as ai_maneuvers
 from sim.engine.ai.decide import default_policy
 from sim.engine.ai.registry import TACTICS, first_choice
 from sim.engine.damage import swarm_area_factor
 from sim.engine.encounter import Encounter
+from sim.engine.events import dumps
 from sim.engine.mechanics import Mechanic
+from sim.engine.parts import PARTS, Part
+from sim.engine.saved import snapshot as S
 from sim.engine.strands import actions as strand_actions
+from sim.engine.world import World
 from sim.rules import _data
 from sim.rules.sizes import Size, at_most_one_larger
 from tests.engine.helpers import encounter, ready, spec
+from tests.engine.test_spells import turn_of
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION_MODULES = {"sim.engine.actions": actions, "sim.engine.strands.actions": strand_actions,
@@ -127,7 +139,7 @@ def test_a_dying_creature_gets_no_other_start_of_turn_effect():
                                          {"id": "g", "template": "goblin", "team": "m", "at": [4, 1]}]))
     f = enc.creatures["f"]
     f.hp, f.bleed = -3, 2
-    f.conditions.add("dying")
+    f.set_status("dying")
     registry.start_of_turn(enc, f)
     assert f.hp in (-3, -4)       # stabilised, or 1 hp lost to dying; the bleed waits
     assert not any(e.type == "damage" and e.cause == "bleed" for e in enc.events)
@@ -150,6 +162,23 @@ def test_the_ai_asks_the_engines_check_of_a_trip_and_a_bull_rush():
     assert not ai_maneuvers.rushable(enc, f, g)
 
 
+def test_the_turn_loop_asks_an_actions_registered_check_once_and_its_handler_does_not_again():
+    """Trip, bull rush and swallow: the rule of when each may be tried is its registered check,
+    asked by the turn loop before the handler (and by the AI): no handler asks it again."""
+    checked = [(m.actions[kind], check) for m in registry.REGISTRY for kind, check in m.checks.items()]
+    assert {h.__name__ for h, _ in checked} >= {"do_trip", "do_bull_rush", "do_swallow"}
+    for handler, check in checked:
+        assert f"{check.__name__}(" not in inspect.getsource(handler), handler.__name__
+    enc = ready(encounter(["." * 10] * 5, [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [2, 2]},
+                                           {"id": "g", "template": "goblin", "team": "m", "at": [3, 2]}]))
+    turn_of(enc, "f")
+    enc.creatures["g"].prone = True
+    n = len(enc.events)
+    done = enc.perform(Trip("g"))
+    assert isinstance(done, Impossible) and done.reason == "G is already prone" and len(enc.events) == n
+    assert enc.turn.standard   # nothing spent
+
+
 def test_at_most_one_size_larger_is_written_once():
     assert at_most_one_larger(Size.LARGE, Size.MEDIUM) and not at_most_one_larger(Size.HUGE, Size.MEDIUM)
     copy = re.compile(r"int\([\w.]*size\)\s*>\s*int\([\w.]*size\)\s*\+\s*1")
@@ -165,7 +194,10 @@ from dataclasses import dataclass
 
 from sim.engine.actions import Impossible
 from sim.engine.damage import swarm_area_factor
+from sim.engine.events import dumps
 from sim.engine.mechanics import Mechanic
+from sim.engine.parts import PARTS, Part
+from sim.engine.saved import snapshot as S
 from sim.engine.strands import actions as strand_actions
 
 TURNS: list[str] = []
@@ -237,6 +269,78 @@ def test_a_made_up_mechanic_plugs_in_with_one_record_and_one_registry_line(tmp_p
     # the count: two new modules (written here), one line in each of the two registries
     assert len(list(tmp_path.glob("*.py"))) + 2 == len(FILES_FOR_A_NEW_MECHANIC) == 4
 
+
+
+# -- the parts of the fight's state: declared by the mechanics, iterated by the saved game --------------------------
+
+def test_every_world_part_is_declared_by_exactly_one_mechanic():
+    """The world's parts (its typed attributes, the records of sim.engine.parts) are the parts
+    the registry's mechanics declare, each by one mechanic; the encounter builds them in the
+    registry's order, and a name declared twice is refused."""
+    declared = [(m.name, m.part) for m in registry.REGISTRY if m.part is not None]
+    names = [p.name for _, p in declared]
+    assert len(names) == len(set(names))
+    assert set(PARTS) == {p for _, p in declared} == set(Encounter.PARTS)
+    assert Encounter.PARTS == registry.parts() == tuple(p for _, p in declared)
+    hints = typing.get_type_hints(World)
+    part_types = {cls for cls in vars(parts_mod).values() if isinstance(cls, type) and cls.__module__ == parts_mod.__name__
+                  and cls not in (Part, parts_mod.Zone)}
+    assert {(n, t) for n, t in hints.items() if t in part_types} == {(p.name, p.record) for p in PARTS}
+    again = Mechanic("again", part=Part("grabs", parts_mod.Grabs))
+    with pytest.raises(ValueError, match="the part 'grabs' is declared by both 'grapple' and 'again'"):
+        registry.parts(registry.REGISTRY + (again,))
+    with pytest.raises(ValueError, match="a name .* and a dataclass record"):
+        Part("echoes", int)
+
+
+@dataclasses.dataclass
+class Echoes:
+    """A made-up mechanic's state: the turns counted, the last creature heard, who was heard."""
+
+    count: int = 0
+    last: str | None = None
+    heard: list[str] = dataclasses.field(default_factory=list)
+
+
+def _echo(w, c) -> None:
+    w.echoes.count += 1
+    w.echoes.last = c.id
+    w.echoes.heard.append(c.id)
+
+
+ECHO = Mechanic("echo", start_of_turn=_echo, part=Part("echoes", Echoes))
+
+
+class EchoEncounter(Encounter):
+    mechanics = registry.REGISTRY + (ECHO,)
+
+
+def test_a_made_up_mechanic_with_a_state_part_goes_round_the_saved_game():
+    """One record (its part declared in it) and the fight builds its state, the saved game writes
+    it as a section after the shipped parts (the registry's order) and reads it back: no line in
+    the saved game's code. A fight without that mechanic refuses the section."""
+    the_spec = spec(["." * 8] * 3, [{"id": "f", "template": "human-fighter-3", "team": "p", "at": [1, 1]},
+                                   {"id": "g", "template": "goblin", "team": "m", "at": [5, 1]}])
+    w = EchoEncounter(the_spec, seed=2, policy=default_policy)
+    assert EchoEncounter.PARTS == Encounter.PARTS + (Part("echoes", Echoes),)
+    w.start()
+    for _ in range(5):
+        w.advance()
+    assert w.echoes.count >= 2
+    text = S.dumps(w, encounter_file="x.toml")
+    sections = list(json.loads(text)["state"])
+    assert sections[sections.index("movement") + 1:] == ["echoes", "events", "memory"]
+    back = S.load_text(text, the_spec, policy=default_policy, kind=EchoEncounter)
+    assert type(back.echoes) is Echoes and back.echoes == w.echoes and back.echoes.heard is not w.echoes.heard
+    w.run()
+    back.run()
+    assert dumps(back.events) == dumps(w.events) and back.echoes == w.echoes
+    with pytest.raises(DataError, match="state.echoes: not part of a fight in this cavesim"):
+        S.load_text(text, the_spec, policy=default_policy)
+    plain = Encounter(the_spec, seed=2)
+    plain.echoes = Echoes()
+    with pytest.raises(S.SnapshotTypeError, match="echoes: a .*Echoes cannot be saved"):
+        S.dumps(plain, encounter_file="x.toml")
 
 
 def test_the_srd_numbers_the_mechanics_use_are_read_from_combat_toml(monkeypatch):

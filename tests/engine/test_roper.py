@@ -242,8 +242,8 @@ def test_a_foe_in_a_grapple_is_not_dragged():
     stuck_earlier(enc)
     a.grapple_with.append("o")
     o.grapple_with.append("a")
-    a.conditions.add("grappled")
-    o.conditions.add("grappled")
+    a.set_status("grappled")
+    o.set_status("grappled")
     enc.round += 1
     turn_of(enc, "r")
     assert a.pos == (9, 1)

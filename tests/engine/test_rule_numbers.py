@@ -83,7 +83,8 @@ def test_the_ropers_drag_is_the_combat_tables(monkeypatch):
 
 def test_dazzled_and_entangled_are_the_combat_tables(monkeypatch):
     enc, f, _ = _pair()
-    f.conditions |= {"dazzled", "entangled"}
+    f.set_status("dazzled")
+    effects.put(f, effects.make("entangled", "g", None, escape_dc=12, break_dc=16))
     assert specials.attack_modifiers(enc, f) == {"dazzled": -1, "entangled": -2}
     assert specials.ac_modifiers(enc, f) == {"entangled": -2}
     table = _data.load("combat.toml")

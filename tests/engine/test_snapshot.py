@@ -94,7 +94,8 @@ def test_everything_that_changes_goes_round(tmp_path):
     for _ in range(25):
         w.advance()
     c = next(iter(w.creatures.values()))
-    c.conditions |= {"nauseated", "blessed"}
+    c.set_status("nauseated")
+    put(c, Effect("blessed", None, w.round + 5))
     c.poison_due.append((9, "poison", "rats"))
     c.pending_spell = ("sleep", (3, 4))
     put(c, Effect("held", "mialee", w.round + 2, (("dc", 14),)))   # hold person: its last round and the Will DC

@@ -36,8 +36,8 @@ from sim.base.fileio import read_toml
 from sim.base.paths import maps_dir
 from sim.engine import effects as effects_mod
 from sim.engine.ai.decide import default_policy
+from sim.engine.encounter import Encounter
 from sim.engine.fight import new_encounter
-from sim.engine.parts import PARTS
 from sim.engine.saved import codec as snapshot_codec
 from sim.engine.saved import legacy as snapshot_legacy
 from sim.engine.saved import schema as snapshot_schema
@@ -232,7 +232,7 @@ def test_no_type_is_looked_up_through_a_module():
     Today's schema names each record by its class's name; the old schemas' table holds the
     module paths those files wrote (today's, and the ones before the layout of commit 0b2f457)."""
     modules = sorted((ROOT / "sim" / "engine" / "saved").glob("*.py"))
-    assert len(modules) == 7   # the package and its six modules (sim/engine/saved/__init__.py)
+    assert len(modules) == 8   # the package and its seven modules (sim/engine/saved/__init__.py)
     for path in modules:
         src = path.read_text()
         assert "sys.modules" not in src and "importlib" not in src and "__import__" not in src, path.name
@@ -301,7 +301,7 @@ def test_every_record_type_a_creature_or_the_world_can_hold_is_in_the_tables():
     world's parts (dataclass fields, recursively): all in the schema's tables (the parts are
     its sections)."""
     new = snapshot_schema.NAMES
-    parts = {cls for _, cls in PARTS}
+    parts = {p.record for p in Encounter.PARTS}
     allowed = set(new.records.values()) | set(new.named.values()) | set(new.enums.values()) | parts
     todo = [new.records["Creature"], new.records["Turn"], *parts]
     seen: set = set()
@@ -329,23 +329,23 @@ def test_every_record_type_a_creature_or_the_world_can_hold_is_in_the_tables():
 
 
 def test_every_condition_the_engine_sets_is_known():
-    """Every condition name the engine's code sets (``set_condition(w, c, "x")``,
-    ``conditions.add("x")``, the condition of each effect it starts (``add(w, c, "kind")``), innate
-    effects, swallow whole's two) is in ``CONDITIONS``."""
+    """Every status the engine's code sets or clears (``set_status(w, c, "x")``,
+    ``c.set_status("x")``) is a declared status (``STATUSES``; an unknown one is a ValueError when
+    it runs, this finds it before), and every effect it starts (``add(w, c, "kind")``) is a
+    declared kind; with the conditions those kinds show they are ``CONDITIONS``."""
     found: set = set()
     for path in (ROOT / "sim").rglob("*.py"):
         if "render" in path.parts:
             continue
         text = path.read_text()
-        found |= set(re.findall(r"set_condition\([^,()]+,\s*[^,()]+,\s*\"([a-z_]+)\"", text))
-        found |= set(re.findall(r"conditions\.add\(\"([a-z_]+)\"\)", text))
+        statuses = set(re.findall(r"(?:set|clear)_status\([^,()]+,\s*[^,()]+,\s*\"([a-z_]+)\"", text))
+        statuses |= set(re.findall(r"\.(?:set|clear)_status\(\"([a-z_]+)\"\)", text))
+        assert statuses <= effects_mod.STATUSES, f"{path}: not statuses {sorted(statuses - effects_mod.STATUSES)}"
         kinds = set(re.findall(r"\badd\(w, [^,()]+,\s*\"([a-z_]+)\"", text))
         assert kinds <= set(effects_mod.KINDS), f"{path}: effects of no declared kind {sorted(kinds - set(effects_mod.KINDS))}"
-        found |= {effects_mod.KINDS[k].condition for k in kinds}
-    from sim.engine import innate, swallow
-    found |= set(innate.CONDITIONS.values())
-    found |= {"swallowed", "engulfed"}
-    assert found >= {"dead", "dying", "paralyzed", "nauseated", "grappled", "stuck"} and swallow
+        found |= statuses | {effects_mod.KINDS[k].condition for k in kinds}
+    found |= {"swallowed", "engulfed"}   # swallow whole's two, set by name (sim.engine.swallow.how_inside)
+    assert found >= {"dead", "dying", "paralyzed", "nauseated", "grappled", "stuck", "concentrating", "pinned"}
     assert found <= effects_mod.CONDITIONS, sorted(found - effects_mod.CONDITIONS)
     from sim.engine import dm
     assert dm.DM_CONDITIONS - {"prone", "flat_footed"} <= effects_mod.CONDITIONS
@@ -484,8 +484,17 @@ def _ogre_key(data) -> str:
     (_set(["ogre", "team"], None), "ogre.team", "None is not a <class 'str'>"),
     (_set(["ogre", "team"], "goblins"), "ogre.team", "'goblins', but the encounter has"),
     (_set(["ogre", "template"], "troll"), "ogre.template", "'troll', but the encounter has 'ogre'"),
-    (_set(["ogre", "conditions"], {"$set": ["petrified"]}), "ogre.conditions", "'petrified' is not a condition"),
-    (_set(["ogre", "conditions"], {"$set": [3]}), "ogre.conditions", "is not a set[str]"),
+    (_set(["ogre", "statuses"], {"$frozenset": ["petrified"]}), "ogre.statuses", "'petrified' is not a status"),
+    (_set(["ogre", "statuses"], {"$frozenset": ["blessed"]}), "ogre.statuses", "'blessed' is not a status"),
+    (_set(["ogre", "statuses"], {"$frozenset": [3]}), "ogre.statuses", "is not a frozenset[str]"),
+    (_set(["ogre", "statuses"], {"$set": ["dead"]}), "ogre.statuses", "is not a frozenset[str]"),
+    (_set(["ogre", "conditions"], {"$set": ["dead"]}), "", "does not fit Creature (unknown field(s) conditions)"),
+    (_set(["ogre", "effects"], [{"$record": "Effect", "fields": {"kind": "petrified", "source": None, "until": None,
+                                                                  "data": {"$tuple": []}}}]),
+     "ogre.effects[0]", "'petrified' is not an effect of this cavesim"),
+    (_set(["ogre", "effects"], [{"$record": "Effect", "fields": {"kind": "held", "source": None, "until": 3,
+                                                                  "data": {"$tuple": []}}}]),
+     "ogre.effects[0]", "'held' is not an effect of this cavesim with its data"),
     (_set(["ogre", "squares"], [{"$tuple": [x, y]} for x in range(400) for y in range(250)]), "ogre.squares",
      "100000 squares; its body covers 1 to 4"),
     (_set(["ogre", "squares"], [{"$tuple": [1, 1]}]), "ogre.squares", "is not the footprint of a large body"),
@@ -544,7 +553,7 @@ def test_a_dead_creature_may_lie_far_below_minus_ten(tmp_path, save):
     data = copy.deepcopy(save)
     cid, f = _ogre(data)
     f["hp"] = -40
-    f["conditions"] = {"$set": ["dead"]}
+    f["statuses"] = {"$frozenset": ["dead"]}
     snap = tmp_path / "dead.json"
     snap.write_text(json.dumps(data))
     w, _ = S.read_snapshot(snap, policy=default_policy, load_spec=load_encounter)

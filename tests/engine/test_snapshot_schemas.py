@@ -1,13 +1,14 @@
 """The saved game's declared schema (issue 33 item 3) and the readers of the old ones.
 
-Today's files (schema 5) list the fight's sections (``sim.engine.saved.schema.STATE``): the
-fight's fields, the generator, the creatures, each part of the world by name, the events, the
-AI's notes. Files of schemas 2, 3 and 4 still load, one reader each
-(``sim.engine.saved.legacy``), each tested with a file its own cavesim wrote:
-tests/data/snapshots/schemaN.json is ``cavesim fight maps/ogre_tunnel.toml --seed 3 --save-at 2``
-run by the cavesim of commit c69d860^ (schema 2), c69d860 (schema 3), 0b2f457^ (schema 4, the
-last before the layout moved the modules) and 1da287d (``schema4_early``: the first schema 4,
-before the fields the merged branches added to it).
+Today's files (schema 6) list the fight's sections (``sim.engine.saved.schema.STATE``): the
+fight's fields, the generator, the creatures, each part its mechanics declare by name in the
+registry's order, the events, the AI's notes. Files of schemas 2 to 5 still load, one reader
+each (``sim.engine.saved.legacy``, ``snapshot.read_schema_5``), each tested with a file its own
+cavesim wrote: tests/data/snapshots/schemaN.json is ``cavesim fight maps/ogre_tunnel.toml --seed
+3 --save-at 2`` run by the cavesim of commit c69d860^ (schema 2), c69d860 (schema 3), 0b2f457^
+(schema 4, the last before the layout moved the modules), 1da287d (``schema4_early``: the first
+schema 4, before the fields the merged branches added to it) and d5aa479 (schema 5, the last that
+stored a creature's conditions).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from sim.base.paths import maps_dir
 from sim.engine.ai.decide import default_policy
 from sim.engine.events import dumps
 from sim.engine.fight import new_encounter
-from sim.engine.parts import PARTS, Casting, Floor, Grabs, Magic, Movement, Swallowed
+from sim.engine.encounter import Encounter
+from sim.engine.parts import Casting, Floor, Grabs, Magic, Movement, Swallowed
 from sim.engine.saved import schema as snapshot_schema
 from sim.engine.saved import snapshot as S
 from sim.engine.saved.legacy import LAYOUTS, READERS
@@ -35,7 +37,7 @@ from tests.test_fuzz import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "snapshots"
 OGRE = maps_dir() / "ogre_tunnel.toml"
-OLD = {"schema2.json": 2, "schema3.json": 3, "schema4.json": 4, "schema4_early.json": 4}
+OLD = {"schema2.json": 2, "schema3.json": 3, "schema4.json": 4, "schema4_early.json": 4, "schema5.json": 5}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,21 +48,23 @@ class Mark:
     source: str
 
 
-def _straight(seed: int = 3) -> str:
-    w = new_encounter(load_encounter(OGRE), seed=seed)
+def _straight(seed: int = 3, encounter: str = "ogre_tunnel") -> str:
+    w = new_encounter(load_encounter(maps_dir() / f"{encounter}.toml"), seed=seed)
     w.run()
     return dumps(w.events)
 
 
 def test_the_schema_lists_the_fights_sections_in_order():
-    assert list(snapshot_schema.STATE) == [*FIGHT_FIELDS, "rng", "creatures", *(n for n, _ in PARTS), "events",
+    parts = Encounter.PARTS
+    assert list(snapshot_schema.STATE) == [*FIGHT_FIELDS, "rng", "creatures", *(p.name for p in parts), "events",
                                            "memory"]
-    assert [cls for _, cls in PARTS] == [Swallowed, Grabs, Magic, Floor, Movement, Casting]
+    assert [(p.name, p.record) for p in parts] == [("magic", Magic), ("swallowed", Swallowed), ("grabs", Grabs),
+                                                   ("casting", Casting), ("floor", Floor), ("movement", Movement)]
     w = new_encounter(load_encounter(OGRE), seed=3)
-    assert all(type(getattr(w, name)) is cls for name, cls in PARTS) and type(w).PARTS is PARTS
-    assert typing.get_type_hints(type(w), include_extras=False).items() >= dict(PARTS).items()
+    assert all(type(getattr(w, p.name)) is p.record for p in parts) and type(w).PARTS is parts
+    assert typing.get_type_hints(type(w), include_extras=False).items() >= {(p.name, p.record) for p in parts}
     data = json.loads(S.dumps(w, encounter_file=OGRE))
-    assert data["cavesim_snapshot"] == S.SCHEMA == 5 and list(data["state"]) == list(snapshot_schema.STATE)
+    assert data["cavesim_snapshot"] == S.SCHEMA == 6 and list(data["state"]) == list(snapshot_schema.STATE)
     assert data["state"]["swallowed"] == {"inside": {}, "gizzard": {}} and data["state"]["casting"] == {"wounds": 0}
     assert set(data["state"]["rng"]) == {"bit_generator", "state", "has_uint32", "uinteger"}
 
@@ -68,10 +72,10 @@ def test_the_schema_lists_the_fights_sections_in_order():
 @pytest.mark.parametrize("name", sorted(OLD))
 def test_an_old_saved_game_loads_and_plays_on(tmp_path, name):
     """Each old file loads (its creatures as saved, the parts it lacked empty) and plays to the
-    end through ``cavesim fight``; saved again it is a schema-5 file of the same fight."""
+    end through ``cavesim fight``; saved again it is a schema-6 file of the same fight."""
     path = DATA / name
     data = json.loads(path.read_text())
-    assert data["cavesim_snapshot"] == OLD[name] and set(data["state"]) == LAYOUTS[OLD[name]]
+    assert data["cavesim_snapshot"] == OLD[name] and set(data["state"]) == LAYOUTS.get(OLD[name], set(snapshot_schema.STATE))
     w, enc_file = S.read_snapshot(path, policy=default_policy, load_spec=load_encounter)
     assert enc_file.resolve() == OGRE.resolve() and w.round == 2
     assert {cid: c.hp for cid, c in w.creatures.items()} == {
@@ -84,6 +88,24 @@ def test_an_old_saved_game_loads_and_plays_on(tmp_path, name):
     assert dumps(again.events) == dumps(w.events)
     code, err, exc = run_cli(["fight", str(path), "--quiet"])
     assert (code, exc) == (0, None), err
+
+
+@pytest.mark.parametrize("name, encounter, seed", [
+    ("../engine/data/schema5_ooze_cellar.json", "ooze_cellar", 1),
+    ("../engine/data/schema5_drow_patrol.json", "drow_patrol", 3),
+    ("../engine/data/schema5_otyugh_midden.json", "otyugh_midden", 0)])
+def test_a_schema_5_file_plays_on_as_the_fight_never_saved(name, encounter, seed):
+    """The schema-5 files of d5aa479 (their creatures' conditions stored: grappled, engulfed,
+    paralyzed, stuck, entangled, blinded, invisible, enlarged, blessed...) load with those
+    conditions shown again, from statuses and effects, and play on to the straight fight's events."""
+    path = DATA.parent / name
+    stored = {cid: set(rec["fields"]["conditions"]["$set"])
+              for cid, rec in json.loads(path.read_text())["state"]["creatures"].items()}
+    w, _ = S.read_snapshot(path, policy=default_policy, load_spec=load_encounter)
+    assert {cid: set(c.conditions) for cid, c in w.creatures.items()} == stored
+    assert any(c.statuses for c in w.creatures.values()) and any(c.effects for c in w.creatures.values())
+    w.run()
+    assert dumps(w.events) == _straight(seed, encounter)
 
 
 def test_a_schema_4_file_plays_on_as_the_fight_never_saved():
@@ -112,18 +134,23 @@ def test_the_old_layout_of_the_tests_is_the_old_cavesims(schema):
 
 
 def test_one_reader_per_old_schema():
-    assert sorted(READERS) == [2, 3, 4] and sorted(S.READERS) == [2, 3, 4, 5]
+    assert sorted(READERS) == [2, 3, 4] and sorted(S.SCHEMAS) == [2, 3, 4, 5, 6]
     assert LAYOUTS[3] - LAYOUTS[2] == {"zones"} and LAYOUTS[4] - LAYOUTS[3] == {"inside", "gizzard"}
 
 
 @pytest.mark.parametrize("schema, change, key, what", [
-    (5, lambda s: s.update(wings=1), "state.wings", "not part of a fight in this cavesim"),
-    (5, lambda s: s.pop("magic"), "state.magic", "missing"),
-    (5, lambda s: s.update(zones=[]), "state.zones", "not part of a fight in this cavesim"),
-    (5, lambda s: s["movement"].update(steps=[]), "state.movement", "is not the fields of the world's movement"),
-    (5, lambda s: s.update(memory=[1]), "state.memory", "should be a record"),
-    (5, lambda s: s.update(memory={"$record": "Turn", "fields": {}}), "state.memory", "does not fit Turn"),
-    (5, lambda s: s.update(rng={"$rng": s["rng"]}), "state.rng", "generator"),
+    (6, lambda s: s.update(wings=1), "state.wings", "not part of a fight in this cavesim"),
+    (6, lambda s: s.pop("magic"), "state.magic", "missing"),
+    (6, lambda s: s.update(zones=[]), "state.zones", "not part of a fight in this cavesim"),
+    (6, lambda s: s["movement"].update(steps=[]), "state.movement", "is not the fields of the world's movement"),
+    (6, lambda s: s.update(memory=[1]), "state.memory", "should be a record"),
+    (6, lambda s: s.update(memory={"$record": "Turn", "fields": {}}), "state.memory", "does not fit Turn"),
+    (6, lambda s: s.update(rng={"$rng": s["rng"]}), "state.rng", "generator"),
+    (5, lambda s: s.pop("grabs"), "state.grabs", "missing"),
+    (5, lambda s: s["creatures"]["ogre"]["fields"].update(conditions={"$set": ["petrified"]}),
+     "state.creatures.ogre.fields.conditions", "'petrified' is not a condition of this cavesim"),
+    (5, lambda s: s["creatures"]["ogre"]["fields"].update(conditions=[3]),
+     "state.creatures.ogre.fields.conditions", "is not a set of condition names"),
     (4, lambda s: s.pop("inside"), "state.inside", "missing"),
     (4, lambda s: s.update(magic={}), "state.magic", "not part of a fight in this cavesim"),
     (4, lambda s: s.update(rng=5), "state.rng", "a int where a fight has a Generator"),
@@ -134,7 +161,7 @@ def test_one_reader_per_old_schema():
 def test_sections_outside_the_schema_are_refused(tmp_path, schema, change, key, what):
     """A section its schema does not declare, or one it declares missing, or of the wrong kind:
     exit 2 through ``cavesim fight`` and ``cavesim play --load``, one line, nothing written."""
-    if schema == 5:
+    if schema == 6:
         code, err, exc = run_cli(["fight", str(OGRE), "--seed", "3", "--save-at", "2", "--save",
                                   str(tmp_path / "s.json"), "--quiet"])
         assert (code, exc) == (0, None), err

@@ -188,7 +188,6 @@ def test_confused_creatures_attack_the_nearest_even_a_friend_or_flee():
                  ("b", "human-fighter-3", "p", (3, 2))])
     a = enc.creatures["a"]
     put(enc.creatures["a"], Effect("confused", "u", enc.round + 5))
-    a.conditions.add("confused")
     enc.rng = Fixed(80)                         # already confused: no gaze save; d% 80: attack the nearest
     turn_of(enc, "a")
     act = default_policy(enc, a, enc.turn)
@@ -213,7 +212,6 @@ def test_no_gaze_for_the_blind_the_mindless_or_the_far():
 def test_confusion_ends_after_its_rounds():
     enc = fight([("u", "umber-hulk", "m", (14, 4)), ("a", "human-fighter-3", "p", (2, 2))])
     a = enc.creatures["a"]
-    a.conditions.add("confused")
     put(a, Effect("confused", "u", enc.round - 1))
     turn_of(enc, "a")
     assert "confused" not in a.conditions
@@ -316,7 +314,6 @@ def test_a_confused_creature_that_is_attacked_attacks_its_attacker_next_turn():
     enc = fight([("u", "umber-hulk", "m", (10, 2)), ("a", "human-fighter-3", "p", (2, 2)),
                  ("b", "human-fighter-3", "p", (3, 2)), ("c", "human-fighter-3", "p", (2, 3))])
     a = enc.creatures["a"]
-    a.conditions.add("confused")
     put(enc.creatures["a"], Effect("confused", "u", enc.round + 5))
     strike(enc, "c", "a", "longsword", 2)                    # a miss still counts as an attack
     mark = len(enc.events)

@@ -155,9 +155,9 @@ def test_the_ai_svirfneblin_blinds_the_foe_that_threatens_it_most_then_blurs_bef
     assert threat(f, s) > threat(gob, s)       # the fighter's longsword beats the goblin's morningstar
     turn_of(enc, "s")
     assert default_policy(enc, s, enc.turn) == Cast("blindness-deafness", target="f")
-    f.conditions.add("blinded")                # (say it is blind already): the goblin then
+    f.set_status("blinded")                # (say it is blind already): the goblin then
     assert innate_tactic(enc, s, enc.turn, [gob, f]) == Cast("blindness-deafness", target="gob")
-    f.conditions.discard("blinded")
+    f.clear_status("blinded")
     enc.creatures["s"].uses["sla:blindness-deafness"] = 1  # used
     assert innate_tactic(enc, s, enc.turn, [gob, f]) is None          # the goblin 40 ft away: not yet
     enc.place(gob, (7, 3))                     # 20 ft: melee soon

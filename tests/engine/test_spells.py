@@ -136,7 +136,7 @@ def test_casting_inside_a_swarm_is_concentration_dc_20_plus_level():
                                  {"id": "s", "template": "bat-swarm", "team": "m", "at": [1, 3]},
                                  {"id": "g", "template": "goblin", "team": "m", "at": [8, 3]}]))
     turn_of(enc, "w")
-    enc.creatures["w"].conditions.discard("nauseated")
+    enc.creatures["w"].clear_status("nauseated")
     enc.rng = Fixed(13)
     n = len(enc.events)
     assert enc.perform(Cast("magic-missile", target="g", defensive=True))
@@ -149,10 +149,10 @@ def test_no_spells_while_nauseated_or_in_a_tight_squeeze():
     enc = ready(encounter(["....", ".t..", "...."], [{"id": "w", "template": "elf-wizard-3", "team": "p", "at": [0, 0]},
                                                      {"id": "g", "template": "goblin", "team": "m", "at": [3, 2]}]))
     w = turn_of(enc, "w")
-    w.conditions.add("nauseated")
+    w.set_status("nauseated")
     r = enc.perform(Cast("magic-missile", target="g"))
     assert isinstance(r, Impossible) and r.reason == "W is nauseated: only a move action (§5.2)"
-    w.conditions.discard("nauseated")
+    w.clear_status("nauseated")
     w.pos, w.squares = (1, 1), [(1, 1)]  # a 1-ft crack, 1 ft high: a tight squeeze for a Medium elf
     r = enc.perform(Cast("magic-missile", target="g"))
     assert isinstance(r, Impossible) and r.reason == "no spellcasting in a tight squeeze"
@@ -248,7 +248,6 @@ def test_cure_light_wounds_heals_1d8_plus_level_max_5_by_touch_and_stops_bleedin
     f = enc.creatures["f"]
     f.hp = 2
     f.bleed = 1
-    f.conditions.add("wounded")
     turn_of(enc, "c")
     r = enc.perform(Cast("cure-light-wounds", target="far"))
     assert isinstance(r, Impossible) and r.reason == "Far is out of range (5 ft)"

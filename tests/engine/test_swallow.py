@@ -195,7 +195,7 @@ def test_the_dead_worm_lets_out_what_it_swallowed():
     worm's own squares may be ended in, RULES §6.4): the fighter stands where the worm's middle was."""
     enc, w, f = swallowed_fighter()
     w.hp = -20
-    w.conditions.add("dead")
+    w.set_status("dead")
     swallow.tidy(enc)
     out, = of_type(enc, "came_out")
     assert out.cause == "host_dead" and f.squares == [(1, 1)] and enc.swallowed.inside == {}

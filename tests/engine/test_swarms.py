@@ -200,7 +200,7 @@ def test_distraction_save_nauseates_and_living_only():
     saves = []
     for seed in range(40):
         enc.rng = np.random.default_rng(seed)
-        f.conditions.discard("nauseated")
+        f.clear_status("nauseated")
         distraction(enc, f)
         ev = [e for e in enc.events if e.type == "save" and e.cause == "distraction"][-1]
         assert ev.dc == 12 and ev.modifier == f.block.save("fort")

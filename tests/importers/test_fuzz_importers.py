@@ -143,9 +143,9 @@ def _check(tmp_path: Path, name: str, data: bytes, case: int) -> int:
     src = tmp_path / name
     out = tmp_path / f"out{case}.toml"
     src.write_bytes(data)
-    t0 = time.monotonic()
+    t0 = time.process_time()      # CPU time: a hang guard that a loaded machine cannot trip
     code, err, exc = run_cli(["import", str(src), "--out", str(out)])
-    took = time.monotonic() - t0
+    took = time.process_time() - t0
     where = f"case {case} ({name}): {err.strip()[:300]}"
     assert exc is None, f"{where}: {exc}"
     assert took < RUN_BOUND_S, f"{where}: took {took:.1f} s"
@@ -165,10 +165,10 @@ def _check(tmp_path: Path, name: str, data: bytes, case: int) -> int:
 def test_fuzz_importers(tmp_path, kind):
     rng = random.Random(f"{SEED}-{kind}")
     codes = []
-    t0 = time.monotonic()
+    t0 = time.process_time()
     for case in range(UVTT_CASES if kind == "uvtt" else PNG_CASES):
         data = mutate_uvtt(rng) if kind == "uvtt" else mutate_png(rng)
         codes.append(_check(tmp_path, "m.dd2vtt" if kind == "uvtt" else "m.png", data, case))
     # the mutants reach both outcomes (a harness that only ever refuses would prove little)
     assert codes.count(0) >= 3 and codes.count(2) >= 10, codes
-    assert time.monotonic() - t0 < 60
+    assert time.process_time() - t0 < 60, "the whole fuzz run took over a minute of CPU"

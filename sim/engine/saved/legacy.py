@@ -12,7 +12,9 @@ The sight cache they saved (``_vision``) and the last hit's damage (``last_damag
 value since) are decoded, so a damaged file is refused all the same, and dropped.
 
 Schema 2 had one lit state for a lantern (``Creature.light``); 3 added ``zones`` (grease);
-4 added ``inside`` and ``gizzard`` (swallow whole, engulf) and split oozes' fields.
+4 added ``inside`` and ``gizzard`` (swallow whole, engulf) and split oozes' fields. All of them
+stored a creature's conditions, which the engine derives now
+(:mod:`sim.engine.saved.legacy_conditions`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sim.engine.creature import Creature
 from sim.engine.notes import notes_of_schema4
 from sim.engine.parts import Casting, Floor, Grabs, Magic, Movement, Swallowed
 from sim.engine.saved.codec import Bad, Decoder, Names
+from sim.engine.saved.legacy_conditions import statuses_of_conditions, take_conditions
 from sim.engine.saved.legacy_effects import OLD_FIELDS, effects_of_schema4
 from sim.engine.saved.schema import ENUM_TYPES, NAMED_TYPES, RECORD_TYPES, optional_fields
 from sim.engine.saved.state import FIGHT_FIELDS
@@ -103,7 +106,11 @@ def _read_old(state: dict, schema: int) -> dict[str, Any]:
     creatures: dict[str, Creature] = {}
     dec = Decoder(OLD_NAMES, creatures, optional_fields(schema))
     old: dict[str, dict[str, Any]] = {}   # the lasting effects' old fields, by creature (schema 5 made them effects)
+    shown: dict[str, set[str]] = {}       # the stored conditions, by creature (schema 6 derives them)
     for cid, rec in state["creatures"].items():
+        rec, names = take_conditions(rec, dec, f"state.creatures.{cid}.fields")
+        if names is not None:
+            shown[cid] = names
         if isinstance(rec, dict) and isinstance(rec.get("fields"), dict):
             old[cid] = {k: dec.value(x, f"state.creatures.{cid}.fields.{k}")
                         for k, x in rec["fields"].items() if k in OLD_FIELDS}
@@ -120,6 +127,8 @@ def _read_old(state: dict, schema: int) -> dict[str, Any]:
         v["memory"] = notes_of_schema4(v["memory"])
     except ValueError as exc:   # an old schema's value that is not what that schema wrote
         raise Bad("state", str(exc)) from None
+    for cid, names in shown.items():
+        statuses_of_conditions(creatures[cid], names, f"state.creatures.{cid}.fields")
     for name in ("pending_grabs", "spell_lights", "dropped_lights", "zones"):
         if name in v and not isinstance(v[name], list):
             raise Bad(f"state.{name}", f"{shorten(v[name])}: should be a list")

@@ -1,4 +1,4 @@
-"""The saved game's declared schema (schema 5, issue 33 item 3): what a file holds, part by part.
+"""The saved game's declared schema (schema 6, issue 33 item 3): what a file holds, part by part.
 
 A saved fight's ``state`` is a table of the sections of :data:`STATE`, in its order, each of a
 declared type, and nothing else:
@@ -8,9 +8,9 @@ declared type, and nothing else:
   ``end_reason``, ``turn_mark``;
 * ``rng``: the random generator's state (numpy's PCG64: :class:`RngState`);
 * ``creatures``: id -> a ``Creature`` record (every field, its stat block included);
-* one section per part of the world (:data:`sim.engine.parts.PARTS`: ``swallowed``, ``grabs``,
-  ``magic``, ``floor``, ``movement``, ``casting``), a table of that part's fields, each of the
-  type its record declares;
+* one section per part of the fight's state, as its mechanics declare them, in the registry's
+  order (:func:`sim.engine.registry.parts`: ``magic``, ``swallowed``, ``grabs``, ``casting``,
+  ``floor``, ``movement``), a table of that part's fields, each of the type its record declares;
 * ``events``: the events so far, each as the event log writes it (:mod:`sim.engine.events`);
 * ``memory``: the AI's notes (:class:`~sim.engine.notes.AINotes`), in the tagged encoding of
   :mod:`sim.engine.saved.codec`.
@@ -21,8 +21,9 @@ the enumerations :data:`ENUM_TYPES`. The reader (:mod:`sim.engine.saved.snapshot
 a file naming any other type, or a section or field not declared here, is refused.
 
 **Adding a record type** (a creature's new field holding a record, as ``Effect`` was) is one
-line in :data:`RECORD_TYPES` (``"Effect": Effect,``); a new part of the world is one line in
-:data:`sim.engine.parts.PARTS`, which this schema reads. Old files keep loading: a record's
+line in :data:`RECORD_TYPES` (``"Effect": Effect,``); a new part of the fight's state is its
+mechanic's ``part`` (``Mechanic(part=Part("name", Record))``), which this schema reads from the
+registry: no line here. Old files keep loading: a record's
 field added later takes its default (list it in :data:`ADDED_FIELDS` under the new schema).
 """
 
@@ -38,7 +39,8 @@ from sim.engine.creature import Creature
 from sim.engine.effects import Effect
 from sim.engine.events import Event
 from sim.engine.notes import AINotes
-from sim.engine.parts import PARTS, Zone
+from sim.engine.parts import Part, Zone
+from sim.engine.registry import REGISTRY, parts
 from sim.engine.saved.codec import Names
 from sim.engine.saved.state import FIGHT_FIELDS
 from sim.rules.bodies import Body
@@ -72,10 +74,12 @@ from sim.rules.weapons import ArmorPiece, EnergyAbility, GearItem, Weapon
 from sim.terrain.vision.light import Light
 from sim.terrain.vision.scene import DroppedLight
 
-#: The saved-game format this cavesim writes; older ones are read by :mod:`sim.engine.saved.legacy`.
-SCHEMA = 5
+#: The saved-game format this cavesim writes; older ones are read by :mod:`sim.engine.saved.legacy`
+#: (2-4) and :func:`sim.engine.saved.snapshot.read_schema_5`. 6: a creature's conditions are
+#: derived (its effects' and its statuses', ``Creature.statuses``), no longer stored.
+SCHEMA = 6
 
-#: The records a schema-5 file may hold (``$record``), by the name written: a creature, its
+#: The records a schema-6 file may hold (``$record``), by the name written: a creature, its
 #: stat block and what it holds, the turn, the spell zones and the lights.
 RECORD_TYPES: dict[str, type] = {
     "Creature": Creature,
@@ -114,9 +118,9 @@ RECORD_TYPES: dict[str, type] = {
     "GearItem": GearItem,
     "Weapon": Weapon,
 }
-#: The named tuples a schema-5 file may hold (``$named``).
+#: The named tuples a schema-6 file may hold (``$named``).
 NAMED_TYPES: dict[str, type] = {"Pos": Pos}
-#: The enumerations a schema-5 file may hold (``$enum``).
+#: The enumerations a schema-6 file may hold (``$enum``).
 ENUM_TYPES: dict[str, type] = {"Size": Size}
 #: The three tables, as the codec reads them.
 NAMES = Names(RECORD_TYPES, NAMED_TYPES, ENUM_TYPES)
@@ -130,6 +134,7 @@ NAMES = Names(RECORD_TYPES, NAMED_TYPES, ENUM_TYPES)
 ADDED_FIELDS: dict[int, frozenset[str]] = {
     5: frozenset({"split_round", "split", "spell_like", "cut_hp", "holds", "count", "vulnerable", "blind",
                   "effects", "uses"}),
+    6: frozenset({"statuses"}),
 }
 
 
@@ -137,16 +142,22 @@ class RngState:
     """The declared type of the ``rng`` section: the bit generator's state, a plain table."""
 
 
-#: Every section of a schema-5 state, in the order written and read, with its declared type:
-#: the fight's fields, the generator, the creatures, the world's parts, the events, the notes.
-STATE: dict[str, Any] = {
-    **FIGHT_FIELDS,
-    "rng": RngState,
-    "creatures": dict[str, Creature],
-    **dict(PARTS),
-    "events": list[Event],
-    "memory": AINotes,
-}
+def sections(parts: tuple[Part, ...]) -> dict[str, Any]:
+    """Every section of a state of a fight whose mechanics declare ``parts``, in the order
+    written and read, with its declared type: the fight's fields, the generator, the creatures,
+    each part in the registry's order (:func:`sim.engine.registry.parts`), the events, the notes."""
+    return {
+        **FIGHT_FIELDS,
+        "rng": RngState,
+        "creatures": dict[str, Creature],
+        **{p.name: p.record for p in parts},
+        "events": list[Event],
+        "memory": AINotes,
+    }
+
+
+#: The sections of a shipped fight's state (its registry's parts).
+STATE: dict[str, Any] = sections(parts(REGISTRY))
 
 
 @functools.cache

@@ -1,17 +1,17 @@
-"""Saved games: a fight's whole state written to JSON and read back (issue 20; schema 5: issue 33).
+"""Saved games: a fight's whole state written to JSON and read back (issue 20; schemas 5-6: issue 33).
 
 A saved game holds everything that decides what happens next: the fight's settings, round, turn
 and initiative order, the random generator's exact state, the creatures (every field of each,
-stat blocks included), each part of the world (:data:`sim.engine.parts.PARTS`: who is inside
-whom, the grabs to roll, the spells' zones and darkness, the lights on the floor, a move under
-way, a casting's wounds), the events so far and the AI's notes (``World.memory``). Loaded and
+stat blocks included), each part of the fight's state its mechanics declare, in the registry's
+order (:func:`sim.engine.registry.parts`: the spells' zones and darkness, who is inside whom, the
+grabs to roll, a casting's wounds, the lights on the floor, a move under way), the events so far and the AI's notes (``World.memory``). Loaded and
 played on, the fight gives the same events as if it had never stopped (same seed):
 ``tests/engine/test_snapshot.py`` checks this after every action of every shipped encounter.
 
 What a file holds is declared, not found: :mod:`sim.engine.saved.schema` lists its sections
 (:data:`~sim.engine.saved.schema.STATE`) with their types and the records a value may be
 (:data:`~sim.engine.saved.schema.RECORD_TYPES`); **a new record type is one line there** (see
-that module's docstring), a new part of the world one line in :data:`sim.engine.parts.PARTS`. The
+that module's docstring), a new part of the fight's state its mechanic's record (no line here). The
 writer (:func:`encode_state`) writes those sections and refuses a world attribute the schema does
 not declare (:data:`DERIVED` lists the ones rebuilt on loading); the reader builds only the
 declared records through the tagged encoding of :mod:`sim.engine.saved.codec` -- never a
@@ -19,7 +19,8 @@ class found through a module's attributes, never an import; every record field o
 type, every number bounded. A file naming anything else is refused before any of it is made.
 
 Files of schemas 2 to 4 (``vars(world)`` with module paths) are read by one reader each
-(:mod:`sim.engine.saved.legacy`) into the same sections.
+(:mod:`sim.engine.saved.legacy`) into the same sections; schema 5 stored each creature's
+conditions, which schema 6 derives (:func:`read_schema_5`, :mod:`sim.engine.saved.legacy_conditions`).
 
 A saved game names its schema (:data:`SCHEMA`), the encounter file it was played from and the
 map it belongs to (its name and a hash of its arrays, :func:`map_identity`). Reading one
@@ -46,11 +47,12 @@ from sim.engine.creature import Creature
 from sim.engine.encounter import Encounter
 from sim.engine.events import from_json
 from sim.engine.notes import AINotes
-from sim.engine.parts import PARTS
+from sim.engine.parts import Part
 from sim.engine.saved.codec import Bad, Decoder, Encoder, SnapshotTypeError, qualname
 from sim.engine.saved.legacy import LAYOUTS
 from sim.engine.saved.legacy import READERS as OLD_READERS
-from sim.engine.saved.schema import NAMES, SCHEMA, STATE, RngState, part_fields
+from sim.engine.saved.legacy_conditions import statuses_of_conditions, take_conditions
+from sim.engine.saved.schema import NAMES, SCHEMA, RngState, optional_fields, part_fields, sections
 from sim.engine.saved.state import FIGHT_FIELDS, MAX_CREATURES, MAX_EVENTS, MAX_NAME_CHARS, _parent, check_state
 from sim.scenario.specs import EncounterSpec
 from sim.terrain.grid import CaveGrid
@@ -62,8 +64,6 @@ MAX_BYTES = 64 * 1024 * 1024
 #: whose dice are typed (given on loading: the AI policy, the table's dice hand).
 DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "_vision_key", "_vision", "policy",
                      "dice"})
-#: The part types, by section name.
-_PARTS = dict(PARTS)
 
 
 # -- the map's identity --------------------------------------------------------------------------------------------
@@ -85,24 +85,27 @@ def map_identity(grid: CaveGrid) -> dict[str, str]:
 
 def encode_state(w: Encounter) -> dict[str, Any]:
     """The fight's state as JSON-ready values, section by section of the schema
-    (:data:`~sim.engine.saved.schema.STATE`). A world attribute neither in the schema nor
-    :data:`DERIVED` is refused (:class:`SnapshotTypeError`): state the saved game would lose."""
-    stray = sorted(set(vars(w)) - set(STATE) - set(_PARTS) - DERIVED)
+    (:func:`~sim.engine.saved.schema.sections` of the parts its mechanics declare, in their
+    registry's order). A world attribute neither in the schema nor :data:`DERIVED` is refused
+    (:class:`SnapshotTypeError`): state the saved game would lose."""
+    state_types = sections(type(w).PARTS)
+    parts = {p.name for p in type(w).PARTS}
+    stray = sorted(set(vars(w)) - set(state_types) - DERIVED)
     if stray:
         v = getattr(w, stray[0])
         raise SnapshotTypeError(f"{stray[0]}: a {qualname(type(v))} cannot be saved in a snapshot: the world's "
-                                f"{stray[0]} is not in the schema (sim.engine.saved.schema.STATE, or DERIVED in "
-                                "sim.engine.saved.snapshot if it is a cache)")
+                                f"{stray[0]} is not in the schema (a mechanic's part, sim.engine.mechanics.Mechanic, "
+                                "or DERIVED in sim.engine.saved.snapshot if it is a cache)")
     enc = Encoder(NAMES)
     state: dict[str, Any] = {}
-    for name, kind in STATE.items():
+    for name, kind in state_types.items():
         if kind is RngState:
             state[name] = w.rng.bit_generator.state
         elif name == "creatures":
             state[name] = {cid: enc.record(c, f"creatures.{cid}") for cid, c in w.creatures.items()}
         elif name == "events":
             state[name] = [e.to_json() for e in w.events]
-        elif name in _PARTS:
+        elif name in parts:
             part = getattr(w, name)
             state[name] = {f: enc.value(getattr(part, f), (name, f)) for f in part_fields(kind)}
         else:   # the fight's own fields, the AI's notes
@@ -171,7 +174,7 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
     if schema > SCHEMA:
         raise DataError(f"{path}: cavesim_snapshot: schema {shorten(schema)} is newer than this cavesim reads ({SCHEMA}); "
                         "update cavesim to load it")
-    if schema != SCHEMA and schema not in READERS:
+    if schema not in SCHEMAS:
         raise DataError(f"{path}: cavesim_snapshot: schema {shorten(schema)} is not one this cavesim reads ({SCHEMA})")
     for key, kind in (("encounter", str), ("map", dict), ("state", dict)):
         if not isinstance(data.get(key), kind):
@@ -196,19 +199,35 @@ def read_snapshot(path: str | Path, *, policy: Callable | None,
     return w, enc_file
 
 
-def read_schema_5(state: dict) -> dict[str, Any]:
-    """A schema-5 state, section by section of :data:`~sim.engine.saved.schema.STATE` (its
-    sections checked by the caller): the values each declares, building only declared records;
-    a :class:`Bad` for the first that does not fit."""
+def read_schema_6(state: dict, parts: tuple[Part, ...] = Encounter.PARTS) -> dict[str, Any]:
+    """A schema-6 state, section by section of :func:`~sim.engine.saved.schema.sections` of
+    ``parts`` (the fight's registry's; its sections checked by the caller): the values each
+    declares, building only declared records; a :class:`Bad` for the first that does not fit."""
+    return _read(state, parts, 6)
+
+
+def read_schema_5(state: dict, parts: tuple[Part, ...] = Encounter.PARTS) -> dict[str, Any]:
+    """A schema-5 state: schema 6's sections, its creatures with their conditions stored
+    (turned into statuses: :mod:`sim.engine.saved.legacy_conditions`)."""
+    return _read(state, parts, 5)
+
+
+def _read(state: dict, parts: tuple[Part, ...], schema: int) -> dict[str, Any]:
     creatures: dict[str, Creature] = {}
-    dec = Decoder(NAMES, creatures)
+    dec = Decoder(NAMES, creatures, optional_fields(schema))
+    shown: dict[str, set[str]] = {}
+    names = {p.name for p in parts}
     out: dict[str, Any] = {}
-    for name, kind in STATE.items():
+    for name, kind in sections(parts).items():
         raw, key = state[name], f"state.{name}"
         if kind is RngState:
             out[name] = Decoder.rng(raw, key)
         elif name == "creatures":
             for cid, rec in raw.items():
+                if schema < 6:
+                    rec, stored = take_conditions(rec, dec, f"{key}.{cid}.fields")
+                    if stored is not None:
+                        shown[cid] = stored
                 c = dec.record(rec, f"{key}.{cid}")
                 if not isinstance(c, Creature):
                     raise Bad(f"{key}.{cid}", "is not a creature")
@@ -216,7 +235,7 @@ def read_schema_5(state: dict) -> dict[str, Any]:
             out[name] = creatures
         elif name == "events":
             out[name] = [_event(e, (key, i)) for i, e in enumerate(raw)]
-        elif name in _PARTS:
+        elif name in names:
             out[name] = _part(dec, kind, raw, key)
         elif kind is AINotes:
             out[name] = dec.record(raw, key)
@@ -224,6 +243,8 @@ def read_schema_5(state: dict) -> dict[str, Any]:
                 raise Bad(key, "is not the AI's notes")
         else:
             out[name] = dec.value(raw, key)
+    for cid, stored in shown.items():
+        statuses_of_conditions(creatures[cid], stored, f"{key}.{cid}.fields")
     return out
 
 
@@ -247,17 +268,20 @@ def _part(dec: Decoder, cls: type, raw: Any, key: str) -> Any:
     return cls(**{n: dec.value(raw[n], (key, n)) for n in names})
 
 
-#: The reader of each schema this cavesim reads, and the sections a file of it holds.
-READERS: dict[int, Callable[[dict], dict[str, Any]]] = {**OLD_READERS, SCHEMA: read_schema_5}
-_LAYOUTS: dict[int, frozenset[str]] = {**LAYOUTS, SCHEMA: frozenset(STATE)}
+#: The reader of each schema of today's sections (the fight's registry's parts), and of each
+#: older one (:mod:`sim.engine.saved.legacy`: the shipped parts, built from the loose attributes).
+PART_READERS: dict[int, Callable[[dict, tuple[Part, ...]], dict[str, Any]]] = {5: read_schema_5, SCHEMA: read_schema_6}
+#: Every schema this cavesim reads.
+SCHEMAS: frozenset[int] = frozenset(OLD_READERS) | frozenset(PART_READERS)
 
 
 def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | None,
-             shared: dict | None = None, schema: int = SCHEMA) -> Encounter:
-    w = Encounter(spec, policy=policy, shared=shared)
-    _check_sections(path, state, _LAYOUTS[schema], w.creatures)
+             shared: dict | None = None, schema: int = SCHEMA, kind: type[Encounter] = Encounter) -> Encounter:
+    w = kind(spec, policy=policy, shared=shared)
+    layout = LAYOUTS[schema] if schema in LAYOUTS else frozenset(sections(kind.PARTS))
+    _check_sections(path, state, layout, w.creatures)
     try:
-        values = READERS[schema](state)
+        values = OLD_READERS[schema](state) if schema in OLD_READERS else PART_READERS[schema](state, kind.PARTS)
     except Bad as exc:
         raise DataError(f"{path}: {shorten_text(exc.path, 200)}: {exc.what}; {exc.fix}") from None
     except RecursionError:
@@ -274,8 +298,9 @@ def _restore(path: Path, spec: EncounterSpec, state: dict, policy: Callable | No
             raise DataError(f"{path}: state.{name}: a {type(values[name]).__name__} where a fight has a "
                             f"{want.__name__}")
         setattr(w, name, values[name])
-    for name in _PARTS:
-        setattr(w, name, values[name])
+    for p in kind.PARTS:   # an old file's parts are the shipped ones; a part it lacks stays empty
+        if p.name in values:
+            setattr(w, p.name, values[p.name])
     originals = w.creatures
     w.creatures = values["creatures"]
     w._vision_key = w._vision = None   # the sight cache: rebuilt from the state (a pure function of it)
@@ -313,13 +338,14 @@ def _check_sections(path: Path, state: dict, sections: frozenset[str], originals
 
 
 def load_text(text: str, spec: EncounterSpec, *, policy: Callable | None, name: str = "<snapshot>",
-              shared: dict | None = None) -> Encounter:
+              shared: dict | None = None, kind: type[Encounter] = Encounter) -> Encounter:
     """A snapshot already in memory (undo in ``cavesim play``, tests) onto ``spec``'s fight.
-    ``shared``: terrain answers to reuse (see :class:`~sim.engine.world.World`)."""
+    ``shared``: terrain answers to reuse (see :class:`~sim.engine.world.World`); ``kind``: the
+    fight's class (a variant with other mechanics reads the parts they declare)."""
     data = json.loads(text)
     if map_identity(spec.grid)["hash"] != data["map"]["hash"]:
         raise DataError(f"{name}: map: the snapshot belongs to another map")
     schema = data.get("cavesim_snapshot", SCHEMA)
-    if schema not in READERS:
+    if schema not in SCHEMAS:
         raise DataError(f"{name}: cavesim_snapshot: schema {shorten(schema)} is not one this cavesim reads ({SCHEMA})")
-    return _restore(Path(name), spec, data["state"], policy, shared, schema=schema)
+    return _restore(Path(name), spec, data["state"], policy, shared, schema=schema, kind=kind)

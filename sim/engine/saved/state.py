@@ -18,10 +18,10 @@ from sim.base.errors import shorten, shorten_text
 from sim.engine import split
 from sim.engine.actions import Turn
 from sim.engine.creature import Creature
-from sim.engine.effects import CONDITIONS
+from sim.engine.effects import KINDS, STATUSES
 from sim.engine.encounter import Encounter
 from sim.engine.events import Event
-from sim.engine.parts import PARTS, Zone
+from sim.engine.parts import Zone
 from sim.rules.statblocks.types import StatBlock
 from sim.rules.weapons import combat_modifier
 from sim.scenario.specs import SETTINGS_DEFAULTS
@@ -51,7 +51,7 @@ MAX_NAME_CHARS = 4096
 #: The longest light range (feet) a saved light may have.
 MAX_LIGHT_FT = 10_000
 #: The declared type of each of the fight's own fields a snapshot restores (the creatures and the
-#: world's parts, :data:`sim.engine.parts.PARTS`, aside), checked on loading, containers included.
+#: world's parts, :func:`sim.engine.registry.parts`, aside), checked on loading, containers included.
 FIGHT_FIELDS: dict[str, Any] = {
     "settings": dict[str, Any], "seed": int, "round": int, "order": list[str], "turn_index": int,
     "turn": Turn | None, "winner": str | None, "finished": bool, "end_reason": str, "turn_mark": int}
@@ -136,15 +136,16 @@ def check_state(w: Encounter, originals: dict[str, Creature] | None = None) -> l
     may lie at any total down to -:data:`MAX_HP` (the blow that killed it may have gone far
     below -10). Hit points never exceed ``max_hp``, nor ``max_hp`` the stat block's (a rage
     raises both). Each creature is the encounter's (same id, team, template and name; a split
-    ooze's half is its parent's), its conditions are the engine's (:data:`~sim.engine.creature.
-    CONDITIONS`), its squares are its body's footprint (a k x k block at ``pos``, or fewer when
-    squeezed into a line; a swarm 1 to 4 squares). The round is within the round cap, a finished
+    ooze's half is its parent's), its statuses and effects are the engine's
+    (:data:`~sim.engine.effects.STATUSES`, ``sim/data/effects.toml``), its squares are its body's
+    footprint (a k x k block at ``pos``, or fewer when squeezed into a line; a swarm 1 to 4 squares). The round is within the round cap, a finished
     fight says why it ended and its events end with ``encounter_end``, an unfinished one does not."""
     originals = originals or {}
     for name, hint in FIGHT_FIELDS.items():
         if not _fits(getattr(w, name), hint):
             return [(f"state.{name}", f"{shorten(getattr(w, name))} is not a {hint}")]
-    for name, cls in PARTS:
+    for p in type(w).PARTS:
+        name, cls = p.name, p.record
         part = getattr(w, name)
         if type(part) is not cls:
             return [(f"state.{name}", f"is not the world's {name} part")]
@@ -231,12 +232,17 @@ def _creature_record(cid: str, c: Creature, k: str, originals: dict[str, Creatur
     if not _whole(c.nonlethal, 0, MAX_HP):
         bad.append((f"{k}.nonlethal", f"{shorten(c.nonlethal)}: nonlethal damage is a whole number from 0 to "
                                       f"{MAX_HP}"))
-    conditions = c.conditions
-    unknown = sorted(conditions - CONDITIONS)
+    unknown = sorted(c.statuses - STATUSES)
     if unknown:
-        bad.append((f"{k}.conditions", f"{shorten(unknown[0])} is not a condition of this cavesim (the "
-                                       "engine's are listed in sim.engine.effects.CONDITIONS)"))
+        bad.append((f"{k}.statuses", f"{shorten(unknown[0])} is not a status of this cavesim (the "
+                                     "engine's are listed in sim.engine.effects.STATUSES)"))
         return False
+    for i, e in enumerate(c.effects):
+        if e.kind not in KINDS or [n for n, _ in e.data] != list(KINDS[e.kind].data):
+            bad.append((f"{k}.effects[{i}]", f"{shorten(e.kind)} is not an effect of this cavesim with its data "
+                                             "(the kinds are declared in sim/data/effects.toml)"))
+            return False
+    conditions = c.conditions
     alive = not conditions & {"dead", "dispersed"}
     if alive and c.is_swarm and c.hp <= 0:
         bad.append((f"{k}.hp", f"{c.hp}: a swarm at 0 hit points or fewer is dispersed (RULES §4.5), but it is not"))

@@ -18,10 +18,9 @@ module that imports it). The AI's side is :mod:`sim.engine.ai.strands` (the AI s
 
 from __future__ import annotations
 
+from sim.engine.conditions import add, end
 from sim.engine.creature import Creature
-from sim.engine.damage import clear_condition
-from sim.engine.effects import drop, find, make, put
-from sim.engine.events import Condition
+from sim.engine.effects import find
 from sim.engine.world import World
 from sim.rules.weapons import combat_modifier
 
@@ -82,15 +81,12 @@ def stick(w: World, roper: Creature, target: Creature) -> None:
         return
     ea, st = escape_dcs(roper)
     hp = combat_modifier("strand", "hit_points")
-    put(target, make("stuck", roper.id, None, hp=hp, round=w.round))
-    target.conditions.add("stuck")
-    w.emit(Condition(round=w.round, target=target.id, condition="stuck", active=True, cause=roper.id,
-                     detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": hp}))
+    add(w, target, "stuck", roper.id, None, detail={"escape_artist_dc": ea, "strength_dc": st, "strand_hp": hp},
+        hp=hp, round=w.round)
 
 
 def free(w: World, c: Creature, cause: str) -> None:
-    if drop(c, "stuck") is not None or "stuck" in c.conditions:
-        clear_condition(w, c, "stuck", cause)
+    end(w, c, "stuck", cause)
 
 
 def drawn_in_bonus(w: World, attacker: Creature, attack, target: Creature) -> int:

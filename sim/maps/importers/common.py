@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from sim.maps.importers.spaces import Space
 from sim.terrain.grid import CaveGrid
 
 DEFAULT_FEET_PER_SQUARE = 5.0
@@ -23,8 +24,10 @@ class ImportOptions:
     resolution: float | None = None          # px/ft; None = automatic (:func:`auto_resolution`)
     floor: tuple[tuple[int, int], ...] = ()  # (x, y) squares whose free region is floor
     rock: tuple[tuple[int, int], ...] = ()   # (x, y) squares whose free region is rock
+    enclosed: str | None = None              # "floor" / "rock": every sealed space; None: loops rock
     points: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     ceiling_image: Path | None = None
+    image: Path | None = None                # --image: the map's picture (PNG, WebP or JPEG) instead of the file's
     name: str | None = None
     max_pixels: int = MAX_PIXELS
     max_file_bytes: int = 64 * 1024 * 1024
@@ -35,10 +38,12 @@ class ImportOptions:
 @dataclass(frozen=True, slots=True, eq=False)
 class Imported:
     grid: CaveGrid
-    image_png: bytes | None                  # the floor picture, covering the grid exactly
+    image: bytes | None                      # the floor picture as it came (PNG, WebP or JPEG), covering the grid
     warnings: tuple[str, ...]
     resolution: float                        # px/ft the widths were measured at
     fine_squares: int = 0                    # squares re-measured finely
+    image_suffix: str = ".png"               # the picture's file suffix (its format): .png, .webp or .jpg
+    spaces: tuple[Space, ...] = ()           # enclosed spaces not joined to the main floor (decided)
 
 
 Progress = Callable[[str, int, int], None]

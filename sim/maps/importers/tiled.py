@@ -363,11 +363,13 @@ def tiled_points(doc: TiledDoc, rock: np.ndarray) -> dict[str, tuple[int, int]]:
 
 
 def _declared_size(raw: bytes) -> tuple[int, int] | None:
-    r"""The width and height a PNG or WebP file declares in its header, read without Pillow (so
-    nothing is decoded before the size is checked); None when the header is neither.
+    r"""The width and height a PNG, WebP or JPEG file declares in its header, read without Pillow
+    (so nothing is decoded before the size is checked); None when the header is none of them.
 
     >>> _declared_size(b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + (100000).to_bytes(4, "big") * 2)
     (100000, 100000)
+    >>> _declared_size(b"\xff\xd8\xff\xe0\x00\x04ab\xff\xc0\x00\x11\x08\x0d\x80\x18\x00")
+    (6144, 3456)
     """
     if raw[:8] == b"\x89PNG\r\n\x1a\n" and raw[12:16] == b"IHDR" and len(raw) >= 24:
         return struct.unpack(">II", raw[16:24])
@@ -381,11 +383,37 @@ def _declared_size(raw: bytes) -> tuple[int, int] | None:
         if chunk == b"VP8 " and raw[23:26] == b"\x9d\x01\x2a":   # lossy key frame: 14-bit width, height
             w, h = struct.unpack("<HH", raw[26:30])
             return w & 0x3FFF, h & 0x3FFF
+    if raw[:2] == b"\xff\xd8":
+        return _jpeg_size(raw)
+    return None
+
+
+def _jpeg_size(raw: bytes) -> tuple[int, int] | None:
+    """The size in a JPEG's first frame header (SOF0-SOF15 but DHT, JPG and DAC), found by walking
+    the marker segments (a bounded walk: each step moves forward); None if there is none."""
+    i = 2
+    while i + 4 <= len(raw) and raw[i] == 0xFF:
+        marker = raw[i + 1]
+        if marker == 0xFF:            # fill byte
+            i += 1
+            continue
+        if 0xD0 <= marker <= 0xD9 or marker == 0x01:   # no length
+            i += 2
+            continue
+        length = struct.unpack(">H", raw[i + 2:i + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > len(raw):
+                return None
+            h, w = struct.unpack(">HH", raw[i + 5:i + 9])
+            return w, h
+        if length < 2:
+            return None
+        i += 2 + length
     return None
 
 
 def tiled_picture(doc: TiledDoc) -> Path | None:
-    """The image layer named ``picture``: the map's floor picture (PNG or WebP covering the map
+    """The image layer named ``picture``: the map's floor picture (PNG, WebP or JPEG covering the map
     exactly, square for square, of at most :data:`MAX_PICTURE_PIXELS`), or None when there is
     none. Read by :func:`read_input` (a regular file of at most :data:`MAX_FILE_BYTES`); the size
     its header declares is checked before Pillow opens it."""
@@ -397,24 +425,24 @@ def tiled_picture(doc: TiledDoc) -> Path | None:
         raise DataError(f"{where}: {shorten(named[0])} is not a usable file name (it holds a NUL); fix the image "
                         "path in Tiled")
     img = Path(os.path.abspath(doc.path.parent / named[0]))
-    if img.suffix.lower() not in (".png", ".webp"):
-        raise DataError(f"{where}: {shorten(named[0])} is not a PNG or WebP picture; convert it, or rename the layer "
-                        "to keep it out of the import")
+    if img.suffix.lower() not in (".png", ".webp", ".jpg", ".jpeg"):
+        raise DataError(f"{where}: {shorten(named[0])} is not a PNG, WebP or JPEG picture; convert it, or rename the "
+                        "layer to keep it out of the import")
     try:
         raw = read_input(img, what="picture", limit=MAX_FILE_BYTES)
     except DataError as exc:
         raise DataError(f"{where}: {exc}; put the picture beside the map or rename the layer") from None
     size = _declared_size(raw)
     if size is None:
-        raise DataError(f"{where}: {img} is not a PNG or WebP picture (its header is neither); save it as PNG, or "
-                        "rename the layer to keep it out of the import")
+        raise DataError(f"{where}: {img} is not a PNG, WebP or JPEG picture (its header is none of them); save it as "
+                        "PNG, or rename the layer to keep it out of the import")
     w, h = size
     if w * h > MAX_PICTURE_PIXELS:
         raise DataError(f"{where}: {img} declares {w:,}x{h:,} px, over the {MAX_PICTURE_PIXELS // 10**6} million "
                         "pixel limit of a floor picture; scale it down (and the map's tile size with it), or rename "
                         "the layer to keep it out of the import")
     try:
-        with Image.open(io.BytesIO(raw), formats=("PNG", "WEBP")) as im:
+        with Image.open(io.BytesIO(raw), formats=("PNG", "WEBP", "JPEG")) as im:
             w, h = im.size
     except (OSError, ValueError, SyntaxError, EOFError, struct.error, Image.DecompressionBombError) as exc:
         raise DataError(f"{where}: {img} cannot be read ({shorten_text(str(exc), 120)})") from None

@@ -9,7 +9,10 @@ Arkenforge export it, and as Foundry's, MapTool's and Fantasy Grounds' importers
 * ``objects_line_of_sight`` (0.3 and later; absent in 0.2): sight-blocking props, closed loops;
 * ``portals``: doors and windows with ``bounds`` (2 points), ``closed``, ``position``;
 * ``lights``: ``position``, ``range`` (squares), ``intensity``, ``color`` ("AARRGGBB");
-* ``image``: base64 PNG (sometimes WebP or JPEG, sometimes empty).
+* ``image``: base64 PNG (sometimes WebP or JPEG, sometimes empty; Foundry's exports may hold a
+  file name instead). Optional: a path, damaged base64 or a broken picture is a warning and the
+  map is imported with a plain floor (``--image PICTURE`` supplies it); the picture is kept as
+  it came (:class:`Picture`, never re-encoded when it covers the grid).
 
 Every coordinate is in squares, absolute in the source map: :func:`parse` subtracts
 ``map_origin``, so the crop's top-left square is square (0, 0) here. Points repeated within
@@ -32,7 +35,7 @@ Bad input raises :class:`~sim.base.errors.DataError` naming the file and the key
 ...     "map_size": {"x": 4, "y": 3}, "pixels_per_grid": 64},
 ...     "line_of_sight": [[{"x": 3, "y": 2}, {"x": 5, "y": 2}]], "image": ""}))
 >>> m = parse(f)
->>> m.cols, m.rows, m.walls[0].tolist(), m.image
+>>> m.cols, m.rows, m.walls[0].tolist(), m.picture
 (4, 3, [[1.0, 1.0], [3.0, 1.0]], None)
 """
 
@@ -43,6 +46,7 @@ import binascii
 import io
 import json
 import math
+import re
 import warnings as pywarnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +57,7 @@ from PIL import Image
 
 from sim.base.errors import DataError, shorten_text
 from sim.base.fileio import check_input_file, read_input
+from sim.maps.limits import MAX_PICTURE_PIXELS
 
 SUFFIXES = (".dd2vtt", ".df2vtt", ".uvtt")
 MAX_FILE_BYTES = 64 * 1024 * 1024      # refuse larger files before reading them
@@ -63,7 +68,7 @@ MAX_PORTALS = 10_000                   # doors and windows
 MAX_LIGHTS = 10_000                    # lights
 MAX_PIXELS_PER_GRID = 1024             # resolution.pixels_per_grid (Dungeondraft exports 32-256)
 MAX_COORD = 10_000_000                 # |coordinate| in squares (any map is far smaller)
-MAX_IMAGE_PIXELS = 64_000_000          # the embedded picture's declared width x height (as a .png import)
+MAX_IMAGE_PIXELS = MAX_PICTURE_PIXELS   # the picture's declared width x height (sim.maps.limits)
 MAX_POINTS_PER_CELL = 500              # wall (or prop) points in one 2 x 2-ft cell (real maps: under 100)
 KNOWN_FORMATS = (0.2, 0.3, 1.0)
 MERGE_EPS = 1e-9                       # Dungeondraft repeats points within this
@@ -104,8 +109,7 @@ class UvttMap:
     objects: tuple[np.ndarray, ...]
     portals: tuple[Portal, ...]
     lights: tuple[Light, ...]
-    image: bytes | None               # the encoded picture as stored (PNG, WebP or JPEG)
-    image_size: tuple[int, int] | None
+    picture: Picture | None           # the picture as stored (PNG, WebP or JPEG), or None
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -201,15 +205,10 @@ def parse_data(data: Any, path: Path, *, max_squares: int = MAX_SQUARES) -> Uvtt
                         "another; merged")
     portals = _portals(data.get("portals", []), origin, box, bad, warnings, where)
     lights = _lights(data.get("lights", []), origin, bad)
-    image, image_size = _image(data.get("image", ""), bad)
-    if image_size is not None:
-        want = (round(sx * ppg), round(sy * ppg))
-        if image_size != want:
-            warnings.append(f"{where}: image: {image_size[0]} x {image_size[1]} pixels, but map_size x "
-                            f"pixels_per_grid is {want[0]} x {want[1]}; it is stretched to the grid")
+    picture = _image(data.get("image", ""), where, warnings)
     return UvttMap(path=path, format=fmt_text, cols=cols, rows=rows, pixels_per_grid=float(ppg),
-                   walls=walls, objects=objects, portals=portals, lights=lights, image=image,
-                   image_size=image_size, warnings=tuple(warnings))
+                   walls=walls, objects=objects, portals=portals, lights=lights, picture=picture,
+                   warnings=tuple(warnings))
 
 
 def _show(v: Any) -> str:
@@ -447,36 +446,117 @@ def _lights(raw: Any, origin: np.ndarray, bad) -> tuple[Light, ...]:
     return tuple(out)
 
 
-def _image(raw: Any, bad) -> tuple[bytes | None, tuple[int, int] | None]:
-    if raw is None or raw == "":
-        return None, None
-    if not isinstance(raw, str):
-        raise bad("image", f"must be a base64 string, got {type(raw).__name__}")
-    text = raw.split(",", 1)[1] if raw.startswith("data:") else raw  # a data: URL prefix is tolerated
-    try:
-        blob = base64.b64decode("".join(text.split()), validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise bad("image", f"not valid base64 ({exc}); re-export the map, or remove the image") from None
-    too_big = (f"over the {MAX_IMAGE_PIXELS // 10**6} million pixel limit for the map's picture; export the map "
-               "with fewer pixels per grid, or remove the image")
+PICTURE_FORMATS = {"PNG": ".png", "WEBP": ".webp", "JPEG": ".jpg"}   # what a map's picture may be, and its suffix
+_PATH_LIKE = re.compile(r"(?is)(?:[a-z][a-z0-9+.-]*://|file:).*|[^\n]{0,1024}\.(?:png|webp|jpe?g|gif|bmp|avif|tiff?)")
+
+
+class BadPicture(ValueError):
+    """A picture that cannot be the map's floor (the message says why and what to do)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """The map's picture as it came: its encoded bytes, format (a key of :data:`PICTURE_FORMATS`)
+    and size in pixels."""
+
+    data: bytes
+    format: str
+    size: tuple[int, int]
+
+    @property
+    def suffix(self) -> str:
+        return PICTURE_FORMATS[self.format]
+
+
+def check_picture(blob: bytes) -> Picture:
+    """``blob`` as a :class:`Picture`: PNG, WebP or JPEG of at most :data:`MAX_IMAGE_PIXELS`
+    (checked from the header, before any decoding), whose data decodes (PNG: every chunk's
+    checksum; JPEG: decoded at an eighth of its size; WebP: decoded). :class:`BadPicture` if not.
+    Nothing is re-encoded: the bytes are kept as they came."""
+    too_big = f"over the {MAX_IMAGE_PIXELS // 10**6} million pixel limit for the map's picture"
     try:
         with pywarnings.catch_warnings():
             pywarnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(blob)) as im:   # reads the header only: the size before any decoding
                 fmt, size = im.format, im.size
                 if size[0] * size[1] > MAX_IMAGE_PIXELS:
-                    raise bad("image", f"{size[0]} x {size[1]} pixels is {too_big}")
-                im.verify()
-    except DataError:
+                    raise BadPicture(f"{size[0]} x {size[1]} pixels is {too_big}")
+                if fmt not in PICTURE_FORMATS:
+                    raise BadPicture(f"a {fmt} picture; the map's picture is PNG, WebP or JPEG")
+                if fmt == "PNG":
+                    im.verify()
+                else:
+                    if fmt == "JPEG":
+                        im.draft("RGB", (max(1, size[0] // 8), max(1, size[1] // 8)))
+                    im.load()
+    except BadPicture:
         raise
     except Image.DecompressionBombError:
-        raise bad("image", f"the picture is {too_big}") from None
+        raise BadPicture(f"the picture is {too_big}") from None
     except Exception as exc:  # Pillow raises many types for a broken picture
-        raise bad("image", f"the base64 data is not a picture Pillow can read ({exc.__class__.__name__}); "
-                           "re-export the map, or remove the image") from None
-    if fmt not in ("PNG", "WEBP", "JPEG"):
-        raise bad("image", f"a {fmt} picture; a Universal VTT image is PNG, WebP or JPEG")
-    return blob, size
+        raise BadPicture(f"not a picture Pillow can read ({exc.__class__.__name__})") from None
+    if min(size) < 1:
+        raise BadPicture(f"{size[0]} x {size[1]} pixels is an empty picture")
+    return Picture(data=blob, format=fmt, size=size)
+
+
+def _image(raw: Any, where: str, warnings: list[str]) -> Picture | None:
+    """The embedded picture, or None. The picture is optional: any problem with it is a warning
+    (the map is imported with a plain floor, and ``--image`` can give the picture), never a
+    refusal of the walls."""
+    if raw is None or raw == "":
+        return None
+    fix = "imported with a plain floor; give the picture with --image PICTURE"
+    if not isinstance(raw, str):
+        warnings.append(f"{where}: image: must be a base64 string, got {_show(raw)}; {fix}")
+        return None
+    if len(raw) <= 4096 and _PATH_LIKE.fullmatch(raw.strip()):
+        warnings.append(f"{where}: image: {shorten_text(repr(raw.strip()), 80)} is a file name, not the picture's "
+                        f"base64 data; {fix} (that file)")
+        return None
+    text = raw.split(",", 1)[1] if raw.startswith("data:") else raw  # a data: URL prefix is tolerated
+    try:
+        blob = base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        warnings.append(f"{where}: image: not valid base64 ({shorten_text(str(exc), 60)}); {fix}, or re-export "
+                        "the map")
+        return None
+    try:
+        return check_picture(blob)
+    except BadPicture as exc:
+        warnings.append(f"{where}: image: {exc}; {fix}, or re-export the map")
+        return None
+
+
+def read_picture(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> Picture:
+    """``--image PICTURE``: the map's picture from a file (PNG, WebP or JPEG, checked as an
+    embedded one is by :func:`check_picture`); DataError naming the file if it cannot be."""
+    path = Path(path)
+    blob = read_input(path, what="picture (--image)", limit=limit)
+    try:
+        return check_picture(blob)
+    except BadPicture as exc:
+        raise DataError(f"--image {path}: {exc}; give a PNG, WebP or JPEG picture of the map") from None
+
+
+def covers_grid(size: tuple[int, int], cols: int, rows: int) -> bool:
+    """Whether a picture of ``size`` pixels covers ``cols`` x ``rows`` squares exactly, a whole
+    number of pixels a square (what ``[map] image`` needs).
+
+    >>> covers_grid((6144, 3456), 48, 27), covers_grid((6144, 3455), 48, 27)
+    (True, False)
+    """
+    w, h = size
+    return w >= cols and w % cols == 0 and h % rows == 0 and w // cols == h // rows
+
+
+def size_warning(m: UvttMap, pic: Picture, key: str) -> str | None:
+    """The warning for a picture that does not cover the map's grid exactly (it is stretched)."""
+    if covers_grid(pic.size, m.cols, m.rows):
+        return None
+    want = (round(m.cols * m.pixels_per_grid), round(m.rows * m.pixels_per_grid))
+    return (f"{key}: {pic.size[0]} x {pic.size[1]} pixels, but the map is {m.cols} x {m.rows} squares of "
+            f"{m.pixels_per_grid:g} pixels ({want[0]} x {want[1]}); it is stretched to the grid")
 
 
 def crowded_cell(lines: tuple[np.ndarray, ...], cell: float) -> tuple[int, tuple[float, float]]:
@@ -544,23 +624,21 @@ def door_squares(m: UvttMap, floor: np.ndarray, portals: tuple[Portal, ...] | No
     return door
 
 
-def picture_png(m: UvttMap, *, max_side: int = 8192) -> tuple[bytes | None, str | None]:
-    """The map's picture as PNG bytes covering the grid exactly (``cols*k x rows*k`` pixels for a
-    whole ``k``), or None. Returns (bytes, warning or None). The stored PNG is kept byte for byte
-    when it already fits."""
-    if m.image is None:
-        return None, None
+def grid_picture(m: UvttMap, *, max_side: int = 8192) -> tuple[Picture | None, str | None]:
+    """The map's picture to save beside it, and a note (or None). A picture that covers the grid
+    exactly (:func:`covers_grid`) is kept as it came, byte for byte, in its own format (a WebP
+    stays WebP, a JPEG stays JPEG: no re-encoding); only one that does not is scaled to
+    ``cols*k x rows*k`` (``k``: the pixels per grid, at most ``max_side`` pixels a side) and
+    saved in its own format again."""
+    pic = m.picture
+    if pic is None or covers_grid(pic.size, m.cols, m.rows):
+        return pic, None
     k = max(1, min(int(round(m.pixels_per_grid)), max_side // max(m.cols, m.rows)))
     want = (m.cols * k, m.rows * k)
-    with Image.open(io.BytesIO(m.image)) as im:
-        if im.format == "PNG" and im.size == want:
-            return m.image, None
-        pic = im.convert("RGBA" if im.mode in ("RGBA", "LA", "P") else "RGB")
-    note = None
-    if pic.size != want:
-        pic = pic.resize(want, Image.Resampling.LANCZOS)
-        if k != m.pixels_per_grid:
-            note = f"{m.path}: image: scaled to {k} pixels per square ({want[0]} x {want[1]})"
+    with Image.open(io.BytesIO(pic.data)) as im:
+        scaled = im.convert("RGBA" if im.mode in ("RGBA", "LA", "P") and pic.format != "JPEG" else "RGB")
+    scaled = scaled.resize(want, Image.Resampling.LANCZOS)
     buf = io.BytesIO()
-    pic.save(buf, format="PNG", optimize=False)
-    return buf.getvalue(), note
+    scaled.save(buf, format=pic.format, **({} if pic.format == "PNG" else {"quality": 90}))
+    note = f"{m.path}: image: scaled to {k} pixels per square ({want[0]} x {want[1]})" if k != m.pixels_per_grid else None
+    return Picture(data=buf.getvalue(), format=pic.format, size=want), note

@@ -11,11 +11,14 @@
 * lights: ``[[light]]`` with ``shadowy_ft = range x feet per square`` and ``bright_ft`` half
   of it (every light of RULES §9.1 sheds shadowy light to twice its bright radius), cut to the
   1,000 ft a map light may reach (:data:`sim.maps.layers.MAX_LIGHT_FT`) with a warning;
-* the picture: PNG covering the grid exactly, for the renderer to draw as the floor.
+* the picture (the file's ``image``, or ``--image PICTURE``): kept as it came, PNG, WebP or JPEG,
+  byte for byte when it covers the grid exactly (:func:`~sim.maps.importers.uvtt.grid_picture`),
+  for the renderer and the editor to draw under the squares.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import warnings as warnings_module
@@ -63,6 +66,12 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
     if msg:
         raise DataError(msg)
     warnings = list(m.warnings)
+    if options.image is not None:   # --image: the picture the file names (or a better one) instead of its own
+        m = dataclasses.replace(m, picture=fmt.read_picture(options.image, limit=options.max_file_bytes))
+        warnings = [w for w in warnings if not w.startswith(f"{where}: image: ")]
+    if m.picture is not None:
+        note = fmt.size_warning(m, m.picture, f"--image {options.image}" if options.image else f"{where}: image")
+        warnings += [note] if note else []
     for flag, squares in (("--floor", options.floor), ("--rock", options.rock)):
         for x, y in squares:
             if not (0 <= x < m.cols and 0 <= y < m.rows):
@@ -85,7 +94,9 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                             f"({int(x)}, {int(y)}), over the limit of {fmt.MAX_POINTS_PER_CELL}; simplify the walls "
                             "there (fewer points)")
     walls, solids = fmt.geometry_ft(m, fps)
-    geometry = W.Geometry(walls=walls, solids=solids)
+    # the closed doors once each (they join sealed spaces to the floor; a door drawn again joins nothing more)
+    doors = tuple(np.array(ab) * fps for ab in dict.fromkeys((p.a, p.b) for p in m.portals if p.closed))
+    geometry = W.Geometry(walls=walls, solids=solids, doors=doors)
     spx = fps * res
     wall_px = W.rasterise(geometry, shape_px=(int(round(m.rows * spx)) + 1, int(round(m.cols * spx)) + 1),
                           resolution=res)
@@ -97,7 +108,8 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
     del wall_px
     try:
         measured = W.measure_widths(geometry, rows=m.rows, cols=m.cols, feet_per_square=fps, resolution=res,
-                                    floor_squares=options.floor, rock_squares=options.rock, fine=options.fine,
+                                    floor_squares=options.floor, rock_squares=options.rock, enclosed=options.enclosed,
+                                    fine=options.fine,
                                     progress=progress)
     except W.WallsTooDense as exc:
         x, y = exc.square
@@ -122,7 +134,7 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
         if not floor[y, x] or door[y, x] or height[y, x] <= 0:
             raise DataError(f"--point {name}={x},{y}: square ({x}, {y}) is rock in the imported map; "
                             "choose a floor square")
-    image, note = fmt.picture_png(m)
+    picture, note = fmt.grid_picture(m)
     if note:
         warnings.append(note)
     grid = CaveGrid.from_arrays(
@@ -132,8 +144,9 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
                     f"widths measured from the walls at {res:g} px/ft",
         source=str(m.path), door=door, lights=lights, edges=lined.walls, edge_doors=lined.doors,
     )
-    return Imported(grid=grid, image_png=image, warnings=tuple(warnings), resolution=res,
-                    fine_squares=measured.fine_squares)
+    return Imported(grid=grid, image=picture.data if picture else None,
+                    image_suffix=picture.suffix if picture else ".png", warnings=tuple(warnings), resolution=res,
+                    fine_squares=measured.fine_squares, spaces=measured.spaces)
 
 
 def _lights(m: fmt.UvttMap, floor: np.ndarray, fps: float, warnings: list[str]) -> tuple[MapLight, ...]:

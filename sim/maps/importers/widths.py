@@ -10,22 +10,30 @@ How (the "disk cover"; measured the best of several candidates on synthetic shap
 1. **Rasterise** the walls at ``resolution`` pixels per foot with Pillow's ``ImageDraw``
    (8-connected lines, so 4-connected free space cannot leak through them).
 2. **Floor**: the free space not 4-connected to the image border (the outside of the drawn
-   walls), adjusted by the user's ``--floor X,Y`` / ``--rock X,Y`` seeds.
+   walls), less the loops lying inside the floor (pillars, crates, pools: :mod:`sim.maps.importers.spaces`),
+   adjusted by ``--enclosed`` and the user's ``--floor X,Y`` / ``--rock X,Y`` seeds.
 3. **Disks**: the medial axis of the floor (``skimage.morphology.medial_axis``); each axis
    pixel is the centre of a maximal inscribed disk. Its radius is re-measured against the
    exact wall segments (not the pixels) and moved onto the true ridge (:func:`_refine`), so a
    3-ft corridor reads 3.00 ft whatever the pixel grid.
 4. **Route**: the axis minus its *spurs*: a branch from a junction to an end point whose
    smallest radius is under half the junction's (corner spurs, side cracks).
-5. **Per square**: the minimum of (the largest disk overlapping the square) and (the smallest
-   route disk overlapping it). A pinch on a square border is overlapped from both sides, so
-   both squares get the pinch's width.
+5. **Per square**: the width of the passage the square is in
+   (:mod:`sim.maps.importers.passages`): steps where a corridor opens into a wider space cut the
+   floor into regions; a square reads the largest disk of the region holding most of its floor
+   (a junction region reads the passages meeting there), and a pinch -- a local least disk with
+   wider passage on both sides -- marks the square holding it (both squares when it lies on their
+   border).
 6. **Fine re-measure**: squares narrower than :data:`FINE_BELOW_FT`, and squares where two wall
    pieces face each other closer than that (a crack that may have closed at the coarse
    resolution), are measured again in a local window at the resolution that puts
    :data:`FINE_PIXELS_ACROSS` pixels across the gap (at most :data:`FINE_RESOLUTION`), unless
    the first pass already had that many. A window's own skeleton is cut at its edges, so its
-   route comes from the whole floor's (the nearest whole-floor axis pixel decides).
+   route comes from the whole floor's (the nearest whole-floor axis pixel decides), and each disk
+   counts only for squares of its own passage (the coarse regions). The fine widths replace the
+   coarse ones where those are narrow, or where no coarse disk reached.
+7. **Snap** (:mod:`sim.maps.importers.snap`): a width within 1 % of a rule threshold or a grid
+   multiple is that value; any other is rounded to a millionth of a foot.
 
 Pure functions over arrays; the only state is the :class:`WallIndex` built once per import.
 
@@ -49,7 +57,10 @@ from scipy import ndimage
 from scipy.spatial import cKDTree
 from skimage.morphology import medial_axis
 
+from sim.maps.importers import passages as P
 from sim.maps.importers import widthkernels as K
+from sim.maps.importers.snap import snap_widths
+from sim.maps.importers.spaces import Space, find_floor
 
 FINE_BELOW_FT = 2.0      # widths under this are re-measured finely (swarm cracks are 1-3 in.)
 FINE_RESOLUTION = 40.0   # px/ft at most for the fine re-measure (a 3-in. crack is 10 px across)
@@ -70,10 +81,12 @@ def _no_progress(stage: str, done: int, total: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
-    """Walls in feet: polylines (``(n, 2)`` arrays of x, y) and solid closed loops."""
+    """Walls in feet: polylines (``(n, 2)`` arrays of x, y) and solid closed loops; ``doors``, the
+    closed doors among the walls (a space behind one is joined to the floor, not sealed)."""
 
     walls: tuple[np.ndarray, ...] = ()
     solids: tuple[np.ndarray, ...] = ()
+    doors: tuple[np.ndarray, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +97,7 @@ class Widths:
     floor_px: np.ndarray        # the coarse floor mask (for pictures and tests)
     resolution: float           # px/ft of the coarse pass
     fine_squares: int = 0       # squares whose width the fine re-measure set
+    spaces: tuple[Space, ...] = ()  # the enclosed spaces not joined to the main floor, and what they became
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -220,37 +234,6 @@ def rasterise(geometry: Geometry, *, shape_px: tuple[int, int], resolution: floa
     return out
 
 
-def find_floor(wall: np.ndarray, *, floor_seeds: tuple[tuple[int, int], ...] = (),
-               rock_seeds: tuple[tuple[int, int], ...] = (), min_pixels: int = 0) -> np.ndarray:
-    """Floor pixels: free space not 4-connected to the border, plus the free regions holding a
-    ``floor_seeds`` pixel ``(row, col)``, minus those holding a ``rock_seeds`` pixel and the
-    enclosed regions smaller than ``min_pixels``.
-
-    >>> wall = np.array([[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 1, 0, 1, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 0]], bool)
-    >>> find_floor(wall).astype(int)[2].tolist()
-    [0, 0, 1, 0, 0]
-    """
-    free = ~wall
-    labels, n = ndimage.label(free)  # 4-connectivity (the default structure)
-    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    is_floor = np.ones(n + 1, dtype=bool)
-    is_floor[0] = False
-    is_floor[border] = False
-    for r, c in floor_seeds:
-        is_floor[labels[r, c]] = labels[r, c] != 0
-    for r, c in rock_seeds:
-        is_floor[labels[r, c]] = False
-    floor = is_floor[labels]
-    if min_pixels > 0:  # sealed slivers (inside a prop drawn half open, between two strokes) are rock
-        sizes = np.bincount(labels.ravel(), minlength=n + 1)
-        small = (sizes < min_pixels) & is_floor
-        small[[labels[r, c] for r, c in floor_seeds]] = False
-        if small.any():
-            floor &= ~small[labels]
-    floor[0, :] = floor[-1, :] = floor[:, 0] = floor[:, -1] = False  # the map's edge is rock
-    return floor
-
-
 def seed_pixel(wall: np.ndarray, square: tuple[int, int], spx: float) -> tuple[int, int] | None:
     """The free pixel ``(row, col)`` nearest the centre of square ``(x, y)``, or None."""
     x, y = square
@@ -349,6 +332,16 @@ def _neighbour_code(skel: np.ndarray) -> np.ndarray:
     return code
 
 
+def junctions(skel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The skeleton's junctions (3 or more skeleton neighbours, or 3 or more runs of them round the
+    ring: a staircase pixel may count too, which only cuts a branch in two, and a piece between
+    two junctions is never a spur) and each pixel's neighbour count."""
+    count_lut, cross_lut = _ring_lut()
+    code = _neighbour_code(skel)
+    count = count_lut[code]
+    return skel & ((cross_lut[code] >= 3) | (count >= 3)), count
+
+
 def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     """The through-route: the skeleton's branches minus its spurs (junction-to-end branches whose
     smallest radius is under :data:`SPUR_RATIO` of the junction's). Junction pixels themselves
@@ -360,12 +353,7 @@ def route_mask(skel: np.ndarray, radius: np.ndarray) -> np.ndarray:
     >>> route_mask(sk, r)[0:2, 4].tolist(), route_mask(sk, r)[3, 1:8].astype(int).tolist()
     ([False, False], [1, 1, 0, 0, 0, 1, 1])
     """
-    count_lut, cross_lut = _ring_lut()
-    code = _neighbour_code(skel)
-    count = count_lut[code]
-    # a junction: 3 or more skeleton neighbours (a staircase pixel may count too: that only
-    # cuts a branch in two, and a piece between two junctions is never a spur)
-    junction = skel & ((cross_lut[code] >= 3) | (count >= 3))
+    junction, count = junctions(skel)
     endpoint = skel & (count <= 1)
     branches = skel & ~junction
     labels, n = ndimage.label(branches, structure=np.ones((3, 3)))
@@ -437,7 +425,7 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
                offset_sq: tuple[int, int] = (0, 0),
                route_hint: Callable[[np.ndarray], np.ndarray] | None = None,
                targets: np.ndarray | None = None, below_ft: float = math.inf,
-               extra: tuple[np.ndarray, np.ndarray] | None = None,
+               extra: tuple[np.ndarray, np.ndarray] | None = None, regions: P.Regions | None = None,
                ) -> tuple[np.ndarray, Disks]:
     """Width per square of the ``rows x cols`` block starting at square ``offset_sq`` (col, row),
     from the floor mask whose pixel (0, 0) sits at ``offset_ft``; 0 where no disk reaches. Also
@@ -449,7 +437,9 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
     are wanted, so only the disks that can reach one are measured exactly (:func:`_reaching`;
     the other squares' widths are then incomplete); only the disks narrower than ``below_ft``
     across are measured, and ``extra`` = (largest, smallest route disk) per square of the block,
-    from disks measured before (the wider ones), is where the cover starts."""
+    from disks measured before (the wider ones), is where the cover starts; ``regions`` (the whole
+    floor's passages and the block's main region per square) keeps each disk to the squares of its
+    own passage."""
     pixel_ft = 1.0 / resolution
     best = np.zeros((rows, cols)) if extra is None else extra[0].copy()
     least = np.full((rows, cols), np.inf) if extra is None else extra[1].copy()
@@ -477,23 +467,54 @@ def disk_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: 
         if route_hint is not None:
             route &= route_hint(centres[keep])
         disks = Disks(centres[keep], route, centre, radius, centre_n, radius_n)
-    _cover_all(disks, pixel_ft=pixel_ft, origin=(ox, oy), side=square_ft, best=best, least=least)
+    _cover_all(disks, pixel_ft=pixel_ft, origin=(ox, oy), side=square_ft, best=best, least=least, regions=regions)
     return np.where(best > 0, np.minimum(best, least), 0.0), disks
 
 
+def passage_cover(floor: np.ndarray, *, resolution: float, square_ft: float, rows: int, cols: int,
+                  index: WallIndex) -> tuple[np.ndarray, Disks, P.Passages | None]:
+    """Width per square of the whole map (the coarse pass): every axis pixel's exact disks, then
+    which passage each square is in (:func:`sim.maps.importers.passages.passage_widths`: a room's
+    squares read the room, a corridor's the corridor, a pinch the squares it lies in). Also the
+    disks measured and the passages found (the fine re-measure starts from them)."""
+    pixel_ft = 1.0 / resolution
+    if not floor.any():
+        return np.zeros((rows, cols)), _no_disks(), None
+    skel, _ = _medial_axis(floor)
+    rr, cc = np.nonzero(skel)
+    centres = np.column_stack([(cc + 0.5) * pixel_ft, (rr + 0.5) * pixel_ft])
+    radius, centre, radius_n, centre_n = _refine(centres, index, pixel_ft)
+    rad_img = np.zeros(floor.shape)
+    rad_img[rr, cc] = radius_n
+    disks = Disks(centres, route_mask(skel, rad_img)[rr, cc], centre, radius, centre_n, radius_n)
+    # the floor's squares: those a disk of any passage enters (as deep as :data:`OVERLAP_FT`)
+    any_disk, unused = np.zeros((rows, cols)), np.full((rows, cols), np.inf)
+    K.cover(centre[:, 0], centre[:, 1], radius, np.zeros(len(radius), dtype=np.bool_), float(square_ft), rows, cols,
+            0.5 * pixel_ft, OVERLAP_FT, any_disk, unused)
+    axis = P.Axis(rr, cc, junctions(skel)[0][rr, cc], radius, centre, radius_n, centre_n)
+    found = P.passage_widths(floor, axis, index, resolution=resolution, square_ft=square_ft, rows=rows, cols=cols,
+                             any_disk=any_disk)
+    return found.width_ft, disks, found
+
+
 def _cover_all(d: Disks, *, pixel_ft: float, origin: tuple[float, float], side: float, best: np.ndarray,
-               least: np.ndarray) -> None:
+               least: np.ndarray, regions: P.Regions | None = None) -> None:
     """Spread the disks ``d`` over the squares of ``best`` / ``least`` (squares of ``side`` ft
-    from ``origin``): the largest disk reaching each square, and the smallest route disk."""
+    from ``origin``): the largest disk reaching each square (of its own passage, with
+    ``regions``), and the smallest route disk."""
     ox, oy = origin
     rows, cols = best.shape
     eps = 0.5 * pixel_ft
     # the largest disks (2-D search) ...
-    K.cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
-           float(side), rows, cols, eps, OVERLAP_FT, best, least)
-    # ... and the route's smallest (normal search)
+    if regions is None:
+        K.cover(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, np.zeros(len(d.radius), dtype=np.bool_),
+                float(side), rows, cols, eps, OVERLAP_FT, best, least)
+    else:
+        K.cover_region(d.centre[:, 0] - ox, d.centre[:, 1] - oy, d.radius, regions.at(d.centre), regions.dom,
+                       float(side), rows, cols, eps, best)
+    # ... and the route's smallest (normal search; its disks widen only a square of their own passage)
     K.cover(d.centre_n[:, 0] - ox, d.centre_n[:, 1] - oy, d.radius_n, d.route, float(side), rows, cols, eps,
-           OVERLAP_FT, best, least)
+            OVERLAP_FT, best if regions is None else np.zeros_like(best), least)
 
 
 def _reaching(centres: np.ndarray, radius: np.ndarray, targets: np.ndarray, *, origin: tuple[float, float],
@@ -611,13 +632,14 @@ def _check_density(P: np.ndarray, radius: float, square_ft: float) -> None:
 
 def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square: float,
                    resolution: float, floor_squares: tuple[tuple[int, int], ...] = (),
-                   rock_squares: tuple[tuple[int, int], ...] = (),
+                   rock_squares: tuple[tuple[int, int], ...] = (), enclosed: str | None = None,
                    fine: bool = True, progress: Progress = _no_progress) -> Widths:
     """Width per square ``[row, col]`` of a ``cols x rows`` map of ``feet_per_square`` squares.
 
     ``floor_squares`` / ``rock_squares`` are ``(x, y)`` squares whose free region is forced to
-    floor / rock. Raises ``ValueError`` for a seed square with no free pixel (the CLI turns
-    that into a located message first)."""
+    floor / rock; ``enclosed`` ("floor", "rock" or None) decides the enclosed spaces not joined to
+    the main floor (:func:`sim.maps.importers.spaces.find_floor`). A seed square with no free
+    pixel is skipped (the importer refuses it first, with a located message)."""
     spx = feet_per_square * resolution
     h, w = int(round(rows * spx)), int(round(cols * spx))
     progress("walls", 0, 4)
@@ -626,14 +648,19 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
     index = WallIndex.build(geometry, extra=border)
     # one extra pixel right and below, so a wall on the map's far edge is drawn inside the image
     wall = rasterise(geometry, shape_px=(h + 1, w + 1), resolution=resolution)
-    fs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in floor_squares) if p is not None)
-    rs = tuple(p for p in (seed_pixel(wall, sq, spx) for sq in rock_squares) if p is not None)
+    seeds = [(seed_pixel(wall, sq, spx), f"--{flag} {sq[0]},{sq[1]}")
+             for flag, squares in (("floor", floor_squares), ("rock", rock_squares)) for sq in squares]
+    fs = tuple(p for p, name in seeds[:len(floor_squares)] if p is not None)
+    rs = tuple(p for p, name in seeds[len(floor_squares):] if p is not None)
+    doors = rasterise(Geometry(walls=geometry.doors), shape_px=wall.shape, resolution=resolution) \
+        if geometry.doors else None
     progress("floor", 1, 4)
     # (h + 1, w + 1): its last row/col is rock; sealed pockets under one square's area are rock
-    floor = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx))
+    floor, spaces = find_floor(wall, floor_seeds=fs, rock_seeds=rs, min_pixels=int(spx * spx), enclosed=enclosed,
+                               doors=doors, seed_names=tuple(name for p, name in seeds if p is not None), spx=spx)
     progress("disks", 2, 4)
-    width, disks = disk_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows, cols=cols,
-                              index=index)
+    width, disks, found = passage_cover(floor, resolution=resolution, square_ft=feet_per_square, rows=rows,
+                                        cols=cols, index=index)
     progress("fine", 3, 4)
     n_fine = 0
     if fine and resolution < FINE_RESOLUTION:
@@ -645,9 +672,10 @@ def measure_widths(geometry: Geometry, *, rows: int, cols: int, feet_per_square:
         # distances stand
         need = np.where(need * resolution < FINE_PIXELS_ACROSS, need, np.inf)
         width, n_fine = _fine_pass(geometry, index, floor, disks, width, need, resolution=resolution,
-                                   feet_per_square=feet_per_square, progress=progress)
+                                   feet_per_square=feet_per_square, progress=progress, found=found)
     progress("done", 4, 4)
-    return Widths(width_ft=width, floor_px=floor[:h, :w], resolution=resolution, fine_squares=n_fine)
+    return Widths(width_ft=snap_widths(width, feet_per_square), floor_px=floor[:h, :w], resolution=resolution,
+                  fine_squares=n_fine, spaces=spaces)
 
 
 def fine_windows(candidates: np.ndarray, block: int = FINE_BLOCK) -> list[tuple[int, int, int, int, np.ndarray]]:
@@ -669,12 +697,13 @@ def fine_windows(candidates: np.ndarray, block: int = FINE_BLOCK) -> list[tuple[
     return out
 
 
-def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_per_square, progress):
+def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_per_square, progress, found):
     """Re-measure the squares with a finite ``need`` (the narrowest gap that may be there, ft) in
     windows (:func:`fine_windows`), each at the resolution its narrowest gap needs
     (:data:`FINE_PIXELS_ACROSS` pixels across it, at most :data:`FINE_RESOLUTION`). Only the
     disks narrower than the coarse pass could resolve (FINE_PIXELS_ACROSS coarse pixels across)
-    are measured again; the wider ones are the coarse pass's own (``disks``)."""
+    are measured again; the wider ones are the coarse pass's own (``disks``). Each disk counts only
+    for the squares of its own passage (the coarse pass's regions, ``found``)."""
     candidates = np.isfinite(need)
     rows, cols = width.shape
     out = width.copy()
@@ -699,8 +728,12 @@ def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_p
     wide = Disks(disks.pixel[widen], disks.route[widen], disks.centre[wide2], disks.radius[wide2],
                  disks.centre_n[widen], disks.radius_n[widen])
     wide_best, wide_least = np.zeros((rows, cols)), np.full((rows, cols), np.inf)
+    passages = None if found is None else P.Regions.of_passages(found, resolution)
+
+    def regions(r0: int, r1: int, c0: int, c1: int) -> P.Regions | None:
+        return None if passages is None else passages.block(r0, r1, c0, c1)
     _cover_all(wide, pixel_ft=1.0 / resolution, origin=(0.0, 0.0), side=feet_per_square, best=wide_best,
-               least=wide_least)
+               least=wide_least, regions=regions(0, rows, 0, cols))
     n = 0
     for k, (r0, r1, c0, c1, mask) in enumerate(windows):
         progress("fine", k, len(windows))
@@ -736,11 +769,14 @@ def _fine_pass(geometry, index, floor, disks, width, need, *, resolution, feet_p
         fw, _ = disk_cover(ffloor, resolution=fres, square_ft=feet_per_square, rows=r1 - r0,
                            cols=c1 - c0, index=index, offset_ft=(x0, y0), offset_sq=(c0, r0), route_hint=hint,
                            targets=mask, below_ft=resolved,
-                           extra=(wide_best[r0:r1, c0:c1], wide_least[r0:r1, c0:c1]))
+                           extra=(wide_best[r0:r1, c0:c1], wide_least[r0:r1, c0:c1]),
+                           regions=regions(r0, r1, c0, c1))
         coarse = out[r0:r1, c0:c1]
         narrow_c = (coarse > 0) & (coarse < FINE_BELOW_FT)
         narrow_f = (fw > 0) & (fw < FINE_BELOW_FT)
-        take = mask & (narrow_c | narrow_f)
+        # the fine pass speaks for the narrow squares the coarse one found, and for the cracks it
+        # missed (no coarse disk); a room beside a narrow crack keeps the room's width
+        take = mask & (narrow_c | ((coarse == 0) & narrow_f))
         coarse[take] = fw[take]
         n += int(take.sum())
     return out, n
