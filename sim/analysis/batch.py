@@ -307,7 +307,8 @@ def pack(spec: EncounterSpec) -> tuple:
               "difficult": np.array(g.difficult), "rock": np.array(g.rock),
               "glyphs": None if g.glyphs is None else np.array(g.glyphs), "door": np.array(g.door)}
     meta = {"name": g.name, "points": dict(g.points), "description": g.description, "source": g.source,
-            "units": g.units, "legend": dict(g.legend), "lights": g.lights, "image": g.image}
+            "units": g.units, "legend": dict(g.legend), "lights": g.lights, "image": g.image,
+            "edges": g.edges, "edge_doors": g.edge_doors}
     return dataclasses.replace(spec, grid=None), arrays, meta
 
 
@@ -522,6 +523,10 @@ def inputs_digest(variants: list[tuple[str, EncounterSpec]], seed: int) -> str:
             a = np.ascontiguousarray(getattr(g, name))
             h.update(f"{name} {a.shape} {a.dtype.str}\0".encode())
             h.update(a.tobytes())
+        for name in ("edges", "edge_doors"):   # walls between squares: only maps that have them
+            layer = getattr(g, name)
+            if layer is not None:
+                h.update(f"{name}\0".encode() + layer.east.tobytes() + layer.south.tobytes())
         h.update(json.dumps(sorted(spec.settings.items()), default=repr).encode())
         for cs in spec.combatants:
             fields = {f.name: getattr(cs, f.name) for f in dataclasses.fields(cs) if f.name != "line"}

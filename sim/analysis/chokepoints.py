@@ -599,7 +599,9 @@ def _sub_grid(grid: CaveGrid, origin, keep: np.ndarray, neck: np.ndarray, *, rel
             w = np.where(neck, max(float(w[sides].max()), float(w[neck].max())), w)
             h = np.where(neck, max(float(h[sides].max()), float(h[neck].max())), h)
         d = d & ~neck
-    return CaveGrid.from_arrays(w, h, difficult=d, name=grid.name)
+    e = grid.edges
+    edges = None if e is None else (e.east[r0:r1, c0:c1], e.south[r0:r1, c0:c1])
+    return CaveGrid.from_arrays(w, h, difficult=d, name=grid.name, edges=edges)
 
 
 def _anchor(field: MoveField, ok: np.ndarray, side: np.ndarray, neck: np.ndarray, at: tuple[int, int]):
@@ -710,7 +712,7 @@ def _bottleneck(f: MoveField, pa, pb) -> tuple[Category, str]:
     for cat in Category:
         ok = (cats <= cat) & ~rock
         ok[pa[1], pa[0]] = ok[pb[1], pb[0]] = True
-        lab = geometry_labels(ok, rock)
+        lab = geometry_labels(ok, rock, f.grid.edges)
         if lab[pa[1], pa[0]] and lab[pa[1], pa[0]] == lab[pb[1], pb[0]]:
             found = cat
             break

@@ -78,10 +78,10 @@ def light_needs(grid: CaveGrid, layout: Layout, entrances: list[str] | None = No
             ys = np.array([y for _, y in sq])
 
             def dark_with(item: str) -> int:
-                lv = light_levels(grid.rock, [gear_light(item, at=at)]).normal
+                lv = light_levels(grid.rock, [gear_light(item, at=at)], edges=grid.edges).normal
                 return int((lv[ys, xs] == DARK).sum())
 
-            lv = light_levels(grid.rock, [gear_light(PARTY_LIGHT, at=at)]).normal[ys, xs]
+            lv = light_levels(grid.rock, [gear_light(PARTY_LIGHT, at=at)], edges=grid.edges).normal[ys, xs]
             needs = next((item for item in ladder if dark_with(item) == 0), "more than one light")
             rows.append({"chokepoint": c.id, "from": list(at), "squares": len(sq),
                          "dark_to_torch": int((lv == DARK).sum()), "shadowy_to_torch": int((lv == SHADOWY).sum()),

@@ -1,7 +1,8 @@
 """Connected regions: which squares a body can get to from which, by the movement engine's moves.
 
 Two squares are joined when the movement engine lets the creature step from one to the other
-(RULES §6.2: the eight neighbours, no diagonal past a rock corner; for a Large or bigger creature,
+(RULES §6.2: the eight neighbours, no diagonal past a rock corner, none across a wall between
+squares, docs/rules.md §6.8; for a Large or bigger creature,
 its reference squares and their footprints, :mod:`sim.terrain.movement.field`). A square counts when the
 creature can stand in it *and* get through it: an Awkward Space or a Tight Squeeze only if its
 Escape Artist check can succeed at all (taking 20 out of combat, or some d20 roll; RULES §5.3).
@@ -25,7 +26,8 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from sim.rules.categories import Category, effects
-from sim.terrain.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField
+from sim.terrain.edges import EdgeWalls
+from sim.terrain.movement.field import AWKWARD, BLOCKED, CRAWL, TIGHT, WALK, MoveField, edge_masks
 from sim.terrain.movement.kernel import DIRS, direction_masks
 
 
@@ -76,11 +78,20 @@ def component_labels(ok: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     return reading_order(raw).reshape(ok.shape)
 
 
-def geometry_labels(ok: np.ndarray, rock: np.ndarray) -> np.ndarray:
+def geometry_labels(ok: np.ndarray, rock: np.ndarray, edges: EdgeWalls | None = None) -> np.ndarray:
     """Components of the ``ok`` squares with the eight-neighbour steps of RULES §6.2 (no diagonal
-    past a rock square), for any body: the geometry, not a creature."""
+    past a rock square), for any body: the geometry, not a creature. ``edges``: the map's walls
+    between squares, which separate as rock does (docs/rules.md §6.8).
+
+    >>> ok = np.ones((1, 3), bool)
+    >>> geometry_labels(ok, ~ok, EdgeWalls.of([[False, True, False]], None, (1, 3))).tolist()
+    [[1, 1, 2]]
+    """
     mode = np.where(ok, WALK, BLOCKED).astype(np.uint8)
-    return component_labels(ok, direction_masks(mode, np.asarray(rock, dtype=bool)))
+    dirs = direction_masks(mode, np.asarray(rock, dtype=bool))
+    if edges is not None:
+        dirs = dirs & edge_masks(edges)
+    return component_labels(ok, dirs)
 
 
 def region_labels(field: MoveField) -> np.ndarray:

@@ -229,11 +229,14 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
               f"or set the ceilings after importing: `cavesim edit {args.out} --apply OPS.jsonl` with the line "
               '{"op": "ceiling", "value": FT} (docs/import-ceilings-pictures.md)', file=sys.stderr)
     doors = int(grid.door.sum()) if grid.door is not None else 0
+    walls = 0 if grid.edges is None else grid.edges.count()
+    edge_doors = 0 if grid.edge_doors is None else grid.edge_doors.count()
     files = [str(p) for p in written.files]
     if args.json:
         print_json({
             "map": files[0], "files": files, "format": written.fmt, "name": grid.name,
             "cols": grid.cols, "rows": grid.rows, "floor": n, "doors": doors,
+            "edge_walls": walls - edge_doors, "edge_doors": edge_doors,
             "lights": len(grid.lights), "points": {k: list(v) for k, v in grid.points.items()},
             "resolution_px_per_ft": imported.resolution, "fine_squares": imported.fine_squares,
             "image": imported.image is not None, "warnings": list(imported.warnings),
@@ -245,8 +248,10 @@ def _summary(imported, written, args, default_ceiling: float | None) -> None:
         })
         return
     print(f"wrote {', '.join(files)}")
+    between = (f"{plural(walls - edge_doors, 'wall')} and {plural(edge_doors, 'closed door')} between squares, "
+               if walls else "")
     print(f"{grid.name}: {grid.cols}x{grid.rows} squares, {n} floor, {plural(doors, 'closed-door square')}, "
-          f"{plural(len(grid.lights), 'light')}; widths measured at {imported.resolution:g} px/ft "
+          f"{between}{plural(len(grid.lights), 'light')}; widths measured at {imported.resolution:g} px/ft "
           f"({plural(imported.fine_squares, 'square')} re-measured finely)")
     for line in size_table(table):
         print(line)

@@ -84,7 +84,7 @@ def trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], p
     if not monsters:
         return None
     # a blind monster (grimlocks, oozes) sees no light: only its senses notice the party
-    views = {m.id: field_of_view(grid.rock, m.at) for m in monsters if lit and not monster_blind(m, base)}
+    views = {m.id: field_of_view(grid.rock, m.at, edges=grid.edges) for m in monsters if lit and not monster_blind(m, base)}
     fixed = [*map_lights(grid), *(gear_light(it, at=m.at) for m in monsters if (it := _monster_light(m, base)))]
     for i, sq in enumerate(squares):
         seen = []
@@ -92,7 +92,7 @@ def trigger(grid: CaveGrid, squares: list[Pos], monsters: list[CombatantSpec], p
             r = _sense_range_ft(m.template, base) // 5
             if m.id in views and views[m.id][sq[1], sq[0]]:
                 seen.append((m, "light"))  # the party's light, seen down the tunnel (RULES §9.3.4)
-            elif distance_squares(m.at, sq) <= r and line_of_effect(grid.rock, [sq], [m.at]):
+            elif distance_squares(m.at, sq) <= r and line_of_effect(grid.rock, [sq], [m.at], edges=grid.edges):
                 seen.append((m, "senses"))
         spotted = _party_notices(grid, sq, party, item, monsters, fixed, base) if party else []
         if seen or spotted:
@@ -134,7 +134,7 @@ def _party_notices(grid: CaveGrid, sq: Pos, party: list[Creature], item: str | N
             continue
         squares = sorted(q for q in block_squares(m.at, b.body.space, b.is_swarm) if 0 <= q[0] < cols and 0 <= q[1] < rows)
         viewers.append(Viewer.from_senses(m.id, "monsters", squares, b.senses, grounded=not b.speed.fly))
-    lg, s = vision(grid.rock, lights, viewers)
+    lg, s = vision(grid.rock, lights, viewers, edges=grid.edges)
     out = []
     for c in party:
         for v in viewers[len(party):]:

@@ -95,11 +95,11 @@ class ChokeResult:
 
 
 def analyse(version: int, width: np.ndarray, ceiling: np.ndarray, difficult: np.ndarray, rock: np.ndarray,
-            min_area: int) -> ChokeResult:
+            min_area: int, edges: tuple[np.ndarray, np.ndarray] | None = None) -> ChokeResult:
     """The chokepoint analysis of a snapshot of the layers (a module function: it runs in the
     worker process)."""
     t = time.perf_counter()
-    grid = CaveGrid.from_arrays(width, ceiling, difficult=difficult, rock=rock)
+    grid = CaveGrid.from_arrays(width, ceiling, difficult=difficult, rock=rock, edges=edges)
     layout = find_chokepoints(grid, min_area=min_area)
     return ChokeResult(version, layout, time.perf_counter() - t)
 
@@ -210,7 +210,8 @@ class Chokepoints:
             due = (now - self._changed_at >= self.quiet) or (now - self._started_at >= self.every)
             if due or self.result is None:
                 d = self.doc
-                args = (d.version, d.width.copy(), d.ceiling.copy(), d.difficult.copy(), d.rock.copy(), self.min_area)
+                args = (d.version, d.width.copy(), d.ceiling.copy(), d.difficult.copy(), d.rock.copy(), self.min_area,
+                        (d.edge_e | d.door_e, d.edge_s | d.door_s))
                 self._job_version = d.version
                 self._started_at = now
                 self.runs += 1

@@ -43,7 +43,8 @@ DEFAULT_FT = 10.0                # width and ceiling given to rock opened by pai
 HISTORY_BYTES = 256 * 1024 * 1024  # the undo/redo stacks hold at most this much (the newest entry always)
 MAX_NAME_CHARS = MAX_STRING_CHARS  # a point name: the longest string the map loader reads
 BOX_LOG = 512                    # changed boxes remembered for incremental views
-CELL = np.dtype([("width", "f8"), ("ceiling", "f8"), ("difficult", "?"), ("rock", "?")])
+# a square's record in a patch: its four layers and the walls on its east and south edges
+CELL = np.dtype([("width", "f8"), ("ceiling", "f8"), ("difficult", "?"), ("rock", "?"), ("edge_e", "?"), ("edge_s", "?")])
 _CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
 
 Pos = tuple[int, int]
@@ -273,6 +274,8 @@ def _cells(doc: "Document", index: np.ndarray) -> np.ndarray:
     out["ceiling"] = doc.ceiling.ravel()[index]
     out["difficult"] = doc.difficult.ravel()[index]
     out["rock"] = doc.rock.ravel()[index]
+    out["edge_e"] = doc.edge_e.ravel()[index]
+    out["edge_s"] = doc.edge_s.ravel()[index]
     return out
 
 
@@ -323,6 +326,47 @@ def plan(doc: "Document", index: np.ndarray, layer: str, value, *, label: str = 
     else:  # difficult: floor squares only
         new["difficult"] = np.where(new["rock"], False, bool(v))
     changed = (old != new) & ~doc.door.ravel()[index]
+    return Patch(index=index[changed], old=old[changed], new=new[changed], label=label)
+
+
+def edge_run(shape: tuple[int, int], a: Pos, b: Pos) -> tuple[str, np.ndarray]:
+    """The edges of the grid line from corner ``a`` to corner ``b`` (``(X, Y)`` grid corners,
+    the same X or the same Y): ``("edge_e", squares)`` for a vertical run (the squares west of
+    it), ``("edge_s", squares)`` for a horizontal one (the squares north of it); edges on the
+    map's border are left out. ValueError for a slanted run.
+
+    >>> edge_run((4, 5), (2, 0), (2, 3))
+    ('edge_e', array([ 1,  6, 11]))
+    >>> edge_run((4, 5), (0, 1), (2, 1))
+    ('edge_s', array([0, 1]))
+    """
+    (x0, y0), (x1, y1) = a, b
+    rows, cols = shape
+    if x0 == x1:
+        lo, hi = sorted((y0, y1))
+        if not 1 <= x0 < cols:
+            return "edge_e", np.zeros(0, dtype=np.int64)
+        rr = np.arange(max(0, lo), min(rows, hi))
+        return "edge_e", (rr * cols + (x0 - 1)).astype(np.int64)
+    if y0 == y1:
+        lo, hi = sorted((x0, x1))
+        if not 1 <= y0 < rows:
+            return "edge_s", np.zeros(0, dtype=np.int64)
+        cc = np.arange(max(0, lo), min(cols, hi))
+        return "edge_s", ((y0 - 1) * cols + cc).astype(np.int64)
+    raise ValueError(f"a wall between squares runs along one grid line: from {a} to {b} is slanted")
+
+
+def plan_edges(doc: "Document", a: Pos, b: Pos, value: bool, *, label: str = "") -> Patch:
+    """The patch that walls (``value`` True) or opens the edges along the grid line from corner
+    ``a`` to corner ``b`` (docs/rules.md §6.8; :func:`edge_run`). A closed door on an edge
+    (an imported map's) stays as it is."""
+    layer, index = edge_run(doc.shape, a, b)
+    old = _cells(doc, index)
+    new = old.copy()
+    new[layer] = bool(value)
+    doors = doc.door_e if layer == "edge_e" else doc.door_s
+    changed = (old != new) & ~doors.ravel()[index]
     return Patch(index=index[changed], old=old[changed], new=new[changed], label=label)
 
 
@@ -415,7 +459,7 @@ class Document:
     def __init__(self, width, ceiling, difficult, rock, *, points: Mapping[str, Pos] | None = None,
                  name: str = "", description: str = "", units: str = "ft", source: str = "",
                  legend: Mapping[str, Terrain] | None = None, glyphs=None,
-                 door=None, lights=(), image=None,
+                 door=None, lights=(), image=None, edges=None, edge_doors=None,
                  default_ft: tuple[float, float] = (DEFAULT_FT, DEFAULT_FT), history_bytes: int = HISTORY_BYTES):
         self.width = np.array(width, dtype=np.float64, order="C")
         self.ceiling = np.array(ceiling, dtype=np.float64, order="C")
@@ -425,6 +469,15 @@ class Document:
         self.door = np.zeros(self.width.shape, bool) if door is None else np.array(door, dtype=bool)
         self.door.flags.writeable = False
         self.rock |= (self.width <= 0) | (self.ceiling <= 0) | self.door
+        # walls between squares (docs/rules.md §6.8): painted with the edge tool; closed doors on
+        # edges are kept as they came (walled while closed), like the door squares
+        shape = self.width.shape
+        self.edge_e, self.edge_s = (np.zeros(shape, bool), np.zeros(shape, bool)) if edges is None else (
+            np.array(edges.east, dtype=bool, order="C"), np.array(edges.south, dtype=bool, order="C"))
+        self.door_e, self.door_s = (np.zeros(shape, bool), np.zeros(shape, bool)) if edge_doors is None else (
+            np.array(edge_doors.east, dtype=bool), np.array(edge_doors.south, dtype=bool))
+        self.door_e.flags.writeable = False
+        self.door_s.flags.writeable = False
         self.width[self.rock] = 0.0
         self.ceiling[self.rock] = 0.0
         self.difficult &= ~self.rock
@@ -448,7 +501,8 @@ class Document:
     def from_grid(cls, grid: CaveGrid, **kw) -> "Document":
         return cls(grid.width_ft, grid.height_ft, grid.difficult, grid.rock, points=grid.points, name=grid.name,
                    description=grid.description, units=grid.units, source=grid.source, legend=grid.legend,
-                   glyphs=grid.glyphs, door=grid.door, lights=grid.lights, image=grid.image, **kw)
+                   glyphs=grid.glyphs, door=grid.door, lights=grid.lights, image=grid.image, edges=grid.edges,
+                   edge_doors=grid.edge_doors, **kw)
 
     @classmethod
     def blank(cls, cols: int, rows: int, *, units: str = "ft", name: str = "New cave", **kw) -> "Document":
@@ -462,7 +516,8 @@ class Document:
         return CaveGrid.from_arrays(self.width, self.ceiling, difficult=self.difficult, rock=self.rock,
                                     name=self.name, points=self.points, description=self.description,
                                     source=self.source, units=self.units, legend=self.legend,
-                                    door=self.door, lights=self.lights, image=self.image)
+                                    door=self.door, lights=self.lights, image=self.image,
+                                    edges=(self.edge_e, self.edge_s), edge_doors=(self.door_e, self.door_s))
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -509,6 +564,8 @@ class Document:
             self.ceiling.ravel()[idx] = cells["ceiling"]
             self.difficult.ravel()[idx] = cells["difficult"]
             self.rock.ravel()[idx] = cells["rock"]
+            self.edge_e.ravel()[idx] = cells["edge_e"]
+            self.edge_s.ravel()[idx] = cells["edge_s"]
         pts = patch.points_new if forward else patch.points_old
         if pts is not None:
             self.points = dict(pts)

@@ -41,6 +41,7 @@ from sim.editor.model import (
     circle_squares,
     fill_squares,
     plan,
+    plan_edges,
     plan_points,
     rect_squares,
     stamp,
@@ -54,7 +55,7 @@ MAX_LINES = 2 * MAX_OPS              # lines in one file (operations, comments a
 MAX_LINE_CHARS = 4_000_000           # characters in one line (a stroke of MAX_STROKE points fits)
 MAX_DIGITS = 15                      # digits of a whole number in an operation (1e15 is beyond any map)
 MAX_STROKE = 100_000                 # points in one paint stroke
-OP_NAMES = ("paint", "erase", "fill", "line", "rect", "circle", "ceiling", "undo", "redo", "point")
+OP_NAMES = ("paint", "erase", "fill", "line", "rect", "circle", "ceiling", "edge", "undo", "redo", "point")
 Pos = tuple[int, int]
 
 
@@ -138,7 +139,17 @@ class Ceiling:
     at: Pos | None = None
 
 
-Op = Paint | Fill | Line | Rect | Circle | Ceiling | Undo | Redo | PointOp
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """Wall (``value`` true) or open the edges between squares along one grid line, from grid
+    corner ``start`` to grid corner ``end`` (``[X, Y]``: corner (X, Y) is the top-left corner of
+    square (X, Y); the two share X or Y), docs/rules.md §6.8."""
+    start: Pos
+    end: Pos
+    value: bool = True
+
+
+Op = Paint | Fill | Line | Rect | Circle | Ceiling | Edge | Undo | Redo | PointOp
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +230,7 @@ _KEYS = {
     "rect": {"layer", "value", "from", "to", "filled"},
     "circle": {"layer", "value", "from", "to", "filled"},
     "ceiling": {"value", "from", "to", "at"},
+    "edge": {"from", "to", "value"},
     "undo": set(),
     "redo": set(),
     "point": {"name", "at", "rename", "delete"},
@@ -265,6 +277,15 @@ def parse_op(d: Any) -> Op:
         return (Rect if name == "rect" else Circle)(layer, value, a, b, _flag(d, "filled", True))
     if name == "ceiling":
         return _ceiling_op(d)
+    if name == "edge":
+        for k in ("from", "to"):
+            if k not in d:
+                raise ValueError(f"edge: missing {k!r} ([X, Y], a grid corner)")
+        a, b = _pos(d["from"], "from"), _pos(d["to"], "to")
+        if a[0] != b[0] and a[1] != b[1]:
+            raise ValueError(f"edge: a wall between squares runs along one grid line; from {list(a)} to {list(b)} "
+                             "is slanted (give the same X or the same Y)")
+        return Edge(a, b, _flag(d, "value", True))
     if name == "undo":
         return Undo()
     if name == "redo":
@@ -332,6 +353,8 @@ def to_json(op: Op) -> dict:
         if op.at is not None:
             d["at"] = list(op.at)
         return d
+    if isinstance(op, Edge):
+        return {"op": "edge", "from": list(op.start), "to": list(op.end), "value": op.value}
     if isinstance(op, Undo):
         return {"op": "undo"}
     if isinstance(op, Redo):
@@ -398,6 +421,14 @@ def run(doc: Document, op: Op) -> Done | Refused:
         return _point(doc, op)
     if isinstance(op, Ceiling):
         return _ceiling(doc, op)
+    if isinstance(op, Edge):
+        for at in (op.start, op.end):
+            if not (0 <= at[0] <= doc.cols and 0 <= at[1] <= doc.rows):
+                return Refused(f"edge: corner ({at[0]}, {at[1]}) is off the map (corners 0-{doc.cols} by 0-{doc.rows})")
+        label = f"{'wall' if op.value else 'open'} edges"
+        patch = plan_edges(doc, op.start, op.end, op.value, label=label)
+        doc.apply(patch)
+        return Done(int(patch.index.size), label)
     name = type(op).__name__.lower()
     ends = op.at if isinstance(op, Paint) else ((op.at,) if isinstance(op, Fill) else (op.start, op.end))
     for at in ends:

@@ -123,7 +123,7 @@ def save(doc: Document, out: str | Path, *, fmt: str = "keep", comment: str = ""
     comment = comment or _comment(doc.source)      # read before anything is replaced
     grid = doc.to_grid()
     if form == "legend" and fmt == "keep":   # an explicit --format legend is refused by the writer instead
-        if legend_grid(grid) is None or (doc.door is not None and doc.door.any()):
+        if legend_grid(grid) is None or (doc.door is not None and doc.door.any()) or grid.edges is not None:
             form = "layers"
     # back up what will be replaced
     npz = out.with_suffix(".npz")
@@ -223,6 +223,8 @@ class Autosave:
     difficult: np.ndarray
     rock: np.ndarray
     points: dict
+    edge_e: np.ndarray                  # walls between squares (east and south edges)
+    edge_s: np.ndarray
 
     def when(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
@@ -234,6 +236,7 @@ def write_autosave(doc: Document, map_path: str | Path, *, now: float | None = N
     meta = {"points": {k: list(v) for k, v in doc.points.items()}, "saved_at": time.time() if now is None else now,
             "units": doc.units, "shape": list(doc.shape)}
     arrays = {"width_ft": doc.width, "height_ft": doc.ceiling, "difficult": doc.difficult, "rock": doc.rock,
+              "edge_e": doc.edge_e, "edge_s": doc.edge_s,
               "meta": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)}
     with atomic_path(dest, durable=True) as tmp:
         save_npz(tmp, arrays)
@@ -249,11 +252,13 @@ def find_autosave(map_path: str | Path, shape: tuple[int, int]) -> Autosave | No
         with np.load(src, allow_pickle=False) as z:
             meta = json.loads(bytes(z["meta"]).decode("utf-8"))
             arrays = [np.array(z[k]) for k in ("width_ft", "height_ft", "difficult", "rock")]
+            arrays += [np.array(z[k]) if k in z.files else np.zeros(shape, bool) for k in ("edge_e", "edge_s")]
         if any(a.shape != tuple(shape) for a in arrays):
             return None
         points = {str(k): (int(v[0]), int(v[1])) for k, v in meta.get("points", {}).items()}
         return Autosave(src, float(meta.get("saved_at", src.stat().st_mtime)), arrays[0].astype(np.float64),
-                        arrays[1].astype(np.float64), arrays[2].astype(bool), arrays[3].astype(bool), points)
+                        arrays[1].astype(np.float64), arrays[2].astype(bool), arrays[3].astype(bool), points,
+                        arrays[4].astype(bool), arrays[5].astype(bool))
     except (OSError, ValueError, KeyError, TypeError, EOFError):
         return None
 
@@ -263,9 +268,11 @@ def restore_patch(doc: Document, auto: Autosave) -> Patch:
     new = np.empty(doc.width.size, dtype=CELL)
     new["width"], new["ceiling"] = auto.width.ravel(), auto.ceiling.ravel()
     new["difficult"], new["rock"] = auto.difficult.ravel(), auto.rock.ravel()
+    new["edge_e"], new["edge_s"] = auto.edge_e.ravel(), auto.edge_s.ravel()
     old = np.empty(doc.width.size, dtype=CELL)
     old["width"], old["ceiling"] = doc.width.ravel(), doc.ceiling.ravel()
     old["difficult"], old["rock"] = doc.difficult.ravel(), doc.rock.ravel()
+    old["edge_e"], old["edge_s"] = doc.edge_e.ravel(), doc.edge_s.ravel()
     idx = np.flatnonzero(old != new)
     pts = plan_points(doc, auto.points)
     return Patch(index=idx, old=old[idx], new=new[idx], label="restore the autosave",

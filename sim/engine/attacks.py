@@ -102,8 +102,10 @@ def threatens(w: World, c: Creature) -> frozenset[tuple[int, int]] | set[tuple[i
     key = (tuple(c.squares), reach, reach_weapon, adjacent_too)  # the same footprint and reach, the same squares
     out = w.cache.threats.get(key)
     if out is None:
-        out = w.cache.threats.put(key, frozenset(threatened(c.squares, reach, reach_weapon=reach_weapon,
-                                                            adjacent_too=adjacent_too)))
+        sq = threatened(c.squares, reach, reach_weapon=reach_weapon, adjacent_too=adjacent_too)
+        if w.grid.edges is not None:   # no reach across a wall between squares (docs/rules.md §6.8)
+            sq = {q for q in sq if line_of_effect(w.grid.rock, c.squares, [q], edges=w.grid.edges)}
+        out = w.cache.threats.put(key, frozenset(sq))
     return out
 
 
@@ -279,7 +281,7 @@ def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name:
             return f"{name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments"
         if increments > 1:
             mods["range"] = _mod("attack", "range_increment") * (increments - 1)
-        if not line_of_effect(w.grid.rock, attacker.squares, squares):
+        if not line_of_effect(w.grid.rock, attacker.squares, squares, edges=w.grid.edges):
             return f"no line of effect to {name}"
         return None
     reach = int(attack.reach_ft or attacker.reach_ft())
@@ -290,6 +292,9 @@ def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name:
         return f"{name} is {dist} ft away, beyond reach ({reach} ft)"
     elif attack.weapon is not None and attack.weapon.reach and not attack.weapon.reach_adjacent and dist <= 5:
         return f"{attack.name} is a reach weapon: it cannot hit an adjacent foe"
+    elif w.grid.edges is not None and not shared and not line_of_effect(w.grid.rock, attacker.squares, squares,
+                                                                         edges=w.grid.edges):
+        return f"a wall stands between {attacker.name} and {name}"
     return None
 
 
@@ -431,7 +436,7 @@ def _has_cover(w: World, attacker: Creature, target: Creature, ranged: bool) -> 
     key = (tuple(attacker.squares), tuple(target.squares), frozenset(creatures) if creatures else None)
     hit = w.cache.cover.get(key)  # rock is fixed: the same squares, the same answer
     if hit is None:
-        hit = w.cache.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures))
+        hit = w.cache.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures, edges=w.grid.edges))
     return hit
 
 

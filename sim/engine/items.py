@@ -148,7 +148,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     increments = max(1, -(-dist // sw.range_ft))
     if increments > THROWN_MAX_INCREMENTS:
         return Impossible(f"out of range ({dist} ft; {sw.range_ft}-ft increments, 5 at most)")
-    if not line_of_effect(w.grid.rock, c.squares, aim_squares):
+    if not line_of_effect(w.grid.rock, c.squares, aim_squares, edges=w.grid.edges):
         return Impossible("no line of effect")
     cat = attacks.standing_category(w, c)
     eff = effects(cat)

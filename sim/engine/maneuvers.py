@@ -26,6 +26,7 @@ from sim.rules.sizes import at_most_one_larger
 from sim.rules.statblocks import race_table
 from sim.rules.weapons import combat_modifier
 from sim.terrain.movement.field import BLOCKED
+from sim.terrain.movement.kernel import DIRS
 
 
 def _stability(c: Creature) -> int:
@@ -177,6 +178,8 @@ def do_bull_rush(w: World, c: Creature, t: Turn, a: BullRush):
         nxt = (target.pos[0] + dx, target.pos[1] + dy)
         if (dx, dy) == (0, 0) or not can_stand(w, target, nxt):
             break
+        if w.grid.edges is not None and not (w.field(target).dirs[target.pos[1], target.pos[0]] >> DIRS.index((dy, dx))) & 1:
+            break   # no push across a wall between squares (docs/rules.md §6.8)
         w.place(target, nxt, trail_step=True)
         cat = Category(int(w.field(target).category[nxt[1], nxt[0]])).name
         path.append({"at": list(nxt), "category": cat, "kind": "pushed", "feet": 5})

@@ -35,6 +35,7 @@ from sim.engine.swarms import shape_event
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
 from sim.rules.weapons import combat_modifier
+from sim.terrain.edges import segment_clear
 from sim.terrain.geometry import (
     distance_squares,
     distance_squares_grid,
@@ -537,6 +538,8 @@ def charge_square(w: World, c: Creature, target: Creature, att) -> Pos | Impossi
     # the line from start to end must be clear: open, not constricted, not difficult, no creatures
     x0, y0 = c.pos[0] + 0.5, c.pos[1] + 0.5
     x1, y1 = p[0] + 0.5, p[1] + 0.5
+    if not segment_clear(w.grid.edges, (x0, y0), (x1, y1)):
+        return Impossible("a wall between squares crosses the charge lane (docs/rules.md §6.8)")
     for (x, y) in squares_on_segment((x0, y0), (x1, y1)):
         if (x, y) == c.pos:
             continue

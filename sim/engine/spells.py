@@ -31,6 +31,7 @@ from sim.engine.world import World
 from sim.rules.categories import Category
 from sim.rules.dice import Dice
 from sim.rules.weapons import combat_modifier
+from sim.terrain.edges import segment_clear
 from sim.terrain.geometry import (
     burst,
     center,
@@ -128,7 +129,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
             return Impossible("choose a living target")
         if footprint_distance_ft(c.squares, target.squares) > reach:
             return Impossible(f"{target.name} is out of range ({reach} ft)")
-        if not line_of_effect(w.grid.rock, c.squares, target.squares):
+        if not line_of_effect(w.grid.rock, c.squares, target.squares, edges=w.grid.edges):
             return Impossible(f"no line of effect to {target.name}")
         if spell == "magic-missile" and target is not c and w.perception(c, target) < SEES:
             return Impossible(f"{c.name} cannot see {target.name}: magic missile needs sight of its target (RULES §8)")
@@ -161,7 +162,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
         if 5 * distance_squares((0, 0), (a_, b_)) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
-        if spell != "sleep" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
+        if spell != "sleep" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at), edges=w.grid.edges):
             return Impossible(f"no line of effect to the point {tuple(a.at)}")
         area = burst_area(w, a.at, int(data["radius_ft"]))
         if spell == "web" and not zones.anchored(w.grid.rock, area):
@@ -176,7 +177,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if origin not in origins:
             return Impossible(f"a cone towards {tuple(a.direction)} starts at a corner of the caster's space facing "
                               f"it: {' or '.join(map(str, origins))}")
-        return cone(origin, a.direction, int(data["length_ft"]), w.grid.rock)
+        return cone(origin, a.direction, int(data["length_ft"]), w.grid.rock, edges=w.grid.edges)
     if spell == "bless":
         return burst_area(w, caster_corner(c), int(data["radius_ft"]))
     if spell == "grease":
@@ -193,15 +194,15 @@ def burst_area(w: World, point, radius_ft: int) -> list[tuple[int, int]]:
     if hit is None:
         hit = w.cache.bursts.put(key, tuple(
             q for q in burst(point, radius_ft, w.grid.shape)
-            if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q})))
+            if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q}, edges=w.grid.edges)))
     return list(hit)
 
 
 def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[int, int]]:
     """A line spell's squares (RULES §8 [PD]): the ray from the centre of the caster's space through
     the centre of the square ``toward``, every square whose interior it crosses outside the
-    caster's space, within ``length_ft`` of that space (5-10-5), up to the first rock square or the
-    map's edge (a line stops at rock; a 3.5 lightning bolt does not bounce)."""
+    caster's space, within ``length_ft`` of that space (5-10-5), up to the first rock square, wall
+    between squares or the map's edge (a line stops at rock; a 3.5 lightning bolt does not bounce)."""
     rows, cols = w.grid.rock.shape
     (cx, cy), (tx, ty) = center(c.squares), (toward[0] + 0.5, toward[1] + 0.5)
     dist = math.hypot(tx - cx, ty - cy)
@@ -215,6 +216,8 @@ def line_squares(w: World, c: Creature, toward, length_ft: int) -> list[tuple[in
         x, y = q
         if not (0 <= x < cols and 0 <= y < rows) or w.grid.rock[y, x]:
             break
+        if w.grid.edges is not None and not segment_clear(w.grid.edges, (cx, cy), (x + 0.5, y + 0.5)):
+            break   # a wall between squares stops it too (docs/rules.md §6.8)
         if footprint_distance_ft(c.squares, [q]) > length_ft:
             break
         out.append(q)
@@ -239,7 +242,7 @@ def _plan_square(w: World, c: Creature, data: dict, a: Cast, reach: int):
         return Impossible(f"the square {(x0, y0)} starts no open 10-ft square (rock or off the map)")
     if footprint_distance_ft(c.squares, squares) > reach:
         return Impossible(f"the square {(x0, y0)} is out of range ({reach} ft)")
-    if not line_of_effect(w.grid.rock, c.squares, squares):
+    if not line_of_effect(w.grid.rock, c.squares, squares, edges=w.grid.edges):
         return Impossible(f"no line of effect to the square {(x0, y0)}")
     return squares
 
@@ -305,7 +308,7 @@ def cone_origins(c: Creature, direction) -> list[tuple[int, int]]:
 def cone_squares(w, c: Creature, direction, origin=None) -> list[tuple[int, int]]:
     """Burning hands' 15-ft cone from ``origin`` (one of :func:`cone_origins`, the first by default)."""
     origin = cone_origins(c, direction)[0] if origin is None else origin
-    return cone(origin, direction, int(spell_data()["burning-hands"]["length_ft"]), w.grid.rock)
+    return cone(origin, direction, int(spell_data()["burning-hands"]["length_ft"]), w.grid.rock, edges=w.grid.edges)
 
 
 def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: int = 1) -> None:

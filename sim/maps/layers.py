@@ -27,6 +27,10 @@ _LIGHT_KEYS = {"at", "name", "source", "bright_ft", "shadowy_ft"}
 MAX_LIGHT_FT = 1000  # the largest radius a [[light]] may give (feet)
 IMAGE_SUFFIXES = (".png", ".webp", ".jpg", ".jpeg")   # kept as imported (PNG, WebP, JPEG)
 MAX_LAYER_BYTES = 512 * 1024 * 1024   # one decompressed .npz layer
+# the edge layers (docs/rules.md §6.8): bool [row, col], walls east and south of each square, and
+# the closed doors standing on those edges (walled while closed); each optional
+EDGE_LAYERS = {"edge_e": "a wall on the east edge", "edge_s": "a wall on the south edge",
+               "edge_door_e": "a closed door on the east edge", "edge_door_s": "a closed door on the south edge"}
 
 
 def number(value: Any) -> float | None:
@@ -43,6 +47,9 @@ def number(value: Any) -> float | None:
 
 
 def load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Limits, bad):
+    """The ``.npz`` layers ``ref`` names (relative to the map file), checked: ``(width, height,
+    difficult, rock, door, edges)`` with ``edges`` the keywords :meth:`CaveGrid.from_arrays`
+    takes for the edge layers (:data:`EDGE_LAYERS`), or None after reporting the problem."""
     if not isinstance(ref, str):
         bad(line, "[map] layers", f"must be the path of a .npz file, got {shorten(ref)}")
         return None
@@ -61,7 +68,7 @@ def load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Limi
                 "layers need width_ft and height_ft")
             return None
     shape = arrays["width_ft"].shape
-    for key in ("width_ft", "height_ft", "difficult", "door"):
+    for key in ("width_ft", "height_ft", "difficult", "door", *EDGE_LAYERS):
         if key not in arrays:
             continue
         a = arrays[key]
@@ -71,7 +78,11 @@ def load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Limi
         if key == "door" and a.dtype != np.bool_:
             bad(line, f"[map] layers ({npz}) {key}", f"must be a bool array (true = a closed door), got dtype {a.dtype}")
             return None
-        if key not in ("difficult", "door") and not (np.issubdtype(a.dtype, np.integer)
+        if key in EDGE_LAYERS and a.dtype != np.bool_:
+            bad(line, f"[map] layers ({npz}) {key}", f"must be a bool array (true = {EDGE_LAYERS[key]}), "
+                f"got dtype {a.dtype}")
+            return None
+        if key not in ("difficult", "door", *EDGE_LAYERS) and not (np.issubdtype(a.dtype, np.integer)
                                                      or np.issubdtype(a.dtype, np.floating)):
             bad(line, f"[map] layers ({npz}) {key}", f"must be real numbers (float or int), got dtype {a.dtype}")
             return None
@@ -124,7 +135,9 @@ def load_layers(path: Path, ref: Any, units: str, line: int | None, limits: Limi
     door = arrays.get("door")
     if door is not None:
         rock = rock | door
-    return (w, h, d, rock, door)
+    edges = {"edges": (arrays.get("edge_e"), arrays.get("edge_s")),
+             "edge_doors": (arrays.get("edge_door_e"), arrays.get("edge_door_s"))}
+    return (w, h, d, rock, door, edges)
 
 
 _LAYER_DTYPES = "biuf"  # bool, signed and unsigned integers, floats: nothing else is read

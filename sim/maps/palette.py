@@ -42,6 +42,8 @@ FLOOR_LOW: RGB = (62, 52, 46)        # ceiling at 2 ft or less
 FLOOR_HIGH: RGB = (182, 164, 134)    # ceiling at 16 ft or more
 RUBBLE: RGB = (96, 84, 72)
 GRID_LINE: RGB = (0, 0, 0)
+EDGE_WALL: RGB = (34, 30, 28)        # a wall between squares (docs/rules.md §6.8), drawn on the grid line
+EDGE_DOOR: RGB = (150, 96, 40)       # a closed door on an edge (the closed-door squares' brown)
 
 # Effects.
 FIRE: tuple[RGB, ...] = ((255, 236, 140), (255, 180, 60), (240, 100, 30), (160, 40, 20))

@@ -154,10 +154,11 @@ def parse_map(data: dict[str, Any], text: str, path: Path, *, limits: Limits = L
     if problems:
         raise DataError.collect(problems)
     assert grid_arrays is not None
-    w, h, d, rock, door = grid_arrays
+    w, h, d, rock, door, edges = grid_arrays
     return CaveGrid.from_arrays(
         w, h, difficult=d, rock=rock, name=name, points=points, description=description,
         source=str(path), units=units, glyphs=glyph_idx, legend=legend, door=door, lights=lights, image=image,
+        **edges,
     )
 
 
@@ -252,7 +253,7 @@ def _parse_ascii(path, data, m, units, lines, limits, bad):
     height = np.array([legend[g].height for g in glyphs])[idx]
     diff = np.array([legend[g].difficult for g in glyphs])[idx]
     rock = np.array([legend[g].rock for g in glyphs])[idx]
-    return legend, (width, height, diff, rock, None), idx
+    return legend, (width, height, diff, rock, None, {}), idx
 
 
 def _parse_points(raw: Any, lines: TomlLines, grid_arrays, bad) -> dict[str, tuple[int, int]]:

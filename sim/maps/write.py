@@ -213,7 +213,9 @@ def layers_map_toml(grid: CaveGrid, *, layers: str, comment: str = "", image: st
 
 def layers_arrays(grid: CaveGrid) -> dict[str, np.ndarray]:
     """The exact arrays of the ``.npz`` layers format: float ``width_ft``, ``height_ft`` (0 on
-    rock), bool ``difficult``, and bool ``door`` when the map has a closed door."""
+    rock), bool ``difficult``, bool ``door`` when the map has a closed door, and the edge layers
+    (``edge_e``, ``edge_s``, ``edge_door_e``, ``edge_door_s``, docs/rules.md §6.8) when it has
+    walls or closed doors between squares."""
     conv = metres_layer if grid.units == "m" else (lambda a: np.asarray(a, dtype=np.float64))
     out = {
         "width_ft": conv(grid.width_ft),    # in the map's units, as the loader reads them
@@ -222,6 +224,10 @@ def layers_arrays(grid: CaveGrid) -> dict[str, np.ndarray]:
     }
     if grid.door is not None and grid.door.any():
         out["door"] = np.asarray(grid.door, dtype=bool)
+    for names, layer in ((("edge_e", "edge_s"), grid.edges), (("edge_door_e", "edge_door_s"), grid.edge_doors)):
+        if layer is not None:
+            out[names[0]] = np.asarray(layer.east, dtype=bool)
+            out[names[1]] = np.asarray(layer.south, dtype=bool)
     return out
 
 
@@ -231,8 +237,8 @@ def write_map(grid: CaveGrid, out: str | Path, *, fmt: str = "auto", comment: st
 
     ``fmt``: ``"legend"`` (refused with a message when the grid has more classes than glyphs),
     ``"layers"``, or ``"auto"`` (a legend when the map is at most :data:`ASCII_AUTO_MAX` squares a
-    side and its classes fit, else layers). A map with closed doors is always written as layers
-    (the legend has no door glyph). ``image``: the floor picture's encoded bytes, written as
+    side and its classes fit, else layers). A map with closed doors or walls between squares is
+    always written as layers (the legend has no door glyph and no edges). ``image``: the floor picture's encoded bytes, written as
     ``out`` with ``image_suffix``; without it, the grid's own ``image`` is copied beside ``out``
     when it lives elsewhere. Any file already written is removed again if a later one fails.
     A metric grid (``units = "m"``) is written in metres. ``durable``: fsync each file before
@@ -240,11 +246,13 @@ def write_map(grid: CaveGrid, out: str | Path, *, fmt: str = "auto", comment: st
     out = Path(out)
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
-    doors = grid.door is not None and bool(grid.door.any())
+    door_squares = grid.door is not None and bool(grid.door.any())
+    doors = door_squares or grid.edges is not None
     written, form = grid, "layers"
     if fmt != "layers":
         if doors and fmt == "legend":
-            raise DataError(f"{out}: a map with closed doors is written with numeric layers (.npz), not a legend")
+            what = "closed doors" if door_squares else "walls between squares"
+            raise DataError(f"{out}: a map with {what} is written with numeric layers (.npz), not a legend")
         small = grid.cols <= ASCII_AUTO_MAX and grid.rows <= ASCII_AUTO_MAX
         lg = legend_grid(grid) if not doors and (fmt == "legend" or small) else None
         if lg is None and fmt == "legend":

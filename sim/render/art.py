@@ -442,5 +442,30 @@ def paint_floor(grid: CaveGrid, ts: int, *, art: str = "image") -> np.ndarray:
     if art == "image":
         pic = picture_floor(grid, ts)
         if pic is not None:
-            return pic
-    return paint_cave(grid, ts)
+            return paint_edges(pic, grid, ts)
+    return paint_edges(paint_cave(grid, ts), grid, ts)
+
+
+def paint_edges(img: np.ndarray, grid: CaveGrid, ts: int) -> np.ndarray:
+    """Walls between squares (docs/rules.md §6.8) drawn into ``img`` (RGB, ``ts`` pixels a
+    square) as thick lines on their grid lines, closed doors on edges in door brown; ``img``
+    unchanged when the map has none."""
+    if grid.edges is None:
+        return img
+    out = np.array(img, copy=True)
+    t = max(2, ts // 5)
+    lo, hi = t // 2, t - t // 2
+    doors = grid.edge_doors
+    for east in (True, False):
+        mask = grid.edges.east if east else grid.edges.south
+        door = None if doors is None else (doors.east if east else doors.south)
+        for r, c in zip(*np.nonzero(mask)):
+            if east:
+                x0, x1 = (c + 1) * ts - lo, (c + 1) * ts + hi
+                y0, y1 = r * ts - lo, (r + 1) * ts + hi
+            else:
+                x0, x1 = c * ts - lo, (c + 1) * ts + hi
+                y0, y1 = (r + 1) * ts - lo, (r + 1) * ts + hi
+            is_door = door is not None and door[r, c]
+            out[max(0, y0):y1, max(0, x0):x1] = palette.EDGE_DOOR if is_door else palette.EDGE_WALL
+    return out

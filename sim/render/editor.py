@@ -9,6 +9,8 @@ under the cursor.
 
 Keys and mouse (the README lists them): W width, C ceiling, D difficult, K rock (the active
 layer); B brush, E eraser, L line, R rectangle, O circle, F fill, I eyedropper, P points;
+X walls between squares (docs/rules.md §6.8: drag along a grid line to wall its edges,
+Shift-drag to open them again);
 [ ] brush size 1-9, S square/round; V or Enter type a value (flags: V toggles), , . step through
 the palette (or click it); 1-9 category overlay for Fine..Colossal, 0 off; G chokepoints; T the
 map's picture under the squares at 0, 35, 70 or 100% opacity;
@@ -46,7 +48,8 @@ from sim.render.text import Text
 
 LIVE_CHOKE_SQUARES = 512 * 512   # larger maps start with the live chokepoints off (G turns them on)
 TOOL_KEYS = {pygame.K_b: "brush", pygame.K_e: "eraser", pygame.K_l: "line", pygame.K_r: "rect",
-             pygame.K_o: "circle", pygame.K_f: "fill", pygame.K_i: "pick", pygame.K_p: "point"}
+             pygame.K_o: "circle", pygame.K_f: "fill", pygame.K_i: "pick", pygame.K_p: "point",
+             pygame.K_x: "edge"}
 LAYER_KEYS = {pygame.K_w: "width", pygame.K_c: "ceiling", pygame.K_d: "difficult", pygame.K_k: "rock"}
 
 
@@ -107,6 +110,13 @@ class EditorView:
     def fit(self) -> None:
         self.camera.fit(cols=self.doc.cols, rows=self.doc.rows, margin=0.5)
         self.drawing.forget_view()
+
+    def corner_at(self, pos) -> tuple[int, int] | None:
+        """The grid corner nearest the screen point ``pos`` (the edge tool), or None off the view."""
+        if not self.r_view.collidepoint(pos):
+            return None
+        x, y = self.camera.to_world(*pos)
+        return (min(max(int(round(x)), 0), self.doc.cols), min(max(int(round(y)), 0), self.doc.rows))
 
     def square_at(self, pos) -> tuple[int, int] | None:
         if not self.r_view.collidepoint(pos):
@@ -402,6 +412,12 @@ class EditorView:
         if button == 2 or (button == 1 and space):
             self.pan = (pos, pos)
             return
+        if button == 1 and self.tool == "edge":
+            corner = self.corner_at(pos)
+            if corner is not None:
+                self.gesture = {"tool": "edge", "start": corner, "end": corner,
+                                "value": not mods & pygame.KMOD_SHIFT}
+            return
         sq = self.square_at(pos)
         if sq is None:
             return
@@ -453,6 +469,12 @@ class EditorView:
         sq = self.square_at(pos)
         self.hover = sq
         g = self.gesture
+        if g is not None and g["tool"] == "edge":
+            corner = self.corner_at(pos)
+            if corner is not None:   # along the grid line the drag mostly follows
+                (x0, y0), (x1, y1) = g["start"], corner
+                g["end"] = (x1, y0) if abs(x1 - x0) >= abs(y1 - y0) else (x0, y1)
+            return
         if g is None or sq is None:
             return
         if g["tool"] in ("brush", "eraser"):
@@ -485,6 +507,8 @@ class EditorView:
             else:
                 op = O.Circle(layer, value, g["start"], g["end"], filled=not g["outline"])
             self.do(op)
+        elif t == "edge" and g["end"] != g["start"]:
+            self.do(O.Edge(g["start"], g["end"], g["value"]))
         elif t == "move" and g["end"] != self.doc.points.get(g["name"]):
             self.do(O.PointOp(g["name"], at=g["end"]))
 

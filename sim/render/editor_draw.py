@@ -22,12 +22,13 @@ from sim.render.camera import Camera
 from sim.render.hud import SIZE_NAMES, panel_box
 from sim.render.text import Text
 
-TOOLS = ("brush", "eraser", "line", "rect", "circle", "fill", "pick", "point")
+TOOLS = ("brush", "eraser", "line", "rect", "circle", "fill", "pick", "point", "edge")
 PANEL_W = 290
 STATUS_H = 28
 TOOL_WORDS = {"brush": "Brush (B)", "eraser": "Eraser = rock (E)", "line": "Line (L, or Shift-drag)",
               "rect": "Rectangle (R)", "circle": "Circle (O, or Ctrl-Shift-drag)", "fill": "Fill same value (F)",
-              "pick": "Eyedropper (I, right click)", "point": "Named points (P)"}
+              "pick": "Eyedropper (I, right click)", "point": "Named points (P)",
+              "edge": "Walls between squares (X)"}
 LAYER_WORDS = {"width": "Width (W)", "ceiling": "Ceiling (C)", "difficult": "Difficult ground (D)", "rock": "Rock (K)"}
 WIDTH_LOW: palette.RGB = (40, 58, 74)        # the width ramp: narrow (dark blue-grey) to wide (pale)
 WIDTH_HIGH: palette.RGB = (150, 196, 214)
@@ -43,6 +44,7 @@ HELP_LINES = (
     "Shift-drag line · Ctrl-Shift-drag circle · right click / Alt-click: eyedropper",
     "Shift: outline (rect, circle), every square of the value (fill)",
     "Points: click place · drag move · N rename · Delete remove",
+    "X walls between squares: drag along a grid line · Shift-drag opens them",
     "1-9 categories for Fine..Colossal · 0 off · G chokepoints · T picture 0/35/70/100%",
     "Ctrl-Z undo · Ctrl-Y / Ctrl-Shift-Z redo · Ctrl-S save",
     "middle drag or Space-drag pan · wheel zoom · Home fit · H help · Esc quit",
@@ -212,6 +214,7 @@ class EditorDrawing:
         self._draw_map(surf)
         if self.view.show_chokes:
             self._draw_chokes(surf)
+        self._draw_edges(surf)
         self._draw_points(surf)
         self._draw_preview(surf)
         surf.set_clip(clip)
@@ -328,6 +331,25 @@ class EditorDrawing:
             pygame.draw.circle(surf, (0, 0, 0), r.center, max(3, ts // 3), 1)
             s = self.view.text.render(name, 16, palette.UI_ACCENT, outline=(0, 0, 0))
             surf.blit(s, (r.right + 2, r.centery - s.get_height() // 2))
+
+    def _draw_edges(self, surf) -> None:
+        """The walls between squares as thick lines on their grid lines (closed doors on edges in
+        door brown), and the edge tool's run while it is dragged (docs/rules.md §6.8)."""
+        d = self.view.doc
+        cam = self.view.camera
+        ts = cam.ts
+        r0, c0, r1, c1 = self._visible()
+        width = max(2, int(ts) // 5)
+        for east, walls, doors in ((True, d.edge_e, d.door_e), (False, d.edge_s, d.door_s)):
+            for r, c in np.argwhere(walls[r0:r1, c0:c1]):
+                x, y = c0 + int(c), r0 + int(r)
+                a, b = ((x + 1, y), (x + 1, y + 1)) if east else ((x, y + 1), (x + 1, y + 1))
+                colour = palette.EDGE_DOOR if doors[y, x] else palette.EDGE_WALL
+                pygame.draw.line(surf, colour, cam.to_screen(*a), cam.to_screen(*b), width)
+        g = self.view.gesture
+        if g is not None and g["tool"] == "edge":
+            pygame.draw.line(surf, PREVIEW_RGB if g["value"] else palette.UI_BAD, cam.to_screen(*g["start"]),
+                             cam.to_screen(*g["end"]), width)
 
     def _draw_preview(self, surf) -> None:
         idx = self.view.preview_squares()

@@ -198,7 +198,7 @@ class Lighting:
                                    trail=[(cv.pos[0] - cv.facing[0], cv.pos[1] - cv.facing[1])]))
         lights = scene_lights(self.grid, lookers, [DroppedLight(item, at) for item, at in dropped])
         lights += [darkness_light(at) for at in dark]
-        lg, s = vision(self.grid.rock, lights, [viewer_of(lk) for lk in lookers])
+        lg, s = vision(self.grid.rock, lights, [viewer_of(lk) for lk in lookers], edges=self.grid.edges)
         self.light, self.sight = lg, s
         for side in VIEWS[1:]:
             teams = [t for t in s.teams if side_of(t) == side]
@@ -230,7 +230,7 @@ class Lighting:
         for i, li in enumerate(lights):
             item = li.name.split(" (")[0]
             if item in FLICKERING:
-                m = _lit_by(self.grid.rock, li)
+                m = _lit_by(self.grid, li)
                 self.flames.append((i, m))
 
     # -- drawing -----------------------------------------------------------------------------------
@@ -319,8 +319,8 @@ class Lighting:
         surf.blit(self._grey_surf, (int(round(sx)), int(round(sy))))
 
 
-def _lit_by(rock: np.ndarray, light: Light) -> np.ndarray:
-    return light_levels(rock, [light]).normal > DARK
+def _lit_by(grid, light: Light) -> np.ndarray:
+    return light_levels(grid.rock, [light], edges=grid.edges).normal > DARK
 
 
 __all__ = ["Lighting", "VIEWS", "light_image", "flicker", "BRIGHT", "SHADOWY", "map_lights"]

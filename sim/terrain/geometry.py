@@ -4,7 +4,10 @@ flanking, cones and bursts (SRD Combat; RULES §3.1, §6.2, §6.6, §8).
 Continuous coordinates are in squares with the origin at the top-left corner of square
 ``(0, 0)``: square ``(x, y)`` spans ``[x, x+1] x [y, y+1]`` and its centre is ``(x+0.5, y+0.5)``.
 Lines are blocked by the *interior* of rock squares (a line along a wall, or through a corner
-point, is not blocked).
+point, is not blocked), and by walls between squares (``edges``, docs/rules.md §6.8: a line
+meeting a walled edge between its end points is blocked; lines between spaces run between their
+corners drawn a hair inside each square, so creatures either side of such a wall never see each
+other through a corner they share).
 
 >>> distance_ft((0, 0), (3, 2))      # 3 squares, 2 of them diagonal: 5 + 10 + 5
 20
@@ -24,6 +27,7 @@ from typing import Iterable
 import numpy as np
 
 from sim.base.coords import Pos
+from sim.terrain.edges import EdgeWalls, nudged_corners, segment_clear
 
 EPS = 1e-9
 
@@ -116,9 +120,11 @@ def squares_on_segment(p0, p1) -> list[Pos]:
     return out
 
 
-def line_clear(rock: np.ndarray, p0, p1, *, blockers: set[Pos] | None = None, ignore: set[Pos] | None = None) -> bool:
+def line_clear(rock: np.ndarray, p0, p1, *, blockers: set[Pos] | None = None, ignore: set[Pos] | None = None,
+               edges: EdgeWalls | None = None) -> bool:
     """True when the segment crosses no rock square (and no square in ``blockers``, ``ignore``
-    excepted). ``rock`` is ``[row, col]``; off-map squares count as rock."""
+    excepted) and meets no walled edge between its end points (``edges``, docs/rules.md §6.8).
+    ``rock`` is ``[row, col]``; off-map squares count as rock."""
     rows, cols = rock.shape
     for (x, y) in squares_on_segment(p0, p1):
         if ignore and (x, y) in ignore:
@@ -127,7 +133,7 @@ def line_clear(rock: np.ndarray, p0, p1, *, blockers: set[Pos] | None = None, ig
             return False
         if blockers and (x, y) in blockers:
             return False
-    return not _along_a_seam(rock, p0, p1)
+    return not _along_a_seam(rock, p0, p1) and segment_clear(edges, p0, p1)
 
 
 def _along_a_seam(rock: np.ndarray, p0, p1) -> bool:
@@ -160,32 +166,65 @@ def _corners(squares: Iterable[Pos]) -> set[tuple[float, float]]:
     return out
 
 
+def _corner_pairs(squares: Iterable[Pos]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Each corner of each square with its twin drawn a hair inside that square (the lines
+    against walls between squares, :func:`sim.terrain.edges.nudged_corners`)."""
+    sq = list(squares)
+    exact = [(x + dx, y + dy) for x, y in sq for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1))]
+    return list(zip(exact, nudged_corners(sq)))
+
+
 def center(squares: Iterable[Pos]) -> tuple[float, float]:
     sq = list(squares)
     return (sum(x for x, _ in sq) / len(sq) + 0.5, sum(y for _, y in sq) / len(sq) + 0.5)
 
 
 def cover(rock: np.ndarray, attacker: Iterable[Pos], target: Iterable[Pos], *,
-          creatures: set[Pos] | None = None) -> bool:
+          creatures: set[Pos] | None = None, edges: EdgeWalls | None = None) -> bool:
     """Does the target have cover (+4 AC) against the attacker? SRD: choose a corner of the
     attacker's square; if any line from it to any corner of the target's square is blocked (rock,
-    or a square holding a creature, for ranged attacks), the target has cover -- the attacker picks
-    its best corner. Squares of the attacker and target themselves never block."""
+    a wall between squares, or a square holding a creature, for ranged attacks), the target has
+    cover -- the attacker picks its best corner. Squares of the attacker and target themselves
+    never block.
+
+    >>> wall = EdgeWalls.of([[False, True, False]] * 2, None, (2, 3))     # x = 2, both rows
+    >>> cover(np.zeros((2, 3), bool), [(0, 0)], [(2, 1)]), cover(np.zeros((2, 3), bool), [(0, 0)], [(2, 1)], edges=wall)
+    (False, True)
+    """
     a = list(attacker)
     t = list(target)
     own = set(a) | set(t)
-    tc = _corners(t)
-    for ac in _corners(a):
-        if all(line_clear(rock, ac, c, blockers=creatures, ignore=own) for c in tc):
+    if edges is None:
+        tc = _corners(t)
+        for ac in _corners(a):
+            if all(line_clear(rock, ac, c, blockers=creatures, ignore=own) for c in tc):
+                return False
+        return True
+    cw = edges.corners()
+    tp = _corner_pairs(t)
+    for ac, an in _corner_pairs(a):
+        if all(line_clear(rock, ac, c, blockers=creatures, ignore=own) and segment_clear(edges, an, cn, cw)
+               for c, cn in tp):
             return False
     return True
 
 
-def line_of_effect(rock: np.ndarray, a: Iterable[Pos], b: Iterable[Pos]) -> bool:
-    """A clear line from some corner of ``a`` to some corner of ``b`` (spells, sight)."""
+def line_of_effect(rock: np.ndarray, a: Iterable[Pos], b: Iterable[Pos], *, edges: EdgeWalls | None = None) -> bool:
+    """A clear line from some corner of ``a`` to some corner of ``b`` (spells, sight); with
+    ``edges``, one that meets no wall between squares either (docs/rules.md §6.8).
+
+    >>> wall = EdgeWalls.of([[True, False]], None, (1, 2))               # between (0, 0) and (1, 0)
+    >>> line_of_effect(np.zeros((1, 2), bool), [(0, 0)], [(1, 0)], edges=wall)
+    False
+    """
     own = set(a) | set(b)
-    tc = _corners(b)
-    return any(line_clear(rock, ac, c, ignore=own) for ac in _corners(a) for c in tc)
+    if edges is None:
+        tc = _corners(b)
+        return any(line_clear(rock, ac, c, ignore=own) for ac in _corners(a) for c in tc)
+    cw = edges.corners()
+    bp = _corner_pairs(b)
+    return any(line_clear(rock, ac, c, ignore=own) and segment_clear(edges, an, cn, cw)
+               for ac, an in _corner_pairs(a) for c, cn in bp)
 
 
 def flanking(attacker: Iterable[Pos], ally: Iterable[Pos], target: Iterable[Pos]) -> bool:
@@ -251,11 +290,12 @@ def _d5105(dx: float, dy: float) -> float:
     return max(a, b) + min(a, b) // 2
 
 
-def cone(origin: tuple[float, float], direction: tuple[int, int], length_ft: int, rock: np.ndarray) -> list[Pos]:
+def cone(origin: tuple[float, float], direction: tuple[int, int], length_ft: int, rock: np.ndarray, *,
+         edges: EdgeWalls | None = None) -> list[Pos]:
     """Squares of a cone (a quarter circle) from a grid intersection ``origin`` towards one of the
     eight directions, ``length_ft`` long (5-10-5 counted), stopped by rock: a square is in the cone
     if its centre is within 45 degrees of the direction, within reach, and has line of effect from
-    the origin (RULES §8: a cone stops at rock)."""
+    the origin (RULES §8: a cone stops at rock, and at walls between squares, §6.8)."""
     rows, cols = rock.shape
     ox, oy = origin
     ddx, ddy = direction
@@ -276,7 +316,7 @@ def cone(origin: tuple[float, float], direction: tuple[int, int], length_ft: int
                 continue
             if _d5105(abs(vx) + 0.5, abs(vy) + 0.5) > n:
                 continue
-            if not line_clear(rock, (ox, oy), (x + 0.5, y + 0.5), ignore={(x, y)}):
+            if not line_clear(rock, (ox, oy), (x + 0.5, y + 0.5), ignore={(x, y)}, edges=edges):
                 continue
             out.append((x, y))
     return out

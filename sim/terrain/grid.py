@@ -7,7 +7,10 @@ Arrays are indexed ``[row, col]`` and hold feet:
 * ``difficult`` -- difficult terrain (rubble);
 * ``rock``      -- solid rock (width and height are 0 there);
 * ``door``      -- a closed door (imported maps): rock for movement while closed, kept so that a
-  later change can open it.
+  later change can open it;
+* ``edges``     -- walls between squares (:class:`~sim.terrain.edges.EdgeWalls`, docs/rules.md
+  §6.8), or None when the map has none; ``edge_doors`` -- the closed doors standing on edges (a
+  subset of ``edges``: walled while closed, kept so that a later change can open them).
 
 Metadata: named ``points``; fixed ``lights`` (:class:`MapLight`, RULES §9.1); the ``image`` drawn
 as the floor (a picture of ``cols * k`` by ``rows * k`` pixels for a whole ``k``).
@@ -24,6 +27,9 @@ beside the grid is the width the rock allows (:func:`effective_width_ft`, DESIGN
 (True, False)
 >>> CaveGrid.from_arrays([[10, 10]], [[12, 12]], door=[[False, True]]).rock.tolist()  # a closed door
 [[False, True]]
+>>> g = CaveGrid.from_arrays([[10, 10]], [[12, 12]], edge_doors=([[True, False]], None))  # a door on an edge
+>>> g.edges.between((0, 0), (1, 0)), g.edge_doors.count()
+(True, 1)
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from typing import Mapping
 import numpy as np
 
 from sim.base.coords import ij
+from sim.terrain.edges import EdgeWalls
 
 SQUARE_FT = 5.0  # one square of the grid is 5 ft across
 
@@ -86,6 +93,8 @@ class CaveGrid:
     door: np.ndarray | None = None  # bool [row, col]; from_arrays always sets it
     lights: tuple[MapLight, ...] = ()
     image: Path | None = None
+    edges: EdgeWalls | None = None       # walled edges, closed edge doors included; None: none
+    edge_doors: EdgeWalls | None = None  # the closed doors among them; None: none
 
     @classmethod
     def from_arrays(
@@ -105,7 +114,12 @@ class CaveGrid:
         door=None,
         lights=(),
         image: str | Path | None = None,
+        edges=None,
+        edge_doors=None,
     ) -> "CaveGrid":
+        """The grid from plain arrays (``[row, col]``, feet). ``edges`` and ``edge_doors``:
+        an :class:`EdgeWalls`, an ``(east, south)`` pair of bool arrays (either None), or None;
+        a closed edge door walls its edge (as a closed door square is rock)."""
         w = np.asarray(width_ft, dtype=np.float64)
         h = np.asarray(height_ft, dtype=np.float64)
         if w.ndim != 2 or w.shape != h.shape:
@@ -118,6 +132,10 @@ class CaveGrid:
         if dr.shape != w.shape:
             raise ValueError(f"door must have shape {w.shape}, got {dr.shape}")
         r = r | dr
+        ed = _edge_layer(edge_doors, w.shape)
+        eg = _edge_layer(edges, w.shape)
+        if ed is not None:
+            eg = ed if eg is None else EdgeWalls.of(eg.east | ed.east, eg.south | ed.south, w.shape)
         w = np.where(r, 0.0, w)
         h = np.where(r, 0.0, h)
         return cls(
@@ -135,6 +153,8 @@ class CaveGrid:
             door=_frozen(dr, bool),
             lights=tuple(lights),
             image=None if image is None else Path(image),
+            edges=eg,
+            edge_doors=ed,
         )
 
     @property
@@ -171,6 +191,7 @@ class CaveGrid:
             name=self.name, points=self.points, description=self.description, source=self.source,
             units=self.units, glyphs=self.glyphs, legend=self.legend,
             door=self.door, lights=self.lights, image=self.image,
+            edges=self.edges, edge_doors=self.edge_doors,
         )
         kw.update(changes)
         w = kw.pop("width_ft")
@@ -178,13 +199,24 @@ class CaveGrid:
         return CaveGrid.from_arrays(w, h, **kw)
 
 
+def _edge_layer(layer, shape: tuple[int, int]) -> EdgeWalls | None:
+    """An edge layer given as :class:`EdgeWalls`, an ``(east, south)`` pair, or None."""
+    if layer is None:
+        return None
+    if isinstance(layer, EdgeWalls):
+        return EdgeWalls.of(layer.east, layer.south, shape)
+    east, south = layer
+    return EdgeWalls.of(east, south, shape)
+
+
 # =================================================================================================
 # The width the rock allows (DESIGN §5 "narrowest horizontal clearance")
 # =================================================================================================
 
-def open_runs(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def open_runs(floor: np.ndarray, edges: EdgeWalls | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Length (squares) of the horizontal and the vertical run of open squares through each
-    square; 0 on rock.
+    square; 0 on rock. A wall between squares (``edges``, docs/rules.md §6.8) ends a run as
+    rock does.
 
     >>> floor = np.array([[0, 0, 0, 0, 0],
     ...                   [0, 1, 1, 1, 0],
@@ -196,10 +228,23 @@ def open_runs(floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ([0, 3, 3, 3, 0], [0, 3, 3, 3, 0])
     """
     floor = np.asarray(floor, dtype=bool)
-    return _row_runs(floor), _row_runs(floor.T).T
+    if edges is None:
+        return _row_runs(floor), _row_runs(floor.T).T
+    return _cut_runs(floor, edges.east), _cut_runs(floor.T, edges.south.T).T
 
 
-def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.ndarray:
+def _cut_runs(floor: np.ndarray, walls: np.ndarray) -> np.ndarray:
+    """:func:`_row_runs` with the runs cut where ``walls[r, c]`` walls the edge after cell
+    ``(r, c)``: the row is spread out with a gap cell between neighbours (open unless walled),
+    so a run of n squares is 2n - 1 cells long."""
+    rows, cols = floor.shape
+    wide = np.zeros((rows, 2 * cols - 1), dtype=bool)
+    wide[:, 0::2] = floor
+    wide[:, 1::2] = floor[:, :-1] & floor[:, 1:] & ~walls[:, :-1]
+    return (_row_runs(wide)[:, 0::2] + 1) // 2
+
+
+def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None, edges: EdgeWalls | None = None) -> np.ndarray:
     """The widest passage width (feet) the rock layout allows at each square (DESIGN §5):
     ``5 ft x min(horizontal run, vertical run)`` of open squares through it, optionally capped
     (open chambers); 0 on rock. A one-square corridor allows 5 ft, a two-square one 10 ft,
@@ -213,7 +258,7 @@ def width_allowance_ft(floor: np.ndarray, *, cap_ft: float | None = None) -> np.
     >>> width_allowance_ft(floor)[1:3, 1:4].tolist()
     [[5.0, 10.0, 5.0], [0.0, 5.0, 0.0]]
     """
-    h, v = open_runs(floor)
+    h, v = open_runs(floor, edges)
     allow = SQUARE_FT * np.minimum(h, v).astype(np.float64)
     if cap_ft is not None:
         np.minimum(allow, cap_ft, out=allow)
@@ -243,11 +288,12 @@ def _row_runs(floor: np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=8)
 def effective_width_ft(grid: CaveGrid) -> np.ndarray:
     """The map's width capped by the rock around each square (read-only, cached per grid): a
-    one-square corridor drawn with a chamber glyph is still 5 ft wide. The crawl's single-file
-    test and the chokepoint analysis read passages with it; 0 on rock.
+    one-square corridor drawn with a chamber glyph is still 5 ft wide, and so is one between two
+    walls between squares (docs/rules.md §6.8). The crawl's single-file test and the chokepoint
+    analysis read passages with it; 0 on rock.
 
     >>> g = CaveGrid.from_arrays([[0, 0, 0], [30, 30, 30], [0, 0, 0]], [[0, 0, 0], [10, 10, 10], [0, 0, 0]])
     >>> effective_width_ft(g)[1].tolist()
     [5.0, 5.0, 5.0]
     """
-    return _frozen(np.minimum(grid.width_ft, width_allowance_ft(~grid.rock)), np.float64)
+    return _frozen(np.minimum(grid.width_ft, width_allowance_ft(~grid.rock, edges=grid.edges)), np.float64)

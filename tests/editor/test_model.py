@@ -200,7 +200,7 @@ def test_fill_of_a_generated_200_cave_is_one_patch():
     at = (int(floor[1]), int(floor[0]))
     r = run(doc, Fill("width", 3, at))
     assert r.changed > 0 and len(doc.history.done) == 1
-    assert CELL.itemsize == 18
+    assert CELL.itemsize == 20      # two lengths, two flags and the two edge walls (docs/rules.md §6.8)
 
 
 def test_live_chokepoints_fall_back_to_a_thread_when_the_process_breaks():

@@ -118,16 +118,29 @@ def test_duplicate_points_merge(tmp_path):
     assert any("line_of_sight[1]: all its points are the same point; skipped" in w for w in res.warnings)
 
 
-def test_closed_door_is_a_door_square_open_portal_a_passage(tmp_path):
-    # a partition at x = 3 squares with a one-square doorway at y 1..2
+def test_closed_door_on_a_grid_line_is_a_door_on_its_edge_open_portal_a_passage(tmp_path):
+    # a partition along the grid line x = 3 with a one-square doorway at y 1..2 (docs/rules.md §6.8)
     wall_a = [pt(3, 2), pt(3, 3)]
     closed = {"position": pt(3, 1.5), "bounds": [pt(3, 1), pt(3, 2)], "rotation": 1.57, "closed": True,
               "freestanding": False}
     g = imported(tmp_path, room_doc(extra_walls=[wall_a], portals=[closed])).grid
-    assert g.door[1, 3] and g.door.sum() == 1 and g.rock[1, 3] and g.width_ft[1, 3] == 0
+    assert not g.door.any() and not g.rock[1, 2] and not g.rock[1, 3]
+    assert np.argwhere(g.edge_doors.east).tolist() == [[1, 2]]
+    assert np.argwhere(g.edges.east).tolist() == [[1, 2], [2, 2]]       # the door edge and the wall below it
     opened = dict(closed, closed=False)
     g = imported(tmp_path, room_doc(extra_walls=[wall_a], portals=[opened])).grid
-    assert not g.door.any() and not g.rock[1, 3]
+    assert not g.door.any() and not g.rock[1, 3] and g.edge_doors is None
+    assert np.argwhere(g.edges.east).tolist() == [[2, 2]]
+
+
+def test_closed_door_off_the_grid_lines_is_a_door_square(tmp_path):
+    # the same partition half a square east, off the grid lines: the door is a square, as before
+    wall_a = [pt(3.5, 2), pt(3.5, 3)]
+    closed = {"position": pt(3.5, 1.5), "bounds": [pt(3.5, 1), pt(3.5, 2)], "rotation": 1.57, "closed": True,
+              "freestanding": False}
+    g = imported(tmp_path, room_doc(extra_walls=[wall_a], portals=[closed])).grid
+    assert g.door[1, 3] and g.door.sum() == 1 and g.rock[1, 3] and g.width_ft[1, 3] == 0
+    assert g.edges is None
 
 
 def test_lights_become_map_lights(tmp_path):
@@ -265,14 +278,18 @@ def test_ceiling_image(tmp_path):
 # ---------------------------------------------------------------- the real samples
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, floor_min, doors", [("imagix-sampleMap", 55, 2), ("oganm-test", 180, 5)])
-def test_samples_import_validate_classify_analyze(tmp_path, capsys, name, floor_min, doors):
+@pytest.mark.parametrize("name, floor_min, walls, doors", [("imagix-sampleMap", 55, 5, 2), ("oganm-test", 180, 3, 5)])
+def test_samples_import_validate_classify_analyze(tmp_path, capsys, name, floor_min, walls, doors):
+    """Every closed door of both samples lies on a grid line: doors on edges (docs/rules.md §6.8),
+    none a door square; imagix's interior partition is 5 walls and 2 door edges between squares."""
     out = tmp_path / f"{name}.toml"
     assert main(["import", str(SAMPLES / f"{name}.dd2vtt"), "--out", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["floor"] >= floor_min and summary["doors"] == doors and summary["image"]
+    assert summary["floor"] >= floor_min and summary["doors"] == 0 and summary["image"]
+    assert (summary["edge_walls"], summary["edge_doors"]) == (walls, doors)
     g = load_map(out)
-    assert g.image is not None and g.door.sum() == doors and len(g.lights) >= 1
+    assert g.image is not None and not g.door.any() and len(g.lights) >= 1
+    assert g.edges.count() == walls + doors and g.edge_doors.count() == doors
     with Image.open(g.image) as im:
         assert im.size[0] % g.cols == 0 and im.size[0] // g.cols == im.size[1] // g.rows
     assert main(["validate", str(out)]) == 0

@@ -20,7 +20,8 @@ diagonal parity) a creature can:
 * Escape Artist into an awkward square: ``awk`` move actions (a move action per try);
   into a tight squeeze: a full-round action per try, so 2 actions per try, starting at a turn
   boundary. Lies prone there if the square is low.
-* never diagonally past a corner square.
+* never diagonally past a corner square; never across a wall between squares, nor diagonally
+  past a corner one touches (docs/rules.md §6.8).
 """
 
 from __future__ import annotations
@@ -46,6 +47,20 @@ def _turn_start(actions: Fraction) -> Fraction:
     return Fraction(whole // 2 * 2 + 2)
 
 
+def _walled(edges, r, c, dr, dc):
+    """A wall between squares in the way of the step (docs/rules.md §6.8), read straight from the
+    edge arrays: the edge crossed, or (a diagonal) any edge meeting the corner passed."""
+    if edges is None:
+        return False
+    east, south = edges.east, edges.south
+    if not (dr and dc):
+        return bool(east[r, min(c, c + dc)]) if dc else bool(south[min(r, r + dr), c])
+    X, Y = c + (dc > 0), r + (dr > 0)
+    rows, cols = east.shape
+    touching = ((Y - 1, X - 1, east), (Y, X - 1, east), (Y - 1, X - 1, south), (Y - 1, X, south))
+    return any(0 <= rr < rows and 0 <= cc < cols and bool(a[rr, cc]) for rr, cc, a in touching)
+
+
 def moves(field, square, standing, parity, label, *, awk, tight, speed):
     """Every (square, standing, parity, label) reachable in one step (the rules above)."""
     r, c = square
@@ -62,6 +77,9 @@ def moves(field, square, standing, parity, label, *, awk, tight, speed):
                 continue
             diag = dr != 0 and dc != 0
             if diag and (field.corner[nr, c] or field.corner[r, nc]):
+                continue
+            # (the tests' cropped views carry no grid, and so no walls between squares)
+            if _walled(getattr(getattr(field, "grid", None), "edges", None), r, c, dr, dc):
                 continue
             mode = MODES[int(field.mode[nr, nc])]
             if mode == BLOCKED:

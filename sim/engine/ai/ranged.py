@@ -124,7 +124,7 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
             if best is not None:
                 return Cast("sleep", at=best[1])
     if has_spell(c, "magic-missile") is not None:
-        cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares)
+        cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares, edges=w.grid.edges)
                  and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, spell_data()["magic-missile"]["range"])
                  and w.perception(c, f) >= SEES]  # it must see its target (RULES §8)
         if cands:
@@ -195,5 +195,5 @@ def _line_of_effect(w: World, sq: Pos, squares) -> bool:
     key = (sq, tuple(squares))
     hit = w.cache.lines.get(key)
     if hit is None:
-        hit = w.cache.lines.put(key, line_of_effect(w.grid.rock, [sq], squares))
+        hit = w.cache.lines.put(key, line_of_effect(w.grid.rock, [sq], squares, edges=w.grid.edges))
     return hit

@@ -4,7 +4,9 @@ Written in the *value tiles* style that :mod:`sim.maps.importers.tiled` reads, s
 painting in Tiled and import the map again with exactly the same arrays:
 
 * tile layers ``width_ft`` and ``height_ft`` (GID 0 = rock), ``difficult`` and, when the map has
-  closed doors, ``door``; an object layer ``points`` with one point object per named point;
+  closed doors, ``door``; when it has walls between squares (docs/rules.md §6.8), ``edge_e`` and
+  ``edge_s`` (a tile marks a wall on the square's east or south edge) and ``edge_door_e`` and
+  ``edge_door_s`` for the closed doors on edges (drawn with the door tile); an object layer ``points`` with one point object per named point;
 * when the map has a floor picture (``[map] image``), a copy ``OUT-picture.png`` under the tiles
   as an image layer ``picture``, the tiles at the picture's scale so they lie on its squares;
 * one embedded tileset ``cavesim-values``: a tile per value (the palette at the rule thresholds,
@@ -31,7 +33,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from sim.base.errors import DataError
 from sim.base.fileio import atomic_path
-from sim.maps.importers.tiled import PALETTE_FT, PICTURE_LAYER
+from sim.maps.importers.tiled import EDGE_DOOR_LAYERS, EDGE_WALL_LAYERS, PALETTE_FT, PICTURE_LAYER
 from sim.terrain.grid import CaveGrid
 
 TILE_PX = 32
@@ -106,6 +108,11 @@ def layer_gids(grid: CaveGrid, plan: TilesetPlan, *, firstgid: int = 1) -> dict[
     out["difficult"] = np.where(grid.difficult & ~grid.rock, np.uint32(plan.difficult_id + firstgid), np.uint32(0))
     if grid.door is not None and grid.door.any():
         out["door"] = np.where(grid.door, np.uint32(plan.door_id + firstgid), np.uint32(0))
+    door_gid = np.uint32(plan.door_id + firstgid)
+    for (east, south), layer in ((EDGE_WALL_LAYERS, grid.edges), (EDGE_DOOR_LAYERS, grid.edge_doors)):
+        if layer is not None:   # walls between squares (docs/rules.md §6.8): any tile marks the edge
+            out[east] = np.where(layer.east, door_gid, np.uint32(0))
+            out[south] = np.where(layer.south, door_gid, np.uint32(0))
     return out
 
 

@@ -8,6 +8,9 @@ Geometry, in grid units (the format's coordinates, origin (0, 0)):
 
 * every square edge between a blocked and an open square, and every map-border edge of an open
   square, is a wall; collinear edges are merged into one straight segment;
+* walls between squares (docs/rules.md §6.8) between two open squares are walls too, merged along
+  their grid lines into ``line_of_sight``; a closed door on an edge is a closed ``portal`` there
+  (so an import of the file gives the same edges back);
 * walls around a blocked region that touches the map border go to ``line_of_sight``; the outline
   of a blocked *island* (a pillar of rock or of too-narrow squares inside the open cave, which a
   reader that takes the floor to be "the space not connected to the border" would otherwise read
@@ -156,6 +159,29 @@ def wall_segments(blocked: np.ndarray) -> tuple[list[tuple[Point, Point]], list[
     return walls, loops
 
 
+def edge_segments(grid: CaveGrid, blocked: np.ndarray) -> tuple[list[tuple[Point, Point]], list[tuple[Point, Point]]]:
+    """``(walls, doors)`` in grid units: the map's walls between two open squares merged along
+    their grid lines, and one segment per closed door on an edge (docs/rules.md §6.8).
+
+    >>> g = CaveGrid.from_arrays(np.full((2, 3), 10.0), np.full((2, 3), 10.0),
+    ...                          edges=([[True, False, False], [True, False, False]], None),
+    ...                          edge_doors=(None, [[False, False, True], [False, False, False]]))
+    >>> edge_segments(g, g.rock)
+    ([((1, 0), (1, 2))], [((2, 1), (3, 1))])
+    """
+    if grid.edges is None:
+        return [], []
+    open_ = ~blocked
+    e, s = grid.edges.separates(open_)
+    de = np.zeros_like(e) if grid.edge_doors is None else grid.edge_doors.east & e
+    ds = np.zeros_like(s) if grid.edge_doors is None else grid.edge_doors.south & s
+    walls = [((c + 1, a), (c + 1, b)) for c, a, b in _runs((e & ~de).T)]
+    walls += [((a, r + 1), (b, r + 1)) for r, a, b in _runs(s & ~ds)]
+    doors = [((int(c) + 1, int(r)), (int(c) + 1, int(r) + 1)) for r, c in zip(*np.nonzero(de))]
+    doors += [((int(c), int(r) + 1), (int(c) + 1, int(r) + 1)) for r, c in zip(*np.nonzero(ds))]
+    return walls, sorted(doors)
+
+
 def plain_picture(grid: CaveGrid, k: int) -> bytes:
     """A plain floor picture (rock dark, floor light) for a map without an image."""
     rgb = np.where(grid.rock[..., None], np.array(ROCK_DARK, np.uint8), np.array(FLOOR_HIGH, np.uint8))
@@ -167,6 +193,8 @@ def plain_picture(grid: CaveGrid, k: int) -> bytes:
 
 def uvtt_obj(grid: CaveGrid, blocked: np.ndarray, *, k: int, image_png: bytes) -> dict:
     walls, loops = wall_segments(blocked)
+    between, doors = edge_segments(grid, blocked)
+    walls = walls + between
     lights = []
     for light in grid.lights:
         x, y = light.at
@@ -178,7 +206,10 @@ def uvtt_obj(grid: CaveGrid, blocked: np.ndarray, *, k: int, image_png: bytes) -
                        "pixels_per_grid": k},
         "line_of_sight": [[{"x": a[0], "y": a[1]}, {"x": b[0], "y": b[1]}] for a, b in walls],
         "objects_line_of_sight": [[{"x": p[0], "y": p[1]} for p in ring] for ring in loops],
-        "portals": [],
+        "portals": [{"position": {"x": (a[0] + b[0]) / 2, "y": (a[1] + b[1]) / 2},
+                     "bounds": [{"x": a[0], "y": a[1]}, {"x": b[0], "y": b[1]}],
+                     "rotation": 0.0 if a[1] == b[1] else 1.5707963267948966,
+                     "closed": True, "freestanding": False} for a, b in doors],
         "environment": {"baked_lighting": False, "ambient_light": "ffffffff"},
         "lights": lights,
         "image": base64.b64encode(image_png).decode("ascii"),

@@ -18,7 +18,9 @@ Common to both: empty cells (GID 0) are rock; the flip bits (H, V, diagonal, hex
 the map properties ``units`` ("ft" or "m": the unit of every length property) and
 ``feet_per_square`` (5 ft, i.e. 1.5 m: the only scale the rules use, RULES §5) are read; point
 objects (and the centres of rectangles) with a name become named points; an optional layer
-``door`` marks closed doors; an image layer named ``picture`` is the map's floor picture.
+``door`` marks closed doors; optional layers ``edge_e`` and ``edge_s`` mark walls between squares
+(on each marked square's east or south edge, docs/rules.md §6.8), ``edge_door_e`` and
+``edge_door_s`` closed doors on edges; an image layer named ``picture`` is the map's floor picture.
 
 Every problem is a :class:`~sim.base.errors.DataError` naming the file and the layer, tile or key.
 
@@ -71,6 +73,9 @@ SQUARE_FT = 5.0
 VALUE_LAYERS = ("width_ft", "height_ft")
 DIFFICULT_LAYER = "difficult"
 DOOR_LAYER = "door"
+EDGE_WALL_LAYERS = ("edge_e", "edge_s")            # walls on each square's east / south edge (§6.8)
+EDGE_DOOR_LAYERS = ("edge_door_e", "edge_door_s")  # closed doors on those edges
+FLAG_LAYERS = (DOOR_LAYER, *EDGE_WALL_LAYERS, *EDGE_DOOR_LAYERS)
 SEMANTIC_LAYER = "terrain"
 PICTURE_LAYER = "picture"
 
@@ -277,7 +282,8 @@ def _flag_layer(doc: TiledDoc, layer: TileLayer, key: str) -> np.ndarray:
 
 
 def tiled_arrays(doc: TiledDoc) -> dict[str, np.ndarray]:
-    """``width_ft``, ``height_ft``, ``difficult``, ``rock``, ``door`` arrays of a Tiled map (feet)."""
+    """``width_ft``, ``height_ft``, ``difficult``, ``rock``, ``door`` arrays of a Tiled map (feet),
+    and the edge layers (:data:`EDGE_WALL_LAYERS`, :data:`EDGE_DOOR_LAYERS`; None when absent)."""
     units = _map_units(doc)
     by_name = _layers_by_name(doc)
     shape = (doc.rows, doc.cols)
@@ -291,7 +297,7 @@ def tiled_arrays(doc: TiledDoc) -> dict[str, np.ndarray]:
             have = next(n for n in VALUE_LAYERS if n in by_name)
             miss = next(n for n in VALUE_LAYERS if n not in by_name)
             raise DataError(f"{doc.path}: has a tile layer {have!r} but no layer {miss!r}; value-tile maps need both")
-        candidates = [lay for lay in doc.layers if lay.name not in (DOOR_LAYER,)]
+        candidates = [lay for lay in doc.layers if lay.name not in FLAG_LAYERS]
         if not candidates:
             raise DataError(f"{doc.path}: no tile layers; add layers width_ft and height_ft (value tiles) or one "
                             "layer of terrain tiles (semantic tiles); see the README, Tiled maps")
@@ -315,7 +321,10 @@ def tiled_arrays(doc: TiledDoc) -> dict[str, np.ndarray]:
     rock = empty | (w <= 0) | (h <= 0) | door   # a closed door is rock for movement (SCHEMA: door)
     w = np.where(rock, 0.0, w)
     h = np.where(rock, 0.0, h)
-    return {"width_ft": w, "height_ft": h, "difficult": d & ~rock, "rock": rock, "door": door}
+    out = {"width_ft": w, "height_ft": h, "difficult": d & ~rock, "rock": rock, "door": door}
+    for name in (*EDGE_WALL_LAYERS, *EDGE_DOOR_LAYERS):
+        out[name] = _flag_layer(doc, by_name[name], name) if name in by_name else None
+    return out
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")       # not in a TOML string (a name)
@@ -458,7 +467,7 @@ def tiled_grid(doc: TiledDoc) -> CaveGrid:
     _check_text(description, MAX_STRING_CHARS, _CONTROL_TEXT, f"{doc.path}: map property 'description'")
     return CaveGrid.from_arrays(
         a["width_ft"], a["height_ft"], difficult=a["difficult"], rock=a["rock"], door=a["door"],
-        name=name, points=points, description=description, source=str(doc.path), image=image)
+        edges=tuple(a[n] for n in EDGE_WALL_LAYERS), edge_doors=tuple(a[n] for n in EDGE_DOOR_LAYERS), name=name, points=points, description=description, source=str(doc.path), image=image)
 
 
 def read_tiled_grid(path: str | Path, *, max_size: tuple[int, int] = DEFAULT_MAX_SIZE) -> CaveGrid:

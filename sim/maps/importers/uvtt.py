@@ -594,13 +594,14 @@ def geometry_ft(m: UvttMap, feet_per_square: float):
     return tuple(walls + open_objects), tuple(solids)
 
 
-def door_squares(m: UvttMap, floor: np.ndarray) -> np.ndarray:
-    """Closed doors as squares ``[row, col]``: along each closed portal, the floor square on one
-    side of it (right of / below a door lying on a grid line; the other side when that one is
-    rock)."""
+def door_squares(m: UvttMap, floor: np.ndarray, portals: tuple[Portal, ...] | None = None) -> np.ndarray:
+    """Closed doors as squares ``[row, col]``: along each closed portal (of ``portals``, default
+    all of ``m``'s), the floor square on one side of it (right of / below; the other side when
+    that one is rock). The importer passes only the doors that do not lie on a grid line: those
+    are doors between squares (:mod:`sim.maps.importers.gridlines`)."""
     door = np.zeros(floor.shape, dtype=bool)
     rows, cols = floor.shape
-    for p in m.portals:
+    for p in (m.portals if portals is None else portals):
         if not p.closed:
             continue
         a, b = np.array(p.a), np.array(p.b)

@@ -5,6 +5,9 @@
 * ceilings: ``ceiling_ft`` everywhere, or a grey-scale picture (grey level x 0.25 ft);
 * closed portals: walls for the widths and a ``door`` flag (width 0 there); open portals are
   passages;
+* walls and closed portals drawn along grid lines: walls and closed doors *between* squares, the
+  edge layers (:mod:`sim.maps.importers.gridlines`, docs/rules.md §6.8) -- such a door is a door
+  on its edge, not a door square;
 * lights: ``[[light]]`` with ``shadowy_ft = range x feet per square`` and ``bright_ft`` half
   of it (every light of RULES §9.1 sheds shadowy light to twice its bright radius), cut to the
   1,000 ft a map light may reach (:data:`sim.maps.layers.MAX_LIGHT_FT`) with a warning;
@@ -28,6 +31,7 @@ from sim.base.errors import DataError
 from sim.base.fileio import read_input
 from sim.maps.importers import uvtt as fmt
 from sim.maps.importers import widths as W
+from sim.maps.importers.gridlines import grid_line_edges, on_grid_line
 from sim.maps.importers.common import (
     CEILING_IMAGE_FT_PER_LEVEL,
     Imported,
@@ -118,7 +122,11 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
     if not floor.any():
         raise DataError(f"{where}: no floor found: the walls enclose no space (or every enclosed space touches "
                         "the map's edge); name a floor square with --floor X,Y")
-    door = fmt.door_squares(m, floor)
+    closed = tuple(p for p in m.portals if p.closed)
+    on_line = tuple(p for p in closed if on_grid_line(p.a, p.b) is not None)
+    door = fmt.door_squares(m, floor, tuple(p for p in closed if p not in on_line))
+    lined = grid_line_edges(m.walls, floor & ~door, doors=[np.array([p.a, p.b]) for p in on_line],
+                            openings=[np.array([p.a, p.b]) for p in m.portals if not p.closed])
     height = np.where(floor, ceiling, 0.0)
     width = np.where(door, 0.0, width)   # a closed door is rock for movement (the flag keeps it a door)
     lights = _lights(m, floor & ~door, fps, warnings)
@@ -134,7 +142,7 @@ def import_parsed(m: fmt.UvttMap, options: ImportOptions = ImportOptions(), *,
         name=options.name or m.path.stem, points=dict(options.points),
         description=f"Imported from {m.path.name} (Universal VTT {m.format or '?'}): {fps:g} ft squares, "
                     f"widths measured from the walls at {res:g} px/ft",
-        source=str(m.path), door=door, lights=lights,
+        source=str(m.path), door=door, lights=lights, edges=lined.walls, edge_doors=lined.doors,
     )
     return Imported(grid=grid, image=picture.data if picture else None,
                     image_suffix=picture.suffix if picture else ".png", warnings=tuple(warnings), resolution=res,

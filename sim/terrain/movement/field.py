@@ -32,9 +32,10 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from sim.rules.categories import Category, cost_multiplier_lut
 from sim.terrain.classify import classify_arrays
+from sim.terrain.edges import EdgeWalls
 from sim.terrain.grid import CaveGrid
 from sim.terrain.movement.costs import Mover
-from sim.terrain.movement.kernel import Scratch, cell_words, direction_masks
+from sim.terrain.movement.kernel import DIRS, Scratch, cell_words, direction_masks
 
 BLOCKED, WALK, CRAWL, AWKWARD, TIGHT = 0, 1, 2, 3, 4
 MODE_NAMES = ("blocked", "walk", "crawl", "awkward", "tight")
@@ -122,6 +123,16 @@ def _freeze(**arrays) -> dict:
     return arrays
 
 
+def edge_masks(edges: EdgeWalls) -> np.ndarray:
+    """uint8 ``[row, col]``: bit d set when the step in ``DIRS[d]`` from the square crosses no
+    walled edge, nor (diagonals) passes a corner one touches (§6.2, §6.8). The searches read
+    it in the direction masks, so a map without edge walls pays nothing."""
+    out = np.zeros(edges.shape, dtype=np.uint8)
+    for d, (dr, dc) in enumerate(DIRS):
+        out |= edges.step_open(dr, dc).astype(np.uint8) << d
+    return out
+
+
 def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
     body = mover.body
     cats = classify_arrays(grid.width_ft, grid.height_ft, grid.rock, body)
@@ -130,11 +141,14 @@ def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
     squeezed = np.zeros(grid.shape, dtype=bool)
     difficult = grid.difficult.copy()
     low_ceiling = grid.height_ft < body.height / 2
+    edges = grid.edges
     if k == 1:
         fcat = cats
         corner = grid.rock.copy()
     else:
         fit = _window(open_, k, False).all(axis=(2, 3))
+        if edges is not None:   # §6.8: a body never stands across a wall between squares
+            fit &= ~edges.straddled(k)
         block_cat = _window(cats, k, Category.IMPASSABLE).max(axis=(2, 3))
         block_diff = _window(grid.difficult, k, False).any(axis=(2, 3))
         block_low = _window(low_ceiling, k, False).any(axis=(2, 3))
@@ -142,6 +156,8 @@ def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
         jmax = np.zeros(grid.shape, dtype=np.int64)
         for j in range(1, k):
             fj = _window(open_, j, False).all(axis=(2, 3))
+            if edges is not None:
+                fj &= ~edges.straddled(j)
             jmax[_contained(fj, j)] = j
         in_k_block = _contained(fit, k)
         jmax[in_k_block] = k
@@ -168,6 +184,8 @@ def move_field(grid: CaveGrid, mover: Mover) -> MoveField:
         mult = np.where(((mode == WALK) | (mode == CRAWL)) & difficult, mult * 2, mult).astype(np.uint8)
     prone = (mode == CRAWL) | (((mode == AWKWARD) | (mode == TIGHT)) & low_ceiling)
     dirs = direction_masks(mode, corner)
+    if edges is not None:
+        dirs = dirs & edge_masks(edges)
     arrays = _freeze(category=np.ascontiguousarray(fcat, dtype=np.uint8), mode=np.ascontiguousarray(mode),
                      mult=np.ascontiguousarray(mult), prone=np.ascontiguousarray(prone),
                      corner=np.ascontiguousarray(corner), squeezed=np.ascontiguousarray(squeezed),

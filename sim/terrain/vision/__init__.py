@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from sim.terrain.edges import EdgeWalls
 from sim.terrain.vision.fov import field_of_view
 from sim.terrain.vision.light import (
     BRIGHT,
@@ -52,8 +53,10 @@ __all__ = [
 ]
 
 
-def vision(rock: np.ndarray, lights: Iterable[Light], viewers: Sequence[Viewer]) -> tuple[LightGrid, Sight]:
-    """The light grid of ``lights`` and the sight among ``viewers``, in one pass of work arrays."""
+def vision(rock: np.ndarray, lights: Iterable[Light], viewers: Sequence[Viewer], *,
+           edges: EdgeWalls | None = None) -> tuple[LightGrid, Sight]:
+    """The light grid of ``lights`` and the sight among ``viewers``, in one pass of work arrays
+    (``edges``: the map's walls between squares, docs/rules.md §6.8)."""
     sc = Scratch.for_shape(np.shape(rock))
-    lg = light_levels(rock, lights, scratch=sc)
-    return lg, sight(rock, lg, viewers, scratch=sc)
+    lg = light_levels(rock, lights, scratch=sc, edges=edges)
+    return lg, sight(rock, lg, viewers, scratch=sc, edges=edges)

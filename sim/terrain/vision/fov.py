@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.base.jit import numba
+from sim.terrain.edges import EdgeWalls, centre_line_clear, kernel_edges
 
 FLOOR, WALL, NONE = 2, 1, 0
 
@@ -49,10 +50,14 @@ def _ties_down(depth, num, den):
 
 
 @numba.njit(cache=True, nogil=True)
-def shadowcast(opaque, oy, ox, max_depth, stamp, token, cells, n):
+def shadowcast(opaque, oy, ox, max_depth, stamp, token, cells, n, has_edges, east, south, corners):
     """Stamp every square visible from ``[oy, ox]`` within Chebyshev ``max_depth`` with
     ``token``; append the squares not stamped with it before to ``cells`` (from index ``n``);
-    return the new count. Off-map squares are opaque and never stamped."""
+    return the new count. Off-map squares are opaque and never stamped. ``has_edges``: the map
+    has walls between squares (``east``, ``south``, ``corners`` from
+    :func:`sim.terrain.edges.kernel_edges`); a square the line between the two centres cannot
+    reach past them is not stamped (docs/rules.md §6.8; the line is the same both ways, so the
+    view stays symmetric)."""
     rows, cols = opaque.shape
     if stamp[oy, ox] != token:
         stamp[oy, ox] = token
@@ -97,7 +102,8 @@ def shadowcast(opaque, oy, ox, max_depth, stamp, token, cells, n):
                 inside = 0 <= r < rows and 0 <= c < cols
                 wall = (not inside) or opaque[r, c]
                 if inside and (wall or (col * sd >= depth * sn and col * ed <= depth * en)):
-                    if stamp[r, c] != token:
+                    if stamp[r, c] != token and (not has_edges
+                                                 or centre_line_clear(east, south, corners, oy, ox, r, c)):
                         stamp[r, c] = token
                         cells[n, 0] = r
                         cells[n, 1] = c
@@ -133,13 +139,22 @@ def shadowcast(opaque, oy, ox, max_depth, stamp, token, cells, n):
     return n
 
 
-def field_of_view(rock: np.ndarray, at: tuple[int, int], *, max_depth: int | None = None) -> np.ndarray:
+def field_of_view(rock: np.ndarray, at: tuple[int, int], *, max_depth: int | None = None,
+                  edges: EdgeWalls | None = None) -> np.ndarray:
     """Bool mask ``[row, col]`` of the squares visible from square ``at = (x, y)`` (rock squares
-    bordering the view included). ``max_depth`` bounds the Chebyshev distance (default: no bound)."""
+    bordering the view included). ``max_depth`` bounds the Chebyshev distance (default: no bound).
+    ``edges``: the map's walls between squares (docs/rules.md §6.8).
+
+    >>> wall = EdgeWalls.of([[False, True, False, False, False]] * 3, None, (3, 5))   # x = 2
+    >>> field_of_view(np.zeros((3, 5), bool), (0, 1), edges=wall).astype(int)
+    array([[1, 1, 0, 0, 0],
+           [1, 1, 0, 0, 0],
+           [1, 1, 0, 0, 0]])
+    """
     rock = np.ascontiguousarray(rock, dtype=np.bool_)
     x, y = at
     stamp = np.zeros(rock.shape, dtype=np.int32)
     cells = np.empty((rock.size, 2), dtype=np.int32)
     depth = rock.shape[0] + rock.shape[1] if max_depth is None else int(max_depth)
-    shadowcast(rock, int(y), int(x), depth, stamp, 1, cells, 0)
+    shadowcast(rock, int(y), int(x), depth, stamp, 1, cells, 0, *kernel_edges(edges))
     return stamp == 1

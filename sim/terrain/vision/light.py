@@ -30,6 +30,7 @@ from typing import Iterable
 import numpy as np
 
 from sim.base.jit import numba
+from sim.terrain.edges import EdgeWalls, kernel_edges
 from sim.terrain.vision.fov import shadowcast
 
 DARK, SHADOWY, BRIGHT = 0, 1, 2
@@ -108,7 +109,7 @@ def _corner_distance(x0, y0, k, c, r):
 
 
 @numba.njit(cache=True, nogil=True)
-def _light_kernel(opaque, src, radii, normal, low, magic, stamp, cells, token):
+def _light_kernel(opaque, src, radii, normal, low, magic, stamp, cells, token, has_edges, east, south, corners):
     """src: int64 [m, 6] (x0, y0, k, dir_x, dir_y, darkness); radii: float64 [m, 2] (bright and
     shadowy radius in squares). Lights first (max), then darkness (sets shadowy). Stamps with
     tokens after ``token``; returns the last one used."""
@@ -127,7 +128,7 @@ def _light_kernel(opaque, src, radii, normal, low, magic, stamp, cells, token):
                 for dx in range(k):
                     r, c = y0 + dy, x0 + dx
                     if 0 <= r < rows and 0 <= c < cols and not opaque[r, c]:
-                        n = shadowcast(opaque, r, c, depth, stamp, token, cells, n)
+                        n = shadowcast(opaque, r, c, depth, stamp, token, cells, n, has_edges, east, south, corners)
             norm = math.hypot(ux, uy)
             cxm = x0 + k / 2.0
             cym = y0 + k / 2.0
@@ -174,8 +175,10 @@ def pack_lights(lights: Iterable[Light]) -> tuple[np.ndarray, np.ndarray]:
     return src, radii
 
 
-def light_levels(rock: np.ndarray, lights: Iterable[Light], *, scratch: "Scratch | None" = None) -> LightGrid:
-    """The :class:`LightGrid` of ``lights`` on a map whose rock mask is ``rock`` ``[row, col]``.
+def light_levels(rock: np.ndarray, lights: Iterable[Light], *, scratch: "Scratch | None" = None,
+                 edges: EdgeWalls | None = None) -> LightGrid:
+    """The :class:`LightGrid` of ``lights`` on a map whose rock mask is ``rock`` ``[row, col]``
+    and whose walls between squares are ``edges`` (they stop light too, docs/rules.md §6.8).
 
     >>> rock = np.zeros((3, 3), bool)
     >>> level_letters(light_levels(rock, [Light(at=(1, 1), bright_ft=0, shadowy_ft=5)]).normal)  # a candle
@@ -190,7 +193,8 @@ def light_levels(rock: np.ndarray, lights: Iterable[Light], *, scratch: "Scratch
     magic = np.zeros(opaque.shape, dtype=np.bool_)
     if len(src):
         sc = scratch if scratch is not None else Scratch.for_shape(opaque.shape)
-        sc.token = _light_kernel(opaque, src, radii, normal, low, magic, sc.stamp, sc.cells, sc.token)
+        sc.token = _light_kernel(opaque, src, radii, normal, low, magic, sc.stamp, sc.cells, sc.token,
+                                 *kernel_edges(edges))
     for a in (normal, low, magic):
         a.flags.writeable = False
     return LightGrid(normal=normal, low_light=low, magic_dark=magic)

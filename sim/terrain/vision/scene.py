@@ -157,5 +157,5 @@ def look(grid: CaveGrid, creatures: Sequence, dropped: Iterable[DroppedLight] = 
     glowing = [gear_light("candle", at=(min(x for x, _ in c.squares), min(y for _, y in c.squares)),
                           k=int(getattr(c, "k", 1)), name=f"faerie fire ({c.id})")
                for c in alive if "outlined" in getattr(c, "conditions", ())]   # docs/rules.md §8.5
-    lg, s = vision(grid.rock, [*scene_lights(grid, alive, dropped), *extra, *glowing], [viewer_of(c) for c in alive])
+    lg, s = vision(grid.rock, [*scene_lights(grid, alive, dropped), *extra, *glowing], [viewer_of(c) for c in alive], edges=grid.edges)
     return lg, glamers(s, lg, alive) if any(getattr(c, "conditions", None) for c in alive) else s

@@ -57,6 +57,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from sim.base.jit import numba
+from sim.terrain.edges import EdgeWalls, kernel_edges
 from sim.terrain.vision.fov import shadowcast
 from sim.terrain.vision.light import DARK, SHADOWY, LightGrid, Scratch
 
@@ -171,7 +172,7 @@ def _sq_dist(r0, c0, r1, c1):
 
 @numba.njit(cache=True, nogil=True)
 def _sight_kernel(opaque, normal, low, magic, sq, off, props, n_teams, level, miss, blinded, seen,
-                  stamp, cells, token, tok_of):
+                  stamp, cells, token, tok_of, has_edges, east, south, corners):
     """props int64 [n, 9]: darkvision, low-light, blindsense, blindsight, tremorsense (feet),
     scent, grounded, team index, blind. Fills level, miss, blinded, seen; returns the last token."""
     rows, cols = opaque.shape
@@ -191,7 +192,7 @@ def _sight_kernel(opaque, normal, low, magic, sq, off, props, n_teams, level, mi
             if lv[r, c] != DARK:
                 dark = False
             if not opaque[r, c]:
-                m = shadowcast(opaque, r, c, depth, stamp, token, cells, m)
+                m = shadowcast(opaque, r, c, depth, stamp, token, cells, m, has_edges, east, south, corners)
         blinded[i] = bsi == 0 and (blind or (dark and dv == 0))
         if team >= 0:
             for q in range(m):
@@ -255,8 +256,10 @@ def _sight_kernel(opaque, normal, low, magic, sq, off, props, n_teams, level, mi
     return token
 
 
-def sight(rock: np.ndarray, light: LightGrid, viewers: Sequence[Viewer], *, scratch: Scratch | None = None) -> Sight:
-    """Perception among ``viewers`` on a map with ``rock`` under ``light`` (see the module notes)."""
+def sight(rock: np.ndarray, light: LightGrid, viewers: Sequence[Viewer], *, scratch: Scratch | None = None,
+          edges: EdgeWalls | None = None) -> Sight:
+    """Perception among ``viewers`` on a map with ``rock`` (and walls between squares,
+    ``edges``, docs/rules.md §6.8) under ``light`` (see the module notes)."""
     opaque = np.ascontiguousarray(rock, dtype=np.bool_)
     rows, cols = opaque.shape
     vs = list(viewers)
@@ -282,7 +285,8 @@ def sight(rock: np.ndarray, light: LightGrid, viewers: Sequence[Viewer], *, scra
         sc = scratch if scratch is not None else Scratch.for_shape(opaque.shape)
         tok = np.zeros(n, dtype=np.int64)
         sc.token = _sight_kernel(opaque, light.normal, light.low_light, light.magic_dark, sq, off, props,
-                                 len(teams), level, miss, blinded, seen, sc.stamp, sc.cells, sc.token, tok)
+                                 len(teams), level, miss, blinded, seen, sc.stamp, sc.cells, sc.token, tok,
+                                 *kernel_edges(edges))
     for a in (level, miss, blinded, seen):
         a.flags.writeable = False
     return Sight(ids=tuple(v.id for v in vs), team_of=tuple(v.team for v in vs), level=level, miss=miss,

@@ -17,7 +17,10 @@ def open_moves(words, cell):  # pragma: no cover - compiled
     ``DIRS[d]`` that stays on the map, enters a square that is not BLOCKED and (diagonals) passes
     no corner square (§6.2; :func:`~.layout.direction_masks`). Every search asks this for every
     move it makes (forwards from ``cell``, or :func:`~.search.squares_to_goal` backwards into a
-    square), so a rule that closes a move between two squares belongs here."""
+    square), so a rule that closes a move between two squares belongs here. Walls between squares
+    (docs/rules.md §6.8) are such a rule, already folded into these bits when the squares are
+    packed (:func:`sim.terrain.movement.field.edge_masks`: no step across a walled edge, no
+    diagonal past a corner one touches), so the searches pay nothing for them."""
     return np.int64(load(words, cell)) & 255
 
 
