@@ -192,10 +192,10 @@ def test_validate_gives_one_located_message_and_exit_2(tmp_path, capsys, extra, 
     assert err.count("cavesim: error") == 1 and "Traceback" not in err
 
 
-def test_the_readme_bestiary_table_lists_every_block_and_what_it_does_not_play():
+def test_the_docs_bestiary_table_lists_every_block_and_what_it_does_not_play():
     from pathlib import Path
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## The bestiary", 1)[1].split("\n## ", 1)[0]
+    page = (Path(__file__).resolve().parents[2] / "docs" / "statblocks.md").read_text(encoding="utf-8")
+    section = page.split("## The bestiary", 1)[1].split("\n## ", 1)[0]
     rows = {line.split("|")[1].strip().strip("`"): line for line in section.splitlines()
             if line.startswith("| `")}
     for name in BESTIARY:
