@@ -366,8 +366,9 @@ def analyze(grid: CaveGrid, *, sizes: Iterable[str] | None = None, creatures: It
 
 
 def chokepoints(grid: CaveGrid, *, min_area: int = 6) -> tuple[Chokepoint, ...]:
-    """The chokepoints of a map (docs/analysis.md: a chokepoint is the narrowest crossing of a passage): each one's ``.id``, ``.at``, ``.squares``,
-    ``.width_ft``, ``.ceiling_ft`` and ``.joins`` (the areas it joins).
+    """The chokepoints of a map, each the narrowest crossing of a passage (docs/analysis.md): each
+    one's ``.id``, ``.at``, ``.squares``, ``.width_ft``, ``.ceiling_ft`` and ``.joins`` (the areas
+    it joins).
 
     >>> c = chokepoints(load_map("maps/warrens.toml"))[0]
     >>> c.id, len(c.joins)
