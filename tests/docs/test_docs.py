@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 README_MAX_LINES = 300
-BLOCK_SECONDS = 240        # one block's bound: the slowest (a 40-fight batch) takes ~25 s on a busy 2-core machine
+BLOCK_SECONDS = 240        # one block's bound; the slowest, a 40-fight batch, takes 5-15 s on the 2-core machine
 MARK = "<!-- run -->"
 FENCE = re.compile(r"^```(\w*)\s*$")
 
@@ -107,6 +107,15 @@ def _env() -> dict[str, str]:
             "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "COLUMNS": "120"}
 
 
+def _one_core() -> None:
+    """Run a block on one core (this test worker's own, under pytest-xdist): a batch then plays in
+    this process instead of starting a pool of its own beside the suite's workers."""
+    if hasattr(os, "sched_setaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+        os.sched_setaffinity(0, {cpus[int(worker[2:] or 0) % len(cpus)]})
+
+
 @pytest.mark.parametrize("doc", documents(), ids=lambda p: p.name)
 def test_the_runnable_blocks_run(doc, tmp_path):
     """Each document's blocks in order in one scratch folder (a tutorial's steps build on each other)."""
@@ -115,7 +124,7 @@ def test_the_runnable_blocks_run(doc, tmp_path):
     where = _scratch(tmp_path)
     for line, _, code in runnable_blocks(doc.read_text(encoding="utf-8")):
         r = subprocess.run(["bash", "-euo", "pipefail", "-c", code], cwd=where, env=_env(), capture_output=True,
-                           text=True, timeout=BLOCK_SECONDS, stdin=subprocess.DEVNULL)
+                           text=True, timeout=BLOCK_SECONDS, stdin=subprocess.DEVNULL, preexec_fn=_one_core)
         assert r.returncode == 0, (f"{doc.relative_to(ROOT)}:{line}: the block exited {r.returncode}\n{code}\n"
                                    f"--- stdout\n{r.stdout[-2000:]}\n--- stderr\n{r.stderr[-2000:]}")
         assert "Traceback" not in r.stderr, r.stderr[-2000:]
