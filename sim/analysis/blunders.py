@@ -8,9 +8,11 @@ Six kinds, each counted per side (the team of the creature that blundered):
     any foe (no foe has moved since; the square cannot hold one).
 ``idle_in_reach``
     a turn of a creature able to act that began and ended with the same foe in its reach (a foe
-    its side perceives, and a melee attack in hand that the rules allow on it), in which it made
+    its side perceives, and a melee attack in hand that the rules allow on it and that can hurt it:
+    not a weapon against a weapon-immune swarm), in which it made
     no attack and took no better action (a spell, an item, a grapple, a charge, a withdraw, a
-    heal). A creature that spent its turn moving up to a foe had no attack to make.
+    heal, a check to break free). A creature that spent its turn moving up to a foe had no attack
+    to make.
 ``needless_aoo``
     an attack of opportunity provoked by moving where a 5-ft step or a withdraw would have done
     the same: the turn's only movement was one 5-ft walk (a 5-ft step makes it without
@@ -22,8 +24,9 @@ Six kinds, each counted per side (the team of the creature that blundered):
     splash of a flask that missed its aim and scattered (the dice, not the choice) [PD].
 ``wasted_area``
     an area spell or a splash weapon that catches no foe: no foe of the caster in its squares (nor
-    hit directly); lasting zones (grease, web) laid on empty squares as a barrier are not counted,
-    nor a thrown flask that missed its aim and scattered (the dice, not the choice).
+    hit directly). Only spells cast at foes count (:data:`AREA_ATTACKS`): grease and web laid on
+    empty squares as a barrier, darkness, light and bless do not; nor does a thrown flask that
+    missed its aim and scattered (the dice, not the choice).
 ``own_hazard``
     a step of a creature's own move into a lasting zone (grease, web, stinking cloud) cast by its
     own side.
@@ -48,14 +51,17 @@ KINDS = ("guess_empty", "idle_in_reach", "needless_aoo", "friendly_fire", "waste
 #: Kinds the AI can always avoid (the issue asks for zero of these on the calibration set).
 AVOIDABLE = KINDS[:4]
 
-#: Lasting zones laid as barriers: cast on empty squares on purpose, never a wasted area.
-BARRIER_ZONES = frozenset({"grease", "web"})
+#: The area spells cast at foes (sim/data/spells.toml): one that catches none is wasted. Grease
+#: and web may be laid on empty squares as barriers, darkness and light change the sight, bless
+#: is for allies: none of these is counted.
+AREA_ATTACKS = frozenset({"sleep", "burning-hands", "fireball", "lightning-bolt", "glitterdust", "stinking-cloud",
+                          "faerie-fire"})
 
 #: Movements that are a creature's own choice of where to go (not pushed, swallowed, ...).
 OWN_MOVES = frozenset({"move", "double_move", "five_foot_step", "charge", "run", "withdraw", "full_round"})
 
 #: An actor's events that are not an attack or a better action (for ``idle_in_reach``).
-_PASSIVE = frozenset({"turn_start", "turn_end", "decided", "refused", "check", "swarm_shape"})
+_PASSIVE = frozenset({"turn_start", "turn_end", "decided", "refused", "swarm_shape"})
 
 
 def play_counted(enc) -> Counter:
@@ -90,9 +96,8 @@ def _turn_ended(enc, actor: str, events: list, zones_then: list, reach_then: set
     for e in events:
         if e.type == "moved" and e.actor == actor and e.action in OWN_MOVES and zones_then:
             ours = [sq for owner, sq in zones_then if teams.get(owner) == c.team]
-            for st in e.path:
-                if any(tuple(st["at"]) in sq for sq in ours):
-                    tally["own_hazard", c.team] += 1
+            if any(tuple(st["at"]) in sq for st in e.path for sq in ours):
+                tally["own_hazard", c.team] += 1   # one a move, however many of its squares
     if not (c.nauseated or c.single_action):   # free to take a 5-ft step or a withdraw (§5.2, §5.5)
         _needless_aoo(actor, events, c.team, tally)
     if reach_then and not enc.finished and _able(c) and not _acted(actor, events) and in_reach(enc, c) & reach_then:
@@ -127,6 +132,8 @@ def in_reach(enc, c) -> set[str]:
     for f in enc.creatures.values():
         if f.team == c.team or not f.in_fight or not attacks.threatens_target(enc, c, f):
             continue
+        if f.block.swarm is not None and f.block.swarm.weapon_damage == "immune" and not att.extra_damage:
+            continue   # a weapon cannot hurt this swarm (RULES §4.5): no usable attack on it
         if enc.side_perceives(c.team, f) >= LOCATES and not isinstance(attacks.plan_attack(enc, c, att, f), Impossible):
             out.add(f.id)
     return out
@@ -171,7 +178,7 @@ def _from_events(enc, tally: Counter) -> None:
         elif (t == "damage" and e.source and e.source != e.target and team.get(e.source) == team.get(e.target)
               and e.hp_before >= 0 and (e.cause != "splash" or aimed)):
             tally["friendly_fire", team[e.source]] += 1
-        elif t == "spell" and e.squares and e.spell not in BARRIER_ZONES:
+        elif t == "spell" and e.squares and e.spell in AREA_ATTACKS:
             if not _catches_foe(team, pos, e.actor, {tuple(s) for s in e.squares}, e.targets):
                 tally["wasted_area", team.get(e.actor, "")] += 1
         elif t == "splash":

@@ -45,7 +45,7 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     den = 1 + Z95 ** 2 / n
     mid = (p + Z95 ** 2 / (2 * n)) / den
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    return (0.0 if k == 0 else max(0.0, mid - half)), (1.0 if k == n else min(1.0, mid + half))
 
 
 def mean_t(values: list[float]) -> tuple[float, float, float]:
