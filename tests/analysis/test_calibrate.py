@@ -89,7 +89,7 @@ def test_a_tiny_calibration_reports_json_and_files(tmp_path, capsys):
     rows = [r for r in doc["rows"] if r["encounter"] == "all"]
     assert [(r["el"], r["fights"], r["errors"]) for r in rows] == [(1, 2, 0), (2, 2, 0), (3, 2, 0)]
     assert [r["encounter"] for r in doc["rows"] if r["encounter"] != "all"] == \
-        ["L1 EL1 kobold x4", "L1 EL2 kobold x5", "L1 EL3 kobold x8"]
+        ["L1 EL1 kobold x4", "L1 EL2 kobold x5", "L1 EL3 kobold x7"]
     assert all(0 <= r["win"]["low"] <= r["win"]["value"] <= r["win"]["high"] <= 1 for r in rows)
     assert rows[0]["dmg_cost"] == 0.2 and rows[0]["difficulty"] == "challenging"
     assert rows[2]["dmg_cost"] == 0.4 and rows[2]["difficulty"] == "very difficult"
