@@ -3,9 +3,14 @@ scripted creature, and the default AI not making it in the same place."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from sim.analysis import blunders as BL
+from sim.base.paths import maps_dir
 from sim.engine.actions import Cast, FiveFootStep, Move, Strike, Withdraw
 from sim.engine.ai.decide import default_policy
+from sim.engine.fight import new_encounter
+from sim.scenario.files import load_encounter
 from tests.engine.helpers import encounter, ready
 
 ROOM = ["##########",
@@ -147,8 +152,16 @@ def test_counting_does_not_change_the_fight():
 
 
 def test_record_fields_cover_every_kind_and_team():
-    from collections import Counter
-
     got = BL.record_fields(Counter({("idle_in_reach", "party"): 2}), ["party", "monsters"])
     assert got["blunder.idle_in_reach.party"] == 2 and sum(got.values()) == 2
     assert list(got) == BL.columns(["party", "monsters"]) and len(got) == 12
+
+
+def test_the_ai_steps_back_after_its_blow_instead_of_moving():
+    """fissure_hold, seed 0: Lidda, her blow struck, moved one square back and drew two attacks
+    of opportunity (twice); the AI now takes the 5-ft step (sim/engine/ai/stepping.py)."""
+    enc = new_encounter(load_encounter(maps_dir() / "fissure_hold.toml"), seed=0)
+    tally = BL.play_counted(enc)
+    assert tally["needless_aoo", "party"] == 0
+    steps = [e for e in enc.events if e.type == "moved" and e.actor == "lidda" and e.action == "five_foot_step"]
+    assert len(steps) >= 2
