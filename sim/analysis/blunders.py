@@ -31,6 +31,8 @@ Six kinds, each counted per side (the team of the creature that blundered):
     a step of a creature's own move into a lasting zone (grease, web, stinking cloud) cast by its
     own side.
 
+A confused creature acts by its confusion roll, not by choice: nothing it does is counted.
+
 Most are read from the fight's events (:mod:`sim.engine.events`); ``idle_in_reach``,
 ``needless_aoo`` (is the creature free to step or withdraw) and ``own_hazard`` need the world as the turn ends or begins, so :func:`play_counted` plays the fight
 step by step (:meth:`Encounter.advance`, exactly what :meth:`Encounter.run` does: counting never
@@ -90,8 +92,8 @@ def play_counted(enc) -> Counter:
 def _turn_ended(enc, actor: str, events: list, zones_then: list, reach_then: set[str], tally: Counter) -> None:
     """The blunders of one turn that need the world: idle in reach, a step into its side's zone."""
     c = enc.creatures.get(actor)
-    if c is None:
-        return
+    if c is None or "confused" in c.conditions:
+        return   # a confused creature acts by its confusion roll, not by choice (bestiary, umber hulk)
     teams = {cid: k.team for cid, k in enc.creatures.items()}
     for e in events:
         if e.type == "moved" and e.actor == actor and e.action in OWN_MOVES and zones_then:
@@ -150,6 +152,7 @@ def _from_events(enc, tally: Counter) -> None:
     pos: dict[str, set] = {}
     known: dict[str, set] = {}       # team -> squares known empty since a foe last acted
     aimed = True                     # the last flask thrown landed where it was aimed
+    confused: set[str] = set()       # creatures acting by their confusion roll, not by choice
     for e in enc.events:
         t = e.type
         if t == "encounter_start":
@@ -175,8 +178,10 @@ def _from_events(enc, tally: Counter) -> None:
                 tally["guess_empty", side] += 1
             if not e.target:
                 known.setdefault(side, set()).add(tuple(e.at))
+        elif t == "condition" and e.condition == "confused":
+            (confused.add if e.active else confused.discard)(e.target)
         elif (t == "damage" and e.source and e.source != e.target and team.get(e.source) == team.get(e.target)
-              and e.hp_before >= 0 and (e.cause != "splash" or aimed)):
+              and e.hp_before >= 0 and (e.cause != "splash" or aimed) and e.source not in confused):
             tally["friendly_fire", team[e.source]] += 1
         elif t == "spell" and e.squares and e.spell in AREA_ATTACKS:
             if not _catches_foe(team, pos, e.actor, {tuple(s) for s in e.squares}, e.targets):

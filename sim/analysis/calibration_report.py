@@ -7,8 +7,9 @@ Per fight (a batch record, :mod:`sim.analysis.batch`), for the party (team ``par
 * **spells**: spells cast over the spells the party had prepared; **items**: consumables and
   thrown weapons used (potions, flasks, javelins...: the records' ``used`` columns);
 * **a PC dies**: some member ends the fight dead (-10 hp or below);
-* **TPK**: the party loses (no member standing) [PD: monsters left standing over a fallen party
-  finish it];
+* **TPK**: the monsters win (no member of the party left in the fight: down, dead, paralysed or
+  engulfed) [PD: monsters left standing over a fallen party finish it]; a fight that reaches the
+  round cap is neither a win nor a TPK;
 * **rounds**; **blunders**: the AI's blunders per fight, by kind, both sides
   (:mod:`sim.analysis.blunders`).
 
@@ -97,7 +98,7 @@ def fight_numbers(rec: dict, prepared: dict[str, int]) -> Fight | None:
     bl = {k: sum(int(rec.get(f"blunder.{k}.{t}") or 0) for t in (PARTY_TEAM, MONSTER_TEAM)) for k in blunders.KINDS}
     return Fight(win=rec.get("winner") == PARTY_TEAM, hp_spent=lost / total if total else 0.0,
                  spells=cast / slots if slots else 0.0, items=items, pc_died=died,
-                 tpk=rec.get("winner") != PARTY_TEAM and int(rec.get(f"standing.{PARTY_TEAM}") or 0) == 0,
+                 tpk=rec.get("winner") == MONSTER_TEAM,
                  rounds=int(rec.get("rounds") or 0), blunders=bl)
 
 
