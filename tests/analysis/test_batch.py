@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sim.analysis import batch as B
+from sim.analysis import blunders
 from sim.analysis import records as REC
 from sim.analysis.summary import summarize, wilson
 from sim.analysis.sweep import apply, parse_vary, variants
@@ -131,8 +132,8 @@ def test_records_match_single_fights_replayed_from_their_seeds(enc_file, tmp_pat
     for rec in REC.read_records(out, "jsonl"):
         enc = new_encounter(spec, seed=rec["seed"])
         before = B.supplies(enc)             # what it carries at the start: the record says what it spent
-        enc.run()
-        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"], before=before) == rec
+        tally = blunders.play_counted(enc)  # the fight as run() plays it, its blunders counted
+        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"], before=before, tally=tally) == rec
         # and the single-fight command replays it
         assert fights(enc_file, "--seed", str(rec["seed"]), "--json") == 0
         end = json.loads(capsys.readouterr().out.splitlines()[-1])

@@ -20,7 +20,10 @@ from sim.terrain.geometry import distance_squares
 
 def as_step(w: World, c: Creature, t: Turn, action):
     """``action``, or a 5-ft step to the same square when that is the same move without the
-    attacks of opportunity (see the module docstring)."""
+    attacks of opportunity (see the module docstring); after such a step, no other movement this
+    turn (RULES §6.1): a move the choices still ask for ends the turn instead."""
+    if t.stepped and isinstance(action, Move):
+        return None
     if (not isinstance(action, Move) or action.double or t.standard or t.moved or t.stepped or c.nauseated
             or c.prone or c.speed_ft_value() <= 5 or distance_squares(c.pos, action.to) != 1):
         return action
