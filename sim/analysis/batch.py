@@ -38,6 +38,7 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 
 from sim import __version__
+from sim.analysis import blunders
 from sim.engine.fight import new_encounter
 from sim.engine.setup import build_creature
 from sim.engine.split import origin
@@ -51,7 +52,8 @@ BASE_COLUMNS = ("variant", "index", "seed", "winner", "reason", "rounds", "error
 TEAM_FIELDS = ("alive", "standing")
 CREATURE_FIELDS = ("hp", "maxhp", "state", "kills", "fell", "at", "squeezing", "nauseated", "spells", "used")
 HEAT_COLUMNS = ("heat.fight", "heat.fall", "heat.stall")
-INT_FIELDS = {"index", "seed", "rounds", "alive", "standing", "hp", "maxhp", "squeezing", "nauseated", "spells"}
+INT_FIELDS = {"index", "seed", "rounds", "alive", "standing", "hp", "maxhp", "squeezing", "nauseated", "spells",
+              "blunder"}
 
 
 def fight_seed(batch_seed: int, index: int) -> int:
@@ -96,7 +98,8 @@ def members(specs: list[EncounterSpec]) -> dict[str, list[str]]:
 
 def columns(specs: list[EncounterSpec]) -> list[str]:
     """The columns of a batch over these variants: the base ones, per team, per creature (in
-    order of first appearance), then the heat maps."""
+    order of first appearance), the AI's blunders per team (:mod:`sim.analysis.blunders`), then
+    the heat maps."""
     teams: list[str] = []
     ids: list[str] = []
     for spec in specs:
@@ -109,6 +112,7 @@ def columns(specs: list[EncounterSpec]) -> list[str]:
     cols = list(BASE_COLUMNS)
     cols += [f"{f}.{t}" for t in teams for f in TEAM_FIELDS]
     cols += [f"{f}.{i}" for i in ids for f in CREATURE_FIELDS]
+    cols += blunders.columns(teams)
     cols += list(HEAT_COLUMNS)
     return cols
 
@@ -240,9 +244,10 @@ def _groups(enc) -> dict[str, list]:
     return groups
 
 
-def fight_record(enc, *, label: str, index: int, seed: int, before: dict | None = None) -> dict:
+def fight_record(enc, *, label: str, index: int, seed: int, before: dict | None = None,
+                 tally: dict | None = None) -> dict:
     """The flat record of a finished fight (``before``: :func:`supplies` at the start, for what
-    was spent)."""
+    was spent; ``tally``: its blunders, :func:`sim.analysis.blunders.play_counted`)."""
     rec: dict = {"variant": label, "index": index, "seed": seed, "winner": enc.winner or "",
                  "reason": enc.end_reason, "rounds": int(enc.round), "error": ""}
     teams: dict[str, list] = {}
@@ -266,6 +271,7 @@ def fight_record(enc, *, label: str, index: int, seed: int, before: dict | None 
         rec[f"squeezing.{cid}"] = sum(int(m.squeezing_rounds) for m in group)
         rec[f"nauseated.{cid}"] = sum(int(m.nauseated_rounds) for m in group)
         rec[f"spells.{cid}"], rec[f"used.{cid}"] = _spent((before or {}).get(cid), c)
+    rec.update(blunders.record_fields(tally or {}, list(teams)))
     rec["heat.fight"], rec["heat.fall"], rec["heat.stall"] = _heat(enc)
     return rec
 
@@ -293,8 +299,8 @@ def play(spec: EncounterSpec, *, label: str, index: int, seed: int, shared: dict
     try:
         enc = new_encounter(spec, seed=seed, shared=shared)
         before = supplies(enc)
-        enc.run()
-        return fight_record(enc, label=label, index=index, seed=seed, before=before)
+        tally = blunders.play_counted(enc)   # plays it as enc.run() does, counting the AI's blunders
+        return fight_record(enc, label=label, index=index, seed=seed, before=before, tally=tally)
     except Exception as exc:  # noqa: BLE001 - a failing fight is data: record it and go on
         return error_record(exc, label=label, index=index, seed=seed)
 

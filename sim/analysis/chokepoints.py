@@ -67,6 +67,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import ndimage
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from sim.analysis.crossing import narrowest_section
 from sim.analysis.regions import geometry_labels, reading_order, usable
@@ -95,6 +97,8 @@ class Geometry:
     room: np.ndarray
     clearance: np.ndarray
     depth: np.ndarray
+    open4: np.ndarray | None = None   # uint8: bit k set when the step _N4[k] crosses no wall between
+    #                                   squares (docs/rules.md §6.8); None on a map without such walls
 
     @property
     def floor(self) -> np.ndarray:
@@ -120,17 +124,40 @@ def geometry(grid: CaveGrid) -> Geometry:
     q = np.minimum(np.round(clearance * _CLEAR_STEPS), _CLEAR_SPAN - 1).astype(np.int64)
     depth = (ROOM_MAX - room.astype(np.int64)) * _CLEAR_SPAN + (_CLEAR_SPAN - 1 - q)
     depth[room <= 0] = np.iinfo(np.int64).max
-    for a in (w_eff, room, clearance, depth):
+    open4 = None
+    if grid.edges is not None:
+        open4 = np.zeros(grid.shape, dtype=np.uint8)
+        for k, (dr, dc) in enumerate(_N4):
+            open4 |= grid.edges.step_open(dr, dc).astype(np.uint8) << k
+    for a in (w_eff, room, clearance, depth) + (() if open4 is None else (open4,)):
         a.flags.writeable = False
-    return Geometry(width_eff=w_eff, room=room, clearance=clearance, depth=depth)
+    return Geometry(width_eff=w_eff, room=room, clearance=clearance, depth=depth, open4=open4)
 
 
-def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
+def _label4(mask: np.ndarray, open4: np.ndarray | None) -> tuple[np.ndarray, int]:
+    """4-neighbour components of ``mask`` (as ``ndimage.label`` with a cross), joined only across
+    edges ``open4`` leaves open: a wall between squares separates as rock does (§6.8)."""
+    if open4 is None:
+        return ndimage.label(mask, structure=_CROSS)
+    rows, cols = mask.shape
+    idx = np.arange(mask.size).reshape(mask.shape)
+    east = mask[:, :-1] & mask[:, 1:] & ((open4[:, :-1] >> 3) & 1).astype(bool)
+    south = mask[:-1, :] & mask[1:, :] & ((open4[:-1, :] >> 1) & 1).astype(bool)
+    src = np.concatenate([idx[:, :-1][east], idx[:-1, :][south]])
+    dst = np.concatenate([idx[:, 1:][east], idx[1:, :][south]])
+    graph = coo_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(mask.size, mask.size))
+    _, raw = connected_components(graph, directed=False)
+    lab = reading_order(np.where(mask.ravel(), raw + 1, 0)).reshape(rows, cols)
+    return lab, int(lab.max())
+
+
+def area_seeds(room: np.ndarray, *, min_area: int, open4: np.ndarray | None = None) -> np.ndarray:
     """Area cores (step 3): int32 labels 1.. in reading order, 0 elsewhere. First the areas of
     at least ``min_area`` squares; then the **pockets**: every place still holding no core that
     is roomier than all around it (a connected set at least as roomy as some level, all squares
     beside it less roomy) is a core too, however small -- the 4-square end of a tunnel is a place
-    to get to, not part of the tunnel (docs/analysis.md §1.3).
+    to get to, not part of the tunnel (docs/analysis.md §1.3). ``open4``: the walls between
+    squares (:class:`Geometry`), which part places as rock does.
 
     >>> room = np.array([[9, 9, 2, 9, 9], [9, 9, 2, 9, 9]])
     >>> area_seeds(room, min_area=4).tolist()
@@ -143,7 +170,7 @@ def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
     levels = sorted({int(v) for v in np.unique(room) if v > 0}, reverse=True)
     for pockets in (False, True):
         for level in levels:
-            lab, n = ndimage.label(room >= level, structure=_CROSS)
+            lab, n = _label4(room >= level, open4)
             if n == 0:
                 continue
             size = np.bincount(lab.ravel(), minlength=n + 1)
@@ -160,8 +187,9 @@ def area_seeds(room: np.ndarray, *, min_area: int) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _flood(depth, labels, floor, rows, cols):  # pragma: no cover - compiled
-    """Image-foresting transform, path cost = max depth, ties first come (step 4)."""
+def _flood(depth, labels, floor, open4, rows, cols):  # pragma: no cover - compiled
+    """Image-foresting transform, path cost = max depth, ties first come (step 4); a step k
+    is taken only where bit k of ``open4`` is set (no wall between the squares)."""
     n = rows * cols
     best = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
     done = np.zeros(n, dtype=np.bool_)
@@ -181,6 +209,8 @@ def _flood(depth, labels, floor, rows, cols):  # pragma: no cover - compiled
         r = i // cols
         c = i - r * cols
         for k in range(4):
+            if not (open4[i] >> k) & 1:
+                continue
             rr = r + (-1, 1, 0, 0)[k]
             cc = c + (0, 0, -1, 1)[k]
             if rr < 0 or rr >= rows or cc < 0 or cc >= cols:
@@ -201,19 +231,24 @@ def flood(geo: Geometry, seeds: np.ndarray) -> np.ndarray:
     """Every floor square reachable from an area core, labelled with its area (step 4)."""
     rows, cols = seeds.shape
     labels = seeds.astype(np.int32).ravel().copy()
-    _flood(geo.depth.ravel(), labels, geo.floor.ravel(), rows, cols)
+    open4 = np.full(rows * cols, 15, np.uint8) if geo.open4 is None else geo.open4.ravel()
+    _flood(geo.depth.ravel(), labels, geo.floor.ravel(), open4, rows, cols)
     return labels.reshape(rows, cols)
 
 
-def _meetings(area: np.ndarray, depth: np.ndarray) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
+def _meetings(area: np.ndarray, depth: np.ndarray,
+              open4: np.ndarray | None = None) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
     """Meeting pairs of 4-neighbours from different areas, with their crossing depth, by pair of
-    areas: ``{(la, lb): [(square, square, depth), ...]}`` (flat indices)."""
+    areas: ``{(la, lb): [(square, square, depth), ...]}`` (flat indices). Two squares with a wall
+    between them (``open4``, §6.8) do not meet."""
     rows, cols = area.shape
     pieces: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-    for dr, dc in ((0, 1), (1, 0)):
+    for dr, dc, bit in ((0, 1, 3), (1, 0, 1)):
         a = area[: rows - dr, : cols - dc]
         b = area[dr:, dc:]
         meet = (a > 0) & (b > 0) & (a != b)
+        if open4 is not None:
+            meet &= ((open4[: rows - dr, : cols - dc] >> bit) & 1).astype(bool)
         for r, c in zip(*np.nonzero(meet)):
             r, c = int(r), int(c)
             la, lb = int(a[r, c]), int(b[r, c])
@@ -342,7 +377,7 @@ def find_chokepoints(grid: CaveGrid, *, min_area: int = 6) -> Layout:
     if min_area < 1:
         raise ValueError(f"min_area must be >= 1, got {min_area}")
     geo = geometry(grid)
-    cores = area_seeds(geo.room, min_area=min_area)
+    cores = area_seeds(geo.room, min_area=min_area, open4=geo.open4)
     held = _point_seeds(grid, geo, cores)
     known: dict = {}
     lay = _layout(grid, geo, cores, known, held)
@@ -405,10 +440,10 @@ def _layout(grid: CaveGrid, geo: Geometry, cores: np.ndarray, known: dict, held:
     # how open the ground is at every square: its effective width in feet (the map's width capped
     # by the rock around it, step 1), for steps 3b and 5
     radius = np.where(floor, geo.width_eff, 0.0).astype(np.float64)
-    pieces = _meetings(area, depth)
+    pieces = _meetings(area, depth, geo.open4)
     cores, area = _merge_open_meetings(cores, area, pieces, geo, radius, {int(cores[r, c]) for r, c in held} - {0})
     if area is not None:
-        pieces = _meetings(area, depth)
+        pieces = _meetings(area, depth, geo.open4)
     else:
         area = flood(geo, cores)
     necks: dict[frozenset, set[int]] = {}

@@ -20,7 +20,7 @@ COMMANDS = (
     "demo", "play", "render",
     "classify",
     "move",
-    "fight", "analyze",
+    "fight", "analyze", "calibrate",
     "crawl",
     "generate",
     "edit",

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sim.analysis import batch as B
+from sim.analysis import blunders
 from sim.analysis import records as REC
 from sim.analysis.summary import summarize, wilson
 from sim.analysis.sweep import apply, parse_vary, variants
@@ -131,8 +132,8 @@ def test_records_match_single_fights_replayed_from_their_seeds(enc_file, tmp_pat
     for rec in REC.read_records(out, "jsonl"):
         enc = new_encounter(spec, seed=rec["seed"])
         before = B.supplies(enc)             # what it carries at the start: the record says what it spent
-        enc.run()
-        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"], before=before) == rec
+        tally = blunders.play_counted(enc)  # the fight as run() plays it, its blunders counted
+        assert B.fight_record(enc, label="", index=rec["index"], seed=rec["seed"], before=before, tally=tally) == rec
         # and the single-fight command replays it
         assert fights(enc_file, "--seed", str(rec["seed"]), "--json") == 0
         end = json.loads(capsys.readouterr().out.splitlines()[-1])
@@ -212,14 +213,14 @@ def test_resume_refuses_records_of_another_batch(enc_file, tmp_path, capsys):
 def test_a_fight_that_raises_is_recorded_and_the_batch_goes_on(enc_file, monkeypatch):
     spec = load_encounter(enc_file)
     bad_seed = B.fight_seed(1, 2)
-    real = Encounter.run
+    real = Encounter.advance   # what a batch's fight is played with (run's step; blunders counted between)
 
-    def run(self, **kw):
+    def advance(self):
         if self.seed == bad_seed:
             raise ValueError("boom in the engine")
-        return real(self, **kw)
+        return real(self)
 
-    monkeypatch.setattr(Encounter, "run", run)
+    monkeypatch.setattr(Encounter, "advance", advance)
     recs = sorted(B.run_batch([("", spec)], B.plan([""], 4, 1), workers=1), key=lambda r: r["index"])
     assert [bool(r["error"]) for r in recs] == [False, False, True, False]
     assert recs[2]["seed"] == bad_seed

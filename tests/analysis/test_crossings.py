@@ -239,3 +239,29 @@ def test_the_mit_sample_reports_crossings_not_regions(tmp_path, capsys):
     # the sealed box at the bottom (floor with no way in) is named, not dropped
     if not g.rock[17, 5]:
         assert any(p["behind"] == [] and p["squares"] == 4 for p in f["pockets"])
+
+
+def test_a_wall_between_squares_parts_areas():
+    """Issue 35 item 2 in analyze: a 40 x 30-ft hall parted down the middle by a wall on a grid
+    line (docs/rules.md §6.8) is two areas, not one (the floods and the meetings do not cross the
+    wall); without the wall it is one area. With one edge of the wall open, the two halves are one
+    area again: the doorway's narrowness lies on an edge, which the square-by-square roominess does
+    not see (a known limit, docs/analysis.md); a door drawn narrower than the square is seen by the
+    width measure of an imported map (the imagix sample's doorway is its chokepoint)."""
+    import numpy as np
+
+    from sim.analysis.chokepoints import find_chokepoints
+    from sim.terrain.grid import CaveGrid
+
+    rows, cols = 8, 10
+    width = np.full((rows, cols), 40.0)
+    width[0, :] = width[-1, :] = width[:, 0] = width[:, -1] = 0.0
+    height = np.where(width > 0, 16.0, 0.0)
+    east = np.zeros((rows, cols), bool)
+    east[1:7, 4] = True            # the wall between columns 4 and 5
+    south = np.zeros((rows, cols), bool)
+    open_hall = find_chokepoints(CaveGrid.from_arrays(width, height), min_area=6)
+    assert (open_hall.n_areas, len(open_hall.chokepoints)) == (1, 0)
+    parted = find_chokepoints(CaveGrid.from_arrays(width, height, edges=(east, south)), min_area=6)
+    assert (parted.n_areas, len(parted.chokepoints)) == (2, 0)
+    assert len({int(v) for v in parted.area[1:7, 1:5].ravel()} | {int(v) for v in parted.area[1:7, 5:9].ravel()}) == 2

@@ -32,6 +32,7 @@ from sim.engine.ai.melee import melee
 from sim.engine.ai.ranged import keep_at_range
 from sim.engine.ai.registry import TACTICS, choice, detour
 from sim.engine.ai.spells import keep_out, light_up
+from sim.engine.ai.stepping import as_step
 from sim.engine.ai.support import support
 from sim.engine.ai.swarms import (
     against_swarms,
@@ -48,7 +49,13 @@ from sim.terrain.vision import LOCATES
 
 
 def default_policy(w: World, c: Creature, t: Turn, tactics: tuple[Tactic, ...] = TACTICS):
-    """The default AI's next action for ``c``, or None. The mechanics' ``tactics`` (the AI-side
+    """The default AI's next action for ``c``, or None (:func:`choose`); a one-square move that a
+    5-ft step makes without provoking becomes that step (:func:`sim.engine.ai.stepping.as_step`)."""
+    return as_step(w, c, t, choose(w, c, t, tactics))
+
+
+def choose(w: World, c: Creature, t: Turn, tactics: tuple[Tactic, ...] = TACTICS):
+    """The default AI's choice for ``c``, or None. The mechanics' ``tactics`` (the AI-side
     registry, :mod:`sim.engine.ai.registry`) are asked phase by phase at their slots: the imposed
     ones first; the perceived ones once its side knows which foes it perceives and has no hunt;
     the held ones (a grapple) after a swarm's and a nauseated creature's choices; then the usual
