@@ -83,7 +83,7 @@ def test_every_relative_link_resolves():
     """A link to a file (and an image) from the README or a page of the site names a file that
     exists; links within the site are also checked, anchors included, by ``mkdocs build --strict``."""
     bad = []
-    for doc in [README, *sorted(DOCS.rglob("*.md"))]:
+    for doc in [README, ROOT / "CHANGELOG.md", *sorted(DOCS.rglob("*.md"))]:
         for m in LINK.finditer(doc.read_text(encoding="utf-8")):
             target = next(g for g in m.groups() if g)
             if re.match(r"[a-z]+:", target) or target.startswith("#"):
