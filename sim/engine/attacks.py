@@ -36,7 +36,6 @@ from sim.terrain.geometry import (
     cover,
     flanking,
     footprint_distance_ft,
-    line_of_effect,
     threatened,
 )
 from sim.terrain.vision.sight import TOTAL_MISS
@@ -279,7 +278,7 @@ def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name:
             return f"{name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments"
         if increments > 1:
             mods["range"] = _mod("attack", "range_increment") * (increments - 1)
-        if not line_of_effect(w.grid.rock, attacker.squares, squares):
+        if not w.line_of_effect(attacker.squares, squares):
             return f"no line of effect to {name}"
         return None
     reach = int(attack.reach_ft or attacker.reach_ft())

@@ -28,7 +28,7 @@ from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
 from sim.scenario.specs import EncounterSpec
 from sim.terrain.classify import classify
-from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.geometry import footprint_distance_ft, line_of_effect
 from sim.terrain.grid import CaveGrid
 from sim.terrain.movement import move_field
 from sim.terrain.movement.field import BLOCKED, MoveField
@@ -40,6 +40,10 @@ from sim.terrain.vision.sight import TOTAL_MISS
 
 #: The Escape Artist modifier an amorphous ooze plans its squeezes with: every DC (15, 30) met.
 AMORPHOUS_SQUEEZE = 100
+
+
+#: The conditions of a creature that change what is seen of it (its key in ``World.vision``).
+_SEEN_CONDITIONS = frozenset({"invisible", "outlined"})
 
 
 class Memo(dict):
@@ -67,21 +71,38 @@ class QueryCache:
       (``moves.search_path``, shared by the moves and the AI);
     * ``threats``: (squares, reach, reach weapon, adjacent too) -> squares threatened;
     * ``cover``: (attacker squares, target squares, creature squares) -> cover or not;
-    * ``lines``: (square, footprint) -> line of effect;
-    * ``distances``: (field id, creature id, position, prone, signature) -> a distance map;
-    * ``bursts``: (point of origin, radius) -> the squares a burst fills (``spells.burst_area``).
+    * ``distances``: (field id, creature id, position, prone, signature) -> a distance map.
+
+    Answers that depend on the map alone live in :class:`TerrainMemo` (``World.terrain``).
     """
 
-    __slots__ = ("occupancy", "paths", "threats", "cover", "lines", "distances", "bursts")
+    __slots__ = ("occupancy", "paths", "threats", "cover", "distances")
 
     def __init__(self):
         self.occupancy = Memo(256)
         self.paths = Memo(512)
         self.threats = Memo(1024)
         self.cover = Memo(4096)
-        self.lines = Memo(65536)
         self.distances = Memo(64)
+
+
+class TerrainMemo:
+    """The memo tables of questions whose answer depends on the map alone (rock, which no fight
+    changes), so that every fight on the same grid shares them (a batch worker's fights pass one
+    along in ``shared``; a lone fight keeps its own). The AI asks the same spell areas and lines
+    of effect again and again, within a turn, a fight and a batch (issue 27).
+
+    * ``lines``: (footprint, footprint) -> line of effect (``World.line_of_effect``);
+    * ``bursts``: (point of origin, radius) -> the squares a burst fills (``spells.burst_area``);
+    * ``cones``: (origin, direction, length) -> the squares a cone fills (``spells.cone_area``).
+    """
+
+    __slots__ = ("lines", "bursts", "cones")
+
+    def __init__(self):
+        self.lines = Memo(65536)
         self.bursts = Memo(4096)
+        self.cones = Memo(4096)
 
 
 def blur_miss(attacker: Creature, target: Creature) -> int:
@@ -146,6 +167,7 @@ class World:
         self._fields: dict = {} if shared is None else shared.setdefault("fields", {})
         self._cats: dict = {} if shared is None else shared.setdefault("categories", {})
         self._low: dict = {}
+        self.terrain: TerrainMemo = TerrainMemo() if shared is None else shared.setdefault("terrain", TerrainMemo())
         # memos of pure queries (performance only, never outcomes), declared in one place
         self.cache = QueryCache()
         self.turn_mark = 0  # where the current turn's events start
@@ -178,8 +200,8 @@ class World:
         or lights, drops or picks up a light ("recomputed each turn", and within one)."""
         live = [c for c in self.creatures.values() if c.alive and c.id not in self.swallowed.inside]
         fog = frozenset(q for z in self.magic.zones if z.spell in FOG_SPELLS for q in z.squares)
-        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light, "invisible" in c.conditions, "outlined" in c.conditions)
-                     for c in live), tuple(self.floor.lights), tuple(self.magic.lights), fog)
+        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light, c.conditions & _SEEN_CONDITIONS) for c in live),
+               tuple(self.floor.lights), tuple(self.magic.lights), fog)
         if key != self._vision_key:
             self._vision = look(self.grid, live, self.floor.lights, self.magic.lights)
             if fog:   # a stinking cloud's fog: concealment through it (docs/rules.md §8.4)
@@ -226,6 +248,15 @@ class World:
             return False
         s = self.vision()[1]
         return c.id in s.ids and s.is_blinded(c.id)
+
+    def line_of_effect(self, a, b) -> bool:
+        """:func:`sim.terrain.geometry.line_of_effect` between the footprints ``a`` and ``b`` on
+        this map, remembered for every fight on it (:class:`TerrainMemo`: rock is fixed)."""
+        key = (tuple(a), tuple(b))
+        hit = self.terrain.lines.get(key)
+        if hit is None:
+            hit = self.terrain.lines.put(key, line_of_effect(self.grid.rock, key[0], key[1]))
+        return hit
 
     def locates(self, viewer: Creature, target: Creature) -> bool:
         return self.perception(viewer, target) >= LOCATES

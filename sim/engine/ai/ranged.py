@@ -27,7 +27,7 @@ from sim.engine.damage import swarm_area_factor
 from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
-from sim.terrain.geometry import footprint_distance_ft, line_of_effect, threatened
+from sim.terrain.geometry import footprint_distance_ft, threatened
 from sim.terrain.movement.field import BLOCKED
 from sim.terrain.vision import SEES
 
@@ -124,7 +124,7 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
             if best is not None:
                 return Cast("sleep", at=best[1])
     if has_spell(c, "magic-missile") is not None:
-        cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares)
+        cands = [f for f in foes if not f.is_swarm and w.line_of_effect(c.squares, f.squares)
                  and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, spell_data()["magic-missile"]["range"])
                  and w.perception(c, f) >= SEES]  # it must see its target (RULES §8)
         if cands:
@@ -181,7 +181,7 @@ def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: in
         if Category(int(w.field(c).category[y, x])) is not Category.CLEAR:
             continue
         seen = [o for o in foes if footprint_distance_ft([(x, y)], o.squares) <= 60
-                and _line_of_effect(w, (x, y), o.squares)]
+                and w.line_of_effect([(x, y)], o.squares)]
         if not seen:
             continue
         key = (float(d.actions[y, x]), min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
@@ -190,10 +190,3 @@ def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: in
     return best[1] if best else None
 
 
-def _line_of_effect(w: World, sq: Pos, squares) -> bool:
-    """``line_of_effect`` from one square to a footprint, remembered for the fight (rock is fixed)."""
-    key = (sq, tuple(squares))
-    hit = w.cache.lines.get(key)
-    if hit is None:
-        hit = w.cache.lines.put(key, line_of_effect(w.grid.rock, [sq], squares))
-    return hit
