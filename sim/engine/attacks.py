@@ -99,9 +99,9 @@ def threatens(w: World, c: Creature) -> frozenset[tuple[int, int]] | set[tuple[i
     reach_weapon = bool(a.weapon is not None and a.weapon.reach)
     adjacent_too = bool(a.weapon is not None and a.weapon.reach_adjacent)
     key = (tuple(c.squares), reach, reach_weapon, adjacent_too)  # the same footprint and reach, the same squares
-    out = w.cache.threats.get(key)
+    out = w.terrain.threats.get(key)
     if out is None:
-        out = w.cache.threats.put(key, frozenset(threatened(c.squares, reach, reach_weapon=reach_weapon,
+        out = w.terrain.threats.put(key, frozenset(threatened(c.squares, reach, reach_weapon=reach_weapon,
                                                             adjacent_too=adjacent_too)))
     return out
 
@@ -428,9 +428,9 @@ def _has_cover(w: World, attacker: Creature, target: Creature, ranged: bool) -> 
                      if c is not attacker and c is not target and c.alive and not c.is_swarm
                      for sq in c.squares}
     key = (tuple(attacker.squares), tuple(target.squares), frozenset(creatures) if creatures else None)
-    hit = w.cache.cover.get(key)  # rock is fixed: the same squares, the same answer
+    hit = w.terrain.cover.get(key)  # rock is fixed: the same squares, the same answer (every fight on the map)
     if hit is None:
-        hit = w.cache.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures))
+        hit = w.terrain.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures))
     return hit
 
 

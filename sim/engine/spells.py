@@ -160,7 +160,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
         if 5 * distance_squares((0, 0), (a_, b_)) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
-        if spell != "sleep" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at)):
+        if spell != "sleep" and not w.clear_segment(center(c.squares), tuple(a.at)):
             return Impossible(f"no line of effect to the point {tuple(a.at)}")
         area = burst_area(w, a.at, int(data["radius_ft"]))
         if spell == "web" and not zones.anchored(w.grid.rock, area):

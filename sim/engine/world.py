@@ -28,7 +28,7 @@ from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
 from sim.scenario.specs import EncounterSpec
 from sim.terrain.classify import classify
-from sim.terrain.geometry import footprint_distance_ft, line_of_effect
+from sim.terrain.geometry import footprint_distance_ft, line_clear, line_of_effect
 from sim.terrain.grid import CaveGrid
 from sim.terrain.movement import move_field
 from sim.terrain.movement.field import BLOCKED, MoveField
@@ -69,20 +69,16 @@ class QueryCache:
     * ``occupancy``: (creature id, occupancy signature) -> the two occupancy masks;
     * ``paths``: (field id, creature id, position, prone, destination, signature) -> a path
       (``moves.search_path``, shared by the moves and the AI);
-    * ``threats``: (squares, reach, reach weapon, adjacent too) -> squares threatened;
-    * ``cover``: (attacker squares, target squares, creature squares) -> cover or not;
     * ``distances``: (field id, creature id, position, prone, signature) -> a distance map.
 
     Answers that depend on the map alone live in :class:`TerrainMemo` (``World.terrain``).
     """
 
-    __slots__ = ("occupancy", "paths", "threats", "cover", "distances")
+    __slots__ = ("occupancy", "paths", "distances")
 
     def __init__(self):
         self.occupancy = Memo(256)
         self.paths = Memo(512)
-        self.threats = Memo(1024)
-        self.cover = Memo(4096)
         self.distances = Memo(64)
 
 
@@ -94,12 +90,20 @@ class TerrainMemo:
 
     * ``lines``: (footprint, footprint) -> line of effect (``World.line_of_effect``);
     * ``bursts``: (point of origin, radius) -> the squares a burst fills (``spells.burst_area``);
-    * ``cones``: (origin, direction, length) -> the squares a cone fills (``spells.cone_area``).
+    * ``cones``: (origin, direction, length) -> the squares a cone fills (``spells.cone_area``);
+    * ``segments``: (point, point) -> whether the segment is clear (``World.clear_segment``);
+    * ``cover``: (attacker squares, target squares, creature squares) -> cover or not
+      (``attacks._has_cover``: the creatures in the way are part of the key);
+    * ``threats``: (squares, reach, reach weapon, adjacent too) -> squares threatened
+      (``attacks.threatens``).
     """
 
-    __slots__ = ("lines", "bursts", "cones")
+    __slots__ = ("bursts", "cones", "cover", "lines", "segments", "threats")
 
     def __init__(self):
+        self.segments = Memo(16384)
+        self.cover = Memo(4096)
+        self.threats = Memo(1024)
         self.lines = Memo(65536)
         self.bursts = Memo(4096)
         self.cones = Memo(4096)
@@ -256,6 +260,15 @@ class World:
         hit = self.terrain.lines.get(key)
         if hit is None:
             hit = self.terrain.lines.put(key, line_of_effect(self.grid.rock, key[0], key[1]))
+        return hit
+
+    def clear_segment(self, p0, p1) -> bool:
+        """:func:`sim.terrain.geometry.line_clear` from the point ``p0`` to ``p1`` on this map (no
+        creature blocks), remembered for every fight on it (:class:`TerrainMemo`: rock is fixed)."""
+        key = (tuple(p0), tuple(p1))
+        hit = self.terrain.segments.get(key)
+        if hit is None:
+            hit = self.terrain.segments.put(key, line_clear(self.grid.rock, key[0], key[1]))
         return hit
 
     def locates(self, viewer: Creature, target: Creature) -> bool:
