@@ -7,6 +7,7 @@ the World's query cache, keyed by the state of the fight). Pure questions: nothi
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from sim.engine.world import World
 from sim.terrain.geometry import distance_squares_grid, footprint_distance_ft
 from sim.terrain.movement import distance_map
 from sim.terrain.movement.field import BLOCKED
-from sim.terrain.movement.queries import distance_window
+from sim.terrain.movement.queries import WindowDistance, distance_window
 
 #: [PD] What a hit that splits an ooze is worth to the AI, as a share of its damage: little (any
 #: weapon that hurts it is better), not nothing (with no other weapon, it still strikes).
@@ -130,6 +131,27 @@ def distance_window_for(w: World, c: Creature, squares: list[Pos]):
         return None
     blocked, _ = w.occupancy_masks(c)
     return distance_window(f, c.pos, (x0, y0, x1, y1), expected=True, blocked=blocked, prone=c.prone)
+
+
+def distance_within(w: World, c: Creature, max_actions: float) -> WindowDistance:
+    """``c``'s times (:func:`distance_field`) to the squares it reaches in at most ``max_actions``
+    move actions, searched in a box round it (``max_actions`` x its speed in squares, plus its
+    side: no move action covers more squares than its speed): those squares, and only those, have
+    times of at most ``max_actions`` in the answer, the whole map's times. The whole map's search
+    (``origin`` (0, 0), no bound) when webs bend the times, when the box would cover more than
+    :data:`WINDOW_SHARE` of the map, or when its bound does not exceed ``max_actions``."""
+    f = w.field(c)
+    rows, cols = f.shape
+    m = math.ceil(max_actions) * f.mover.speed_squares + c.k + 1
+    x, y = c.pos
+    box = (max(0, x - m), max(0, y - m), min(cols - 1, x + m), min(rows - 1, y + m))
+    if not (w.magic.zones and zones.web_avoided(w, c)) and \
+            (box[2] - box[0] + 1) * (box[3] - box[1] + 1) <= WINDOW_SHARE * rows * cols:
+        blocked, _ = w.occupancy_masks(c)
+        win = distance_window(f, c.pos, box, expected=True, blocked=blocked, prone=c.prone)
+        if win.bound > max_actions:
+            return win
+    return WindowDistance(origin=(0, 0), times=distance_field(w, c), bound=math.inf)
 
 
 def _round_web(f, c: Creature, d, blocked: np.ndarray, avoid: frozenset):

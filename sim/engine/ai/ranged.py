@@ -11,7 +11,7 @@ from sim.base.coords import Pos
 from sim.engine import attack_actions, attacks
 from sim.engine.actions import Cast, Draw, FiveFootStep, Load, Move, Turn, Withdraw
 from sim.engine.ai import archery as ai_archery
-from sim.engine.ai.estimates import distance_field, expected_damage
+from sim.engine.ai.estimates import distance_within, expected_damage
 from sim.engine.ai.spells import (
     area_spell,
     cloud_group,
@@ -162,7 +162,8 @@ def _safe_step(w: World, c: Creature, foes: list[Creature]) -> Pos | None:
 
 def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: int) -> Pos | None:
     """A reachable square with line of effect to a foe, out of every foe's reach, near."""
-    d = distance_field(w, c)
+    win = distance_within(w, c, max_actions)   # only the squares within max_actions count
+    d, (ox, oy) = win.times, win.origin
     ok = d.reachable() & (d.actions <= max_actions)
     ys, xs = np.nonzero(ok)
     threat = set()
@@ -172,7 +173,7 @@ def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: in
     _, no_end = w.occupancy_masks(c)
     # the squares by time to get there (row-major within one time): once a square qualifies, the
     # slower ones cannot beat it, so their lines of effect are never traced
-    order = sorted(zip(d.actions[ys, xs].tolist(), xs.tolist(), ys.tolist()), key=lambda t: t[0])
+    order = sorted(zip(d.actions[ys, xs].tolist(), (xs + ox).tolist(), (ys + oy).tolist()), key=lambda t: t[0])
     for actions, x, y in order:
         if best is not None and actions > best[0][0]:
             break
@@ -184,7 +185,7 @@ def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: in
                 and w.line_of_effect([(x, y)], o.squares)]
         if not seen:
             continue
-        key = (float(d.actions[y, x]), min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
+        key = (actions, min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
         if best is None or key < best[0]:
             best = (key, (x, y))
     return best[1] if best else None
