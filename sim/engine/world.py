@@ -335,7 +335,7 @@ class World:
     def occupancy_signature(self) -> tuple:
         """Everything the occupancy masks depend on besides the mover: each creature's squares
         and conditions (alive, helpless; ids, teams and sizes do not change)."""
-        return tuple((tuple(o.squares), tuple(o.conditions)) for o in self.creatures.values())
+        return tuple((tuple(o.squares), o.conditions) for o in self.creatures.values())
 
     def occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
         """(blocked, no_end) reference-square masks for ``c``'s movement (RULES §6.4): opponents
