@@ -291,8 +291,7 @@ def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name:
         return f"{name} is {dist} ft away, beyond reach ({reach} ft)"
     elif attack.weapon is not None and attack.weapon.reach and not attack.weapon.reach_adjacent and dist <= 5:
         return f"{attack.name} is a reach weapon: it cannot hit an adjacent foe"
-    elif w.grid.edges is not None and not shared and not line_of_effect(w.grid.rock, attacker.squares, squares,
-                                                                         edges=w.grid.edges):
+    elif w.grid.edges is not None and not shared and not w.line_of_effect(attacker.squares, squares):
         return f"a wall stands between {attacker.name} and {name}"
     return None
 
