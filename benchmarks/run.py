@@ -238,11 +238,18 @@ def bench_crawl_gif(repeat: int) -> dict:
     return run(1)
 
 
+def bench_scaling(repeat: int) -> dict:
+    """Issue 27: CPU per creature turn for 2/8/32/64 creatures on 64/256/1024 caves (the table)."""
+    from benchmarks.scaling import bench_scaling as run
+
+    return run(repeat)
+
+
 BENCHES = {"classify": bench_classify, "distance": bench_distance, "reach": bench_reach, "path": bench_path,
            "render": bench_render, "batch": bench_batch, "import": bench_import, "tiled": bench_tiled,
            "editor_fill": bench_editor_fill, "editor_stroke": bench_editor_stroke,
            "vision": bench_vision, "lighting": bench_lighting, "frame": bench_frame, "crawl_gif": bench_crawl_gif,
-           "bestiary": bench_bestiary, "grapple": bench_grapple}
+           "bestiary": bench_bestiary, "grapple": bench_grapple, "scaling": bench_scaling}
 
 
 def _figure(r: dict) -> str:

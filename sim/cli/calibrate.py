@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     rungs = C.rungs(levels, mons, per_rung=args.per_rung)
     if not rungs:
         raise UsageError("no encounter makes any rung of these levels with these monsters (groups of at most "
-                         f"8); give more --monsters or other --levels")
+                         "8); give more --monsters or other --levels")
     var = C.variants(grid, rungs, seed=args.seed)
     labels = [lab for lab, _ in var]
     cols = B.columns([s for _, s in var])

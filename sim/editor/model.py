@@ -26,7 +26,7 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 from scipy import ndimage

@@ -36,7 +36,6 @@ from sim.terrain.geometry import (
     cover,
     flanking,
     footprint_distance_ft,
-    line_of_effect,
     threatened,
 )
 from sim.terrain.vision.sight import TOTAL_MISS
@@ -100,12 +99,12 @@ def threatens(w: World, c: Creature) -> frozenset[tuple[int, int]] | set[tuple[i
     reach_weapon = bool(a.weapon is not None and a.weapon.reach)
     adjacent_too = bool(a.weapon is not None and a.weapon.reach_adjacent)
     key = (tuple(c.squares), reach, reach_weapon, adjacent_too)  # the same footprint and reach, the same squares
-    out = w.cache.threats.get(key)
+    out = w.terrain.threats.get(key)
     if out is None:
         sq = threatened(c.squares, reach, reach_weapon=reach_weapon, adjacent_too=adjacent_too)
         if w.grid.edges is not None:   # no reach across a wall between squares (docs/rules.md §6.8)
-            sq = {q for q in sq if line_of_effect(w.grid.rock, c.squares, [q], edges=w.grid.edges)}
-        out = w.cache.threats.put(key, frozenset(sq))
+            sq = {q for q in sq if w.line_of_effect(c.squares, [q])}
+        out = w.terrain.threats.put(key, frozenset(sq))
     return out
 
 
@@ -281,7 +280,7 @@ def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name:
             return f"{name} is {dist} ft away, beyond {attack.name}'s {max_inc} range increments"
         if increments > 1:
             mods["range"] = _mod("attack", "range_increment") * (increments - 1)
-        if not line_of_effect(w.grid.rock, attacker.squares, squares, edges=w.grid.edges):
+        if not w.line_of_effect(attacker.squares, squares):
             return f"no line of effect to {name}"
         return None
     reach = int(attack.reach_ft or attacker.reach_ft())
@@ -292,8 +291,7 @@ def distance_reason(w: World, attacker: Creature, attack: Attack, squares, name:
         return f"{name} is {dist} ft away, beyond reach ({reach} ft)"
     elif attack.weapon is not None and attack.weapon.reach and not attack.weapon.reach_adjacent and dist <= 5:
         return f"{attack.name} is a reach weapon: it cannot hit an adjacent foe"
-    elif w.grid.edges is not None and not shared and not line_of_effect(w.grid.rock, attacker.squares, squares,
-                                                                         edges=w.grid.edges):
+    elif w.grid.edges is not None and not shared and not w.line_of_effect(attacker.squares, squares):
         return f"a wall stands between {attacker.name} and {name}"
     return None
 
@@ -434,9 +432,10 @@ def _has_cover(w: World, attacker: Creature, target: Creature, ranged: bool) -> 
                      if c is not attacker and c is not target and c.alive and not c.is_swarm
                      for sq in c.squares}
     key = (tuple(attacker.squares), tuple(target.squares), frozenset(creatures) if creatures else None)
-    hit = w.cache.cover.get(key)  # rock is fixed: the same squares, the same answer
+    hit = w.terrain.cover.get(key)  # rock is fixed: the same squares, the same answer (every fight on the map)
     if hit is None:
-        hit = w.cache.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures, edges=w.grid.edges))
+        hit = w.terrain.cover.put(key, cover(w.grid.rock, attacker.squares, target.squares, creatures=creatures,
+                                             edges=w.grid.edges))
     return hit
 
 

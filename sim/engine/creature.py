@@ -153,7 +153,8 @@ class Creature:
 
     @property
     def alive(self) -> bool:
-        return "dead" not in self.conditions and "dispersed" not in self.conditions
+        shown = self.conditions
+        return "dead" not in shown and "dispersed" not in shown
 
     @property
     def in_fight(self) -> bool:

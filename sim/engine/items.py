@@ -41,7 +41,7 @@ from sim.rules.weapons import (
     is_lantern,
     splash_weapon,
 )
-from sim.terrain.geometry import footprint_distance_ft, line_of_effect
+from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.vision.scene import DroppedLight
 
 _CLOCKWISE = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
@@ -148,7 +148,7 @@ def throw_splash(w: World, c: Creature, t: Turn, a: Throw):
     increments = max(1, -(-dist // sw.range_ft))
     if increments > THROWN_MAX_INCREMENTS:
         return Impossible(f"out of range ({dist} ft; {sw.range_ft}-ft increments, 5 at most)")
-    if not line_of_effect(w.grid.rock, c.squares, aim_squares, edges=w.grid.edges):
+    if not w.line_of_effect(c.squares, aim_squares):
         return Impossible("no line of effect")
     cat = attacks.standing_category(w, c)
     eff = effects(cat)

@@ -39,7 +39,6 @@ from sim.terrain.geometry import (
     distance_squares,
     footprint_distance_ft,
     line_clear,
-    line_of_effect,
     squares_on_segment,
 )
 from sim.terrain.vision import SEES
@@ -129,7 +128,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
             return Impossible("choose a living target")
         if footprint_distance_ft(c.squares, target.squares) > reach:
             return Impossible(f"{target.name} is out of range ({reach} ft)")
-        if not line_of_effect(w.grid.rock, c.squares, target.squares, edges=w.grid.edges):
+        if not w.line_of_effect(c.squares, target.squares):
             return Impossible(f"no line of effect to {target.name}")
         if spell == "magic-missile" and target is not c and w.perception(c, target) < SEES:
             return Impossible(f"{c.name} cannot see {target.name}: magic missile needs sight of its target (RULES §8)")
@@ -162,7 +161,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         a_, b_ = int(math.ceil(dx)), int(math.ceil(dy))
         if 5 * distance_squares((0, 0), (a_, b_)) > reach:
             return Impossible(f"the point {tuple(a.at)} is out of range ({reach} ft)")
-        if spell != "sleep" and not line_clear(w.grid.rock, center(c.squares), tuple(a.at), edges=w.grid.edges):
+        if spell != "sleep" and not w.clear_segment(center(c.squares), tuple(a.at)):
             return Impossible(f"no line of effect to the point {tuple(a.at)}")
         area = burst_area(w, a.at, int(data["radius_ft"]))
         if spell == "web" and not zones.anchored(w.grid.rock, area):
@@ -177,7 +176,7 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
         if origin not in origins:
             return Impossible(f"a cone towards {tuple(a.direction)} starts at a corner of the caster's space facing "
                               f"it: {' or '.join(map(str, origins))}")
-        return cone(origin, a.direction, int(data["length_ft"]), w.grid.rock, edges=w.grid.edges)
+        return cone_area(w, origin, a.direction, int(data["length_ft"]))
     if spell == "bless":
         return burst_area(w, caster_corner(c), int(data["radius_ft"]))
     if spell == "grease":
@@ -187,12 +186,12 @@ def _plan(w, c: Creature, spell: str, data: dict, a: Cast):
 
 def burst_area(w: World, point, radius_ft: int) -> list[tuple[int, int]]:
     """A burst's squares that its point of origin has a line of effect to: rock stops a burst as
-    it stops a cone (SRD: an effect needs line of effect; RULES §8). Remembered for the fight
-    (rock is fixed; the AI weighs many points a turn)."""
+    it stops a cone (SRD: an effect needs line of effect; RULES §8). Remembered for every fight on
+    the map (``World.terrain``: rock is fixed; the AI weighs many points a turn)."""
     key = (tuple(point), int(radius_ft))
-    hit = w.cache.bursts.get(key)
+    hit = w.terrain.bursts.get(key)
     if hit is None:
-        hit = w.cache.bursts.put(key, tuple(
+        hit = w.terrain.bursts.put(key, tuple(
             q for q in burst(point, radius_ft, w.grid.shape)
             if not w.grid.rock[q[1], q[0]] and line_clear(w.grid.rock, point, (q[0] + 0.5, q[1] + 0.5), ignore={q}, edges=w.grid.edges)))
     return list(hit)
@@ -242,7 +241,7 @@ def _plan_square(w: World, c: Creature, data: dict, a: Cast, reach: int):
         return Impossible(f"the square {(x0, y0)} starts no open 10-ft square (rock or off the map)")
     if footprint_distance_ft(c.squares, squares) > reach:
         return Impossible(f"the square {(x0, y0)} is out of range ({reach} ft)")
-    if not line_of_effect(w.grid.rock, c.squares, squares, edges=w.grid.edges):
+    if not w.line_of_effect(c.squares, squares):
         return Impossible(f"no line of effect to the square {(x0, y0)}")
     return squares
 
@@ -308,7 +307,17 @@ def cone_origins(c: Creature, direction) -> list[tuple[int, int]]:
 def cone_squares(w, c: Creature, direction, origin=None) -> list[tuple[int, int]]:
     """Burning hands' 15-ft cone from ``origin`` (one of :func:`cone_origins`, the first by default)."""
     origin = cone_origins(c, direction)[0] if origin is None else origin
-    return cone(origin, direction, int(spell_data()["burning-hands"]["length_ft"]), w.grid.rock, edges=w.grid.edges)
+    return cone_area(w, origin, direction, int(spell_data()["burning-hands"]["length_ft"]))
+
+
+def cone_area(w: World, origin, direction, length_ft: int) -> list[tuple[int, int]]:
+    """:func:`sim.terrain.geometry.cone` on the fight's map, remembered for every fight on it
+    (``World.terrain``: rock is fixed; the AI weighs each origin and direction many times)."""
+    key = (tuple(origin), tuple(direction), int(length_ft))
+    hit = w.terrain.cones.get(key)
+    if hit is None:
+        hit = w.terrain.cones.put(key, tuple(cone(key[0], key[1], key[2], w.grid.rock, edges=w.grid.edges)))
+    return list(hit)
 
 
 def _effect(w: World, c: Creature, spell: str, data: dict, plan, a: Cast, lvl: int = 1) -> None:

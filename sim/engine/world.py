@@ -28,7 +28,7 @@ from sim.rules.bodies import swarm_body
 from sim.rules.sizes import Size
 from sim.scenario.specs import EncounterSpec
 from sim.terrain.classify import classify
-from sim.terrain.geometry import footprint_distance_ft
+from sim.terrain.geometry import footprint_distance_ft, line_clear, line_of_effect
 from sim.terrain.grid import CaveGrid
 from sim.terrain.movement import move_field
 from sim.terrain.movement.field import BLOCKED, MoveField
@@ -40,6 +40,10 @@ from sim.terrain.vision.sight import TOTAL_MISS
 
 #: The Escape Artist modifier an amorphous ooze plans its squeezes with: every DC (15, 30) met.
 AMORPHOUS_SQUEEZE = 100
+
+
+#: The conditions of a creature that change what is seen of it (its key in ``World.vision``).
+_SEEN_CONDITIONS = frozenset({"invisible", "outlined"})
 
 
 class Memo(dict):
@@ -65,23 +69,44 @@ class QueryCache:
     * ``occupancy``: (creature id, occupancy signature) -> the two occupancy masks;
     * ``paths``: (field id, creature id, position, prone, destination, signature) -> a path
       (``moves.search_path``, shared by the moves and the AI);
-    * ``threats``: (squares, reach, reach weapon, adjacent too) -> squares threatened;
-    * ``cover``: (attacker squares, target squares, creature squares) -> cover or not;
-    * ``lines``: (square, footprint) -> line of effect;
-    * ``distances``: (field id, creature id, position, prone, signature) -> a distance map;
-    * ``bursts``: (point of origin, radius) -> the squares a burst fills (``spells.burst_area``).
+    * ``distances``: (field id, creature id, position, prone, signature) -> a distance map.
+
+    Answers that depend on the map alone live in :class:`TerrainMemo` (``World.terrain``).
     """
 
-    __slots__ = ("occupancy", "paths", "threats", "cover", "lines", "distances", "bursts")
+    __slots__ = ("occupancy", "paths", "distances")
 
     def __init__(self):
         self.occupancy = Memo(256)
         self.paths = Memo(512)
-        self.threats = Memo(1024)
-        self.cover = Memo(4096)
-        self.lines = Memo(65536)
         self.distances = Memo(64)
+
+
+class TerrainMemo:
+    """The memo tables of questions whose answer depends on the map alone (rock, which no fight
+    changes), so that every fight on the same grid shares them (a batch worker's fights pass one
+    along in ``shared``; a lone fight keeps its own). The AI asks the same spell areas and lines
+    of effect again and again, within a turn, a fight and a batch (issue 27).
+
+    * ``lines``: (footprint, footprint) -> line of effect (``World.line_of_effect``);
+    * ``bursts``: (point of origin, radius) -> the squares a burst fills (``spells.burst_area``);
+    * ``cones``: (origin, direction, length) -> the squares a cone fills (``spells.cone_area``);
+    * ``segments``: (point, point) -> whether the segment is clear (``World.clear_segment``);
+    * ``cover``: (attacker squares, target squares, creature squares) -> cover or not
+      (``attacks._has_cover``: the creatures in the way are part of the key);
+    * ``threats``: (squares, reach, reach weapon, adjacent too) -> squares threatened
+      (``attacks.threatens``).
+    """
+
+    __slots__ = ("bursts", "cones", "cover", "lines", "segments", "threats")
+
+    def __init__(self):
+        self.segments = Memo(16384)
+        self.cover = Memo(4096)
+        self.threats = Memo(1024)
+        self.lines = Memo(65536)
         self.bursts = Memo(4096)
+        self.cones = Memo(4096)
 
 
 def blur_miss(attacker: Creature, target: Creature) -> int:
@@ -146,6 +171,7 @@ class World:
         self._fields: dict = {} if shared is None else shared.setdefault("fields", {})
         self._cats: dict = {} if shared is None else shared.setdefault("categories", {})
         self._low: dict = {}
+        self.terrain: TerrainMemo = TerrainMemo() if shared is None else shared.setdefault("terrain", TerrainMemo())
         # memos of pure queries (performance only, never outcomes), declared in one place
         self.cache = QueryCache()
         self.turn_mark = 0  # where the current turn's events start
@@ -178,8 +204,8 @@ class World:
         or lights, drops or picks up a light ("recomputed each turn", and within one)."""
         live = [c for c in self.creatures.values() if c.alive and c.id not in self.swallowed.inside]
         fog = frozenset(q for z in self.magic.zones if z.spell in FOG_SPELLS for q in z.squares)
-        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light, "invisible" in c.conditions, "outlined" in c.conditions)
-                     for c in live), tuple(self.floor.lights), tuple(self.magic.lights), fog)
+        key = (tuple((c.id, tuple(c.squares), c.torch_lit, c.light, c.conditions & _SEEN_CONDITIONS) for c in live),
+               tuple(self.floor.lights), tuple(self.magic.lights), fog)
         if key != self._vision_key:
             self._vision = look(self.grid, live, self.floor.lights, self.magic.lights)
             if fog:   # a stinking cloud's fog: concealment through it (docs/rules.md §8.4)
@@ -204,6 +230,14 @@ class World:
         s = self.vision()[1]
         return s.team_level(team, target.id) if target.id in s.ids else SEES
 
+    def side_perceives_each(self, team: str, targets: list[Creature]) -> list[int]:
+        """:meth:`side_perceives` of each of ``targets``, the fight's sight looked up once (its key
+        costs a pass over the creatures: a pass per target made a round grow as N^3)."""
+        if not self.vision_on:
+            return [SEES] * len(targets)
+        s = self.vision()[1]
+        return [s.team_level(team, t.id) if t.id in s.ids else SEES for t in targets]
+
     def miss_chance(self, attacker: Creature, target: Creature) -> int:
         """Concealment miss chance (0, 20 or 50 percent) of an attack by ``attacker`` on ``target``."""
         if attacker is target:
@@ -226,6 +260,24 @@ class World:
             return False
         s = self.vision()[1]
         return c.id in s.ids and s.is_blinded(c.id)
+
+    def line_of_effect(self, a, b) -> bool:
+        """:func:`sim.terrain.geometry.line_of_effect` between the footprints ``a`` and ``b`` on
+        this map (walls between squares included, docs/rules.md §6.8), remembered for every fight on it (:class:`TerrainMemo`: rock is fixed)."""
+        key = (tuple(a), tuple(b))
+        hit = self.terrain.lines.get(key)
+        if hit is None:
+            hit = self.terrain.lines.put(key, line_of_effect(self.grid.rock, key[0], key[1], edges=self.grid.edges))
+        return hit
+
+    def clear_segment(self, p0, p1) -> bool:
+        """:func:`sim.terrain.geometry.line_clear` from the point ``p0`` to ``p1`` on this map (no
+        creature blocks), remembered for every fight on it (:class:`TerrainMemo`: rock is fixed)."""
+        key = (tuple(p0), tuple(p1))
+        hit = self.terrain.segments.get(key)
+        if hit is None:
+            hit = self.terrain.segments.put(key, line_clear(self.grid.rock, key[0], key[1], edges=self.grid.edges))
+        return hit
 
     def locates(self, viewer: Creature, target: Creature) -> bool:
         return self.perception(viewer, target) >= LOCATES
@@ -283,7 +335,7 @@ class World:
     def occupancy_signature(self) -> tuple:
         """Everything the occupancy masks depend on besides the mover: each creature's squares
         and conditions (alive, helpless; ids, teams and sizes do not change)."""
-        return tuple((tuple(o.squares), tuple(o.conditions)) for o in self.creatures.values())
+        return tuple((tuple(o.squares), o.conditions) for o in self.creatures.values())
 
     def occupancy_masks(self, c: Creature) -> tuple[np.ndarray, np.ndarray]:
         """(blocked, no_end) reference-square masks for ``c``'s movement (RULES §6.4): opponents

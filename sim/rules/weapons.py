@@ -234,8 +234,11 @@ def weapon_table() -> dict[str, Weapon]:
     return {key: _build(key, row) for key, row in raw.items()}
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_name(name: str) -> str:
     """Lower case, hyphens, book order ("Sword, short") turned around, parentheses dropped.
+    Remembered (a pure function of the name): fights look the same few weapon names up
+    thousands of times (issue 27).
 
     >>> normalize_name("Sword, short"), normalize_name("Crossbow, repeating light"), normalize_name("light_mace")
     ('short-sword', 'repeating-light-crossbow', 'light-mace')

@@ -3,7 +3,6 @@ crossing of a passage, pockets under --min-area are named and never dropped, dea
 no chokepoints, and each body is told where its way crosses, how wide it is there, whether its
 category changes and what the crossing separates."""
 
-import json
 
 import numpy as np
 import pytest

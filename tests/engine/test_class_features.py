@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.engine.conditions import tick
 from sim.engine.effects import Effect, find, put
-from sim.engine import attacks, casting, damage, rage
+from sim.engine import attacks, casting, damage
 from sim.engine.ai.decide import default_policy
 from sim.engine.actions import Cast, Rage
 

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from sim.base.paths import maps_dir
-from sim.engine.saved import snapshot as S
 from sim.engine.saved.schema import NAMES
 from tests.test_fuzz import JSON_EXTREMES, run_cli
 

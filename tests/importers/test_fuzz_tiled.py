@@ -24,8 +24,6 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import numpy as np
-import pytest
 from PIL import Image
 
 from sim.maps.read import load_map

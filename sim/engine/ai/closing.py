@@ -5,6 +5,8 @@ throw what it can while it waits; armor off before a crawlway (:mod:`sim.engine.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sim.base.coords import Pos
@@ -15,6 +17,7 @@ from sim.engine.ai.estimates import (
     attack_squares,
     best_against,
     distance_field,
+    distance_window_for,
     is_ranged,
 )
 from sim.engine.ai.registry import detour
@@ -28,24 +31,19 @@ def reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
     """Close on the enemy it can reach soonest, to a square where it fights without penalty."""
     if t.stepped or not (t.move or t.standard):
         return None
-    d = distance_field(w, c)
     att = reachiest(c)
     reach = int((att.reach_ft if att else 0) or c.reach_ft())
     f = w.field(c)
-    best = None
-    reachable = d.reachable()
-    for target in targets:
-        for p in attack_squares(w, c, target, reach):
-            if not reachable[p[1], p[0]]:
-                continue
-            actions = float(d.actions[p[1], p[0]])
-            cat = Category(int(f.category[p[1], p[0]]))
-            penalty = _penalty_at(c, att, cat)
-            key = (actions + penalty, penalty, target.hp, p)
-            if best is None or key < best[0]:
-                best = (key, target, p, actions)
+    options = [(target, p) for target in targets for p in attack_squares(w, c, target, reach)]
+    # a search in a box round the options first: its best is the whole map's when it beats the
+    # box's bound (a way out of the box takes at least that long: no option it missed does better)
+    win = distance_window_for(w, c, [p for _, p in options])
+    best = None if win is None else _best_option(c, att, f, options, win.actions_at, win.bound)
     if best is None:
-        return approach(w, c, t, targets, d)
+        d = distance_field(w, c)
+        best = _best_option(c, att, f, options, lambda p: float(d.actions[p[1], p[0]]), math.inf)
+        if best is None:
+            return approach(w, c, t, targets, d)
     _, target, p, actions = best
     if p == c.pos:
         ai_constricted.note(w, c, choice="idle", reason="in_place")
@@ -69,6 +67,24 @@ def reposition(w: World, c: Creature, t: Turn, targets: list[Creature]):
         if not isinstance(ch, Impossible):
             return Charge(target.id, att.name)
     return _move_or_wait(w, c, t, p, actions)
+
+
+def _best_option(c: Creature, att, f, options: list, actions_at, bound: float):
+    """The (key, target, square, move actions) of the (target, square) option quickest to fight
+    from (move actions plus the square's penalty, then the smaller penalty, the weaker target, the
+    square), among those ``actions_at`` reaches (not NaN) in fewer move actions than ``bound``;
+    None when there is none, or when the best's move actions plus penalty are not below
+    ``bound`` (an option past the bound could beat it)."""
+    best = None
+    for target, p in options:
+        actions = actions_at(p)
+        if not actions < bound:   # NaN (not reached) or past the bound
+            continue
+        penalty = _penalty_at(c, att, Category(int(f.category[p[1], p[0]])))
+        key = (actions + penalty, penalty, target.hp, p)
+        if best is None or key < best[0]:
+            best = (key, target, p, actions)
+    return best if best is not None and best[0][0] < bound else None
 
 
 def _move_or_wait(w: World, c: Creature, t: Turn, p: Pos, actions: float):

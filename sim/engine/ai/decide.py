@@ -136,7 +136,7 @@ def _perceived(w: World, c: Creature, t: Turn, foes: list[Creature]):
     if not w.vision_on:
         return foes, None
     memory = w.memory.last_seen.setdefault(c.team, {})
-    known = [f for f in foes if w.side_perceives(c.team, f) >= LOCATES]
+    known = [f for f, level in zip(foes, w.side_perceives_each(c.team, foes)) if level >= LOCATES]
     for f in known:
         memory[f.id] = tuple(f.pos)
     if known or c.is_swarm or c.nauseated:

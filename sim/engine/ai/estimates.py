@@ -7,6 +7,7 @@ the World's query cache, keyed by the state of the fight). Pure questions: nothi
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from sim.engine.world import World
 from sim.terrain.geometry import distance_squares_grid, footprint_distance_ft
 from sim.terrain.movement import distance_map
 from sim.terrain.movement.field import BLOCKED
+from sim.terrain.movement.queries import WindowDistance, distance_window
 
 #: [PD] What a hit that splits an ooze is worth to the AI, as a share of its damage: little (any
 #: weapon that hurts it is better), not nothing (with no other weapon, it still strikes).
@@ -98,6 +100,58 @@ def distance_field(w: World, c: Creature):
             d = _round_web(f, c, d, blocked, avoid)
         d = w.cache.distances.put(key, d)
     return d
+
+
+#: [PD] The largest share of the map a windowed search (:func:`distance_window_for`) may cover;
+#: beyond it the whole-map search (:func:`distance_field`, remembered for the state) is as cheap.
+WINDOW_SHARE = 0.25
+
+
+def distance_window_for(w: World, c: Creature, squares: list[Pos]):
+    """``c``'s times to ``squares`` searched in a box round them and it, not over the whole map
+    (:func:`sim.terrain.movement.queries.distance_window`: exact where it reaches a square in
+    fewer move actions than its ``bound``), so that a turn costs what the fight needs, not what
+    the map holds (issue 27). The box: the squares and ``c``, widened on every side by twice its
+    speed plus its distance to the nearest of them (a way there that winds further out shows as
+    a bound it does not beat, and the caller searches the whole map). None when webs bend the
+    times (:func:`_round_web`), when there are no squares, or when the box would cover more than
+    :data:`WINDOW_SHARE` of the map."""
+    if not squares or (w.magic.zones and zones.web_avoided(w, c)):
+        return None
+    f = w.field(c)
+    rows, cols = f.shape
+    x, y = c.pos
+    near = min(max(abs(px - x), abs(py - y)) for px, py in squares)
+    m = 2 * f.mover.speed_squares + near + c.k
+    x0 = max(0, min(x, *(px for px, _ in squares)) - m)
+    y0 = max(0, min(y, *(py for _, py in squares)) - m)
+    x1 = min(cols - 1, max(x, *(px for px, _ in squares)) + m)
+    y1 = min(rows - 1, max(y, *(py for _, py in squares)) + m)
+    if (x1 - x0 + 1) * (y1 - y0 + 1) > WINDOW_SHARE * rows * cols:
+        return None
+    blocked, _ = w.occupancy_masks(c)
+    return distance_window(f, c.pos, (x0, y0, x1, y1), expected=True, blocked=blocked, prone=c.prone)
+
+
+def distance_within(w: World, c: Creature, max_actions: float) -> WindowDistance:
+    """``c``'s times (:func:`distance_field`) to the squares it reaches in at most ``max_actions``
+    move actions, searched in a box round it (``max_actions`` x its speed in squares, plus its
+    side: no move action covers more squares than its speed): those squares, and only those, have
+    times of at most ``max_actions`` in the answer, the whole map's times. The whole map's search
+    (``origin`` (0, 0), no bound) when webs bend the times, when the box would cover more than
+    :data:`WINDOW_SHARE` of the map, or when its bound does not exceed ``max_actions``."""
+    f = w.field(c)
+    rows, cols = f.shape
+    m = math.ceil(max_actions) * f.mover.speed_squares + c.k + 1
+    x, y = c.pos
+    box = (max(0, x - m), max(0, y - m), min(cols - 1, x + m), min(rows - 1, y + m))
+    if not (w.magic.zones and zones.web_avoided(w, c)) and \
+            (box[2] - box[0] + 1) * (box[3] - box[1] + 1) <= WINDOW_SHARE * rows * cols:
+        blocked, _ = w.occupancy_masks(c)
+        win = distance_window(f, c.pos, box, expected=True, blocked=blocked, prone=c.prone)
+        if win.bound > max_actions:
+            return win
+    return WindowDistance(origin=(0, 0), times=distance_field(w, c), bound=math.inf)
 
 
 def _round_web(f, c: Creature, d, blocked: np.ndarray, avoid: frozenset):

@@ -11,7 +11,7 @@ from sim.base.coords import Pos
 from sim.engine import attack_actions, attacks
 from sim.engine.actions import Cast, Draw, FiveFootStep, Load, Move, Turn, Withdraw
 from sim.engine.ai import archery as ai_archery
-from sim.engine.ai.estimates import distance_field, expected_damage
+from sim.engine.ai.estimates import distance_within, expected_damage
 from sim.engine.ai.spells import (
     area_spell,
     cloud_group,
@@ -27,7 +27,7 @@ from sim.engine.damage import swarm_area_factor
 from sim.engine.spells import burst_area, cone_origins, cone_squares
 from sim.engine.world import World
 from sim.rules.categories import Category, effects
-from sim.terrain.geometry import footprint_distance_ft, line_of_effect, threatened
+from sim.terrain.geometry import footprint_distance_ft, threatened
 from sim.terrain.movement.field import BLOCKED
 from sim.terrain.vision import SEES
 
@@ -124,7 +124,7 @@ def _offensive_spell(w: World, c: Creature, foes: list[Creature]):
             if best is not None:
                 return Cast("sleep", at=best[1])
     if has_spell(c, "magic-missile") is not None:
-        cands = [f for f in foes if not f.is_swarm and line_of_effect(w.grid.rock, c.squares, f.squares, edges=w.grid.edges)
+        cands = [f for f in foes if not f.is_swarm and w.line_of_effect(c.squares, f.squares)
                  and footprint_distance_ft(c.squares, f.squares) <= range_ft(c, spell_data()["magic-missile"]["range"])
                  and w.perception(c, f) >= SEES]  # it must see its target (RULES §8)
         if cands:
@@ -162,7 +162,8 @@ def _safe_step(w: World, c: Creature, foes: list[Creature]) -> Pos | None:
 
 def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: int) -> Pos | None:
     """A reachable square with line of effect to a foe, out of every foe's reach, near."""
-    d = distance_field(w, c)
+    win = distance_within(w, c, max_actions)   # only the squares within max_actions count
+    d, (ox, oy) = win.times, win.origin
     ok = d.reachable() & (d.actions <= max_actions)
     ys, xs = np.nonzero(ok)
     threat = set()
@@ -172,7 +173,7 @@ def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: in
     _, no_end = w.occupancy_masks(c)
     # the squares by time to get there (row-major within one time): once a square qualifies, the
     # slower ones cannot beat it, so their lines of effect are never traced
-    order = sorted(zip(d.actions[ys, xs].tolist(), xs.tolist(), ys.tolist()), key=lambda t: t[0])
+    order = sorted(zip(d.actions[ys, xs].tolist(), (xs + ox).tolist(), (ys + oy).tolist()), key=lambda t: t[0])
     for actions, x, y in order:
         if best is not None and actions > best[0][0]:
             break
@@ -181,19 +182,12 @@ def _firing_spot(w: World, c: Creature, foes: list[Creature], *, max_actions: in
         if Category(int(w.field(c).category[y, x])) is not Category.CLEAR:
             continue
         seen = [o for o in foes if footprint_distance_ft([(x, y)], o.squares) <= 60
-                and _line_of_effect(w, (x, y), o.squares)]
+                and w.line_of_effect([(x, y)], o.squares)]
         if not seen:
             continue
-        key = (float(d.actions[y, x]), min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
+        key = (actions, min(footprint_distance_ft([(x, y)], o.squares) for o in seen))
         if best is None or key < best[0]:
             best = (key, (x, y))
     return best[1] if best else None
 
 
-def _line_of_effect(w: World, sq: Pos, squares) -> bool:
-    """``line_of_effect`` from one square to a footprint, remembered for the fight (rock is fixed)."""
-    key = (sq, tuple(squares))
-    hit = w.cache.lines.get(key)
-    if hit is None:
-        hit = w.cache.lines.put(key, line_of_effect(w.grid.rock, [sq], squares, edges=w.grid.edges))
-    return hit

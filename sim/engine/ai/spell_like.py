@@ -39,7 +39,7 @@ from sim.engine.casting import range_ft
 from sim.engine.creature import Creature
 from sim.engine.spells import area_of
 from sim.engine.world import World
-from sim.terrain.geometry import footprint_distance_ft, line_of_effect
+from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.vision import BRIGHT, LOCATES, SEES
 from sim.terrain.vision.sight import SHADOW_MISS
 
@@ -111,7 +111,7 @@ def darkness(w: World, c: Creature, foes: list[Creature], threatened: bool) -> C
                 if footprint_distance_ft(c.squares, [q]) > 5:
                     continue
                 n = sum(1 for f in reliant if footprint_distance_ft([q], f.squares) <= radius
-                        and line_of_effect(w.grid.rock, [q], f.squares, edges=w.grid.edges))
+                        and w.line_of_effect([q], f.squares))
                 near = min(footprint_distance_ft([q], f.squares) for f in reliant)
                 straight = min(math.hypot(q[0] - x, q[1] - y) for f in reliant for x, y in f.squares)
                 key = (-n, near, straight, q[1], q[0])
@@ -186,7 +186,7 @@ def blindness(w: World, c: Creature, foes: list[Creature], threatened: bool) -> 
         if not f.living or "blinded" in f.conditions or f.sightless or w.side_perceives(c.team, f) < LOCATES:
             continue
         near = footprint_distance_ft(c.squares, f.squares)
-        if near > reach or not line_of_effect(w.grid.rock, c.squares, f.squares, edges=w.grid.edges):
+        if near > reach or not w.line_of_effect(c.squares, f.squares):
             continue
         key = (-threat(f, c), near, f.id)
         if best is None or key < best[0]:

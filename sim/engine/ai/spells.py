@@ -22,7 +22,6 @@ from sim.engine.world import World
 from sim.engine.zones import clouded, greased
 from sim.terrain.geometry import (
     footprint_distance_ft,
-    line_of_effect,
     squares_on_segment,
 )
 from sim.terrain.vision import SEES
@@ -75,7 +74,7 @@ def hold_target(w: World, c: Creature, foes: list[Creature]) -> Cast | None:
     reach = range_ft(c, data["range"])
     cands = [f for f in foes if f.block.type in data["target_types"] and not f.is_swarm and find(f, "held") is None
              and f.in_fight and footprint_distance_ft(c.squares, f.squares) <= reach
-             and line_of_effect(w.grid.rock, c.squares, f.squares, edges=w.grid.edges) and w.perception(c, f) >= SEES]
+             and w.line_of_effect(c.squares, f.squares) and w.perception(c, f) >= SEES]
     if not cands:
         return None
     target = max(cands, key=lambda f: (f.block.hit_dice, f.hp, f.id))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.engine import attacks
 from sim.engine.actions import Cast, Move, Turn
-from sim.engine.ai.estimates import attack_squares, distance_field
+from sim.engine.ai.estimates import attack_squares, distance_within
 from sim.engine.ai.spells import delay_poison, hold_target
 from sim.engine.casting import has_spell, spell_data
 from sim.engine.creature import Creature
@@ -28,11 +28,10 @@ def support(w: World, c: Creature, t: Turn, foes: list[Creature]):
                 return Cast(cure, target=a.id)
         hurt = [a for a in hurt if a is not c]
         if hurt and t.move and not t.moved and not t.stepped:
-            d = distance_field(w, c)
-            dest = attack_squares(w, c, hurt[0], 5)
-            dest = [p for p in dest if d.reachable()[p[1], p[0]] and d.actions[p[1], p[0]] <= 1]
+            near = distance_within(w, c, 1)   # only the squares one move action away count
+            dest = [(a, p) for p in attack_squares(w, c, hurt[0], 5) if (a := near.actions_at(p)) <= 1]
             if dest:
-                return Move(min(dest, key=lambda p: float(d.actions[p[1], p[0]])))
+                return Move(min(dest, key=lambda ap: ap[0])[1])
     if not any(set(c.squares) & attacks.threatens(w, f) for f in foes):  # casting provokes
         hold = hold_target(w, c, foes) or delay_poison(w, c, foes)   # §8; delay poison §8.6
         if hold is not None:

@@ -20,7 +20,7 @@ from sim.engine.items import splash_area, splash_modifiers, throwable_items
 from sim.engine.spells import cone_origins, cone_squares
 from sim.engine.world import World
 from sim.rules.weapons import combat_modifier, gear, gear_table, splash_weapon
-from sim.terrain.geometry import footprint_distance_ft, line_of_effect
+from sim.terrain.geometry import footprint_distance_ft
 from sim.terrain.movement.field import BLOCKED
 
 
@@ -90,7 +90,7 @@ def against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
         for s in swarms:
             dist = footprint_distance_ft(c.squares, s.squares)
             inc = max(1, -(-dist // sw.range_ft))
-            if inc > 3 or not line_of_effect(w.grid.rock, c.squares, s.squares, edges=w.grid.edges):
+            if inc > 3 or not w.line_of_effect(c.squares, s.squares):
                 continue
             on_swarm = (sw.splash.average if everyone else sw.direct.average) * swarm_area_factor()
             area = set(splash_area(w, s.pos, intersection=False)) | set(s.squares)
@@ -101,7 +101,7 @@ def against_swarms(w: World, c: Creature, t: Turn, foes: list[Creature]):
             for sq in s.squares:  # or aim at a grid intersection (AC 5) whose 4 squares avoid allies
                 for corner in (sq, (sq[0] + 1, sq[1]), (sq[0], sq[1] + 1), (sq[0] + 1, sq[1] + 1)):
                     four = set(splash_area(w, corner, intersection=True))
-                    if not (four & set(s.squares)) or not line_of_effect(w.grid.rock, c.squares, sorted(four), edges=w.grid.edges):
+                    if not (four & set(s.squares)) or not w.line_of_effect(c.squares, sorted(four)):
                         continue
                     harm4 = len(four & ally_sq) * max(1.0, sw.splash.average) * swarm_area_factor()
                     v4 = hit_chance(sum(splash_modifiers(w, c, inc).values()), combat_modifier("ac", "splash_intersection")) \

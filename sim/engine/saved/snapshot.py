@@ -62,7 +62,7 @@ MAX_BYTES = 64 * 1024 * 1024
 #: World attributes not saved: rebuilt from the encounter file (spec, grid), memo tables of pure
 #: queries and the sight cache (performance only, never outcomes), who plays the creatures and
 #: whose dice are typed (given on loading: the AI policy, the table's dice hand).
-DERIVED = frozenset({"spec", "grid", "cache", "_fields", "_cats", "_low", "_vision_key", "_vision", "policy",
+DERIVED = frozenset({"spec", "grid", "cache", "terrain", "_fields", "_cats", "_low", "_vision_key", "_vision", "policy",
                      "dice"})
 
 

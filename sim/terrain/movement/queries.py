@@ -472,3 +472,87 @@ def reach(field: MoveField, start: tuple[int, int], *, blocked=None, no_end=None
             odds[mode] = (dc, float(mover.tries(dc).probability))
         checks = [(cx, cy, *odds[mode]) for cx, cy, mode in out[n1 + n2:].tolist()]
     return Reach(speed=mover.speed_ft, single=out[:n1], double=out[n1:n1 + n2], checks=checks)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WindowDistance:
+    """:func:`distance_map` searched inside a box of the map only (``origin``: the box's
+    north-west square; ``times``: a DistanceMap of the box's shape, in box coordinates).
+
+    ``bound``: the fewest move actions to any square of the box from which a step leaves it (inf
+    when none is reached). A path that leaves the box costs at least ``bound``, so a square the
+    box's search reaches in fewer move actions has its exact whole-map times; a square reached in
+    ``bound`` or more, or not at all, needs the whole-map search (or at least ``bound``)."""
+
+    origin: tuple[int, int]
+    times: DistanceMap
+    bound: float
+
+    def actions_at(self, p: tuple[int, int]) -> float:
+        """Move actions to the map square ``p`` (NaN when the box's search did not reach it)."""
+        x, y = p[0] - self.origin[0], p[1] - self.origin[1]
+        a = self.times.actions
+        if not (0 <= x < a.shape[1] and 0 <= y < a.shape[0]):
+            return math.nan
+        return float(a[y, x])
+
+
+def distance_window(field: MoveField, start: tuple[int, int], box: tuple[int, int, int, int], *,
+                    expected: bool = False, blocked=None, prone: bool | None = None) -> WindowDistance:
+    """:func:`distance_map` from ``start`` within ``box`` = (x0, y0, x1, y1), inclusive, clipped
+    to the map: the cost follows the box, not the map (issue 27: a creature's turn on a
+    1024 x 1024 cave). The box's search is the whole map's with every square beyond the box
+    as if BLOCKED: the kernel runs on a copy of the box's packed squares framed by one more
+    square on each side inside the map, those frame squares BLOCKED (so no step leaves the copy:
+    a square's open moves only lead to its eight neighbours), and ``bound`` says where its answer
+    is exact (:class:`WindowDistance`)."""
+    _check_start(field, start, "start")
+    R, C = field.shape
+    x0, y0 = max(0, box[0] - 1), max(0, box[1] - 1)
+    x1, y1 = min(C - 1, box[2] + 1), min(R - 1, box[3] + 1)
+    if not (x0 <= start[0] <= x1 and y0 <= start[1] <= y1):
+        raise ValueError(f"start {start} outside the box {box}")
+    words = field.words.reshape(R, C)[y0:y1 + 1, x0:x1 + 1].copy()
+    h, w = words.shape
+    if blocked is not None:
+        blk = np.array(blocked[y0:y1 + 1, x0:x1 + 1], dtype=bool)
+        blk[start[1] - y0, start[0] - x0] = False
+        words[blk] &= np.uint16(~(7 << 8) & 0xFFFF)
+    frame = np.zeros((h, w), dtype=bool)   # the squares beyond the box, inside the map
+    frame[0, :] |= y0 < box[1]
+    frame[-1, :] |= y1 > box[3]
+    frame[:, 0] |= x0 < box[0]
+    frame[:, -1] |= x1 > box[2]
+    frame[start[1] - y0, start[0] - x0] = False
+    words[frame] &= np.uint16(~(7 << 8) & 0xFFFF)
+    plan = _plan(field, expected=expected)
+    sp = field.mover.speed_squares
+    actions = np.empty((h, w), dtype=np.float64)
+    feet = np.empty((h, w), dtype=np.int32)
+    rounds = np.empty((h, w), dtype=np.int32)
+    s = (start[1] - y0, start[0] - x0)
+    if sp == 0:
+        actions.fill(np.nan)
+        feet.fill(-1)
+        rounds.fill(-1)
+        actions[s] = feet[s] = rounds[s] = 0
+    else:
+        work = kernel.Work(h * w)
+        kernel.distance(words.ravel(), w, s[0] * w + s[1], _start_prone(field, start, prone), sp, kernel.key_bits(sp),
+                        plan.M, plan.awk_units, plan.tight_units, _ring(field, plan), work.key, work.pool,
+                        actions.ravel(), feet.ravel(), rounds.ravel())
+    edge = np.zeros((h, w), dtype=bool)   # squares a step from the frame
+    edge[1:, :] |= frame[:-1, :]
+    edge[:-1, :] |= frame[1:, :]
+    edge[:, 1:] |= frame[:, :-1]
+    edge[:, :-1] |= frame[:, 1:]
+    edge[1:, 1:] |= frame[:-1, :-1]
+    edge[1:, :-1] |= frame[:-1, 1:]
+    edge[:-1, 1:] |= frame[1:, :-1]
+    edge[:-1, :-1] |= frame[1:, 1:]
+    out = actions[edge & (feet >= 0)]
+    for a in (actions, feet, rounds):
+        a.flags.writeable = False
+    return WindowDistance(origin=(x0, y0), times=DistanceMap(start=s[::-1], expected=expected, actions=actions,
+                                                             feet=feet, rounds=rounds),
+                          bound=float(out.min()) if out.size else math.inf)
