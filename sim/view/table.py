@@ -23,7 +23,7 @@ from sim.engine.checks import DiceHand, NeedRoll
 from sim.engine.saved import snapshot
 from sim.story.log import ac_words, mod_words, thing
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # type names only: none of these is imported when the program runs
     from sim.engine import events as ev
     from sim.engine.encounter import Encounter
     from sim.view.timeline import Director
